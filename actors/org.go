@@ -1,0 +1,346 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/anthdm/hollywood/actor"
+
+	"github.com/platen/platen/auth"
+	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/clock"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/storage"
+)
+
+// Proposer puts commands in the raft log.
+type Proposer interface {
+	Propose(c *storage.Command, timeout time.Duration) (cluster.Pending, error)
+}
+
+// OrgDeps is what an org actor needs from its node.
+type OrgDeps struct {
+	Store    *storage.Store
+	Proposer Proposer
+	Clock    clock.Clock
+	Plans    map[string]storage.Plan
+	// ProposeTimeout bounds the wait for room in raft's queue.
+	ProposeTimeout time.Duration
+}
+
+// Messages an org actor answers, each with a Reply.
+type (
+	// CreateOrg creates the organisation the actor is for.
+	CreateOrg struct{ Name, Plan string }
+	// SetPlan moves the organisation to another plan.
+	SetPlan struct{ Plan string }
+	// CreateKey makes an API key; the Reply's value is a NewKey.
+	CreateKey struct {
+		Name   string
+		Scopes []string
+	}
+	// RevokeKey revokes an API key; the Reply's value is the key record.
+	RevokeKey struct{ KeyID string }
+	// CreditWallet adds money to the wallet; the Reply's value is a Credit.
+	CreditWallet struct {
+		AmountMicros int64
+		Reference    string
+	}
+)
+
+// NewKey is a created key with its value, which is shown only this once.
+type NewKey struct {
+	Key    storage.APIKey
+	Secret string
+}
+
+// Credit is the outcome of CreditWallet.
+type Credit struct {
+	Entry storage.LedgerEntry
+	// Replayed is true when the reference had already been credited with the
+	// same amount: nothing new was written.
+	Replayed bool
+}
+
+// Limits on what an org actor accepts.
+const (
+	maxNameLen      = 200
+	maxReferenceLen = 200
+	// maxCreditMicros is ten billion units of currency: beyond any real top-up,
+	// and far from int64 overflow however many are made.
+	maxCreditMicros = 10_000_000_000 * 1_000_000
+)
+
+// settled tells the actor that one of its proposals has an outcome.
+type settled struct {
+	err error
+	ref string // ledger reference the proposal reserved, if any
+}
+
+// orgActor owns one organisation's records.
+type orgActor struct {
+	id   string
+	deps OrgDeps
+
+	// org is the state the actor decides on: the stored org plus every
+	// proposal in flight.
+	org storage.Org
+	// inflight counts proposals without an outcome.
+	inflight int
+	// broken is set when a proposal failed: org may be ahead of the store, so
+	// writes wait in stash until inflight reaches zero and org is reloaded.
+	broken bool
+	stash  []stashed
+	// pendingRefs are ledger references of credits in flight.
+	pendingRefs map[string]int64
+}
+
+type stashed struct {
+	msg    any
+	sender *actor.PID
+}
+
+func newOrgActor(id string, deps OrgDeps) actor.Producer {
+	return func() actor.Receiver {
+		return &orgActor{id: id, deps: deps, pendingRefs: map[string]int64{}}
+	}
+}
+
+func (a *orgActor) Receive(c *actor.Context) {
+	switch msg := c.Message().(type) {
+	case actor.Started:
+		a.reload()
+	case settled:
+		a.inflight--
+		if msg.ref != "" {
+			delete(a.pendingRefs, msg.ref)
+		}
+		if msg.err != nil {
+			a.broken = true
+		}
+		if a.broken && a.inflight == 0 {
+			a.reload()
+			a.broken = false
+			stash := a.stash
+			a.stash = nil
+			for _, s := range stash {
+				a.handle(c, s.msg, s.sender)
+			}
+		}
+	case CreateOrg, SetPlan, CreateKey, RevokeKey, CreditWallet:
+		if a.broken {
+			a.stash = append(a.stash, stashed{msg, c.Sender()})
+			return
+		}
+		a.handle(c, msg, c.Sender())
+	}
+}
+
+// Reset reloads the org after a panic left the actor's copy in doubt.
+func (a *orgActor) Reset(*actor.Context) {
+	if a.inflight > 0 {
+		a.broken = true
+		return
+	}
+	a.reload()
+}
+
+func (a *orgActor) reload() {
+	org, err := a.deps.Store.Org(a.id)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		slog.Error("org actor cannot load its org", "org", a.id, "err", err)
+	}
+	a.org = org
+}
+
+func (a *orgActor) handle(c *actor.Context, msg any, sender *actor.PID) {
+	now := a.deps.Clock.Now()
+	cmd := &storage.Command{OrgID: a.id, Expect: a.org.Version, At: now}
+	var value any
+	var ref string
+	switch m := msg.(type) {
+	case CreateOrg:
+		if err := a.checkPlan(m.Plan); err != nil {
+			a.reply(c, sender, nil, err)
+			return
+		}
+		if err := checkName("name", m.Name); err != nil {
+			a.reply(c, sender, nil, err)
+			return
+		}
+		cmd.Kind, cmd.CreateOrg = storage.KindCreateOrg, &storage.CreateOrg{Name: m.Name, Plan: m.Plan}
+	case SetPlan:
+		if err := a.checkPlan(m.Plan); err != nil {
+			a.reply(c, sender, nil, err)
+			return
+		}
+		cmd.Kind, cmd.SetPlan = storage.KindSetPlan, &storage.SetPlan{Plan: m.Plan}
+	case CreateKey:
+		scopes, err := checkScopes(m.Scopes)
+		if err == nil {
+			err = checkName("name", m.Name)
+		}
+		if err != nil {
+			a.reply(c, sender, nil, err)
+			return
+		}
+		secret := auth.NewSecret(auth.KeyPrefix)
+		key := storage.APIKey{
+			ID: ids.New(ids.Key, now), OrgID: a.id, Name: m.Name, Scopes: scopes,
+			Hash: auth.Hash(secret), Prefix: auth.DisplayPrefix(secret), CreatedAt: now,
+		}
+		cmd.Kind, cmd.CreateKey = storage.KindCreateKey, &storage.CreateKey{Key: key}
+		value = NewKey{Key: key, Secret: secret}
+	case RevokeKey:
+		key, err := a.deps.Store.APIKey(m.KeyID)
+		if err != nil || key.OrgID != a.id {
+			a.reply(c, sender, nil, fmt.Errorf("%w: key %s", fault.ErrNotFound, m.KeyID))
+			return
+		}
+		if key.RevokedAt == nil {
+			at := now
+			key.RevokedAt = &at
+		}
+		cmd.Kind, cmd.RevokeKey = storage.KindRevokeKey, &storage.RevokeKey{KeyID: m.KeyID}
+		value = key
+	case CreditWallet:
+		replay, err := a.checkCredit(m)
+		if err != nil {
+			a.reply(c, sender, nil, err)
+			return
+		}
+		if replay != nil {
+			a.reply(c, sender, *replay, nil)
+			return
+		}
+		cmd.Kind = storage.KindCreditWallet
+		cmd.CreditWallet = &storage.CreditWallet{
+			EntryID: ids.New(ids.Ledger, now), EventID: ids.New(ids.Event, now),
+			AmountMicros: m.AmountMicros, Reference: m.Reference,
+		}
+		ref = m.Reference
+	}
+
+	next := a.org
+	if err := storage.ApplyToOrg(&next, cmd); err != nil {
+		a.reply(c, sender, nil, err)
+		return
+	}
+	switch cmd.Kind {
+	case storage.KindCreateOrg, storage.KindSetPlan:
+		value = next
+	case storage.KindCreditWallet:
+		value = Credit{Entry: storage.LedgerEntry{
+			ID: cmd.CreditWallet.EntryID, OrgID: a.id, Seq: next.LedgerSeq, Kind: storage.LedgerCredit,
+			AmountMicros: cmd.CreditWallet.AmountMicros, BalanceAfterMicros: next.BalanceMicros, Reference: ref, At: now,
+		}}
+	}
+	pending, err := a.deps.Proposer.Propose(cmd, a.deps.ProposeTimeout)
+	if err != nil {
+		a.reply(c, sender, nil, err)
+		return
+	}
+	a.org = next
+	a.inflight++
+	if ref != "" {
+		a.pendingRefs[ref] = cmd.CreditWallet.AmountMicros
+	}
+	engine, self := c.Engine(), c.PID()
+	go func() {
+		err := pending.Wait()
+		if err != nil {
+			value = nil
+		}
+		engine.Send(self, settled{err: err, ref: ref})
+		if sender != nil {
+			engine.Send(sender, Reply{Value: value, Err: err})
+		}
+	}()
+}
+
+func (a *orgActor) reply(c *actor.Context, sender *actor.PID, value any, err error) {
+	if sender != nil {
+		c.Engine().Send(sender, Reply{Value: value, Err: err})
+	}
+}
+
+func (a *orgActor) checkPlan(plan string) error {
+	if _, ok := a.deps.Plans[plan]; !ok {
+		names := make([]string, 0, len(a.deps.Plans))
+		for n := range a.deps.Plans {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return fault.Invalid("plan", "unknown plan %q; plans are %s", plan, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// checkCredit validates a credit. A reference already credited with the same
+// amount answers with the original row (a safe retry); with another amount it
+// is a conflict.
+func (a *orgActor) checkCredit(m CreditWallet) (*Credit, error) {
+	if a.org.ID == "" {
+		return nil, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
+	}
+	if !a.deps.Plans[a.org.Plan].Wallet {
+		return nil, fmt.Errorf("%w: the %s plan has no wallet; move the organisation to a paid plan first", fault.ErrConflict, a.org.Plan)
+	}
+	if m.AmountMicros <= 0 || m.AmountMicros > maxCreditMicros {
+		return nil, fault.Invalid("amountMicros", "must be a positive whole number of micro-units, at most %d", int64(maxCreditMicros))
+	}
+	if len(m.Reference) > maxReferenceLen || !utf8.ValidString(m.Reference) {
+		return nil, fault.Invalid("reference", "must be valid text of at most %d bytes", maxReferenceLen)
+	}
+	if m.Reference == "" {
+		return nil, nil
+	}
+	if amount, ok := a.pendingRefs[m.Reference]; ok {
+		if amount == m.AmountMicros {
+			return nil, fmt.Errorf("%w: a credit with reference %q is being written; retry", fault.ErrUnavailable, m.Reference)
+		}
+		return nil, fmt.Errorf("%w: reference %q was used for another amount", fault.ErrConflict, m.Reference)
+	}
+	prior, err := a.deps.Store.LedgerByReference(a.id, m.Reference)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case prior.AmountMicros != m.AmountMicros:
+		return nil, fmt.Errorf("%w: reference %q was used for another amount", fault.ErrConflict, m.Reference)
+	}
+	return &Credit{Entry: prior, Replayed: true}, nil
+}
+
+func checkName(field, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return fault.Invalid(field, "is required")
+	}
+	if len(name) > maxNameLen || !utf8.ValidString(name) {
+		return fault.Invalid(field, "must be valid text of at most %d bytes", maxNameLen)
+	}
+	return nil
+}
+
+func checkScopes(scopes []string) ([]string, error) {
+	if len(scopes) == 0 {
+		return nil, fault.Invalid("scopes", "at least one scope is required; scopes are %s", strings.Join(auth.AllScopes(), ", "))
+	}
+	out := make([]string, 0, len(scopes))
+	for i, s := range scopes {
+		if !auth.Known(s) {
+			return nil, fault.Invalid(fmt.Sprintf("scopes[%d]", i), "unknown scope %q; scopes are %s", s, strings.Join(auth.AllScopes(), ", "))
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}

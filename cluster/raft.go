@@ -1,0 +1,246 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+
+	"github.com/platen/platen/storage"
+)
+
+// RaftConfig configures a node's raft replica.
+type RaftConfig struct {
+	// NodeID is the node's stable id; it is the raft server id.
+	NodeID string
+	// Bind is the address raft listens on for its peers.
+	Bind string
+	// Advertise is the address peers dial; empty means Bind's resolved address.
+	Advertise string
+	// Dir holds the raft log database and snapshots.
+	Dir string
+	// SnapshotThreshold is how many new entries trigger a snapshot; the log
+	// before it is then compacted.
+	SnapshotThreshold uint64
+	// SnapshotInterval is how often raft checks whether to snapshot.
+	SnapshotInterval time.Duration
+	// TrailingLogs is how many entries are kept after a snapshot, so a briefly
+	// absent follower catches up from the log instead of a whole snapshot.
+	TrailingLogs uint64
+	// LogOutput receives raft's own warnings, a line each; nil means stderr.
+	LogOutput io.Writer
+}
+
+// DefaultRaftConfig returns defaults for a node whose id and addresses the
+// caller fills in.
+func DefaultRaftConfig() RaftConfig {
+	return RaftConfig{
+		// A snapshot copies the whole state database; every 8k commands keeps
+		// the log short without snapshotting continuously under load.
+		SnapshotThreshold: 8192,
+		SnapshotInterval:  30 * time.Second,
+		// Raft's own default; a few seconds of heavy writes.
+		TrailingLogs: 10240,
+	}
+}
+
+// Validate reports what is missing or wrong.
+func (c RaftConfig) Validate() error {
+	switch {
+	case c.NodeID == "":
+		return errors.New("raft: node id is required")
+	case c.Bind == "":
+		return errors.New("raft: bind address is required")
+	case c.Dir == "":
+		return errors.New("raft: directory is required")
+	case c.SnapshotThreshold == 0:
+		return errors.New("raft: snapshot threshold must be positive")
+	}
+	return nil
+}
+
+// Replicator is a node's raft replica: it proposes commands and applies the
+// committed log to the store.
+type Replicator struct {
+	raft      *raft.Raft
+	store     *storage.Store
+	logs      *storage.LogStore
+	transport *raft.NetworkTransport
+}
+
+// ErrNotLeader is returned when a command is proposed on a node that does not
+// lead; the caller retries on the leader.
+var ErrNotLeader = errors.New("not the raft leader")
+
+// StartRaft opens the raft log in cfg.Dir and starts the replica over store. A
+// node with no raft state bootstraps a one-voter cluster of itself.
+func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	out := cfg.LogOutput
+	if out == nil {
+		out = os.Stderr
+	}
+	logger := hclog.New(&hclog.LoggerOptions{Name: "raft", Level: hclog.Warn, Output: out, DisableTime: true})
+
+	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+		return nil, err
+	}
+	logs, err := storage.OpenLogStore(filepath.Join(cfg.Dir, "log"))
+	if err != nil {
+		return nil, err
+	}
+	snaps, err := raft.NewFileSnapshotStoreWithLogger(filepath.Join(cfg.Dir, "snapshots"), 2, logger)
+	if err != nil {
+		logs.Close()
+		return nil, err
+	}
+	var advertise net.Addr
+	if cfg.Advertise != "" {
+		if advertise, err = net.ResolveTCPAddr("tcp", cfg.Advertise); err != nil {
+			logs.Close()
+			return nil, fmt.Errorf("raft advertise address: %w", err)
+		}
+	}
+	transport, err := raft.NewTCPTransportWithLogger(cfg.Bind, advertise, 3, 10*time.Second, logger)
+	if err != nil {
+		logs.Close()
+		return nil, fmt.Errorf("raft transport on %s: %w", cfg.Bind, err)
+	}
+
+	rc := raft.DefaultConfig()
+	rc.LocalID = raft.ServerID(cfg.NodeID)
+	rc.Logger = logger
+	rc.SnapshotThreshold = cfg.SnapshotThreshold
+	rc.SnapshotInterval = cfg.SnapshotInterval
+	rc.TrailingLogs = cfg.TrailingLogs
+	// The store keeps its own applied index on disk; restoring the snapshot at
+	// every start would rewrite the whole database for nothing.
+	rc.NoSnapshotRestoreOnStart = !store.NeedsSnapshotRestore()
+	rc.BatchApplyCh = true
+
+	existing, err := raft.HasExistingState(logs, logs, snaps)
+	if err != nil {
+		transport.Close()
+		logs.Close()
+		return nil, err
+	}
+	if !existing {
+		boot := raft.Configuration{Servers: []raft.Server{{
+			ID: rc.LocalID, Address: transport.LocalAddr(), Suffrage: raft.Voter,
+		}}}
+		if err := raft.BootstrapCluster(rc, logs, logs, snaps, transport, boot); err != nil {
+			transport.Close()
+			logs.Close()
+			return nil, fmt.Errorf("raft bootstrap: %w", err)
+		}
+	}
+	r, err := raft.NewRaft(rc, store, logs, logs, snaps, transport)
+	if err != nil {
+		transport.Close()
+		logs.Close()
+		return nil, err
+	}
+	return &Replicator{raft: r, store: store, logs: logs, transport: transport}, nil
+}
+
+// Pending is a proposed command whose outcome is not known yet.
+type Pending struct{ f raft.ApplyFuture }
+
+// Wait blocks until the command is applied or refused. A nil error means it
+// is durable in the log and applied to the store.
+func (p Pending) Wait() error {
+	if err := p.f.Error(); err != nil {
+		if errors.Is(err, raft.ErrNotLeader) || errors.Is(err, raft.ErrLeadershipLost) {
+			return fmt.Errorf("%w: %v", ErrNotLeader, err)
+		}
+		return err
+	}
+	res, ok := p.f.Response().(storage.Result)
+	if !ok {
+		return fmt.Errorf("raft: unexpected apply response %T", p.f.Response())
+	}
+	return res.Err
+}
+
+// Propose appends a command to the raft log without waiting for it; raft
+// batches concurrent proposals into one disk write. timeout bounds the wait
+// to enqueue.
+func (r *Replicator) Propose(c *storage.Command, timeout time.Duration) (Pending, error) {
+	data, err := storage.EncodeCommand(c)
+	if err != nil {
+		return Pending{}, err
+	}
+	return Pending{f: r.raft.Apply(data, timeout)}, nil
+}
+
+// Apply proposes a command and waits for its outcome.
+func (r *Replicator) Apply(c *storage.Command, timeout time.Duration) error {
+	p, err := r.Propose(c, timeout)
+	if err != nil {
+		return err
+	}
+	return p.Wait()
+}
+
+// Ready reports whether the replica has a leader and has applied everything
+// committed, so local reads see every acknowledged write.
+func (r *Replicator) Ready() bool {
+	if addr, _ := r.raft.LeaderWithID(); addr == "" {
+		return false
+	}
+	commit := r.raft.CommitIndex()
+	return commit > 0 && r.raft.AppliedIndex() >= commit
+}
+
+// WaitReady blocks until Ready or the timeout passes.
+func (r *Replicator) WaitReady(timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for !r.Ready() {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("raft not ready after %s (state %s)", timeout, r.raft.State())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return nil
+}
+
+// Snapshot takes a snapshot now and compacts the log behind it.
+func (r *Replicator) Snapshot() error { return r.raft.Snapshot().Error() }
+
+// Stats returns raft's own counters, for the operator API.
+func (r *Replicator) Stats() map[string]string { return r.raft.Stats() }
+
+// State is the replica's raft role.
+func (r *Replicator) State() string { return r.raft.State().String() }
+
+// Addr is the raft transport's address.
+func (r *Replicator) Addr() string { return string(r.transport.LocalAddr()) }
+
+// Servers returns the raft configuration's servers.
+func (r *Replicator) Servers() ([]raft.Server, error) {
+	f := r.raft.GetConfiguration()
+	if err := f.Error(); err != nil {
+		return nil, err
+	}
+	return f.Configuration().Servers, nil
+}
+
+// Shutdown stops raft and closes the log. The store is the caller's to close.
+func (r *Replicator) Shutdown() error {
+	err := r.raft.Shutdown().Error()
+	if cerr := r.transport.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := r.logs.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

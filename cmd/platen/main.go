@@ -1,0 +1,52 @@
+// Command platen runs a Platen node and talks to one.
+//
+//	platen serve [flags]          start a node (flags have PLATEN_ environment twins)
+//	platen admin [flags] VERB …   call the operator API
+//	platen version                print the version
+//
+// This file only wires; each capability lives in its package.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(os.Args[2:])
+	case "admin":
+		err = admin(os.Args[2:], os.Stdout)
+	case "version", "--version", "-v":
+		fmt.Println("platen", version)
+	case "help", "-h", "--help":
+		usage()
+	default:
+		fmt.Fprintf(os.Stderr, "platen: unknown command %q\n\n", os.Args[1])
+		usage()
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "platen:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprint(os.Stderr, `Platen renders PDF documents from templates and data.
+
+Usage:
+  platen serve [flags]          start a node; 'platen serve -h' lists the flags
+  platen admin [flags] VERB …   call the operator API; 'platen admin help' lists the verbs
+  platen version                print the version
+`)
+}

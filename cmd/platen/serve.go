@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/platen/platen/node"
+)
+
+func serve(args []string) error {
+	cfg := node.DefaultConfig()
+	cfg.HTTP.Version = version
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "folder for the node's state, raft log and snapshots")
+	fs.StringVar(&cfg.HTTPAddr, "http", cfg.HTTPAddr, "address for REST, realtime, downloads and the operator API")
+	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "public URL of this node, used in links (default http://<http>)")
+	fs.StringVar(&cfg.OperatorToken, "operator-token", cfg.OperatorToken, "operator API token (default: stored, or generated and printed once)")
+	fs.StringVar(&cfg.RaftAddr, "raft", cfg.RaftAddr, "address raft listens on for peers")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long SIGTERM waits for open requests")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := applyEnv(fs); err != nil {
+		return err
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("log level: %w", err)
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	slog.SetDefault(log)
+
+	n, err := node.Start(cfg, log, os.Stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stdout, "Platen %s listening on http://%s (node %s)\n", version, n.HTTPAddr(), n.ID())
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	select {
+	case s := <-sig:
+		log.Info("signal received, draining", "signal", s.String())
+	case err := <-n.Done():
+		log.Error("http server stopped", "err", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	return n.Shutdown(ctx)
+}
+
+// applyEnv sets every flag not given on the command line from its
+// environment twin: --data-dir from PLATEN_DATA_DIR, and so on.
+func applyEnv(fs *flag.FlagSet) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] || err != nil {
+			return
+		}
+		name := "PLATEN_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := os.LookupEnv(name); ok {
+			if e := f.Value.Set(v); e != nil {
+				err = fmt.Errorf("%s: %w", name, e)
+			}
+		}
+	})
+	return err
+}

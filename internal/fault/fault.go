@@ -1,0 +1,50 @@
+// Package fault holds the kinds of refusal that domain code returns and the
+// transport maps to status codes and error codes in one place
+// (transport.statusOf). A refusal that concerns one input field says which.
+package fault
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kinds of refusal. Wrap them with %w; the transport matches with errors.Is.
+var (
+	// ErrInvalid is a malformed request or a bad parameter.
+	ErrInvalid = errors.New("invalid request")
+	// ErrPayload is data that does not satisfy a template's schema or fields.
+	ErrPayload = errors.New("payload validation failed")
+	// ErrNotFound is an id that does not exist for the caller.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict is a request that clashes with existing state.
+	ErrConflict = errors.New("conflict")
+	// ErrPaymentRequired is a request that neither allowance nor wallet covers.
+	ErrPaymentRequired = errors.New("payment required")
+	// ErrOverloaded is a request refused because a bounded queue is full.
+	ErrOverloaded = errors.New("overloaded")
+	// ErrUnavailable is a request that cannot be served right now, for example
+	// while the node has no raft leader.
+	ErrUnavailable = errors.New("unavailable")
+)
+
+// FieldError is a refusal caused by one field of the input.
+type FieldError struct {
+	Kind  error  // one of the kinds above
+	Field string // path of the field, for example items[2].price
+	Msg   string // human-readable reason, without the field path
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// Unwrap lets errors.Is see the kind.
+func (e *FieldError) Unwrap() error { return e.Kind }
+
+// Invalid returns an ErrInvalid refusal of field.
+func Invalid(field, format string, args ...any) error {
+	return &FieldError{Kind: ErrInvalid, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Payload returns an ErrPayload refusal of field.
+func Payload(field, format string, args ...any) error {
+	return &FieldError{Kind: ErrPayload, Field: field, Msg: fmt.Sprintf(format, args...)}
+}

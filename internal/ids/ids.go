@@ -1,0 +1,78 @@
+// Package ids makes Platen's identifiers: a kind prefix and 26 characters of
+// Crockford base32 holding a 48-bit millisecond timestamp and 80 random bits,
+// so ids sort by creation time (DESIGN.md "ids") and never collide in practice.
+//
+// Ids are chosen by the proposer of a command, never inside the state machine,
+// which must stay deterministic (DESIGN.md "Consistency rules" 3).
+package ids
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"strings"
+	"time"
+)
+
+// Prefixes of each kind of identifier.
+const (
+	Document = "doc"
+	Template = "tpl"
+	Webhook  = "whk"
+	Delivery = "dlv"
+	Org      = "org"
+	Key      = "key"
+	Ledger   = "led"
+	Event    = "evt"
+	Request  = "req"
+)
+
+const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+
+// New returns a fresh identifier of the given kind made at time t.
+func New(kind string, t time.Time) string {
+	var raw [16]byte
+	binary.BigEndian.PutUint64(raw[:8], uint64(t.UnixMilli())<<16)
+	if _, err := rand.Read(raw[6:]); err != nil {
+		panic("ids: crypto/rand failed: " + err.Error())
+	}
+	var b strings.Builder
+	b.Grow(len(kind) + 1 + 26)
+	b.WriteString(kind)
+	b.WriteByte('_')
+	encode(&b, raw)
+	return b.String()
+}
+
+// HasKind reports whether id is well formed and of the given kind.
+func HasKind(id, kind string) bool {
+	rest, ok := strings.CutPrefix(id, kind+"_")
+	if !ok || len(rest) != 26 {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if strings.IndexByte(alphabet, rest[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// encode writes 128 bits as 26 base32 characters, most significant first.
+func encode(b *strings.Builder, raw [16]byte) {
+	hi := binary.BigEndian.Uint64(raw[:8])
+	lo := binary.BigEndian.Uint64(raw[8:])
+	// 130 bits of output for 128 of input: the top two bits are zero.
+	for i := 25; i >= 0; i-- {
+		shift := uint(i * 5)
+		var v uint64
+		switch {
+		case shift >= 64:
+			v = hi >> (shift - 64)
+		case shift > 59:
+			v = lo>>shift | hi<<(64-shift)
+		default:
+			v = lo >> shift
+		}
+		b.WriteByte(alphabet[v&31])
+	}
+}

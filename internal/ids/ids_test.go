@@ -1,0 +1,45 @@
+package ids
+
+import (
+	"sort"
+	"testing"
+	"time"
+)
+
+func TestNewSortsByTimeAndIsWellFormed(t *testing.T) {
+	base := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	var made []string
+	for i := 0; i < 200; i++ {
+		id := New(Document, base.Add(time.Duration(i)*time.Millisecond))
+		if !HasKind(id, Document) {
+			t.Fatalf("%q is not a well-formed document id", id)
+		}
+		made = append(made, id)
+	}
+	if !sort.StringsAreSorted(made) {
+		t.Fatalf("ids made at increasing times do not sort: %v", made[:5])
+	}
+	if HasKind(made[0], Org) {
+		t.Fatalf("%q reported as an org id", made[0])
+	}
+}
+
+func TestNewIsUniqueWithinOneMillisecond(t *testing.T) {
+	at := time.Unix(1700000000, 0)
+	seen := map[string]bool{}
+	for i := 0; i < 10000; i++ {
+		id := New(Key, at)
+		if seen[id] {
+			t.Fatalf("duplicate id %q", id)
+		}
+		seen[id] = true
+	}
+}
+
+func TestHasKindRejects(t *testing.T) {
+	for _, id := range []string{"", "doc_", "doc_0123", "org_" + "0123456789abcdefghjkmnpqrs", "doc_0123456789abcdefghjkmnpqrU", "doc_0123456789abcdefghjkmnpqri"} {
+		if HasKind(id, Document) {
+			t.Errorf("HasKind(%q) = true", id)
+		}
+	}
+}

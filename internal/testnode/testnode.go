@@ -1,0 +1,153 @@
+// Package testnode starts a real Platen node in the test's process, on
+// loopback with random ports and a temporary data folder, and talks to it
+// over real HTTP.
+package testnode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/node"
+)
+
+// Node is a running node and what its first start printed.
+type Node struct {
+	*node.Node
+	URL           string
+	OperatorToken string
+	// Key is the first organisation's key, with every scope.
+	Key   string
+	OrgID string
+	Logs  *SyncBuffer
+}
+
+// OperatorToken is the token test nodes are started with.
+const OperatorToken = "test-operator-token-0123456789"
+
+// Start starts a node; change adjusts the default test config.
+func Start(t testing.TB, change func(*node.Config)) *Node {
+	t.Helper()
+	cfg := node.DefaultConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.HTTPAddr, cfg.RaftAddr = "127.0.0.1:0", "127.0.0.1:0"
+	cfg.OperatorToken = OperatorToken
+	if change != nil {
+		change(&cfg)
+	}
+	logs := &SyncBuffer{}
+	var out bytes.Buffer
+	n, err := node.Start(cfg, slog.New(slog.NewJSONHandler(logs, nil)), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		n.Shutdown(ctx)
+	})
+	tn := &Node{Node: n, URL: "http://" + n.HTTPAddr(), OperatorToken: cfg.OperatorToken, Logs: logs}
+	if m := regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`).FindStringSubmatch(out.String()); m != nil {
+		tn.Key = m[1]
+	}
+	if m := regexp.MustCompile(`org_[0-9a-z]{26}`).FindString(out.String()); m != "" {
+		tn.OrgID = m
+	}
+	if tn.Key == "" {
+		t.Fatalf("first start printed no key:\n%s", out.String())
+	}
+	return tn
+}
+
+// Response is an answer, decoded.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	JSON   map[string]any
+}
+
+// Do sends a request with a bearer token; body may be nil, []byte or a value
+// to marshal.
+func Do(t testing.TB, method, url, token string, body any) Response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	_ = json.Unmarshal(raw, &r.JSON)
+	return r
+}
+
+// Code returns error.code of a refusal.
+func (r Response) Code() string {
+	e, _ := r.JSON["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+// Field returns error.field of a refusal.
+func (r Response) Field() string {
+	e, _ := r.JSON["error"].(map[string]any)
+	f, _ := e["field"].(string)
+	return f
+}
+
+// Data returns the data object of a success envelope.
+func (r Response) Data() map[string]any {
+	d, _ := r.JSON["data"].(map[string]any)
+	return d
+}
+
+func (r Response) String() string { return fmt.Sprintf("HTTP %d %s", r.Status, r.Body) }
+
+// SyncBuffer is a bytes.Buffer safe for concurrent writers.
+type SyncBuffer struct {
+	mu sync.Mutex // guards b
+	b  bytes.Buffer
+}
+
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,87 @@
+package node
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/platen/platen/transport"
+)
+
+// Config is a node's settings. Every field has a flag and a PLATEN_
+// environment twin in cmd/platen.
+type Config struct {
+	// DataDir holds the node's id, state database, raft log and snapshots.
+	DataDir string
+	// HTTPAddr is where REST, realtime, downloads and the operator API listen.
+	HTTPAddr string
+	// BaseURL is the public address of this node, used in links; empty means
+	// http://HTTPAddr.
+	BaseURL string
+	// OperatorToken, when set, is the operator API's token. When empty the
+	// node uses the token stored in its state, or makes and prints one on
+	// first start. It is a secret: never printed by String.
+	OperatorToken string
+	// RaftAddr is where raft listens for peers.
+	RaftAddr string
+	// ShutdownTimeout bounds the drain of open requests on SIGTERM.
+	ShutdownTimeout time.Duration
+	// RequestTimeout bounds a request's wait for an actor.
+	RequestTimeout time.Duration
+	// HTTP holds the limits of the HTTP surface.
+	HTTP transport.Config
+}
+
+// DefaultConfig returns the embedded default: one node on ./data, listening
+// on loopback only.
+func DefaultConfig() Config {
+	return Config{
+		DataDir:  "./data",
+		HTTPAddr: "127.0.0.1:8080",
+		// Next to the HTTP port, loopback only until a cluster is configured.
+		RaftAddr: "127.0.0.1:8300",
+		// Long enough for a render in flight to finish (60 s budget is the
+		// render's own; most finish in well under a second).
+		ShutdownTimeout: 30 * time.Second,
+		// Actors answer in milliseconds; ten seconds means something is stuck.
+		RequestTimeout: 10 * time.Second,
+		HTTP:           transport.DefaultConfig(),
+	}
+}
+
+// Validate reports settings that cannot work.
+func (c Config) Validate() error {
+	if c.DataDir == "" {
+		return errors.New("data dir is required")
+	}
+	for name, addr := range map[string]string{"http": c.HTTPAddr, "raft": c.RaftAddr} {
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return fmt.Errorf("%s address %q: %w", name, addr, err)
+		}
+	}
+	if c.OperatorToken != "" && len(c.OperatorToken) < 16 {
+		return errors.New("operator token must be at least 16 characters")
+	}
+	if c.ShutdownTimeout <= 0 || c.RequestTimeout <= 0 {
+		return errors.New("timeouts must be positive")
+	}
+	return c.HTTP.Validate()
+}
+
+// String shows the configuration with its secrets hidden.
+func (c Config) String() string {
+	tok := "(stored or generated)"
+	if c.OperatorToken != "" {
+		tok = "(set, hidden)"
+	}
+	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s",
+		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok)
+}
+
+func (c Config) baseURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	return "http://" + c.HTTPAddr
+}

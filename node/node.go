@@ -1,0 +1,282 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/auth"
+	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/clock"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/storage"
+	"github.com/platen/platen/transport"
+)
+
+// Node is a running Platen node.
+type Node struct {
+	cfg       Config
+	id        string
+	log       *slog.Logger
+	store     *storage.Store
+	raft      *cluster.Replicator
+	placement *cluster.Rendezvous
+	actors    *actors.System
+	http      *transport.Server
+	listener  net.Listener
+	served    chan error
+	draining  atomic.Bool
+}
+
+// Start opens the data folder and starts every part of the node. Secrets made
+// on first start (the first API key, a generated operator token) are written
+// once to out, never to the log.
+func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	n = &Node{cfg: cfg, log: log, served: make(chan error, 1)}
+	if n.id, err = nodeID(cfg.DataDir); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			n.close()
+		}
+	}()
+
+	if n.store, err = storage.OpenStore(filepath.Join(cfg.DataDir, "state")); err != nil {
+		return nil, err
+	}
+	rc := cluster.DefaultRaftConfig()
+	rc.NodeID, rc.Bind, rc.Dir = n.id, cfg.RaftAddr, filepath.Join(cfg.DataDir, "raft")
+	rc.LogOutput = logWriter{log.With("component", "raft")}
+	if n.raft, err = cluster.StartRaft(rc, n.store); err != nil {
+		return nil, err
+	}
+	if err = n.raft.WaitReady(30 * time.Second); err != nil {
+		return nil, err
+	}
+
+	engine, err := actors.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	n.placement = cluster.NewRendezvous(cluster.Member{ID: n.id, Addr: engine.Address()})
+	clk := clock.System{}
+	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
+		Store: n.store, Proposer: n.raft, Clock: clk, Plans: storage.DefaultPlans(), ProposeTimeout: cfg.RequestTimeout,
+	}, cfg.RequestTimeout)
+
+	tokenHash, err := n.firstStart(out, clk)
+	if err != nil {
+		return nil, err
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "platen_raft_applied_index", Help: "Raft index of the last command applied to the store."},
+			func() float64 { return float64(n.store.AppliedIndex()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "platen_actor_panics_total", Help: "Panics caught in actors."},
+			func() float64 { return float64(actors.Panics.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "platen_ready", Help: "1 when the node is ready to serve."},
+			func() float64 {
+				if n.ready() == nil {
+					return 1
+				}
+				return 0
+			}),
+	)
+	n.http, err = transport.New(cfg.HTTP, transport.Deps{
+		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
+		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if n.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+	}
+	go func() { n.served <- n.http.Serve(n.listener) }()
+	log.Info("node started", "node", n.id, "config", cfg.String(), "http", n.listener.Addr().String(), "raft", n.raft.Addr())
+	return n, nil
+}
+
+// ID is the node's stable id.
+func (n *Node) ID() string { return n.id }
+
+// HTTPAddr is the address the HTTP surface listens on.
+func (n *Node) HTTPAddr() string { return n.listener.Addr().String() }
+
+// Store is the node's state store, for tests and tools in this process.
+func (n *Node) Store() *storage.Store { return n.store }
+
+// Done is closed when the HTTP server stops serving by itself.
+func (n *Node) Done() <-chan error { return n.served }
+
+// Shutdown drains: readiness turns false, open requests finish (until ctx
+// ends), then actors, raft and the store stop.
+func (n *Node) Shutdown(ctx context.Context) error {
+	n.draining.Store(true)
+	var err error
+	if n.http != nil {
+		err = n.http.Shutdown(ctx)
+	}
+	n.close()
+	n.log.Info("node stopped", "node", n.id)
+	return err
+}
+
+func (n *Node) close() {
+	if n.actors != nil {
+		n.actors.Stop()
+	}
+	if n.raft != nil {
+		if err := n.raft.Shutdown(); err != nil {
+			n.log.Error("raft shutdown", "err", err)
+		}
+	}
+	if n.store != nil {
+		if err := n.store.Close(); err != nil {
+			n.log.Error("store close", "err", err)
+		}
+	}
+}
+
+func (n *Node) ready() error {
+	if n.draining.Load() {
+		return errors.New("shutting down")
+	}
+	if !n.raft.Ready() {
+		return errors.New("no raft leader yet, or the log is still being applied")
+	}
+	return nil
+}
+
+func (n *Node) clusterInfo() any {
+	servers, _ := n.raft.Servers()
+	type server struct {
+		ID       string `json:"id"`
+		Address  string `json:"address"`
+		Suffrage string `json:"suffrage"`
+	}
+	out := []server{}
+	for _, s := range servers {
+		out = append(out, server{ID: string(s.ID), Address: string(s.Address), Suffrage: s.Suffrage.String()})
+	}
+	stats := n.raft.Stats()
+	return map[string]any{
+		"node":    map[string]any{"id": n.id, "http": n.HTTPAddr(), "raft": n.raft.Addr(), "ready": n.ready() == nil},
+		"raft":    map[string]any{"state": n.raft.State(), "term": stats["term"], "lastLogIndex": stats["last_log_index"], "commitIndex": stats["commit_index"], "appliedIndex": n.store.AppliedIndex()},
+		"servers": out,
+		"members": n.placement.Members(),
+	}
+}
+
+// nodeID reads the node's id from the data folder, making it on first start.
+func nodeID(dir string) (string, error) {
+	p := filepath.Join(dir, "node-id")
+	b, err := os.ReadFile(p)
+	if err == nil {
+		if id := strings.TrimSpace(string(b)); id != "" {
+			return id, nil
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	id := ids.New("node", time.Now())
+	if err := writeFileSync(p, []byte(id+"\n")); err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+func writeFileSync(p string, b []byte) error {
+	f, err := os.OpenFile(p+".tmp", os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(p+".tmp", p)
+}
+
+// firstStart makes what an empty data folder lacks: the operator token (unless
+// one is configured) and a sandbox organisation with one key holding every
+// scope. It returns the hash of the operator token in force.
+func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
+	var tokenHash string
+	stored, err := n.store.OperatorTokenHash()
+	switch {
+	case n.cfg.OperatorToken != "":
+		tokenHash = auth.Hash(n.cfg.OperatorToken)
+	case err == nil:
+		tokenHash = stored
+	case errors.Is(err, storage.ErrNotFound):
+		token := auth.NewSecret("plt_op_")
+		tokenHash = auth.Hash(token)
+		if err := n.raft.Apply(&storage.Command{Kind: storage.KindSetOperatorToken, At: clk.Now(),
+			SetOperatorToken: &storage.SetOperatorToken{Hash: tokenHash}}, n.cfg.RequestTimeout); err != nil {
+			return "", fmt.Errorf("store operator token: %w", err)
+		}
+		fmt.Fprintf(out, "\nOperator token (shown once; pass it to `platen admin` as --token or PLATEN_OPERATOR_TOKEN):\n  %s\n", token)
+	default:
+		return "", err
+	}
+
+	orgs, err := n.store.Orgs()
+	if err != nil {
+		return "", err
+	}
+	if len(orgs) > 0 {
+		return tokenHash, nil
+	}
+	orgID := ids.New(ids.Org, clk.Now())
+	if _, err := n.actors.AskOrg(orgID, actors.CreateOrg{Name: "Sandbox organisation", Plan: storage.PlanSandbox}); err != nil {
+		return "", fmt.Errorf("create first organisation: %w", err)
+	}
+	v, err := n.actors.AskOrg(orgID, actors.CreateKey{Name: "first key", Scopes: auth.AllScopes()})
+	if err != nil {
+		return "", fmt.Errorf("create first key: %w", err)
+	}
+	fmt.Fprintf(out, "\nFirst organisation %s (sandbox plan) and an API key with every scope (shown once):\n  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/v1\n\n",
+		orgID, v.(actors.NewKey).Secret, v.(actors.NewKey).Secret, n.cfg.baseURL())
+	return tokenHash, nil
+}
+
+// logWriter turns the lines a library writes into warnings in the node's log.
+type logWriter struct{ log *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		if line != "" {
+			w.log.Warn(line)
+		}
+	}
+	return len(p), nil
+}

@@ -1,0 +1,265 @@
+package node_test
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/internal/testnode"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "platen-bin")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "platen")
+	if out, err := exec.Command("go", "build", "-race", "-o", binary, "../cmd/platen").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build platen: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// proc is a `platen serve` process.
+type proc struct {
+	cmd    *exec.Cmd
+	url    string
+	stdout *testnode.SyncBuffer
+	stderr *testnode.SyncBuffer
+	// exited is closed when the process has ended; err is then its exit error.
+	exited chan struct{}
+	err    error
+}
+
+// wait waits up to d for the process to end and returns its exit error.
+func (p *proc) wait(t *testing.T, d time.Duration) error {
+	t.Helper()
+	select {
+	case <-p.exited:
+		return p.err
+	case <-time.After(d):
+		t.Fatalf("process still running after %s", d)
+		return nil
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+const opToken = "process-test-operator-token-1234"
+
+func startProc(t *testing.T, dataDir, httpAddr, raftAddr string) *proc {
+	t.Helper()
+	cmd := exec.Command(binary, "serve", "--data-dir", dataDir, "--http", httpAddr, "--raft", raftAddr)
+	cmd.Env = append(os.Environ(), "PLATEN_OPERATOR_TOKEN="+opToken)
+	p := &proc{cmd: cmd, url: "http://" + httpAddr, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-p.exited
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get(p.url + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node not ready in 30 s:\n%s\n%s", p.stdout, p.stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestKill9DuringWriteBurstLosesNoAcknowledgedWrite kills the node with
+// SIGKILL while credits and key creations are in flight, restarts it on the
+// same data folder, and checks that every acknowledged write is there, and
+// that the balance is exactly the sum of the credits that exist.
+func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
+	dir := t.TempDir()
+	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	p := startProc(t, dir, httpAddr, raftAddr)
+	org := testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Acme", "plan": "starter"}).Data()["id"].(string)
+
+	type credit struct {
+		ref    string
+		amount int64
+	}
+	var (
+		mu        sync.Mutex
+		attempted []credit
+		acked     []credit
+		ackedKeys []string
+		wg        sync.WaitGroup
+	)
+	stop := make(chan struct{})
+	client := &http.Client{Timeout: 5 * time.Second}
+	for g := 0; g < 12; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if i%4 == 3 {
+					r, err := post(client, p.url+"/admin/v1/orgs/"+org+"/keys", fmt.Sprintf(`{"name":"k","scopes":["wallet.read"]}`))
+					if err == nil && r.Status == 201 {
+						mu.Lock()
+						ackedKeys = append(ackedKeys, r.Data()["key"].(string))
+						mu.Unlock()
+					}
+					continue
+				}
+				c := credit{fmt.Sprintf("g%d-%d", g, i), int64(1000 + g*100 + i)}
+				mu.Lock()
+				attempted = append(attempted, c)
+				mu.Unlock()
+				r, err := post(client, p.url+"/admin/v1/orgs/"+org+"/wallet/credit", fmt.Sprintf(`{"amountMicros":%d,"reference":%q}`, c.amount, c.ref))
+				if err == nil && r.Status == 201 {
+					mu.Lock()
+					acked = append(acked, c)
+					mu.Unlock()
+				}
+			}
+		}(g)
+	}
+	// Kill once a good number of writes are acknowledged, while more are in flight.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 150 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(t, 10*time.Second)
+	close(stop)
+	wg.Wait()
+	if len(acked) < 50 || len(ackedKeys) < 10 {
+		t.Fatalf("only %d credits and %d keys acknowledged before the kill", len(acked), len(ackedKeys))
+	}
+	t.Logf("killed with %d credits attempted, %d acknowledged, %d keys acknowledged", len(attempted), len(acked), len(ackedKeys))
+
+	p = startProc(t, dir, httpAddr, raftAddr)
+	if strings.Contains(p.stdout.String(), "First organisation") {
+		t.Fatal("restart made a first organisation again")
+	}
+	for _, c := range acked {
+		r := testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/wallet/credit", opToken, map[string]any{"amountMicros": c.amount, "reference": c.ref})
+		if r.Status != 200 || r.Data()["replayed"] != true {
+			t.Fatalf("acknowledged credit %s lost: %s", c.ref, r)
+		}
+	}
+	for _, k := range ackedKeys {
+		if r := testnode.Do(t, "GET", p.url+"/v1", k, nil); r.Status != 200 {
+			t.Fatalf("acknowledged key lost: %s", r)
+		}
+	}
+	// Complete every attempted credit; the balance must then be their exact sum.
+	var want int64
+	for _, c := range attempted {
+		want += c.amount
+		r := testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/wallet/credit", opToken, map[string]any{"amountMicros": c.amount, "reference": c.ref})
+		if r.Status != 200 && r.Status != 201 {
+			t.Fatalf("credit %s after restart: %s", c.ref, r)
+		}
+	}
+	got := testnode.Do(t, "GET", p.url+"/admin/v1/orgs/"+org, opToken, nil).Data()["balanceMicros"].(float64)
+	if int64(got) != want {
+		t.Fatalf("balance %d, want %d: a credit was applied twice or lost", int64(got), want)
+	}
+}
+
+func post(c *http.Client, url, body string) (testnode.Response, error) {
+	req, _ := http.NewRequest("POST", url, bytes.NewBufferString(body))
+	req.Header.Set("Authorization", "Bearer "+opToken)
+	res, err := c.Do(req)
+	if err != nil {
+		return testnode.Response{}, err
+	}
+	defer res.Body.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(res.Body); err != nil {
+		return testnode.Response{}, err
+	}
+	r := testnode.Response{Status: res.StatusCode, Body: buf.Bytes()}
+	return r, jsonInto(&r)
+}
+
+// TestSIGTERMDrainsAndRestartKeepsTheFirstKey starts a node on an empty
+// folder, takes the key it prints, stops it with SIGTERM and starts it again.
+func TestSIGTERMDrainsAndRestartKeepsTheFirstKey(t *testing.T) {
+	dir := t.TempDir()
+	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	p := startProc(t, dir, httpAddr, raftAddr)
+	key := regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`).FindStringSubmatch(p.stdout.String())
+	if key == nil {
+		t.Fatalf("first start printed no key:\n%s", p.stdout)
+	}
+	if r := testnode.Do(t, "GET", p.url+"/v1", key[1], nil); r.Status != 200 {
+		t.Fatal(r)
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.wait(t, 30*time.Second); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, p.stderr)
+	}
+	if !strings.Contains(p.stderr.String(), `"msg":"node stopped"`) {
+		t.Fatalf("no orderly stop in the log:\n%s", p.stderr)
+	}
+	if strings.Contains(p.stderr.String(), key[1]) || strings.Contains(p.stderr.String(), opToken) {
+		t.Fatal("a secret is in the log")
+	}
+
+	p = startProc(t, dir, httpAddr, raftAddr)
+	if strings.Contains(p.stdout.String(), "plt_") {
+		t.Fatalf("restart printed a secret again:\n%s", p.stdout)
+	}
+	if r := testnode.Do(t, "GET", p.url+"/v1", key[1], nil); r.Status != 200 {
+		t.Fatalf("first key after restart: %s", r)
+	}
+	if r := testnode.Do(t, "GET", p.url+"/metrics", "", nil); !bytes.Contains(r.Body, []byte("platen_ready 1")) {
+		t.Fatal("restarted node not ready in metrics")
+	}
+}

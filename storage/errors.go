@@ -1,0 +1,17 @@
+package storage
+
+import "errors"
+
+// ErrNotFound is returned when a record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrStale is returned when a command carries an org version other than the
+// stored one: its proposer decided on out-of-date state and must reload.
+var ErrStale = errors.New("stale org version")
+
+// ErrConflict is returned when a command would break a uniqueness rule, such as
+// creating an organisation that exists or reusing a ledger reference.
+var ErrConflict = errors.New("conflict")
+
+// ErrCodec is returned when a stored record or command cannot be decoded.
+var ErrCodec = errors.New("codec")

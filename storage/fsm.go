@@ -1,0 +1,343 @@
+package storage
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/hashicorp/raft"
+)
+
+// Result is what applying one command returns through raft's ApplyFuture.
+type Result struct {
+	// Err is the reason the command was refused; nothing of it was written.
+	Err error
+}
+
+// Store is the state database and the raft state machine that alone writes it.
+type Store struct {
+	db *pebble.DB
+	// applied is the raft index of the last command whose batch committed.
+	applied atomic.Uint64
+	// needsRestore is set when a snapshot restore was cut off: the database was
+	// wiped and raft must restore the latest snapshot on start.
+	needsRestore bool
+}
+
+var _ raft.BatchingFSM = (*Store)(nil)
+
+// OpenStore opens the state database in dir.
+func OpenStore(dir string) (*Store, error) {
+	db, err := openPebble(dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{db: db}
+	if _, err := getRaw(db, keyRestoring); err == nil {
+		// A restore was interrupted: what is here is a mix. Start empty and let
+		// raft restore the snapshot again.
+		if err := wipe(db, nil); err != nil {
+			db.Close()
+			return nil, err
+		}
+		s.needsRestore = true
+	} else if !errors.Is(err, ErrNotFound) {
+		db.Close()
+		return nil, err
+	}
+	if raw, err := getRaw(db, keyApplied); err == nil && len(raw) == 8 {
+		s.applied.Store(binary.BigEndian.Uint64(raw))
+	}
+	return s, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// AppliedIndex is the raft index of the last applied command.
+func (s *Store) AppliedIndex() uint64 { return s.applied.Load() }
+
+// NeedsSnapshotRestore reports whether raft must restore its latest snapshot
+// into this store on start: the store is empty or a restore was cut off. When
+// false, the store already holds everything up to AppliedIndex and raft only
+// replays the log after it.
+func (s *Store) NeedsSnapshotRestore() bool { return s.needsRestore || s.applied.Load() == 0 }
+
+// Apply applies one raft log entry.
+func (s *Store) Apply(l *raft.Log) any { return s.ApplyBatch([]*raft.Log{l})[0] }
+
+// ApplyBatch applies committed raft entries in one synced Pebble batch. An
+// entry at or below the applied index is a replay after a restart and is
+// skipped: its effects are already in the database.
+func (s *Store) ApplyBatch(logs []*raft.Log) []any {
+	results := make([]any, len(logs))
+	done := s.applied.Load()
+	last := done
+	b := s.db.NewIndexedBatch()
+	defer b.Close()
+	for i, l := range logs {
+		if l.Index <= done {
+			results[i] = Result{}
+			continue
+		}
+		last = l.Index
+		if l.Type != raft.LogCommand {
+			continue
+		}
+		cmd, err := DecodeCommand(l.Data)
+		if err != nil {
+			results[i] = Result{Err: err}
+			continue
+		}
+		results[i] = Result{Err: apply(b, cmd)}
+	}
+	if last == done {
+		return results
+	}
+	if err := b.Set(keyApplied, binary.BigEndian.AppendUint64(nil, last), nil); err != nil {
+		panic(fmt.Sprintf("storage: set applied index: %v", err))
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		// The state machine cannot go on without its writes: stop the node, and
+		// the log replays from the last committed batch on restart.
+		panic(fmt.Sprintf("storage: commit batch at index %d: %v", last, err))
+	}
+	s.applied.Store(last)
+	return results
+}
+
+// apply checks one command and, if it is accepted, writes all of it to b.
+// Checks come before writes, so a refused command leaves b untouched.
+func apply(b *pebble.Batch, c *Command) error {
+	if c.Kind == KindSetOperatorToken {
+		if _, err := getRaw(b, keyOperator); err == nil {
+			return fmt.Errorf("%w: operator token already set", ErrConflict)
+		}
+		return b.Set(keyOperator, mustEncode(c.SetOperatorToken), nil)
+	}
+
+	var org Org
+	if err := getRecord(b, orgKey(c.OrgID), &org); err != nil && !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	next := org
+	if err := ApplyToOrg(&next, c); err != nil {
+		return err
+	}
+	// Checks beyond the org record, before anything is written.
+	var key APIKey
+	switch c.Kind {
+	case KindCreateKey:
+		if _, err := getRaw(b, apiKeyKey(c.CreateKey.Key.ID)); err == nil {
+			return fmt.Errorf("%w: key %s exists", ErrConflict, c.CreateKey.Key.ID)
+		}
+		if _, err := getRaw(b, keyHashKey(c.CreateKey.Key.Hash)); err == nil {
+			return fmt.Errorf("%w: key value in use", ErrConflict)
+		}
+	case KindRevokeKey:
+		if err := getRecord(b, apiKeyKey(c.RevokeKey.KeyID), &key); err != nil {
+			return err
+		}
+		if key.OrgID != c.OrgID {
+			return fmt.Errorf("%w: key %s", ErrNotFound, c.RevokeKey.KeyID)
+		}
+	case KindCreditWallet:
+		if c.CreditWallet.Reference != "" {
+			if _, err := getRaw(b, ledgerRefKey(c.OrgID, c.CreditWallet.Reference)); err == nil {
+				return fmt.Errorf("%w: reference %q already used", ErrConflict, c.CreditWallet.Reference)
+			}
+		}
+	}
+
+	w := writer{b: b}
+	w.set(orgKey(next.ID), mustEncode(&next))
+	switch c.Kind {
+	case KindCreateKey:
+		k := c.CreateKey.Key
+		w.set(apiKeyKey(k.ID), mustEncode(&k))
+		w.set(keyHashKey(k.Hash), []byte(k.ID))
+		w.set(orgKeyIndex(c.OrgID, k.ID), nil)
+	case KindRevokeKey:
+		if key.RevokedAt == nil {
+			at := c.At
+			key.RevokedAt = &at
+			w.set(apiKeyKey(key.ID), mustEncode(&key))
+			w.delete(keyHashKey(key.Hash))
+		}
+	case KindCreditWallet:
+		entry := LedgerEntry{
+			ID: c.CreditWallet.EntryID, OrgID: next.ID, Seq: next.LedgerSeq, Kind: LedgerCredit,
+			AmountMicros: c.CreditWallet.AmountMicros, BalanceAfterMicros: next.BalanceMicros,
+			Reference: c.CreditWallet.Reference, At: c.At,
+		}
+		w.set(ledgerKey(next.ID, entry.Seq), mustEncode(&entry))
+		if entry.Reference != "" {
+			w.set(ledgerRefKey(next.ID, entry.Reference), binary.BigEndian.AppendUint64(nil, entry.Seq))
+		}
+		ev := walletCreditedEvent(&next, c)
+		w.set(feedKey(next.ID, ev.Seq), mustEncode(&ev))
+	}
+	return w.err
+}
+
+// writer collects the first error of a run of batch writes.
+type writer struct {
+	b   *pebble.Batch
+	err error
+}
+
+func (w *writer) set(k, v []byte) {
+	if w.err == nil {
+		w.err = w.b.Set(k, v, nil)
+	}
+}
+
+func (w *writer) delete(k []byte) {
+	if w.err == nil {
+		w.err = w.b.Delete(k, nil)
+	}
+}
+
+// snapshotMagic starts every snapshot stream; the digit is its format version.
+const snapshotMagic = "PLATEN-SNAPSHOT-1\n"
+
+// Snapshot captures the database at the applied index. Persist streams it
+// while applies go on.
+func (s *Store) Snapshot() (raft.FSMSnapshot, error) {
+	return &fsmSnapshot{snap: s.db.NewSnapshot()}, nil
+}
+
+type fsmSnapshot struct{ snap *pebble.Snapshot }
+
+// Persist writes every key and value as length-prefixed pairs, ending with a
+// zero-length key.
+func (f *fsmSnapshot) Persist(sink raft.SnapshotSink) error {
+	err := func() error {
+		w := bufio.NewWriterSize(sink, 1<<20)
+		if _, err := w.WriteString(snapshotMagic); err != nil {
+			return err
+		}
+		it, err := f.snap.NewIter(nil)
+		if err != nil {
+			return err
+		}
+		var lenBuf [binary.MaxVarintLen64]byte
+		for it.First(); it.Valid(); it.Next() {
+			for _, part := range [][]byte{it.Key(), it.Value()} {
+				n := binary.PutUvarint(lenBuf[:], uint64(len(part)))
+				if _, err := w.Write(lenBuf[:n]); err != nil {
+					it.Close()
+					return err
+				}
+				if _, err := w.Write(part); err != nil {
+					it.Close()
+					return err
+				}
+			}
+		}
+		if err := it.Close(); err != nil {
+			return err
+		}
+		if err := w.WriteByte(0); err != nil {
+			return err
+		}
+		return w.Flush()
+	}()
+	if err != nil {
+		sink.Cancel()
+		return fmt.Errorf("persist snapshot: %w", err)
+	}
+	return sink.Close()
+}
+
+func (f *fsmSnapshot) Release() { f.snap.Close() }
+
+// Restore replaces the whole database with a snapshot stream. A marker key is
+// kept while it runs, so a crash in the middle is seen on the next open.
+func (s *Store) Restore(rc io.ReadCloser) error {
+	defer rc.Close()
+	if err := s.db.Set(keyRestoring, nil, pebble.Sync); err != nil {
+		return err
+	}
+	if err := wipe(s.db, keyRestoring); err != nil {
+		return err
+	}
+	r := bufio.NewReaderSize(rc, 1<<20)
+	magic := make([]byte, len(snapshotMagic))
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != snapshotMagic {
+		return fmt.Errorf("%w: not a Platen snapshot", ErrCodec)
+	}
+	b := s.db.NewBatch()
+	for {
+		k, err := readChunk(r)
+		if err != nil {
+			b.Close()
+			return fmt.Errorf("%w: snapshot key: %v", ErrCodec, err)
+		}
+		if len(k) == 0 {
+			break
+		}
+		v, err := readChunk(r)
+		if err != nil {
+			b.Close()
+			return fmt.Errorf("%w: snapshot value: %v", ErrCodec, err)
+		}
+		if err := b.Set(k, v, nil); err != nil {
+			b.Close()
+			return err
+		}
+		if b.Len() >= 4<<20 {
+			if err := b.Commit(pebble.NoSync); err != nil {
+				b.Close()
+				return err
+			}
+			b.Close()
+			b = s.db.NewBatch()
+		}
+	}
+	if err := b.Delete(keyRestoring, nil); err != nil {
+		b.Close()
+		return err
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		b.Close()
+		return err
+	}
+	b.Close()
+	s.needsRestore = false
+	raw, err := getRaw(s.db, keyApplied)
+	if err != nil || len(raw) != 8 {
+		return fmt.Errorf("%w: snapshot has no applied index", ErrCodec)
+	}
+	s.applied.Store(binary.BigEndian.Uint64(raw))
+	return nil
+}
+
+func readChunk(r *bufio.Reader) ([]byte, error) {
+	n, err := binary.ReadUvarint(r)
+	if err != nil {
+		return nil, err
+	}
+	if n > 64<<20 {
+		return nil, fmt.Errorf("chunk of %d bytes", n)
+	}
+	buf := make([]byte, n)
+	_, err = io.ReadFull(r, buf)
+	return buf, err
+}
+
+// wipe deletes every key but keep (when not nil).
+func wipe(db *pebble.DB, keep []byte) error {
+	all := [2][]byte{{0x00}, {0xff, 0xff, 0xff, 0xff}}
+	if keep == nil {
+		return db.DeleteRange(all[0], all[1], pebble.Sync)
+	}
+	if err := db.DeleteRange(all[0], keep, pebble.NoSync); err != nil {
+		return err
+	}
+	return db.DeleteRange(append(append([]byte(nil), keep...), 0), all[1], pebble.Sync)
+}

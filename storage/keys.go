@@ -1,0 +1,51 @@
+package storage
+
+import "encoding/binary"
+
+// Key layout of the state database. Every key starts with a short family
+// prefix; ids are fixed-width so prefix scans stay ordered.
+//
+//	m/applied             raft index of the last applied command
+//	m/restoring           present while a snapshot restore is under way
+//	m/operator            hash of the operator token
+//	o/<orgID>             Org
+//	k/<keyID>             APIKey
+//	kh/<sha256 hex>       keyID, for authentication
+//	ok/<orgID>/<keyID>    empty: an org's keys
+//	l/<orgID>/<seq>       LedgerEntry, seq big-endian
+//	lr/<orgID>/<ref>      seq of the ledger row with that reference
+//	f/<orgID>/<seq>       Event of the change feed, seq big-endian
+var (
+	keyApplied   = []byte("m/applied")
+	keyRestoring = []byte("m/restoring")
+	keyOperator  = []byte("m/operator")
+)
+
+func orgKey(orgID string) []byte        { return []byte("o/" + orgID) }
+func apiKeyKey(keyID string) []byte     { return []byte("k/" + keyID) }
+func keyHashKey(hash string) []byte     { return []byte("kh/" + hash) }
+func orgKeysPrefix(orgID string) []byte { return []byte("ok/" + orgID + "/") }
+func orgKeyIndex(orgID, keyID string) []byte {
+	return append(orgKeysPrefix(orgID), keyID...)
+}
+func ledgerPrefix(orgID string) []byte { return []byte("l/" + orgID + "/") }
+func ledgerKey(orgID string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(ledgerPrefix(orgID), seq)
+}
+func ledgerRefKey(orgID, ref string) []byte { return []byte("lr/" + orgID + "/" + ref) }
+func feedPrefix(orgID string) []byte        { return []byte("f/" + orgID + "/") }
+func feedKey(orgID string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(feedPrefix(orgID), seq)
+}
+
+// prefixEnd returns the smallest key greater than every key with prefix p.
+func prefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		end[i]++
+		if end[i] != 0 {
+			return end[:i+1]
+		}
+	}
+	return nil
+}

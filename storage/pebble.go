@@ -1,0 +1,67 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// openPebble opens (creating if needed) a Pebble database in dir.
+func openPebble(dir string) (*pebble.DB, error) {
+	db, err := pebble.Open(dir, &pebble.Options{
+		Logger:             pebbleLogger{},
+		FormatMajorVersion: pebble.FormatNewest,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open pebble %s: %w", dir, err)
+	}
+	return db, nil
+}
+
+// pebbleLogger sends Pebble's messages to slog; its routine info lines are debug.
+type pebbleLogger struct{}
+
+func (pebbleLogger) Infof(format string, args ...any) {
+	slog.Debug(fmt.Sprintf(format, args...), "component", "pebble")
+}
+func (pebbleLogger) Errorf(format string, args ...any) {
+	slog.Error(fmt.Sprintf(format, args...), "component", "pebble")
+}
+func (pebbleLogger) Fatalf(format string, args ...any) {
+	slog.Error(fmt.Sprintf(format, args...), "component", "pebble")
+	panic(fmt.Sprintf(format, args...))
+}
+
+// reader is what both a database and an indexed batch can answer.
+type reader interface {
+	Get(key []byte) ([]byte, io.Closer, error)
+}
+
+// getRecord reads and decodes the record at key into v.
+func getRecord(r reader, key []byte, v any) error {
+	raw, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("get %q: %w", key, err)
+	}
+	defer closer.Close()
+	return decode(raw, v)
+}
+
+// getRaw returns a copy of the value at key.
+func getRaw(r reader, key []byte) ([]byte, error) {
+	raw, closer, err := r.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("get %q: %w", key, err)
+	}
+	defer closer.Close()
+	return append([]byte(nil), raw...), nil
+}

@@ -1,0 +1,170 @@
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Org returns an organisation.
+func (s *Store) Org(id string) (Org, error) {
+	var o Org
+	err := getRecord(s.db, orgKey(id), &o)
+	return o, err
+}
+
+// Orgs returns every organisation, in id order.
+func (s *Store) Orgs() ([]Org, error) {
+	var out []Org
+	err := s.scan([]byte("o/"), 0, func(_, v []byte) error {
+		var o Org
+		if err := decode(v, &o); err != nil {
+			return err
+		}
+		out = append(out, o)
+		return nil
+	})
+	return out, err
+}
+
+// APIKey returns a key record by id.
+func (s *Store) APIKey(id string) (APIKey, error) {
+	var k APIKey
+	err := getRecord(s.db, apiKeyKey(id), &k)
+	return k, err
+}
+
+// APIKeyByHash returns the live (not revoked) key whose value hashes to hash.
+func (s *Store) APIKeyByHash(hash string) (APIKey, error) {
+	id, err := getRaw(s.db, keyHashKey(hash))
+	if err != nil {
+		return APIKey{}, err
+	}
+	k, err := s.APIKey(string(id))
+	if err != nil {
+		return APIKey{}, err
+	}
+	if k.RevokedAt != nil {
+		return APIKey{}, ErrNotFound
+	}
+	return k, nil
+}
+
+// OrgKeys returns an organisation's keys, revoked ones included, oldest first.
+func (s *Store) OrgKeys(orgID string) ([]APIKey, error) {
+	var out []APIKey
+	prefix := orgKeysPrefix(orgID)
+	err := s.scan(prefix, 0, func(k, _ []byte) error {
+		key, err := s.APIKey(string(k[len(prefix):]))
+		if err != nil {
+			return err
+		}
+		out = append(out, key)
+		return nil
+	})
+	return out, err
+}
+
+// Ledger returns an organisation's ledger rows, oldest first; limit 0 means all.
+func (s *Store) Ledger(orgID string, limit int) ([]LedgerEntry, error) {
+	var out []LedgerEntry
+	err := s.scan(ledgerPrefix(orgID), limit, func(_, v []byte) error {
+		var e LedgerEntry
+		if err := decode(v, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// LedgerRecent returns an organisation's newest ledger rows, newest first.
+func (s *Store) LedgerRecent(orgID string, limit int) ([]LedgerEntry, error) {
+	prefix := ledgerPrefix(orgID)
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	if err != nil {
+		return nil, err
+	}
+	var out []LedgerEntry
+	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
+		var e LedgerEntry
+		if err := decode(it.Value(), &e); err != nil {
+			it.Close()
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, it.Close()
+}
+
+// LedgerByReference returns the ledger row written with reference.
+func (s *Store) LedgerByReference(orgID, reference string) (LedgerEntry, error) {
+	raw, err := getRaw(s.db, ledgerRefKey(orgID, reference))
+	if err != nil {
+		return LedgerEntry{}, err
+	}
+	if len(raw) != 8 {
+		return LedgerEntry{}, fmt.Errorf("%w: reference index", ErrCodec)
+	}
+	var e LedgerEntry
+	err = getRecord(s.db, ledgerKey(orgID, binary.BigEndian.Uint64(raw)), &e)
+	return e, err
+}
+
+// Feed returns an organisation's change-feed events after sequence number
+// after, oldest first, at most limit of them (0: all).
+func (s *Store) Feed(orgID string, after uint64, limit int) ([]Event, error) {
+	var out []Event
+	lower := feedKey(orgID, after+1)
+	err := s.scanRange(lower, prefixEnd(feedPrefix(orgID)), limit, func(_, v []byte) error {
+		var e Event
+		if err := decode(v, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// OperatorTokenHash returns the stored hash of the operator token.
+func (s *Store) OperatorTokenHash() (string, error) {
+	var t SetOperatorToken
+	if err := getRecord(s.db, keyOperator, &t); err != nil {
+		return "", err
+	}
+	return t.Hash, nil
+}
+
+// errStop ends a scan early without an error.
+var errStop = errors.New("stop")
+
+func (s *Store) scan(prefix []byte, limit int, fn func(k, v []byte) error) error {
+	return s.scanRange(prefix, prefixEnd(prefix), limit, fn)
+}
+
+// scanRange calls fn for each key in [lower, upper), at most limit times (0: no limit).
+func (s *Store) scanRange(lower, upper []byte, limit int, fn func(k, v []byte) error) error {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return err
+	}
+	n := 0
+	for it.First(); it.Valid(); it.Next() {
+		if err := fn(it.Key(), it.Value()); err != nil {
+			it.Close()
+			if errors.Is(err, errStop) {
+				return nil
+			}
+			return err
+		}
+		n++
+		if limit > 0 && n >= limit {
+			break
+		}
+	}
+	return it.Close()
+}

@@ -1,0 +1,118 @@
+package storage
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Plan names. The catalogue of plans and their terms is in Plans.
+const (
+	PlanSandbox = "sandbox"
+	PlanStarter = "starter"
+	PlanGrowth  = "growth"
+)
+
+// Plan is the terms an organisation is billed on (DESIGN.md "Money").
+type Plan struct {
+	Name string `json:"name"`
+	// MonthlyPages is the allowance per calendar month (UTC).
+	MonthlyPages int64 `json:"monthlyPages"`
+	// PageRateMicros is the wallet charge per page beyond the allowance; zero
+	// with Wallet false means pages beyond the allowance are refused.
+	PageRateMicros int64 `json:"pageRateMicros"`
+	// Wallet says whether pages beyond the allowance are charged to a wallet.
+	Wallet bool `json:"wallet"`
+	// Watermark says whether documents carry the sandbox watermark.
+	Watermark bool `json:"watermark"`
+}
+
+// DefaultPlans returns the plans of DESIGN.md "Money".
+func DefaultPlans() map[string]Plan {
+	return map[string]Plan{
+		PlanSandbox: {Name: PlanSandbox, MonthlyPages: 100, Watermark: true},
+		PlanStarter: {Name: PlanStarter, MonthlyPages: 1000, PageRateMicros: 5000, Wallet: true},
+		PlanGrowth:  {Name: PlanGrowth, MonthlyPages: 10000, PageRateMicros: 3000, Wallet: true},
+	}
+}
+
+// Org is an organisation: the unit of isolation, billing and actor ownership.
+type Org struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Plan      string    `json:"plan"`
+	CreatedAt time.Time `json:"createdAt"`
+	// Version counts the org-scoped commands applied to this org. A command must
+	// carry the current value to be applied (ErrStale otherwise).
+	Version uint64 `json:"version"`
+	// BalanceMicros is the wallet balance: the sum of the org's ledger rows.
+	BalanceMicros int64 `json:"balanceMicros"`
+	// LedgerSeq and FeedSeq are the last sequence numbers used in the org's
+	// ledger and change feed.
+	LedgerSeq uint64 `json:"ledgerSeq"`
+	FeedSeq   uint64 `json:"feedSeq"`
+	// UsagePeriod is the calendar month (UTC, "2006-01") PagesUsed counts in.
+	UsagePeriod string `json:"usagePeriod,omitempty"`
+	// PagesUsed is the pages charged to the allowance in UsagePeriod.
+	PagesUsed int64 `json:"pagesUsed"`
+}
+
+// PagesUsedIn returns the allowance pages used in the month of t: zero when
+// the stored count is for an earlier month.
+func (o Org) PagesUsedIn(t time.Time) int64 {
+	if o.UsagePeriod != t.UTC().Format("2006-01") {
+		return 0
+	}
+	return o.PagesUsed
+}
+
+// APIKey is an API key. The key's value is never stored, only its hash.
+type APIKey struct {
+	ID     string   `json:"id"`
+	OrgID  string   `json:"orgId"`
+	Name   string   `json:"name"`
+	Scopes []string `json:"scopes"`
+	// Hash is the hex SHA-256 of the key's value.
+	Hash string `json:"hash"`
+	// Prefix is the start of the value, shown so a person can tell keys apart.
+	Prefix    string     `json:"prefix"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+}
+
+// Ledger row kinds.
+const (
+	LedgerCredit = "credit"
+	LedgerDebit  = "debit"
+)
+
+// LedgerEntry is one append-only row of an org's wallet ledger.
+type LedgerEntry struct {
+	ID                 string    `json:"id"`
+	OrgID              string    `json:"orgId"`
+	Seq                uint64    `json:"seq"`
+	Kind               string    `json:"kind"`
+	AmountMicros       int64     `json:"amountMicros"`
+	BalanceAfterMicros int64     `json:"balanceAfterMicros"`
+	Reference          string    `json:"reference,omitempty"`
+	At                 time.Time `json:"at"`
+}
+
+// Event kinds of the change feed and webhooks (spec "Events").
+const (
+	EventDocumentCompleted = "document.completed"
+	EventDocumentFailed    = "document.failed"
+	EventTemplateActivated = "template.activated"
+	EventWalletCredited    = "wallet.credited"
+	EventWalletDebited     = "wallet.debited"
+)
+
+// Event is one entry of an org's change feed, written in the same batch as the
+// state change it reports.
+type Event struct {
+	ID    string          `json:"id"`
+	OrgID string          `json:"orgId"`
+	Seq   uint64          `json:"seq"`
+	Kind  string          `json:"kind"`
+	At    time.Time       `json:"at"`
+	Data  json.RawMessage `json:"data"`
+}

@@ -1,0 +1,291 @@
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/raft"
+)
+
+var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func openTestStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// applyCmds applies commands at consecutive raft indexes after the store's
+// applied index, in one batch, and returns their errors.
+func applyCmds(t *testing.T, s *Store, cmds ...*Command) []error {
+	t.Helper()
+	logs := make([]*raft.Log, len(cmds))
+	for i, c := range cmds {
+		data, err := EncodeCommand(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs[i] = &raft.Log{Index: s.AppliedIndex() + uint64(i) + 1, Type: raft.LogCommand, Data: data}
+	}
+	var errs []error
+	for _, r := range s.ApplyBatch(logs) {
+		errs = append(errs, r.(Result).Err)
+	}
+	return errs
+}
+
+func createOrg(id string) *Command {
+	return &Command{Kind: KindCreateOrg, OrgID: id, At: t0, CreateOrg: &CreateOrg{Name: "Acme", Plan: PlanStarter}}
+}
+
+func credit(org string, expect uint64, amount int64, ref string) *Command {
+	return &Command{Kind: KindCreditWallet, OrgID: org, Expect: expect, At: t0,
+		CreditWallet: &CreditWallet{EntryID: "led_" + ref, EventID: "evt_" + ref, AmountMicros: amount, Reference: ref}}
+}
+
+func TestApplyChecksVersionAndWritesAtomically(t *testing.T) {
+	s := openTestStore(t)
+	errs := applyCmds(t, s,
+		createOrg("org_a"),
+		credit("org_a", 1, 500, "r1"),
+		credit("org_a", 1, 700, "r2"), // stale: the org is at version 2 now
+		credit("org_a", 2, 300, "r1"), // reference reused
+		credit("org_a", 2, 300, "r3"),
+		createOrg("org_a"), // exists
+	)
+	want := []error{nil, nil, ErrStale, ErrConflict, nil, ErrConflict}
+	for i := range want {
+		if !errors.Is(errs[i], want[i]) || (want[i] == nil && errs[i] != nil) {
+			t.Fatalf("command %d: got %v, want %v", i, errs[i], want[i])
+		}
+	}
+	org, err := s.Org("org_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if org.Version != 3 || org.BalanceMicros != 800 {
+		t.Fatalf("org = %+v, want version 3 balance 800", org)
+	}
+	rows, _ := s.Ledger("org_a", 0)
+	var sum int64
+	for _, r := range rows {
+		sum += r.AmountMicros
+	}
+	if len(rows) != 2 || sum != org.BalanceMicros || rows[1].BalanceAfterMicros != 800 {
+		t.Fatalf("ledger %+v does not add up to balance %d", rows, org.BalanceMicros)
+	}
+	feed, _ := s.Feed("org_a", 0, 0)
+	if len(feed) != 2 || feed[0].Kind != EventWalletCredited || feed[1].Seq != 2 {
+		t.Fatalf("feed = %+v", feed)
+	}
+	after, _ := s.Feed("org_a", 1, 0)
+	if len(after) != 1 || after[0].Seq != 2 {
+		t.Fatalf("feed after 1 = %+v", after)
+	}
+	if s.AppliedIndex() != 6 {
+		t.Fatalf("applied index %d, want 6", s.AppliedIndex())
+	}
+}
+
+func TestReplayedEntriesAreSkipped(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyCmds(t, s, createOrg("org_a"), credit("org_a", 1, 500, "r1"))
+	data, _ := EncodeCommand(credit("org_a", 1, 500, "r1"))
+	s.Close()
+
+	s, err = OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.AppliedIndex() != 2 || s.NeedsSnapshotRestore() {
+		t.Fatalf("reopened at index %d, needsRestore %v", s.AppliedIndex(), s.NeedsSnapshotRestore())
+	}
+	// Raft replays index 2 after a restart; it must not credit twice.
+	s.ApplyBatch([]*raft.Log{{Index: 2, Type: raft.LogCommand, Data: data}})
+	org, _ := s.Org("org_a")
+	if org.BalanceMicros != 500 {
+		t.Fatalf("balance %d after replay, want 500", org.BalanceMicros)
+	}
+}
+
+func TestKeysAuthenticateUntilRevoked(t *testing.T) {
+	s := openTestStore(t)
+	key := APIKey{ID: "key_1", OrgID: "org_a", Name: "ci", Scopes: []string{"templates.read"}, Hash: "abc", CreatedAt: t0}
+	errs := applyCmds(t, s, createOrg("org_a"),
+		&Command{Kind: KindCreateKey, OrgID: "org_a", Expect: 1, At: t0, CreateKey: &CreateKey{Key: key}},
+		&Command{Kind: KindRevokeKey, OrgID: "org_b", Expect: 0, At: t0, RevokeKey: &RevokeKey{KeyID: "key_1"}},
+	)
+	if errs[1] != nil || !errors.Is(errs[2], ErrNotFound) {
+		t.Fatalf("errors %v", errs)
+	}
+	got, err := s.APIKeyByHash("abc")
+	if err != nil || got.ID != "key_1" {
+		t.Fatalf("APIKeyByHash = %+v, %v", got, err)
+	}
+	if errs := applyCmds(t, s, &Command{Kind: KindRevokeKey, OrgID: "org_a", Expect: 2, At: t0, RevokeKey: &RevokeKey{KeyID: "key_1"}}); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	if _, err := s.APIKeyByHash("abc"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("revoked key still authenticates: %v", err)
+	}
+	keys, _ := s.OrgKeys("org_a")
+	if len(keys) != 1 || keys[0].RevokedAt == nil {
+		t.Fatalf("org keys %+v", keys)
+	}
+}
+
+// memSink is a raft.SnapshotSink in memory.
+type memSink struct {
+	bytes.Buffer
+	cancelled bool
+}
+
+func (m *memSink) ID() string    { return "mem" }
+func (m *memSink) Cancel() error { m.cancelled = true; return nil }
+func (m *memSink) Close() error  { return nil }
+
+func TestSnapshotRestoreRoundTrip(t *testing.T) {
+	src := openTestStore(t)
+	cmds := []*Command{createOrg("org_a")}
+	for i := 0; i < 200; i++ {
+		cmds = append(cmds, credit("org_a", uint64(i+1), int64(i), "ref"+string(rune('a'+i%26))+string(rune('a'+i/26))))
+	}
+	for i, err := range applyCmds(t, src, cmds...) {
+		if err != nil {
+			t.Fatalf("command %d: %v", i, err)
+		}
+	}
+	snap, _ := src.Snapshot()
+	var sink memSink
+	if err := snap.Persist(&sink); err != nil {
+		t.Fatal(err)
+	}
+	snap.Release()
+
+	dst := openTestStore(t)
+	applyCmds(t, dst, createOrg("org_gone")) // restore must replace, not merge
+	if err := dst.Restore(io.NopCloser(bytes.NewReader(sink.Bytes()))); err != nil {
+		t.Fatal(err)
+	}
+	if dst.AppliedIndex() != src.AppliedIndex() {
+		t.Fatalf("applied %d, want %d", dst.AppliedIndex(), src.AppliedIndex())
+	}
+	if _, err := dst.Org("org_gone"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("restore kept a key not in the snapshot")
+	}
+	assertSameDB(t, src, dst)
+}
+
+func TestRestoreRefusesGarbage(t *testing.T) {
+	s := openTestStore(t)
+	if err := s.Restore(io.NopCloser(bytes.NewReader([]byte("not a snapshot")))); !errors.Is(err, ErrCodec) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestInterruptedRestoreIsWipedOnOpen(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := OpenStore(dir)
+	applyCmds(t, s, createOrg("org_a"))
+	// Simulate a crash during Restore: the marker is still there.
+	if err := s.db.Set(keyRestoring, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err := OpenStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.NeedsSnapshotRestore() || s.AppliedIndex() != 0 {
+		t.Fatalf("needsRestore %v applied %d", s.NeedsSnapshotRestore(), s.AppliedIndex())
+	}
+	if _, err := s.Org("org_a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("half-restored data survived: %v", err)
+	}
+}
+
+func assertSameDB(t *testing.T, a, b *Store) {
+	t.Helper()
+	dump := func(s *Store) map[string]string {
+		m := map[string]string{}
+		s.scanRange([]byte{0}, []byte{0xff}, 0, func(k, v []byte) error {
+			m[string(k)] = string(v)
+			return nil
+		})
+		return m
+	}
+	da, db := dump(a), dump(b)
+	if len(da) != len(db) {
+		t.Fatalf("%d keys vs %d", len(da), len(db))
+	}
+	for k, v := range da {
+		if db[k] != v {
+			t.Fatalf("key %q differs", k)
+		}
+	}
+}
+
+func TestLogStore(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenLogStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs []*raft.Log
+	for i := uint64(1); i <= 10; i++ {
+		logs = append(logs, &raft.Log{Index: i, Term: 2, Type: raft.LogCommand, Data: []byte{byte(i)}, AppendedAt: t0})
+	}
+	if err := s.StoreLogs(logs); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteRange(1, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetUint64([]byte("CurrentTerm"), 7); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	s, err = OpenLogStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	first, _ := s.FirstIndex()
+	last, _ := s.LastIndex()
+	if first != 4 || last != 10 {
+		t.Fatalf("bounds %d..%d after reopen, want 4..10", first, last)
+	}
+	var l raft.Log
+	if err := s.GetLog(2, &l); !errors.Is(err, raft.ErrLogNotFound) {
+		t.Fatalf("deleted entry: %v", err)
+	}
+	if err := s.GetLog(5, &l); err != nil || l.Term != 2 || l.Data[0] != 5 || !l.AppendedAt.Equal(t0) {
+		t.Fatalf("entry 5 = %+v, %v", l, err)
+	}
+	if term, _ := s.GetUint64([]byte("CurrentTerm")); term != 7 {
+		t.Fatalf("term %d", term)
+	}
+	if v, err := s.Get([]byte("missing")); err == nil || v != nil {
+		t.Fatalf("missing stable key: %v %v", v, err)
+	}
+	if err := s.DeleteRange(4, 10); err != nil {
+		t.Fatal(err)
+	}
+	if first, _ := s.FirstIndex(); first != 0 {
+		t.Fatalf("emptied log has first %d", first)
+	}
+}

@@ -1,0 +1,205 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/storage"
+)
+
+// orgView is an organisation as the operator API shows it.
+type orgView struct {
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	Plan          string    `json:"plan"`
+	BalanceMicros int64     `json:"balanceMicros"`
+	CreatedAt     time.Time `json:"createdAt"`
+}
+
+func viewOrg(o storage.Org) orgView {
+	return orgView{ID: o.ID, Name: o.Name, Plan: o.Plan, BalanceMicros: o.BalanceMicros, CreatedAt: o.CreatedAt}
+}
+
+// keyView is an API key without its value.
+type keyView struct {
+	ID        string     `json:"id"`
+	OrgID     string     `json:"orgId"`
+	Name      string     `json:"name"`
+	Scopes    []string   `json:"scopes"`
+	Prefix    string     `json:"prefix"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+	// Key is the key's value, present only in the answer that created it.
+	Key string `json:"key,omitempty"`
+}
+
+func viewKey(k storage.APIKey) keyView {
+	return keyView{ID: k.ID, OrgID: k.OrgID, Name: k.Name, Scopes: k.Scopes, Prefix: k.Prefix, CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt}
+}
+
+// orgID returns the :orgId parameter of an existing organisation.
+func (s *Server) orgID(r *request) (string, error) {
+	id := r.param("orgId")
+	if !ids.HasKind(id, ids.Org) {
+		return "", fmt.Errorf("%w: organisation %q", fault.ErrNotFound, id)
+	}
+	if _, err := s.deps.Store.Org(id); err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			return "", fmt.Errorf("%w: organisation %s", fault.ErrNotFound, id)
+		}
+		return "", err
+	}
+	return id, nil
+}
+
+func (s *Server) adminCreateOrg(r *request) error {
+	var in struct {
+		Name string `json:"name"`
+		Plan string `json:"plan"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	if in.Plan == "" {
+		in.Plan = storage.PlanSandbox
+	}
+	id := ids.New(ids.Org, s.deps.Clock.Now())
+	v, err := s.deps.Actors.AskOrg(id, actors.CreateOrg{Name: in.Name, Plan: in.Plan})
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusCreated, viewOrg(v.(storage.Org)), "organisation created")
+}
+
+func (s *Server) adminListOrgs(r *request) error {
+	orgs, err := s.deps.Store.Orgs()
+	if err != nil {
+		return err
+	}
+	out := make([]orgView, len(orgs))
+	for i, o := range orgs {
+		out[i] = viewOrg(o)
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": out}, fmt.Sprintf("%d organisations", len(out)))
+}
+
+func (s *Server) adminGetOrg(r *request) error {
+	id, err := s.orgID(r)
+	if err != nil {
+		return err
+	}
+	org, err := s.deps.Store.Org(id)
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewOrg(org), "")
+}
+
+func (s *Server) adminPatchOrg(r *request) error {
+	id, err := s.orgID(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Plan string `json:"plan"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	if in.Plan == "" {
+		return fault.Invalid("plan", "is required")
+	}
+	v, err := s.deps.Actors.AskOrg(id, actors.SetPlan{Plan: in.Plan})
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewOrg(v.(storage.Org)), "plan changed to "+in.Plan)
+}
+
+func (s *Server) adminCreateKey(r *request) error {
+	id, err := s.orgID(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name   string   `json:"name"`
+		Scopes []string `json:"scopes"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	v, err := s.deps.Actors.AskOrg(id, actors.CreateKey{Name: in.Name, Scopes: in.Scopes})
+	if err != nil {
+		return err
+	}
+	nk := v.(actors.NewKey)
+	out := viewKey(nk.Key)
+	out.Key = nk.Secret
+	return r.ok(http.StatusCreated, out, "key created; store its value now, it is not shown again")
+}
+
+func (s *Server) adminListKeys(r *request) error {
+	id, err := s.orgID(r)
+	if err != nil {
+		return err
+	}
+	keys, err := s.deps.Store.OrgKeys(id)
+	if err != nil {
+		return err
+	}
+	out := make([]keyView, len(keys))
+	for i, k := range keys {
+		out[i] = viewKey(k)
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": out}, fmt.Sprintf("%d keys", len(out)))
+}
+
+func (s *Server) adminRevokeKey(r *request) error {
+	id, err := s.orgID(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.deps.Actors.AskOrg(id, actors.RevokeKey{KeyID: r.param("keyId")})
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewKey(v.(storage.APIKey)), "key revoked")
+}
+
+func (s *Server) adminCredit(r *request) error {
+	id, err := s.orgID(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		AmountMicros int64  `json:"amountMicros"`
+		Reference    string `json:"reference"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	v, err := s.deps.Actors.AskOrg(id, actors.CreditWallet{AmountMicros: in.AmountMicros, Reference: in.Reference})
+	if err != nil {
+		return err
+	}
+	c := v.(actors.Credit)
+	body := map[string]any{"entry": c.Entry, "balanceMicros": c.Entry.BalanceAfterMicros, "replayed": c.Replayed}
+	if c.Replayed {
+		org, err := s.deps.Store.Org(id)
+		if err != nil {
+			return err
+		}
+		body["balanceMicros"] = org.BalanceMicros
+		return r.ok(http.StatusOK, body, "this reference was already credited; nothing new was written")
+	}
+	return r.ok(http.StatusCreated, body, fmt.Sprintf("credited %d micros", in.AmountMicros))
+}
+
+func (s *Server) adminCluster(r *request) error {
+	return r.ok(http.StatusOK, s.deps.Cluster(), "")
+}

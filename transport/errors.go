@@ -1,0 +1,159 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/storage"
+)
+
+// Refusals that only the transport makes.
+var (
+	// errUnauthenticated is a request without a valid key or operator token.
+	errUnauthenticated = errors.New("a valid API key is required in the Authorization header as Bearer <key>")
+	// errForbidden is a key that lacks the scope a route needs.
+	errForbidden = errors.New("forbidden")
+	// errTooLarge is a body over the route's limit.
+	errTooLarge = errors.New("request body too large")
+	// errRateLimited is a key over its request rate.
+	errRateLimited = errors.New("too many requests")
+	// errMethod is a known path with another method.
+	errMethod = errors.New("method not allowed")
+)
+
+// retryAfter attaches a Retry-After to a refusal.
+type retryAfter struct {
+	err     error
+	seconds int
+}
+
+func (r *retryAfter) Error() string { return r.err.Error() }
+func (r *retryAfter) Unwrap() error { return r.err }
+
+// Error codes: stable, documented in docs/api.md.
+const (
+	codeInvalid         = "INVALID_REQUEST"
+	codeUnauthenticated = "UNAUTHENTICATED"
+	codeForbidden       = "FORBIDDEN"
+	codeNotFound        = "NOT_FOUND"
+	codeMethod          = "METHOD_NOT_ALLOWED"
+	codeConflict        = "CONFLICT"
+	codePayment         = "PAYMENT_REQUIRED"
+	codeTooLarge        = "PAYLOAD_TOO_LARGE"
+	codePayload         = "PAYLOAD_VALIDATION_FAILED"
+	codeRateLimited     = "RATE_LIMITED"
+	codeOverloaded      = "OVERLOADED"
+	codeUnavailable     = "UNAVAILABLE"
+	codeInternal        = "INTERNAL"
+)
+
+// problem is a refusal as it goes on the wire.
+type problem struct {
+	Status     int
+	Code       string
+	Message    string
+	Field      string
+	RetryAfter int
+}
+
+// statusOf maps any error a handler returns to its status and code. It is the
+// only place that does: no handler picks a status for a refusal.
+func statusOf(err error) problem {
+	p := problem{Message: err.Error()}
+	var fe *fault.FieldError
+	if errors.As(err, &fe) {
+		p.Field, p.Message = fe.Field, fe.Error()
+	}
+	var ra *retryAfter
+	if errors.As(err, &ra) {
+		p.RetryAfter = ra.seconds
+	}
+	switch {
+	case errors.Is(err, fault.ErrInvalid):
+		p.Status, p.Code = http.StatusBadRequest, codeInvalid
+	case errors.Is(err, fault.ErrPayload):
+		p.Status, p.Code = http.StatusUnprocessableEntity, codePayload
+	case errors.Is(err, errUnauthenticated):
+		p.Status, p.Code = http.StatusUnauthorized, codeUnauthenticated
+	case errors.Is(err, errForbidden):
+		p.Status, p.Code = http.StatusForbidden, codeForbidden
+	case errors.Is(err, fault.ErrNotFound), errors.Is(err, storage.ErrNotFound):
+		p.Status, p.Code = http.StatusNotFound, codeNotFound
+	case errors.Is(err, errMethod):
+		p.Status, p.Code = http.StatusMethodNotAllowed, codeMethod
+	case errors.Is(err, fault.ErrConflict), errors.Is(err, storage.ErrConflict):
+		p.Status, p.Code = http.StatusConflict, codeConflict
+	case errors.Is(err, fault.ErrPaymentRequired):
+		p.Status, p.Code = http.StatusPaymentRequired, codePayment
+	case errors.Is(err, errTooLarge):
+		p.Status, p.Code = http.StatusRequestEntityTooLarge, codeTooLarge
+	case errors.Is(err, errRateLimited):
+		p.Status, p.Code = http.StatusTooManyRequests, codeRateLimited
+	case errors.Is(err, fault.ErrOverloaded):
+		p.Status, p.Code = http.StatusServiceUnavailable, codeOverloaded
+	case errors.Is(err, storage.ErrStale), errors.Is(err, cluster.ErrNotLeader), errors.Is(err, actors.ErrPanicked):
+		// Internal detail: the caller needs only to retry.
+		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
+		p.Message = "the service cannot answer this right now; retry shortly"
+	case errors.Is(err, fault.ErrUnavailable):
+		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
+	default:
+		p.Status, p.Code = http.StatusInternalServerError, codeInternal
+		p.Message = "internal error; quote the request id when reporting it"
+	}
+	if p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests {
+		p.RetryAfter = max(p.RetryAfter, 1)
+	}
+	return p
+}
+
+// decodeError turns a JSON decoding failure into an ErrInvalid refusal that
+// names the field when it can.
+func decodeError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("%w: malformed JSON at byte %d: %v", fault.ErrInvalid, syn.Offset, syn)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			return fmt.Errorf("%w: the body must be a JSON object", fault.ErrInvalid)
+		}
+		return fault.Invalid(field, "must be %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
+	default:
+		if f, ok := unknownField(err); ok {
+			return fault.Invalid(f, "is not a field of this request")
+		}
+		return fmt.Errorf("%w: malformed JSON: %v", fault.ErrInvalid, err)
+	}
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct":
+		return "an object"
+	default:
+		return "a number"
+	}
+}
+
+// unknownField extracts the name from encoding/json's unknown-field error.
+func unknownField(err error) (string, bool) {
+	var name string
+	if _, scanErr := fmt.Sscanf(err.Error(), "json: unknown field %q", &name); scanErr == nil {
+		return name, true
+	}
+	return "", false
+}

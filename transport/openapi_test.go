@@ -1,0 +1,142 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/clock"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/storage"
+)
+
+func testServer(t *testing.T) *Server {
+	t.Helper()
+	s, err := New(DefaultConfig(), Deps{Clock: clock.System{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestOpenAPIMatchesRoutes holds openapi.yaml to the route table: the same
+// operations, the same scopes, the same authentication, in both directions.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	var doc struct {
+		OpenAPI string `json:"openapi"`
+		Paths   map[string]map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.OpenAPI != "3.1.0" {
+		t.Fatalf("openapi %q", doc.OpenAPI)
+	}
+	param := regexp.MustCompile(`\{([A-Za-z]+)\}`)
+	documented := map[string]map[string]any{}
+	for path, item := range doc.Paths {
+		for method, raw := range item {
+			if method == "parameters" {
+				continue
+			}
+			var op map[string]any
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatal(err)
+			}
+			documented[strings.ToUpper(method)+" "+param.ReplaceAllString(path, ":$1")] = op
+		}
+	}
+	s := testServer(t)
+	served := map[string]bool{}
+	for _, rt := range s.routes {
+		k := rt.Method + " " + rt.Path
+		served[k] = true
+		op, ok := documented[k]
+		if !ok {
+			t.Errorf("%s is served but not in openapi.yaml", k)
+			continue
+		}
+		if op["summary"] == nil || op["responses"] == nil {
+			t.Errorf("%s lacks a summary or responses", k)
+		}
+		scope, _ := op["x-platen-scope"].(string)
+		if scope != string(rt.Scope) {
+			t.Errorf("%s: openapi scope %q, route scope %q", k, scope, rt.Scope)
+		}
+		sec, hasSec := op["security"].([]any)
+		switch rt.Auth {
+		case authNone:
+			if !hasSec || len(sec) != 0 {
+				t.Errorf("%s needs no auth but openapi says %v", k, op["security"])
+			}
+		case authOperator:
+			if !hasSec || len(sec) != 1 || sec[0].(map[string]any)["operatorToken"] == nil {
+				t.Errorf("%s needs the operator token but openapi says %v", k, op["security"])
+			}
+		case authKey:
+			if hasSec {
+				t.Errorf("%s takes an API key (the document's default) but overrides security with %v", k, sec)
+			}
+			if _, ok := op["x-platen-scope"]; !ok {
+				t.Errorf("%s has no x-platen-scope", k)
+			}
+		}
+	}
+	var extra []string
+	for k := range documented {
+		if !served[k] {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	if len(extra) > 0 {
+		t.Errorf("in openapi.yaml but not served: %v", extra)
+	}
+}
+
+func TestStatusOf(t *testing.T) {
+	cases := []struct {
+		err        error
+		status     int
+		code       string
+		field      string
+		retryAfter int
+	}{
+		{fault.Invalid("items[2].price", "must be a number"), 400, codeInvalid, "items[2].price", 0},
+		{fault.Payload("total", "is required"), 422, codePayload, "total", 0},
+		{errUnauthenticated, 401, codeUnauthenticated, "", 0},
+		{fmt.Errorf("%w: needs x", errForbidden), 403, codeForbidden, "", 0},
+		{fmt.Errorf("%w: doc_1", fault.ErrNotFound), 404, codeNotFound, "", 0},
+		{storage.ErrNotFound, 404, codeNotFound, "", 0},
+		{errMethod, 405, codeMethod, "", 0},
+		{storage.ErrConflict, 409, codeConflict, "", 0},
+		{fault.ErrPaymentRequired, 402, codePayment, "", 0},
+		{errTooLarge, 413, codeTooLarge, "", 0},
+		{&retryAfter{err: errRateLimited, seconds: 3}, 429, codeRateLimited, "", 3},
+		{fault.ErrOverloaded, 503, codeOverloaded, "", 1},
+		{fault.ErrUnavailable, 503, codeUnavailable, "", 1},
+		{fmt.Errorf("x: %w", storage.ErrStale), 503, codeUnavailable, "", 1},
+		{cluster.ErrNotLeader, 503, codeUnavailable, "", 1},
+		{actors.ErrPanicked, 503, codeUnavailable, "", 1},
+		{errors.New("open /work/data/state: disk full"), 500, codeInternal, "", 0},
+	}
+	for _, c := range cases {
+		p := statusOf(c.err)
+		if p.Status != c.status || p.Code != c.code || p.Field != c.field || p.RetryAfter != c.retryAfter {
+			t.Errorf("statusOf(%v) = %+v", c.err, p)
+		}
+		if c.status == 500 && strings.Contains(p.Message, "/work/") {
+			t.Errorf("internal error leaks its detail: %q", p.Message)
+		}
+	}
+}

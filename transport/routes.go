@@ -1,0 +1,74 @@
+package transport
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/platen/platen/auth"
+)
+
+// table is every route the node serves. The router, the GET /v1 index and the
+// OpenAPI check all read it; add a route here and to openapi.yaml together.
+func (s *Server) table() []*route {
+	rs := []*route{
+		{Method: http.MethodGet, Path: "/healthz", Summary: "Liveness: the process answers", Auth: authNone, Handler: s.healthz},
+		{Method: http.MethodGet, Path: "/readyz", Summary: "Readiness: the node has a leader and has applied every committed change", Auth: authNone, Handler: s.readyz},
+		{Method: http.MethodGet, Path: "/metrics", Summary: "Prometheus metrics", Auth: authNone, Handler: s.metricsHandler()},
+
+		{Method: http.MethodGet, Path: "/v1", Summary: "The API version, the calling key's organisation and scopes, and the operations", Auth: authKey, Handler: s.index},
+		{Method: http.MethodGet, Path: "/v1/wallet", Summary: "The plan, this month's allowance, the wallet balance and recent ledger rows", Auth: authKey, Scope: auth.WalletRead, Handler: s.wallet},
+		{Method: http.MethodGet, Path: "/v1/openapi.json", Summary: "This API as an OpenAPI 3.1 document", Auth: authNone, Handler: s.openapi},
+
+		{Method: http.MethodPost, Path: "/admin/v1/orgs", Summary: "Create an organisation", Auth: authOperator, Handler: s.adminCreateOrg},
+		{Method: http.MethodGet, Path: "/admin/v1/orgs", Summary: "List organisations", Auth: authOperator, Handler: s.adminListOrgs},
+		{Method: http.MethodGet, Path: "/admin/v1/orgs/:orgId", Summary: "Read an organisation", Auth: authOperator, Handler: s.adminGetOrg},
+		{Method: http.MethodPatch, Path: "/admin/v1/orgs/:orgId", Summary: "Change an organisation's plan", Auth: authOperator, Handler: s.adminPatchOrg},
+		{Method: http.MethodPost, Path: "/admin/v1/orgs/:orgId/keys", Summary: "Create an API key; its value is shown once", Auth: authOperator, Handler: s.adminCreateKey},
+		{Method: http.MethodGet, Path: "/admin/v1/orgs/:orgId/keys", Summary: "List an organisation's API keys", Auth: authOperator, Handler: s.adminListKeys},
+		{Method: http.MethodDelete, Path: "/admin/v1/orgs/:orgId/keys/:keyId", Summary: "Revoke an API key", Auth: authOperator, Handler: s.adminRevokeKey},
+		{Method: http.MethodPost, Path: "/admin/v1/orgs/:orgId/wallet/credit", Summary: "Credit an organisation's wallet", Auth: authOperator, Handler: s.adminCredit},
+		{Method: http.MethodGet, Path: "/admin/v1/cluster", Summary: "This node, its raft state and the cluster's members", Auth: authOperator, Handler: s.adminCluster},
+	}
+	for _, r := range rs {
+		r.segments = strings.Split(r.Path, "/")
+	}
+	return rs
+}
+
+// operation is one entry of the index's operations list.
+type operation struct {
+	Method  string     `json:"method"`
+	Path    string     `json:"path"`
+	Summary string     `json:"summary"`
+	Scope   auth.Scope `json:"scope,omitempty"`
+}
+
+// indexBody is the answer of GET /v1 (spec "Index").
+type indexBody struct {
+	Success        bool             `json:"success"`
+	Version        string           `json:"version"`
+	Organisation   string           `json:"organisation"`
+	OrganisationID string           `json:"organisationId"`
+	Plan           string           `json:"plan"`
+	Scopes         []auth.ScopeInfo `json:"scopes"`
+	Operations     []operation      `json:"operations"`
+	Message        string           `json:"message"`
+}
+
+func (s *Server) index(r *request) error {
+	body := indexBody{
+		Success: true, Version: "v1", Organisation: r.org.Name, OrganisationID: r.org.ID, Plan: r.org.Plan,
+		Scopes: []auth.ScopeInfo{}, Message: "Platen API v1",
+	}
+	for _, sc := range auth.Scopes {
+		if auth.Grants(r.key.Scopes, sc.Scope) {
+			body.Scopes = append(body.Scopes, sc)
+		}
+	}
+	for _, rt := range s.routes {
+		if strings.HasPrefix(rt.Path, "/v1") {
+			body.Operations = append(body.Operations, operation{Method: rt.Method, Path: rt.Path, Summary: rt.Summary, Scope: rt.Scope})
+		}
+	}
+	return r.writeJSON(http.StatusOK, body)
+}

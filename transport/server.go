@@ -1,0 +1,369 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/valyala/fasthttp"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/auth"
+	"github.com/platen/platen/internal/clock"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/storage"
+)
+
+// Config is the HTTP surface's settings.
+type Config struct {
+	// MaxBodyBytes is the largest JSON body accepted (DESIGN.md "limits": 10 MB).
+	MaxBodyBytes int
+	// MaxUploadBytes is the largest upload accepted, for routes that take files
+	// (20 MB). The server reads no body larger than this.
+	MaxUploadBytes int
+	// RateLimit and RateBurst are each key's sustained requests per second and
+	// burst (50 and 100).
+	RateLimit float64
+	RateBurst int
+	// Concurrency caps the connections served at once, which bounds memory:
+	// each may hold a body of up to MaxUploadBytes.
+	Concurrency int
+	// Version is the build's version, shown by the operator API.
+	Version string
+}
+
+// DefaultConfig returns the limits of DESIGN.md.
+func DefaultConfig() Config {
+	return Config{
+		MaxBodyBytes:   10 << 20,
+		MaxUploadBytes: 20 << 20,
+		RateLimit:      50,
+		RateBurst:      100,
+		// 512 connections × 20 MB worst case stays inside this machine's memory.
+		Concurrency: 512,
+		Version:     "dev",
+	}
+}
+
+// Validate reports a setting that cannot work.
+func (c Config) Validate() error {
+	switch {
+	case c.MaxBodyBytes <= 0 || c.MaxUploadBytes < c.MaxBodyBytes:
+		return errors.New("transport: body limits must be positive, uploads at least the body limit")
+	case c.RateLimit <= 0 || c.RateBurst <= 0:
+		return errors.New("transport: rate limit and burst must be positive")
+	case c.Concurrency <= 0:
+		return errors.New("transport: concurrency must be positive")
+	}
+	return nil
+}
+
+// Deps is what the HTTP surface needs from its node.
+type Deps struct {
+	Store  *storage.Store
+	Actors *actors.System
+	Clock  clock.Clock
+	Logger *slog.Logger
+	// Ready returns nil when the node can serve, or why it cannot.
+	Ready func() error
+	// Cluster describes the cluster for the operator API.
+	Cluster func() any
+	// OperatorTokenHash is the hash of the operator token.
+	OperatorTokenHash string
+	// Metrics is the registry /metrics serves and this package registers on.
+	Metrics *prometheus.Registry
+}
+
+// Server is the HTTP surface of one node.
+type Server struct {
+	cfg     Config
+	deps    Deps
+	routes  []*route
+	limits  *keyLimiter
+	metrics *httpMetrics
+	http    *fasthttp.Server
+}
+
+// New builds the server and its routes.
+func New(cfg Config, deps Deps) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, deps: deps, limits: newKeyLimiter(cfg.RateLimit, cfg.RateBurst, deps.Clock)}
+	s.routes = s.table()
+	var err error
+	if s.metrics, err = newHTTPMetrics(deps.Metrics); err != nil {
+		return nil, err
+	}
+	s.http = &fasthttp.Server{
+		Handler:               s.handle,
+		ErrorHandler:          s.handleParseError,
+		Name:                  "platen",
+		MaxRequestBodySize:    cfg.MaxUploadBytes,
+		Concurrency:           cfg.Concurrency,
+		ReadTimeout:           60 * time.Second,
+		WriteTimeout:          120 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		NoDefaultServerHeader: true,
+		NoDefaultContentType:  true,
+		Logger:                fasthttpLogger{deps.Logger},
+	}
+	return s, nil
+}
+
+// Serve answers on ln until Shutdown.
+func (s *Server) Serve(ln net.Listener) error { return s.http.Serve(ln) }
+
+// Shutdown stops accepting connections and waits for open requests to finish,
+// until ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error { return s.http.ShutdownWithContext(ctx) }
+
+// authKind is what a route needs to be called.
+type authKind int
+
+const (
+	authNone authKind = iota
+	authKey
+	authOperator
+)
+
+// route is one entry of the route table.
+type route struct {
+	Method  string
+	Path    string // segments; ":name" is a parameter
+	Summary string
+	Auth    authKind
+	// Scope is what an authKey route needs; empty means any valid key.
+	Scope auth.Scope
+	// Upload marks routes that take files up to MaxUploadBytes.
+	Upload  bool
+	Handler func(*request) error
+
+	segments []string
+}
+
+func (rt *route) match(segs []string) (map[string]string, bool) {
+	if len(segs) != len(rt.segments) {
+		return nil, false
+	}
+	var params map[string]string
+	for i, s := range rt.segments {
+		if strings.HasPrefix(s, ":") {
+			if segs[i] == "" {
+				return nil, false
+			}
+			if params == nil {
+				params = map[string]string{}
+			}
+			params[s[1:]] = segs[i]
+		} else if s != segs[i] {
+			return nil, false
+		}
+	}
+	return params, true
+}
+
+// request is one call as a handler sees it.
+type request struct {
+	*fasthttp.RequestCtx
+	srv    *Server
+	route  *route
+	params map[string]string
+	id     string
+	// key and org are set on authKey routes.
+	key storage.APIKey
+	org storage.Org
+}
+
+// param returns a path parameter.
+func (r *request) param(name string) string { return r.params[name] }
+
+// decode reads the JSON body into v, refusing unknown fields. An empty body
+// is an empty object.
+func (r *request) decode(v any) error {
+	body := r.PostBody()
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: the body holds more than one JSON value", fault.ErrInvalid)
+	}
+	return nil
+}
+
+// ok writes the success envelope.
+func (r *request) ok(status int, data any, message string) error {
+	return r.writeJSON(status, envelope{Success: true, Data: data, Message: message})
+}
+
+func (r *request) writeJSON(status int, v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	r.SetStatusCode(status)
+	r.SetContentType("application/json; charset=utf-8")
+	r.SetBody(body)
+	return nil
+}
+
+// envelope is the spec's response envelope.
+type envelope struct {
+	Success bool   `json:"success"`
+	Data    any    `json:"data,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// errorEnvelope is DESIGN.md's error envelope.
+type errorEnvelope struct {
+	Success bool       `json:"success"`
+	Error   errorShape `json:"error"`
+	Message string     `json:"message"`
+}
+
+type errorShape struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+}
+
+func writeProblem(ctx *fasthttp.RequestCtx, p problem) {
+	body, _ := json.Marshal(errorEnvelope{Error: errorShape{Code: p.Code, Message: p.Message, Field: p.Field}, Message: p.Message})
+	ctx.SetStatusCode(p.Status)
+	ctx.SetContentType("application/json; charset=utf-8")
+	if p.RetryAfter > 0 {
+		ctx.Response.Header.Set("Retry-After", strconv.Itoa(p.RetryAfter))
+	}
+	ctx.SetBody(body)
+}
+
+// handle is the entry point of every request.
+func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	start := time.Now()
+	r := &request{RequestCtx: ctx, srv: s, id: requestID(ctx, s.deps.Clock)}
+	ctx.Response.Header.Set("X-Request-Id", r.id)
+
+	err := s.dispatch(r)
+	if err != nil {
+		p := statusOf(err)
+		if p.Status >= 500 {
+			s.deps.Logger.Error("request failed", "request_id", r.id, "err", err.Error())
+		}
+		writeProblem(ctx, p)
+	}
+	pattern := "unmatched"
+	if r.route != nil {
+		pattern = r.route.Path
+	}
+	status := ctx.Response.StatusCode()
+	elapsed := time.Since(start)
+	s.metrics.observe(string(ctx.Method()), pattern, status, elapsed)
+	if pattern != "/healthz" && pattern != "/readyz" && pattern != "/metrics" {
+		s.deps.Logger.Info("request", "request_id", r.id, "method", string(ctx.Method()), "route", pattern,
+			"status", status, "duration_ms", float64(elapsed.Microseconds())/1000, "org", r.org.ID, "key", r.key.ID)
+	}
+}
+
+// dispatch finds the route, checks who calls and what they send, and runs the handler.
+func (s *Server) dispatch(r *request) error {
+	path := string(r.Path())
+	segs := strings.Split(strings.TrimSuffix(path, "/"), "/")
+	if path == "/" {
+		segs = []string{""}
+	}
+	method := string(r.Method())
+	var allowed []string
+	for _, rt := range s.routes {
+		params, ok := rt.match(segs)
+		if !ok {
+			continue
+		}
+		if rt.Method != method {
+			allowed = append(allowed, rt.Method)
+			continue
+		}
+		r.route, r.params = rt, params
+		break
+	}
+	if r.route == nil {
+		if len(allowed) > 0 {
+			r.Response.Header.Set("Allow", strings.Join(allowed, ", "))
+			return fmt.Errorf("%w: %s %s; allowed: %s", errMethod, method, path, strings.Join(allowed, ", "))
+		}
+		return fmt.Errorf("%w: no route %s %s", fault.ErrNotFound, method, path)
+	}
+
+	switch r.route.Auth {
+	case authKey:
+		if err := s.authenticate(r); err != nil {
+			return err
+		}
+	case authOperator:
+		if err := s.authenticateOperator(r); err != nil {
+			return err
+		}
+	}
+	limit := s.cfg.MaxBodyBytes
+	if r.route.Upload {
+		limit = s.cfg.MaxUploadBytes
+	}
+	if len(r.PostBody()) > limit {
+		return fmt.Errorf("%w: the limit for this route is %d bytes", errTooLarge, limit)
+	}
+	return r.route.Handler(r)
+}
+
+// handleParseError answers requests fasthttp could not read, such as bodies
+// over MaxUploadBytes, in the error envelope.
+func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
+	var tooLarge bool
+	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+		tooLarge = true
+	}
+	p := statusOf(fmt.Errorf("%w: %v", fault.ErrInvalid, err))
+	if tooLarge {
+		p = statusOf(fmt.Errorf("%w: the largest body accepted is %d bytes", errTooLarge, s.cfg.MaxUploadBytes))
+	}
+	ctx.Response.Header.Set("Connection", "close")
+	ctx.Response.Header.Set("X-Request-Id", requestID(ctx, s.deps.Clock))
+	writeProblem(ctx, p)
+}
+
+// requestID keeps a caller's X-Request-Id when it is short and plain, so
+// traces join up, and makes one otherwise.
+func requestID(ctx *fasthttp.RequestCtx, c clock.Clock) string {
+	in := ctx.Request.Header.Peek("X-Request-Id")
+	if n := len(in); n > 0 && n <= 128 {
+		ok := true
+		for _, b := range in {
+			if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '_' || b == '.') {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return string(in)
+		}
+	}
+	return ids.New(ids.Request, c.Now())
+}
+
+type fasthttpLogger struct{ l *slog.Logger }
+
+func (f fasthttpLogger) Printf(format string, args ...any) {
+	f.l.Warn(fmt.Sprintf(format, args...), "component", "http")
+}

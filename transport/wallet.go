@@ -1,0 +1,52 @@
+package transport
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/platen/platen/storage"
+)
+
+// walletView is the answer of GET /v1/wallet.
+type walletView struct {
+	Plan          storage.Plan          `json:"plan"`
+	Period        periodView            `json:"period"`
+	Allowance     allowanceView         `json:"allowance"`
+	BalanceMicros int64                 `json:"balanceMicros"`
+	Ledger        []storage.LedgerEntry `json:"ledger"`
+}
+
+type periodView struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+type allowanceView struct {
+	Pages     int64 `json:"pages"`
+	UsedPages int64 `json:"usedPages"`
+	LeftPages int64 `json:"leftPages"`
+}
+
+// walletLedgerRows is how many recent ledger rows GET /v1/wallet shows.
+const walletLedgerRows = 20
+
+func (s *Server) wallet(r *request) error {
+	now := s.deps.Clock.Now()
+	plan := storage.DefaultPlans()[r.org.Plan]
+	used := r.org.PagesUsedIn(now)
+	start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	rows, err := s.deps.Store.LedgerRecent(r.org.ID, walletLedgerRows)
+	if err != nil {
+		return err
+	}
+	if rows == nil {
+		rows = []storage.LedgerEntry{}
+	}
+	return r.ok(http.StatusOK, walletView{
+		Plan:          plan,
+		Period:        periodView{Start: start, End: start.AddDate(0, 1, 0)},
+		Allowance:     allowanceView{Pages: plan.MonthlyPages, UsedPages: used, LeftPages: max(plan.MonthlyPages-used, 0)},
+		BalanceMicros: r.org.BalanceMicros,
+		Ledger:        rows,
+	}, "")
+}

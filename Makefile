@@ -1,0 +1,37 @@
+# Platen. `make run` starts a node on ./data; `make test` runs every test.
+SHELL := /bin/bash
+export PATH := $(PATH):/usr/local/go/bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+
+.PHONY: run build deps test lint bench cover clean
+
+## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
+run: deps build
+	./bin/platen serve
+
+## build: build bin/platen
+build:
+	go build -ldflags "$(LDFLAGS)" -o bin/platen ./cmd/platen
+
+## deps: install Debian packages and Go modules the project needs (idempotent)
+deps:
+	./scripts/install-deps.sh
+	go mod download
+
+## test: install what the tests need, check formatting and vet, run every test with the race detector
+test: deps lint
+	go test -race -count=1 -timeout 20m ./...
+
+## lint: gofmt and go vet
+lint:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	go vet ./...
+
+## bench: hot-path benchmarks (commit of one command)
+bench:
+	go test -run '^$$' -bench . -benchtime 2s ./cluster/
+
+clean:
+	rm -rf bin

@@ -89,8 +89,16 @@ func TestOrgActorCreatesOrgAndKeys(t *testing.T) {
 	if _, err := f.sys.AskOrg("org_2", RevokeKey{KeyID: nk.Key.ID}); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("another org revoked the key: %v", err)
 	}
-	if _, err := f.sys.AskOrg("org_1", RevokeKey{KeyID: nk.Key.ID}); err != nil {
-		t.Fatal(err)
+	var revoked []time.Time
+	for i := 0; i < 2; i++ {
+		v, err := f.sys.AskOrg("org_1", RevokeKey{KeyID: nk.Key.ID})
+		if err != nil || v.(storage.APIKey).RevokedAt == nil {
+			t.Fatalf("revoke %d: %v %v", i, v, err)
+		}
+		revoked = append(revoked, *v.(storage.APIKey).RevokedAt)
+	}
+	if stored, _ := f.store.APIKey(nk.Key.ID); !revoked[0].Equal(*stored.RevokedAt) || !revoked[1].Equal(revoked[0]) {
+		t.Fatalf("revocation times %v differ from the stored %v", revoked, stored.RevokedAt)
 	}
 	if _, err := f.store.APIKeyByHash(auth.Hash(nk.Secret)); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatal("revoked key still authenticates")
@@ -142,8 +150,11 @@ func TestConcurrentCreditsAddUpAndReferencesAreIdempotent(t *testing.T) {
 	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 9, Reference: "r7"}); !errors.Is(err, fault.ErrConflict) {
 		t.Fatalf("r7 with another amount: %v", err)
 	}
-	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: -1}); !errors.Is(err, fault.ErrInvalid) {
+	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: -1, Reference: "neg"}); !errors.Is(err, fault.ErrInvalid) {
 		t.Fatalf("negative credit: %v", err)
+	}
+	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 5}); !errors.Is(err, fault.ErrInvalid) {
+		t.Fatalf("credit without a reference: %v", err)
 	}
 	if after, _ := f.store.Org("org_1"); after.BalanceMicros != org.BalanceMicros {
 		t.Fatal("a refused or replayed credit changed the balance")
@@ -157,7 +168,7 @@ func TestConcurrentCreditsAddUpAndReferencesAreIdempotent(t *testing.T) {
 func TestStaleOwnerIsRefusedAndActorRecovers(t *testing.T) {
 	f := newFixture(t)
 	f.sys.AskOrg("org_1", CreateOrg{Name: "Acme", Plan: storage.PlanStarter})
-	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 100}); err != nil {
+	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 100, Reference: "a"}); err != nil {
 		t.Fatal(err)
 	}
 	other := &storage.Command{Kind: storage.KindCreditWallet, OrgID: "org_1", Expect: 2, At: time.Now(),
@@ -165,10 +176,10 @@ func TestStaleOwnerIsRefusedAndActorRecovers(t *testing.T) {
 	if err := f.rep.Apply(other, time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 7}); !errors.Is(err, storage.ErrStale) {
+	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 7, Reference: "b"}); !errors.Is(err, storage.ErrStale) {
 		t.Fatalf("stale actor's command: %v", err)
 	}
-	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 7}); err != nil {
+	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 7, Reference: "b"}); err != nil {
 		t.Fatalf("actor did not recover: %v", err)
 	}
 	org, _ := f.store.Org("org_1")
@@ -212,5 +223,20 @@ func TestRecoverKeepsTheProcessAndTheActorAlive(t *testing.T) {
 	}
 	if got := Panics.Load() - before; got != 5 {
 		t.Fatalf("counted %d panics", got)
+	}
+}
+
+// TestExpiredRequestIsDroppedUnapplied sends a request whose asker has already
+// given up: the actor must not apply it.
+func TestExpiredRequestIsDroppedUnapplied(t *testing.T) {
+	f := newFixture(t)
+	f.sys.AskOrg("org_1", CreateOrg{Name: "Acme", Plan: storage.PlanStarter})
+	pid, _ := f.sys.org("org_1")
+	f.sys.engine.Send(pid, request{msg: CreditWallet{AmountMicros: 5, Reference: "late"}, deadline: time.Now().Add(-time.Second)})
+	if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 1, Reference: "after"}); err != nil {
+		t.Fatal(err)
+	}
+	if org, _ := f.store.Org("org_1"); org.BalanceMicros != 1 {
+		t.Fatalf("balance %d: an expired request was applied", org.BalanceMicros)
 	}
 }

@@ -96,15 +96,19 @@ type orgActor struct {
 	// broken is set when a proposal failed: org may be ahead of the store, so
 	// writes wait in stash until inflight reaches zero and org is reloaded.
 	broken bool
-	stash  []stashed
+	stash  []stashed // at most maxStash
 	// pendingRefs are ledger references of credits in flight.
 	pendingRefs map[string]int64
 }
 
 type stashed struct {
-	msg    any
+	req    request
 	sender *actor.PID
 }
+
+// maxStash bounds the writes that wait while the actor reloads; beyond it a
+// write is refused as overloaded.
+const maxStash = 10000
 
 func newOrgActor(id string, deps OrgDeps) actor.Producer {
 	return func() actor.Receiver {
@@ -127,18 +131,38 @@ func (a *orgActor) Receive(c *actor.Context) {
 		if a.broken && a.inflight == 0 {
 			a.reload()
 			a.broken = false
-			stash := a.stash
-			a.stash = nil
-			for _, s := range stash {
-				a.handle(c, s.msg, s.sender)
-			}
+			a.replayStash(c)
 		}
-	case CreateOrg, SetPlan, CreateKey, RevokeKey, CreditWallet:
+	case request:
 		if a.broken {
+			if len(a.stash) >= maxStash {
+				a.reply(c, c.Sender(), nil, fmt.Errorf("%w: organisation %s has %d writes waiting", fault.ErrOverloaded, a.id, len(a.stash)))
+				return
+			}
 			a.stash = append(a.stash, stashed{msg, c.Sender()})
 			return
 		}
 		a.handle(c, msg, c.Sender())
+	}
+}
+
+// replayStash handles the writes that waited, one at a time; a panic in one
+// answers its own asker and the rest go on.
+func (a *orgActor) replayStash(c *actor.Context) {
+	for len(a.stash) > 0 && !a.broken {
+		s := a.stash[0]
+		a.stash = a.stash[1:]
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					Panics.Add(1)
+					slog.Error("org actor panicked on a waiting write", "org", a.id, "panic", fmt.Sprint(v))
+					a.reply(c, s.sender, nil, ErrPanicked)
+					a.Reset(c)
+				}
+			}()
+			a.handle(c, s.req, s.sender)
+		}()
 	}
 }
 
@@ -159,10 +183,19 @@ func (a *orgActor) reload() {
 	a.org = org
 }
 
-func (a *orgActor) handle(c *actor.Context, msg any, sender *actor.PID) {
+func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
+	if time.Now().After(req.deadline) {
+		// The asker has been told there was no answer; doing it now would
+		// surprise them.
+		return
+	}
+	msg := req.msg
 	now := a.deps.Clock.Now()
 	cmd := &storage.Command{OrgID: a.id, Expect: a.org.Version, At: now}
 	var value any
+	// after, when set, makes the reply from the store once the command is
+	// applied, for answers the actor's own copy cannot give.
+	var after func() any
 	var ref string
 	switch m := msg.(type) {
 	case CreateOrg:
@@ -203,12 +236,16 @@ func (a *orgActor) handle(c *actor.Context, msg any, sender *actor.PID) {
 			a.reply(c, sender, nil, fmt.Errorf("%w: key %s", fault.ErrNotFound, m.KeyID))
 			return
 		}
-		if key.RevokedAt == nil {
-			at := now
-			key.RevokedAt = &at
+		if key.RevokedAt != nil {
+			a.reply(c, sender, key, nil)
+			return
 		}
 		cmd.Kind, cmd.RevokeKey = storage.KindRevokeKey, &storage.RevokeKey{KeyID: m.KeyID}
-		value = key
+		store := a.deps.Store
+		after = func() any {
+			k, _ := store.APIKey(m.KeyID)
+			return k
+		}
 	case CreditWallet:
 		replay, err := a.checkCredit(m)
 		if err != nil {
@@ -254,8 +291,11 @@ func (a *orgActor) handle(c *actor.Context, msg any, sender *actor.PID) {
 	engine, self := c.Engine(), c.PID()
 	go func() {
 		err := pending.Wait()
-		if err != nil {
+		switch {
+		case err != nil:
 			value = nil
+		case after != nil:
+			value = after()
 		}
 		engine.Send(self, settled{err: err, ref: ref})
 		if sender != nil {
@@ -299,7 +339,8 @@ func (a *orgActor) checkCredit(m CreditWallet) (*Credit, error) {
 		return nil, fault.Invalid("reference", "must be valid text of at most %d bytes", maxReferenceLen)
 	}
 	if m.Reference == "" {
-		return nil, nil
+		// Without a reference a retry after a lost answer would credit twice.
+		return nil, fault.Invalid("reference", "is required: a unique reference (an invoice or payment id) makes the credit safe to retry")
 	}
 	if amount, ok := a.pendingRefs[m.Reference]; ok {
 		if amount == m.AmountMicros {

@@ -38,6 +38,17 @@ func NewSystem(engine *actor.Engine, placement Placement, deps OrgDeps, timeout 
 // node cannot reach it.
 var ErrNotOwner = errors.New("owned by another node")
 
+// ErrNoAnswer is returned when an actor did not answer in time. The request
+// may still take effect: an actor drops a request whose deadline has passed
+// only if it has not yet proposed it.
+var ErrNoAnswer = errors.New("no answer in time; the outcome is unknown")
+
+// request carries a message and the time after which its asker has gone.
+type request struct {
+	msg      any
+	deadline time.Time
+}
+
 // org returns the local org actor for orgID, starting it if needed.
 func (s *System) org(orgID string) (*actor.PID, error) {
 	if !s.placement.IsLocal(orgID) {
@@ -63,9 +74,9 @@ func (s *System) AskOrg(orgID string, msg any) (any, error) {
 }
 
 func (s *System) ask(pid *actor.PID, msg any) (any, error) {
-	res, err := s.engine.Request(pid, msg, s.timeout).Result()
+	res, err := s.engine.Request(pid, request{msg: msg, deadline: time.Now().Add(s.timeout)}, s.timeout).Result()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s did not answer in %s", fault.ErrUnavailable, pid.ID, s.timeout)
+		return nil, fmt.Errorf("%w: %s did not answer in %s", ErrNoAnswer, pid.ID, s.timeout)
 	}
 	r, ok := res.(Reply)
 	if !ok {

@@ -75,8 +75,12 @@ type Replicator struct {
 }
 
 // ErrNotLeader is returned when a command is proposed on a node that does not
-// lead; the caller retries on the leader.
+// lead: it was not appended, and the caller may retry on the leader.
 var ErrNotLeader = errors.New("not the raft leader")
+
+// ErrOutcomeUnknown is returned when leadership was lost after a command was
+// appended: it may still commit. The caller must read before retrying.
+var ErrOutcomeUnknown = errors.New("outcome unknown: leadership changed after the change was logged; it may still take effect")
 
 // StartRaft opens the raft log in cfg.Dir and starts the replica over store. A
 // node with no raft state bootstraps a one-voter cluster of itself.
@@ -132,6 +136,11 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 		logs.Close()
 		return nil, err
 	}
+	if err := checkStoreBehindLog(store, logs, snaps); err != nil {
+		transport.Close()
+		logs.Close()
+		return nil, err
+	}
 	if !existing {
 		boot := raft.Configuration{Servers: []raft.Server{{
 			ID: rc.LocalID, Address: transport.LocalAddr(), Suffrage: raft.Voter,
@@ -151,6 +160,33 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 	return &Replicator{raft: r, store: store, logs: logs, transport: transport}, nil
 }
 
+// checkStoreBehindLog refuses a store that has applied more than the raft log
+// and snapshots hold: the raft folder was lost or replaced, and raft would
+// hand out indexes the store skips as already applied, acknowledging writes
+// that are never made.
+func checkStoreBehindLog(store *storage.Store, logs *storage.LogStore, snaps raft.SnapshotStore) error {
+	applied := store.AppliedIndex()
+	if applied == 0 {
+		return nil
+	}
+	last, err := logs.LastIndex()
+	if err != nil {
+		return err
+	}
+	metas, err := snaps.List()
+	if err != nil {
+		return err
+	}
+	if len(metas) > 0 && metas[0].Index > last {
+		last = metas[0].Index
+	}
+	if applied > last {
+		return fmt.Errorf("the state database has applied index %d but the raft log and snapshots end at %d: "+
+			"the raft folder was lost or replaced; restore it, or move the state folder away to rebuild from the log", applied, last)
+	}
+	return nil
+}
+
 // Pending is a proposed command whose outcome is not known yet.
 type Pending struct{ f raft.ApplyFuture }
 
@@ -158,8 +194,11 @@ type Pending struct{ f raft.ApplyFuture }
 // is durable in the log and applied to the store.
 func (p Pending) Wait() error {
 	if err := p.f.Error(); err != nil {
-		if errors.Is(err, raft.ErrNotLeader) || errors.Is(err, raft.ErrLeadershipLost) {
+		switch {
+		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrRaftShutdown):
 			return fmt.Errorf("%w: %v", ErrNotLeader, err)
+		case errors.Is(err, raft.ErrLeadershipLost):
+			return fmt.Errorf("%w: %v", ErrOutcomeUnknown, err)
 		}
 		return err
 	}

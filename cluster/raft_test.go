@@ -165,3 +165,25 @@ func BenchmarkCommit(b *testing.B) {
 		})
 	}
 }
+
+func TestRefusesStoreAheadOfLostRaftLog(t *testing.T) {
+	dir := t.TempDir()
+	r := startReplica(t, dir, 0)
+	r.rep.Apply(&storage.Command{Kind: storage.KindCreateOrg, OrgID: "org_a", At: at,
+		CreateOrg: &storage.CreateOrg{Name: "A", Plan: storage.PlanStarter}}, time.Second)
+	r.stop(t)
+	if err := os.RemoveAll(filepath.Join(dir, "raft")); err != nil {
+		t.Fatal(err)
+	}
+	store, err := storage.OpenStore(filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cfg := DefaultRaftConfig()
+	cfg.NodeID, cfg.Bind, cfg.Dir, cfg.LogOutput = "n1", "127.0.0.1:0", filepath.Join(dir, "raft"), io.Discard
+	if rep, err := StartRaft(cfg, store); err == nil {
+		rep.Shutdown()
+		t.Fatal("started over a store ahead of an empty raft log")
+	}
+}

@@ -79,8 +79,9 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	}
 	n.placement = cluster.NewRendezvous(cluster.Member{ID: n.id, Addr: engine.Address()})
 	clk := clock.System{}
+	plans := storage.DefaultPlans()
 	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
-		Store: n.store, Proposer: n.raft, Clock: clk, Plans: storage.DefaultPlans(), ProposeTimeout: cfg.RequestTimeout,
+		Store: n.store, Proposer: n.raft, Clock: clk, Plans: plans, ProposeTimeout: cfg.RequestTimeout,
 	}, cfg.RequestTimeout)
 
 	tokenHash, err := n.firstStart(out, clk)
@@ -105,7 +106,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	)
 	n.http, err = transport.New(cfg.HTTP, transport.Deps{
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
-		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
+		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg, Plans: plans,
 	})
 	if err != nil {
 		return nil, err
@@ -238,13 +239,15 @@ func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
 	case err == nil:
 		tokenHash = stored
 	case errors.Is(err, storage.ErrNotFound):
+		// Printed before it is stored: a crash in between makes the next start
+		// print a new one, where the other order would lose the token.
 		token := auth.NewSecret("plt_op_")
 		tokenHash = auth.Hash(token)
+		fmt.Fprintf(out, "\nOperator token (shown once; pass it to `platen admin` as --token or PLATEN_OPERATOR_TOKEN):\n  %s\n", token)
 		if err := n.raft.Apply(&storage.Command{Kind: storage.KindSetOperatorToken, At: clk.Now(),
 			SetOperatorToken: &storage.SetOperatorToken{Hash: tokenHash}}, n.cfg.RequestTimeout); err != nil {
 			return "", fmt.Errorf("store operator token: %w", err)
 		}
-		fmt.Fprintf(out, "\nOperator token (shown once; pass it to `platen admin` as --token or PLATEN_OPERATOR_TOKEN):\n  %s\n", token)
 	default:
 		return "", err
 	}
@@ -253,12 +256,25 @@ func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if len(orgs) > 0 {
+	var orgID string
+	switch len(orgs) {
+	case 0:
+		orgID = ids.New(ids.Org, clk.Now())
+		if _, err := n.actors.AskOrg(orgID, actors.CreateOrg{Name: "Sandbox organisation", Plan: storage.PlanSandbox}); err != nil {
+			return "", fmt.Errorf("create first organisation: %w", err)
+		}
+	case 1:
+		// A first start cut off between the organisation and its key: finish it.
+		keys, err := n.store.OrgKeys(orgs[0].ID)
+		if err != nil {
+			return "", err
+		}
+		if len(keys) > 0 {
+			return tokenHash, nil
+		}
+		orgID = orgs[0].ID
+	default:
 		return tokenHash, nil
-	}
-	orgID := ids.New(ids.Org, clk.Now())
-	if _, err := n.actors.AskOrg(orgID, actors.CreateOrg{Name: "Sandbox organisation", Plan: storage.PlanSandbox}); err != nil {
-		return "", fmt.Errorf("create first organisation: %w", err)
 	}
 	v, err := n.actors.AskOrg(orgID, actors.CreateKey{Name: "first key", Scopes: auth.AllScopes()})
 	if err != nil {

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -93,7 +94,14 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 			results[i] = Result{Err: err}
 			continue
 		}
-		results[i] = Result{Err: apply(b, cmd)}
+		err = apply(b, cmd)
+		if err != nil && !isRefusal(err) {
+			// A read or write of Pebble failed: refusing here would make this
+			// replica decide differently from the others. Stop instead; the
+			// log replays from the last committed batch on restart.
+			panic(fmt.Sprintf("storage: apply index %d: %v", l.Index, err))
+		}
+		results[i] = Result{Err: err}
 	}
 	if last == done {
 		return results
@@ -108,6 +116,12 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 	}
 	s.applied.Store(last)
 	return results
+}
+
+// isRefusal reports whether err is a decision about the command, the same on
+// every replica, rather than a failure of this replica's disk.
+func isRefusal(err error) bool {
+	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrStale) || errors.Is(err, ErrCodec)
 }
 
 // apply checks one command and, if it is accepted, writes all of it to b.
@@ -256,26 +270,39 @@ func (f *fsmSnapshot) Persist(sink raft.SnapshotSink) error {
 
 func (f *fsmSnapshot) Release() { f.snap.Close() }
 
-// Restore replaces the whole database with a snapshot stream. A marker key is
-// kept while it runs, so a crash in the middle is seen on the next open.
+// Restore replaces the whole database with a snapshot stream. The stream's
+// header is checked before anything is touched. A marker key is kept while it
+// runs, so a crash in the middle is seen on the next open; a failure after the
+// wipe stops the node, which then restores again on start, rather than serve
+// from a half-written store.
 func (s *Store) Restore(rc io.ReadCloser) error {
 	defer rc.Close()
-	if err := s.db.Set(keyRestoring, nil, pebble.Sync); err != nil {
-		return err
-	}
-	if err := wipe(s.db, keyRestoring); err != nil {
-		return err
-	}
 	r := bufio.NewReaderSize(rc, 1<<20)
 	magic := make([]byte, len(snapshotMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != snapshotMagic {
 		return fmt.Errorf("%w: not a Platen snapshot", ErrCodec)
 	}
+	if err := s.db.Set(keyRestoring, nil, pebble.Sync); err != nil {
+		return err
+	}
+	s.needsRestore = true
+	s.applied.Store(0)
+	if err := s.restore(r); err != nil {
+		panic(fmt.Sprintf("storage: snapshot restore failed after the store was wiped: %v", err))
+	}
+	return nil
+}
+
+func (s *Store) restore(r *bufio.Reader) error {
+	if err := wipe(s.db, keyRestoring); err != nil {
+		return err
+	}
 	b := s.db.NewBatch()
+	defer func() { b.Close() }()
+	var appliedRaw []byte
 	for {
 		k, err := readChunk(r)
 		if err != nil {
-			b.Close()
 			return fmt.Errorf("%w: snapshot key: %v", ErrCodec, err)
 		}
 		if len(k) == 0 {
@@ -283,37 +310,34 @@ func (s *Store) Restore(rc io.ReadCloser) error {
 		}
 		v, err := readChunk(r)
 		if err != nil {
-			b.Close()
 			return fmt.Errorf("%w: snapshot value: %v", ErrCodec, err)
 		}
+		if bytes.Equal(k, keyApplied) {
+			appliedRaw = v
+		}
 		if err := b.Set(k, v, nil); err != nil {
-			b.Close()
 			return err
 		}
 		if b.Len() >= 4<<20 {
 			if err := b.Commit(pebble.NoSync); err != nil {
-				b.Close()
 				return err
 			}
 			b.Close()
 			b = s.db.NewBatch()
 		}
 	}
+	if len(appliedRaw) != 8 {
+		return fmt.Errorf("%w: snapshot has no applied index", ErrCodec)
+	}
+	applied := binary.BigEndian.Uint64(appliedRaw)
 	if err := b.Delete(keyRestoring, nil); err != nil {
-		b.Close()
 		return err
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
-		b.Close()
 		return err
 	}
-	b.Close()
 	s.needsRestore = false
-	raw, err := getRaw(s.db, keyApplied)
-	if err != nil || len(raw) != 8 {
-		return fmt.Errorf("%w: snapshot has no applied index", ErrCodec)
-	}
-	s.applied.Store(binary.BigEndian.Uint64(raw))
+	s.applied.Store(applied)
 	return nil
 }
 

@@ -125,6 +125,9 @@ func (s *LogStore) DeleteRange(min, max uint64) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.last == 0 || max < s.first || min > s.last {
+		return nil // no overlap: the bounds stand
+	}
 	switch {
 	case min <= s.first && max >= s.last:
 		s.first, s.last = 0, 0

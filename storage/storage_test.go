@@ -188,11 +188,34 @@ func TestSnapshotRestoreRoundTrip(t *testing.T) {
 	assertSameDB(t, src, dst)
 }
 
-func TestRestoreRefusesGarbage(t *testing.T) {
+func TestRestoreRefusesGarbageWithoutTouchingTheStore(t *testing.T) {
 	s := openTestStore(t)
+	applyCmds(t, s, createOrg("org_a"))
 	if err := s.Restore(io.NopCloser(bytes.NewReader([]byte("not a snapshot")))); !errors.Is(err, ErrCodec) {
 		t.Fatalf("got %v", err)
 	}
+	if _, err := s.Org("org_a"); err != nil || s.AppliedIndex() != 1 {
+		t.Fatalf("a refused snapshot changed the store: %v, applied %d", err, s.AppliedIndex())
+	}
+}
+
+func TestTruncatedSnapshotStopsTheNode(t *testing.T) {
+	src := openTestStore(t)
+	applyCmds(t, src, createOrg("org_a"), credit("org_a", 1, 5, "r"))
+	snap, _ := src.Snapshot()
+	var sink memSink
+	snap.Persist(&sink)
+	snap.Release()
+	dst := openTestStore(t)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a restore cut off after the wipe went on serving")
+		}
+		if !dst.NeedsSnapshotRestore() {
+			t.Fatal("the store does not say it needs a restore")
+		}
+	}()
+	dst.Restore(io.NopCloser(bytes.NewReader(sink.Bytes()[:sink.Len()-20])))
 }
 
 func TestInterruptedRestoreIsWipedOnOpen(t *testing.T) {
@@ -281,6 +304,12 @@ func TestLogStore(t *testing.T) {
 	}
 	if v, err := s.Get([]byte("missing")); err == nil || v != nil {
 		t.Fatalf("missing stable key: %v %v", v, err)
+	}
+	if err := s.DeleteRange(20, 30); err != nil { // past the end: nothing changes
+		t.Fatal(err)
+	}
+	if last, _ := s.LastIndex(); last != 10 {
+		t.Fatalf("deleting past the end moved the last index to %d", last)
 	}
 	if err := s.DeleteRange(4, 10); err != nil {
 		t.Fatal(err)

@@ -40,7 +40,6 @@ func createOrg(t *testing.T, n *testnode.Node, name, plan string) string {
 func TestEnvelopesAndStatusCodes(t *testing.T) {
 	n := testnode.Start(t, nil)
 	op := n.OperatorToken
-	big := bytes.Repeat([]byte("x"), 11<<20)
 	cases := []struct {
 		name, method, path, token string
 		body                      any
@@ -62,7 +61,10 @@ func TestEnvelopesAndStatusCodes(t *testing.T) {
 		{"unknown org", "GET", "/admin/v1/orgs/org_01m7zmwnmpk2psb5y8n9tq3dsz", op, nil, 404, "NOT_FOUND", ""},
 		{"malformed org id", "GET", "/admin/v1/orgs/../../etc", op, nil, 404, "NOT_FOUND", ""},
 		{"sandbox has no wallet", "POST", "/admin/v1/orgs/" + n.OrgID + "/wallet/credit", op, map[string]any{"amountMicros": 5}, 409, "CONFLICT", ""},
-		{"body over 10 MB", "POST", "/admin/v1/orgs", op, big, 413, "PAYLOAD_TOO_LARGE", ""},
+		{"escaped slash stays in its segment", "GET", "/admin/v1/orgs/" + n.OrgID + "%2Fkeys", op, nil, 404, "NOT_FOUND", ""},
+		{"dot segments match nothing", "GET", "/x/../v1", n.Key, nil, 404, "NOT_FOUND", ""},
+		{"empty segment", "GET", "/v1//", n.Key, nil, 404, "NOT_FOUND", ""},
+		{"trailing JSON", "POST", "/admin/v1/orgs", op, []byte(`{"name":"a"}}`), 400, "INVALID_REQUEST", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,23 +88,54 @@ func TestEnvelopesAndStatusCodes(t *testing.T) {
 // TestBodyOverTheUploadLimitIsRefusedBeforeItIsRead announces a body larger
 // than any route takes and sends none of it: the node must answer 413 in the
 // error envelope from the headers alone.
-func TestBodyOverTheUploadLimitIsRefusedBeforeItIsRead(t *testing.T) {
+func TestBodyOverTheRouteLimitIsRefusedBeforeItIsRead(t *testing.T) {
 	n := testnode.Start(t, nil)
+	for _, size := range []int{11 << 20, 21 << 20} {
+		res, body := rawRequest(t, n, fmt.Sprintf("POST /admin/v1/orgs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", n.OperatorToken, size))
+		if res.StatusCode != 413 || !strings.Contains(body, `"code":"PAYLOAD_TOO_LARGE"`) || res.Header.Get("X-Request-Id") == "" {
+			t.Fatalf("%d bytes: HTTP %d %s", size, res.StatusCode, body)
+		}
+	}
+}
+
+// TestMalformedRequestLeaksNoKey sends a request whose headers fasthttp
+// cannot parse, carrying a key: neither the answer nor the log may show it.
+func TestMalformedRequestLeaksNoKey(t *testing.T) {
+	n := testnode.Start(t, nil)
+	res, body := rawRequest(t, n, "GET /v1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "+n.Key+"\r\nContent-Length: nope\r\n\r\n")
+	if res.StatusCode != 400 || !strings.Contains(body, `"code":"INVALID_REQUEST"`) {
+		t.Fatalf("HTTP %d %s", res.StatusCode, body)
+	}
+	if strings.Contains(body, n.Key) || strings.Contains(n.Logs.String(), n.Key) {
+		t.Fatal("the key leaked into the answer or the log")
+	}
+}
+
+func TestHeadIsServedLikeGet(t *testing.T) {
+	n := testnode.Start(t, nil)
+	if r := testnode.Do(t, "HEAD", n.URL+"/healthz", "", nil); r.Status != 200 {
+		t.Fatal(r)
+	}
+}
+
+// rawRequest writes a request by hand and reads the answer.
+func rawRequest(t *testing.T, n *testnode.Node, req string) (*http.Response, string) {
+	t.Helper()
 	conn, err := net.Dial("tcp", n.HTTPAddr())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(conn, "POST /admin/v1/orgs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", n.OperatorToken, 21<<20)
+	if _, err := io.WriteString(conn, req); err != nil {
+		t.Fatal(err)
+	}
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 413 || !strings.Contains(string(body), `"code":"PAYLOAD_TOO_LARGE"`) || res.Header.Get("X-Request-Id") == "" {
-		t.Fatalf("HTTP %d %s", res.StatusCode, body)
-	}
+	return res, string(body)
 }
 
 func TestIndexListsTheKeysScopesAndOperations(t *testing.T) {

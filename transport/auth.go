@@ -41,7 +41,8 @@ func (s *Server) authenticate(r *request) error {
 	}
 	org, err := s.deps.Store.Org(key.OrgID)
 	if err != nil {
-		return fmt.Errorf("key %s has no organisation: %w", key.ID, err)
+		// Not the caller's 404: a key without its organisation is our fault.
+		return fmt.Errorf("key %s has no organisation: %v", key.ID, err)
 	}
 	r.key, r.org = key, org
 	if wait := s.limits.allow(key.ID); wait > 0 {

@@ -96,6 +96,10 @@ func statusOf(err error) problem {
 		p.Status, p.Code = http.StatusTooManyRequests, codeRateLimited
 	case errors.Is(err, fault.ErrOverloaded):
 		p.Status, p.Code = http.StatusServiceUnavailable, codeOverloaded
+	case errors.Is(err, cluster.ErrOutcomeUnknown), errors.Is(err, actors.ErrNoAnswer):
+		// The change may still happen: the caller must look before retrying.
+		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
+		p.Message = "the outcome of this request is not known yet; it may still take effect, so read the resource (or retry with the same reference) before trying again"
 	case errors.Is(err, storage.ErrStale), errors.Is(err, cluster.ErrNotLeader), errors.Is(err, actors.ErrPanicked):
 		// Internal detail: the caller needs only to retry.
 		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable

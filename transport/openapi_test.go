@@ -22,7 +22,7 @@ import (
 
 func testServer(t *testing.T) *Server {
 	t.Helper()
-	s, err := New(DefaultConfig(), Deps{Clock: clock.System{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry()})
+	s, err := New(DefaultConfig(), Deps{Clock: clock.System{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(), Plans: storage.DefaultPlans()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +128,8 @@ func TestStatusOf(t *testing.T) {
 		{fmt.Errorf("x: %w", storage.ErrStale), 503, codeUnavailable, "", 1},
 		{cluster.ErrNotLeader, 503, codeUnavailable, "", 1},
 		{actors.ErrPanicked, 503, codeUnavailable, "", 1},
+		{cluster.ErrOutcomeUnknown, 503, codeUnavailable, "", 1},
+		{actors.ErrNoAnswer, 503, codeUnavailable, "", 1},
 		{errors.New("open /work/data/state: disk full"), 500, codeInternal, "", 0},
 	}
 	for _, c := range cases {

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -81,6 +83,8 @@ type Deps struct {
 	OperatorTokenHash string
 	// Metrics is the registry /metrics serves and this package registers on.
 	Metrics *prometheus.Registry
+	// Plans is the plan catalogue in force.
+	Plans map[string]storage.Plan
 }
 
 // Server is the HTTP surface of one node.
@@ -91,6 +95,9 @@ type Server struct {
 	limits  *keyLimiter
 	metrics *httpMetrics
 	http    *fasthttp.Server
+	// inflight counts handlers running, so Shutdown can wait for the last one
+	// before the node closes the store under it.
+	inflight sync.WaitGroup
 }
 
 // New builds the server and its routes.
@@ -105,8 +112,11 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		return nil, err
 	}
 	s.http = &fasthttp.Server{
-		Handler:               s.handle,
-		ErrorHandler:          s.handleParseError,
+		Handler:        s.handle,
+		ErrorHandler:   s.handleParseError,
+		HeaderReceived: s.headerReceived,
+		// fasthttp otherwise logs raw request headers, Authorization included.
+		SecureErrorLogMessage: true,
 		Name:                  "platen",
 		MaxRequestBodySize:    cfg.MaxUploadBytes,
 		Concurrency:           cfg.Concurrency,
@@ -124,8 +134,13 @@ func New(cfg Config, deps Deps) (*Server, error) {
 func (s *Server) Serve(ln net.Listener) error { return s.http.Serve(ln) }
 
 // Shutdown stops accepting connections and waits for open requests to finish,
-// until ctx ends.
-func (s *Server) Shutdown(ctx context.Context) error { return s.http.ShutdownWithContext(ctx) }
+// until ctx ends; then it waits for handlers still running, each bounded by its
+// own timeouts, so nothing reads the store after it returns.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.http.ShutdownWithContext(ctx)
+	s.inflight.Wait()
+	return err
+}
 
 // authKind is what a route needs to be called.
 type authKind int
@@ -199,7 +214,7 @@ func (r *request) decode(v any) error {
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
-	if dec.More() {
+	if rest := bytes.TrimSpace(body[dec.InputOffset():]); len(rest) > 0 {
 		return fmt.Errorf("%w: the body holds more than one JSON value", fault.ErrInvalid)
 	}
 	return nil
@@ -253,6 +268,8 @@ func writeProblem(ctx *fasthttp.RequestCtx, p problem) {
 
 // handle is the entry point of every request.
 func (s *Server) handle(ctx *fasthttp.RequestCtx) {
+	s.inflight.Add(1)
+	defer s.inflight.Done()
 	start := time.Now()
 	r := &request{RequestCtx: ctx, srv: s, id: requestID(ctx, s.deps.Clock)}
 	ctx.Response.Header.Set("X-Request-Id", r.id)
@@ -280,16 +297,19 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 
 // dispatch finds the route, checks who calls and what they send, and runs the handler.
 func (s *Server) dispatch(r *request) error {
-	path := string(r.Path())
-	segs := strings.Split(strings.TrimSuffix(path, "/"), "/")
-	if path == "/" {
-		segs = []string{""}
-	}
+	path := string(r.URI().PathOriginal())
+	segs, ok := splitPath(path)
 	method := string(r.Method())
+	if method == fasthttp.MethodHead {
+		method = fasthttp.MethodGet
+	}
 	var allowed []string
 	for _, rt := range s.routes {
-		params, ok := rt.match(segs)
 		if !ok {
+			break
+		}
+		params, match := rt.match(segs)
+		if !match {
 			continue
 		}
 		if rt.Method != method {
@@ -317,26 +337,61 @@ func (s *Server) dispatch(r *request) error {
 			return err
 		}
 	}
-	limit := s.cfg.MaxBodyBytes
-	if r.route.Upload {
-		limit = s.cfg.MaxUploadBytes
-	}
-	if len(r.PostBody()) > limit {
+	if limit := s.bodyLimit(r.route); len(r.PostBody()) > limit {
 		return fmt.Errorf("%w: the limit for this route is %d bytes", errTooLarge, limit)
 	}
 	return r.route.Handler(r)
 }
 
+// splitPath splits the raw request path into unescaped segments, so that an
+// escaped slash stays inside its segment and dot segments match no route. A
+// single trailing slash is ignored.
+func splitPath(raw string) ([]string, bool) {
+	if raw == "/" {
+		return []string{""}, true
+	}
+	raw = strings.TrimSuffix(raw, "/")
+	parts := strings.Split(raw, "/")
+	for i, p := range parts {
+		u, err := url.PathUnescape(p)
+		if err != nil || (i > 0 && (u == "" || u == "." || u == "..")) {
+			return nil, false
+		}
+		parts[i] = u
+	}
+	return parts, true
+}
+
+func (s *Server) bodyLimit(rt *route) int {
+	if rt != nil && rt.Upload {
+		return s.cfg.MaxUploadBytes
+	}
+	return s.cfg.MaxBodyBytes
+}
+
+// headerReceived sets each request's body limit from its route before the
+// body is read, so a body over the route's limit is refused unread.
+func (s *Server) headerReceived(h *fasthttp.RequestHeader) fasthttp.RequestConfig {
+	limit := s.cfg.MaxBodyBytes
+	if segs, ok := splitPath(string(h.RequestURI())); ok {
+		for _, rt := range s.routes {
+			if _, match := rt.match(segs); match && rt.Method == string(h.Method()) {
+				limit = s.bodyLimit(rt)
+				break
+			}
+		}
+	}
+	return fasthttp.RequestConfig{MaxRequestBodySize: limit}
+}
+
 // handleParseError answers requests fasthttp could not read, such as bodies
 // over MaxUploadBytes, in the error envelope.
 func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
-	var tooLarge bool
+	// The parser's own message can quote raw headers, keys included: answer
+	// with fixed text.
+	p := statusOf(fmt.Errorf("%w: the request could not be read as HTTP", fault.ErrInvalid))
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
-		tooLarge = true
-	}
-	p := statusOf(fmt.Errorf("%w: %v", fault.ErrInvalid, err))
-	if tooLarge {
-		p = statusOf(fmt.Errorf("%w: the largest body accepted is %d bytes", errTooLarge, s.cfg.MaxUploadBytes))
+		p = statusOf(fmt.Errorf("%w: the body is over this route's limit", errTooLarge))
 	}
 	ctx.Response.Header.Set("Connection", "close")
 	ctx.Response.Header.Set("X-Request-Id", requestID(ctx, s.deps.Clock))

@@ -32,7 +32,7 @@ const walletLedgerRows = 20
 
 func (s *Server) wallet(r *request) error {
 	now := s.deps.Clock.Now()
-	plan := storage.DefaultPlans()[r.org.Plan]
+	plan := s.deps.Plans[r.org.Plan]
 	used := r.org.PagesUsedIn(now)
 	start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	rows, err := s.deps.Store.LedgerRecent(r.org.ID, walletLedgerRows)

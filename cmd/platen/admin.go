@@ -25,7 +25,7 @@ Verbs:
   keys ORG_ID                            list an organisation's API keys
   create-key ORG_ID NAME SCOPE[,SCOPE…]  create an API key ("all" for every scope); shown once
   revoke-key ORG_ID KEY_ID               revoke an API key
-  credit ORG_ID AMOUNT_MICROS [REFERENCE]  credit a wallet
+  credit ORG_ID AMOUNT_MICROS REFERENCE  credit a wallet; the reference (unique, such as an invoice id) makes a retry safe
   cluster                                show the cluster
 `
 
@@ -100,18 +100,14 @@ func admin(args []string, out io.Writer) error {
 		}
 		return c.do("DELETE", "/admin/v1/orgs/"+a[0]+"/keys/"+a[1], nil)
 	case "credit":
-		if err := need(2, "ORG_ID AMOUNT_MICROS [REFERENCE]"); err != nil {
+		if err := need(3, "ORG_ID AMOUNT_MICROS REFERENCE"); err != nil {
 			return err
 		}
 		var amount int64
 		if _, err := fmt.Sscan(a[1], &amount); err != nil {
 			return fmt.Errorf("amount must be a whole number of micro-units: %w", err)
 		}
-		body := map[string]any{"amountMicros": amount}
-		if len(a) > 2 {
-			body["reference"] = a[2]
-		}
-		return c.do("POST", "/admin/v1/orgs/"+a[0]+"/wallet/credit", body)
+		return c.do("POST", "/admin/v1/orgs/"+a[0]+"/wallet/credit", map[string]any{"amountMicros": amount, "reference": a[2]})
 	case "cluster":
 		return c.do("GET", "/admin/v1/cluster", nil)
 	default:

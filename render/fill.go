@@ -1,0 +1,141 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/aymerick/raymond"
+)
+
+// ErrFill is a template that could not be filled: a helper failed, the
+// markup referenced something it may not, or the time budget ran out.
+var ErrFill = errors.New("template could not be filled")
+
+// FillOptions adjusts one fill.
+type FillOptions struct {
+	// Budget bounds execution; zero means DefaultFillBudget.
+	Budget time.Duration
+	// Now is the time the "now" date means; zero means the wall clock.
+	Now time.Time
+	// CacheKey identifies an immutable version; fills with the same key reuse
+	// the parsed template. Empty means parse afresh.
+	CacheKey string
+}
+
+// DefaultFillBudget is long enough for thousands of rows and short enough
+// that a runaway template cannot hold a render slot for long.
+const DefaultFillBudget = 5 * time.Second
+
+// Fill executes the version's markup with data, its content, its assets and,
+// when the manifest declares pagination, the pages array. data must already
+// satisfy the schema.
+func Fill(c *Checked, data map[string]any, opt FillOptions) (string, error) {
+	tpl, err := compiled(c, opt)
+	if err != nil {
+		return "", err
+	}
+	ctx := make(map[string]any, len(data)+2)
+	for k, v := range data {
+		ctx[k] = v
+	}
+	ctx["content"] = c.Content
+	if p := c.Manifest.Pagination; p != nil {
+		items, _ := data[p.Collection].([]any)
+		pages := Paginate(items, p.ItemsPerPage, p.FirstPageItemCount)
+		list := make([]any, len(pages))
+		for i, pg := range pages {
+			list[i] = map[string]any{
+				"pageNumber": pg.PageNumber, "pageCount": pg.PageCount, "items": pg.Items,
+				"isFirstPage": pg.IsFirstPage, "isLastPage": pg.IsLastPage,
+			}
+		}
+		ctx["pages"] = list
+	}
+
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = DefaultFillBudget
+	}
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				done <- result{err: fmt.Errorf("%w: %v", ErrFill, v)}
+			}
+		}()
+		now := opt.Now
+		if now.IsZero() {
+			now = time.Now().UTC()
+		}
+		frame := raymond.NewDataFrame()
+		frame.Set("now", now)
+		out, err := tpl.ExecWith(ctx, frame)
+		if err != nil {
+			err = fmt.Errorf("%w: %s", ErrFill, cleanRaymondError(err))
+		}
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-time.After(budget):
+		// raymond cannot be interrupted; the goroutine finishes on its own and
+		// its result is dropped.
+		return "", fmt.Errorf("%w: filling took longer than %s", ErrFill, budget)
+	}
+}
+
+// compiled returns the parsed template with its helpers, from the cache when
+// the version has a key.
+func compiled(c *Checked, opt FillOptions) (*raymond.Template, error) {
+	if opt.CacheKey != "" {
+		if tpl, ok := cache.get(opt.CacheKey); ok {
+			return tpl, nil
+		}
+	}
+	tpl, err := raymond.Parse(c.HTML)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s", ErrFill, cleanRaymondError(err))
+	}
+	e := env{assets: c.Assets, locale: c.Manifest.Locale, currency: c.Manifest.Currency}
+	tpl.RegisterHelpers(e.helpers())
+	if opt.CacheKey != "" {
+		cache.put(opt.CacheKey, tpl)
+	}
+	return tpl, nil
+}
+
+// templateCache holds parsed templates of immutable versions. It is bounded:
+// when full it is emptied, which costs one parse per version afterwards.
+type templateCache struct {
+	mu sync.Mutex // guards m
+	m  map[string]*raymond.Template
+}
+
+const templateCacheSize = 512
+
+var cache = &templateCache{m: map[string]*raymond.Template{}}
+
+func (t *templateCache) get(k string) (*raymond.Template, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tpl, ok := t.m[k]
+	return tpl, ok
+}
+
+func (t *templateCache) put(k string, tpl *raymond.Template) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.m) >= templateCacheSize {
+		t.m = map[string]*raymond.Template{}
+	}
+	t.m[k] = tpl
+}
+
+func errorsAs(err error, target any) bool { return errors.As(err, target) }

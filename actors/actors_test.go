@@ -15,6 +15,7 @@ import (
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
 
@@ -238,5 +239,71 @@ func TestExpiredRequestIsDroppedUnapplied(t *testing.T) {
 	}
 	if org, _ := f.store.Org("org_1"); org.BalanceMicros != 1 {
 		t.Fatalf("balance %d: an expired request was applied", org.BalanceMicros)
+	}
+}
+
+func TestConcurrentVersionSavesAreNumberedInOrder(t *testing.T) {
+	f := newFixture(t)
+	f.sys.AskOrg("org_1", CreateOrg{Name: "Acme", Plan: storage.PlanStarter})
+	v, err := f.sys.AskOrg("org_1", CreateTemplate{Name: "Invoice", Slug: "invoice", Version: &render.Version{HTML: "<p>{{n}}</p>"}, Activate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := v.(storage.Template)
+	if tpl.ActiveVersion != 1 || tpl.LatestVersion != 1 {
+		t.Fatalf("created %+v", tpl)
+	}
+	if _, err := f.sys.AskOrg("org_1", CreateTemplate{Name: "Other", Slug: "invoice"}); !errors.Is(err, fault.ErrConflict) {
+		t.Fatalf("slug taken: %v", err)
+	}
+	if _, err := f.sys.AskOrg("org_1", CreateTemplate{Name: "Bad", Slug: "Bad Slug"}); !errors.Is(err, fault.ErrInvalid) {
+		t.Fatalf("bad slug: %v", err)
+	}
+	if _, err := f.sys.AskOrg("org_1", SaveVersion{TemplateID: tpl.ID, Version: render.Version{HTML: "{{#if}}"}}); !errors.Is(err, fault.ErrInvalid) {
+		t.Fatalf("markup that does not compile: %v", err)
+	}
+	var wg sync.WaitGroup
+	numbers := make(chan int, 20)
+	for i := 0; i < 20; i++ {
+		wg.Add(2)
+		go func(i int) {
+			defer wg.Done()
+			v, err := f.sys.AskOrg("org_1", SaveVersion{TemplateID: tpl.ID, Version: render.Version{HTML: fmt.Sprintf("<p>%d</p>", i)}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			numbers <- v.(storage.TemplateVersion).Number
+		}(i)
+		go func(i int) { // credits pipeline alongside
+			defer wg.Done()
+			if _, err := f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 1, Reference: fmt.Sprint("c", i)}); err != nil {
+				t.Error(err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(numbers)
+	seen := map[int]bool{}
+	for n := range numbers {
+		seen[n] = true
+	}
+	for n := 2; n <= 21; n++ {
+		if !seen[n] {
+			t.Fatalf("version %d missing: %v", n, seen)
+		}
+	}
+	v, err = f.sys.AskOrg("org_1", ActivateVersion{TemplateID: tpl.ID, Number: 7})
+	if err != nil || v.(storage.Template).ActiveVersion != 7 {
+		t.Fatalf("activate: %v %v", v, err)
+	}
+	if _, err := f.sys.AskOrg("org_1", ActivateVersion{TemplateID: tpl.ID, Number: 99}); !errors.Is(err, fault.ErrNotFound) {
+		t.Fatalf("activate a version that does not exist: %v", err)
+	}
+	if _, err := f.sys.AskOrg("org_2", ActivateVersion{TemplateID: tpl.ID, Number: 1}); !errors.Is(err, fault.ErrNotFound) {
+		t.Fatalf("another org activated the template: %v", err)
+	}
+	if org, _ := f.store.Org("org_1"); org.BalanceMicros != 20 {
+		t.Fatalf("balance %d", org.BalanceMicros)
 	}
 }

@@ -96,7 +96,10 @@ type orgActor struct {
 	// broken is set when a proposal failed: org may be ahead of the store, so
 	// writes wait in stash until inflight reaches zero and org is reloaded.
 	broken bool
-	stash  []stashed // at most maxStash
+	// barrier is set while a write that needs nothing in flight waits for the
+	// proposals before it to settle; later writes queue behind it in order.
+	barrier bool
+	stash   []stashed // at most maxStash
 	// pendingRefs are ledger references of credits in flight.
 	pendingRefs map[string]int64
 }
@@ -128,13 +131,18 @@ func (a *orgActor) Receive(c *actor.Context) {
 		if msg.err != nil {
 			a.broken = true
 		}
-		if a.broken && a.inflight == 0 {
-			a.reload()
-			a.broken = false
+		if (a.broken || a.barrier) && a.inflight == 0 {
+			if a.broken {
+				a.reload()
+			}
+			a.broken, a.barrier = false, false
 			a.replayStash(c)
 		}
 	case request:
-		if a.broken {
+		if a.broken || a.barrier || (needsQuiet(msg.msg) && a.inflight > 0) {
+			if !a.broken {
+				a.barrier = true
+			}
 			if len(a.stash) >= maxStash {
 				a.reply(c, c.Sender(), nil, fmt.Errorf("%w: organisation %s has %d writes waiting", fault.ErrOverloaded, a.id, len(a.stash)))
 				return
@@ -151,6 +159,10 @@ func (a *orgActor) Receive(c *actor.Context) {
 func (a *orgActor) replayStash(c *actor.Context) {
 	for len(a.stash) > 0 && !a.broken {
 		s := a.stash[0]
+		if needsQuiet(s.req.msg) && a.inflight > 0 {
+			a.barrier = true
+			return
+		}
 		a.stash = a.stash[1:]
 		func() {
 			defer func() {
@@ -246,6 +258,13 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 			k, _ := store.APIKey(m.KeyID)
 			return k
 		}
+	case CreateTemplate, SaveVersion, ActivateVersion, UpdateTemplate:
+		a2, reply, err := a.templateCommand(m, cmd)
+		if err != nil || reply != nil {
+			a.reply(c, sender, reply, err)
+			return
+		}
+		after = a2
 	case CreditWallet:
 		replay, err := a.checkCredit(m)
 		if err != nil {

@@ -17,6 +17,10 @@ const (
 	KindCreateKey        Kind = "key.create"
 	KindRevokeKey        Kind = "key.revoke"
 	KindCreditWallet     Kind = "wallet.credit"
+	KindCreateTemplate   Kind = "template.create"
+	KindSaveVersion      Kind = "template.version"
+	KindActivateVersion  Kind = "template.activate"
+	KindUpdateTemplate   Kind = "template.update"
 )
 
 // Command is one state change in the raft log. Exactly one body field is set,
@@ -36,6 +40,58 @@ type Command struct {
 	CreateKey        *CreateKey        `json:"createKey,omitempty"`
 	RevokeKey        *RevokeKey        `json:"revokeKey,omitempty"`
 	CreditWallet     *CreditWallet     `json:"creditWallet,omitempty"`
+	CreateTemplate   *CreateTemplate   `json:"createTemplate,omitempty"`
+	SaveVersion      *SaveVersion      `json:"saveVersion,omitempty"`
+	ActivateVersion  *ActivateVersion  `json:"activateVersion,omitempty"`
+	UpdateTemplate   *UpdateTemplate   `json:"updateTemplate,omitempty"`
+}
+
+// CreateTemplate creates a template, with its first version when Version is
+// set; Activate makes that version active and emits template.activated.
+type CreateTemplate struct {
+	Template Template         `json:"template"`
+	Version  *TemplateVersion `json:"version,omitempty"`
+	Activate bool             `json:"activate,omitempty"`
+	EventID  string           `json:"eventId,omitempty"`
+}
+
+// SaveVersion stores the next version of a template. Its number must be the
+// template's latest plus one.
+type SaveVersion struct {
+	Version  TemplateVersion `json:"version"`
+	Activate bool            `json:"activate,omitempty"`
+	EventID  string          `json:"eventId,omitempty"`
+}
+
+// ActivateVersion makes an existing version the one that generates.
+type ActivateVersion struct {
+	TemplateID string `json:"templateId"`
+	Number     int    `json:"number"`
+	EventID    string `json:"eventId"`
+}
+
+// UpdateTemplate renames, re-slugs, describes, archives or restores a template.
+// Nil fields are left as they are.
+type UpdateTemplate struct {
+	TemplateID  string  `json:"templateId"`
+	Name        *string `json:"name,omitempty"`
+	Slug        *string `json:"slug,omitempty"`
+	Description *string `json:"description,omitempty"`
+	Archived    *bool   `json:"archived,omitempty"`
+}
+
+// activates reports whether a command makes a version active, which emits
+// template.activated.
+func (c *Command) activates() bool {
+	switch c.Kind {
+	case KindCreateTemplate:
+		return c.CreateTemplate.Activate && c.CreateTemplate.Version != nil
+	case KindSaveVersion:
+		return c.SaveVersion.Activate
+	case KindActivateVersion:
+		return true
+	}
+	return false
 }
 
 // SetOperatorToken stores the hash of the operator token. It is refused when a
@@ -114,7 +170,11 @@ func ApplyToOrg(o *Org, c *Command) error {
 	switch c.Kind {
 	case KindSetPlan:
 		o.Plan = c.SetPlan.Plan
-	case KindCreateKey, KindRevokeKey:
+	case KindCreateKey, KindRevokeKey, KindUpdateTemplate:
+	case KindCreateTemplate, KindSaveVersion, KindActivateVersion:
+		if c.activates() {
+			o.FeedSeq++
+		}
 	case KindCreditWallet:
 		o.BalanceMicros += c.CreditWallet.AmountMicros
 		o.LedgerSeq++
@@ -135,4 +195,19 @@ func walletCreditedEvent(o *Org, c *Command) Event {
 		Reference:     c.CreditWallet.Reference,
 	})
 	return Event{ID: c.CreditWallet.EventID, OrgID: o.ID, Seq: o.FeedSeq, Kind: EventWalletCredited, At: c.At, Data: data}
+}
+
+// templateID is the template a template command changes.
+func (c *Command) templateID() string {
+	switch c.Kind {
+	case KindCreateTemplate:
+		return c.CreateTemplate.Template.ID
+	case KindSaveVersion:
+		return c.SaveVersion.Version.TemplateID
+	case KindActivateVersion:
+		return c.ActivateVersion.TemplateID
+	case KindUpdateTemplate:
+		return c.UpdateTemplate.TemplateID
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -167,6 +168,48 @@ func apply(b *pebble.Batch, c *Command) error {
 		}
 	}
 
+	var tpl Template
+	switch c.Kind {
+	case KindCreateTemplate:
+		t := c.CreateTemplate.Template
+		if t.OrgID != c.OrgID || t.ID == "" || t.Slug == "" {
+			return fmt.Errorf("%w: template record does not belong to the command", ErrCodec)
+		}
+		if _, err := getRaw(b, templateKey(t.ID)); err == nil {
+			return fmt.Errorf("%w: template %s exists", ErrConflict, t.ID)
+		}
+		if _, err := getRaw(b, templateSlugKey(c.OrgID, t.Slug)); err == nil {
+			return fmt.Errorf("%w: the slug %q is taken", ErrConflict, t.Slug)
+		}
+		if v := c.CreateTemplate.Version; v != nil && (v.Number != 1 || v.TemplateID != t.ID) {
+			return fmt.Errorf("%w: a new template's first version is 1", ErrConflict)
+		}
+	case KindSaveVersion, KindActivateVersion, KindUpdateTemplate:
+		id := c.templateID()
+		if err := getRecord(b, templateKey(id), &tpl); err != nil {
+			return err
+		}
+		if tpl.OrgID != c.OrgID {
+			return fmt.Errorf("%w: template %s", ErrNotFound, id)
+		}
+		switch c.Kind {
+		case KindSaveVersion:
+			if n := c.SaveVersion.Version.Number; n != tpl.LatestVersion+1 {
+				return fmt.Errorf("%w: version %d of %s; the next is %d", ErrConflict, n, id, tpl.LatestVersion+1)
+			}
+		case KindActivateVersion:
+			if _, err := getRaw(b, versionKey(id, c.ActivateVersion.Number)); err != nil {
+				return fmt.Errorf("%w: version %d of %s", ErrNotFound, c.ActivateVersion.Number, id)
+			}
+		case KindUpdateTemplate:
+			if u := c.UpdateTemplate; u.Slug != nil && *u.Slug != tpl.Slug {
+				if _, err := getRaw(b, templateSlugKey(c.OrgID, *u.Slug)); err == nil {
+					return fmt.Errorf("%w: the slug %q is taken", ErrConflict, *u.Slug)
+				}
+			}
+		}
+	}
+
 	w := writer{b: b}
 	w.set(orgKey(next.ID), mustEncode(&next))
 	switch c.Kind {
@@ -194,8 +237,70 @@ func apply(b *pebble.Batch, c *Command) error {
 		}
 		ev := walletCreditedEvent(&next, c)
 		w.set(feedKey(next.ID, ev.Seq), mustEncode(&ev))
+	case KindCreateTemplate:
+		ct := c.CreateTemplate
+		t := ct.Template
+		t.Kind, t.CreatedAt, t.UpdatedAt, t.ActiveVersion, t.LatestVersion = TemplateWritten, c.At, c.At, 0, 0
+		if ct.Version != nil {
+			v := *ct.Version
+			v.CreatedAt = c.At
+			t.LatestVersion = 1
+			w.set(versionKey(t.ID, 1), mustEncode(&v))
+		}
+		w.set(templateSlugKey(c.OrgID, t.Slug), []byte(t.ID))
+		w.set(orgTemplateKey(c.OrgID, t.ID), nil)
+		w.activate(&next, c, &t, 1, ct.EventID)
+		w.set(templateKey(t.ID), mustEncode(&t))
+	case KindSaveVersion:
+		v := c.SaveVersion.Version
+		v.CreatedAt = c.At
+		tpl.LatestVersion, tpl.UpdatedAt = v.Number, c.At
+		w.set(versionKey(tpl.ID, v.Number), mustEncode(&v))
+		w.activate(&next, c, &tpl, v.Number, c.SaveVersion.EventID)
+		w.set(templateKey(tpl.ID), mustEncode(&tpl))
+	case KindActivateVersion:
+		tpl.UpdatedAt = c.At
+		w.activate(&next, c, &tpl, c.ActivateVersion.Number, c.ActivateVersion.EventID)
+		w.set(templateKey(tpl.ID), mustEncode(&tpl))
+	case KindUpdateTemplate:
+		u := c.UpdateTemplate
+		if u.Name != nil {
+			tpl.Name = *u.Name
+		}
+		if u.Description != nil {
+			tpl.Description = *u.Description
+		}
+		if u.Slug != nil && *u.Slug != tpl.Slug {
+			w.delete(templateSlugKey(c.OrgID, tpl.Slug))
+			tpl.Slug = *u.Slug
+			w.set(templateSlugKey(c.OrgID, tpl.Slug), []byte(tpl.ID))
+		}
+		if u.Archived != nil {
+			switch {
+			case *u.Archived && tpl.ArchivedAt == nil:
+				at := c.At
+				tpl.ArchivedAt = &at
+			case !*u.Archived:
+				tpl.ArchivedAt = nil
+			}
+		}
+		tpl.UpdatedAt = c.At
+		w.set(templateKey(tpl.ID), mustEncode(&tpl))
 	}
 	return w.err
+}
+
+// activate makes version n of t active when the command activates, writing
+// the template.activated event at the org's feed sequence.
+func (w *writer) activate(o *Org, c *Command, t *Template, n int, eventID string) {
+	if !c.activates() {
+		return
+	}
+	prev := t.ActiveVersion
+	t.ActiveVersion = n
+	data, _ := json.Marshal(TemplateActivatedData{TemplateID: t.ID, Slug: t.Slug, Version: n, PreviousVersion: prev})
+	ev := Event{ID: eventID, OrgID: o.ID, Seq: o.FeedSeq, Kind: EventTemplateActivated, At: c.At, Data: data}
+	w.set(feedKey(o.ID, ev.Seq), mustEncode(&ev))
 }
 
 // writer collects the first error of a run of batch writes.

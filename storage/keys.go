@@ -15,6 +15,10 @@ import "encoding/binary"
 //	l/<orgID>/<seq>       LedgerEntry, seq big-endian
 //	lr/<orgID>/<ref>      seq of the ledger row with that reference
 //	f/<orgID>/<seq>       Event of the change feed, seq big-endian
+//	t/<tplID>             Template
+//	ts/<orgID>/<slug>     tplID
+//	ot/<orgID>/<tplID>    empty: an org's templates
+//	tv/<tplID>/<n>        TemplateVersion, n big-endian uint32
 var (
 	keyApplied   = []byte("m/applied")
 	keyRestoring = []byte("m/restoring")
@@ -48,4 +52,13 @@ func prefixEnd(p []byte) []byte {
 		}
 	}
 	return nil
+}
+
+func templateKey(id string) []byte              { return []byte("t/" + id) }
+func templateSlugKey(orgID, slug string) []byte { return []byte("ts/" + orgID + "/" + slug) }
+func orgTemplatesPrefix(orgID string) []byte    { return []byte("ot/" + orgID + "/") }
+func orgTemplateKey(orgID, tplID string) []byte { return append(orgTemplatesPrefix(orgID), tplID...) }
+func versionsPrefix(tplID string) []byte        { return []byte("tv/" + tplID + "/") }
+func versionKey(tplID string, n int) []byte {
+	return binary.BigEndian.AppendUint32(versionsPrefix(tplID), uint32(n))
 }

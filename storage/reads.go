@@ -130,6 +130,67 @@ func (s *Store) Feed(orgID string, after uint64, limit int) ([]Event, error) {
 	return out, err
 }
 
+// Template returns a template by id.
+func (s *Store) Template(id string) (Template, error) {
+	var t Template
+	err := getRecord(s.db, templateKey(id), &t)
+	return t, err
+}
+
+// TemplateBySlug returns an organisation's template by slug.
+func (s *Store) TemplateBySlug(orgID, slug string) (Template, error) {
+	id, err := getRaw(s.db, templateSlugKey(orgID, slug))
+	if err != nil {
+		return Template{}, err
+	}
+	return s.Template(string(id))
+}
+
+// OrgTemplates returns an organisation's templates, newest first, starting
+// after the template id cursor (empty: from the newest), at most limit.
+func (s *Store) OrgTemplates(orgID, cursor string, limit int) ([]Template, error) {
+	prefix := orgTemplatesPrefix(orgID)
+	upper := prefixEnd(prefix)
+	if cursor != "" {
+		upper = orgTemplateKey(orgID, cursor)
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
+	if err != nil {
+		return nil, err
+	}
+	var out []Template
+	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
+		t, err := s.Template(string(it.Key()[len(prefix):]))
+		if err != nil {
+			it.Close()
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, it.Close()
+}
+
+// TemplateVersion returns version n of a template.
+func (s *Store) TemplateVersion(tplID string, n int) (TemplateVersion, error) {
+	var v TemplateVersion
+	err := getRecord(s.db, versionKey(tplID, n), &v)
+	return v, err
+}
+
+// TemplateVersions returns every version of a template, oldest first.
+func (s *Store) TemplateVersions(tplID string) ([]TemplateVersion, error) {
+	var out []TemplateVersion
+	err := s.scan(versionsPrefix(tplID), 0, func(_, v []byte) error {
+		var tv TemplateVersion
+		if err := decode(v, &tv); err != nil {
+			return err
+		}
+		out = append(out, tv)
+		return nil
+	})
+	return out, err
+}
+
 // OperatorTokenHash returns the stored hash of the operator token.
 func (s *Store) OperatorTokenHash() (string, error) {
 	var t SetOperatorToken

@@ -116,3 +116,46 @@ type Event struct {
 	At    time.Time       `json:"at"`
 	Data  json.RawMessage `json:"data"`
 }
+
+// Template kinds.
+const (
+	TemplateWritten = "written"
+)
+
+// Template is a template record; its versions are TemplateVersion records.
+type Template struct {
+	ID          string `json:"id"`
+	OrgID       string `json:"orgId"`
+	Slug        string `json:"slug"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Kind        string `json:"kind"`
+	// ActiveVersion is the version that generates; 0 before any is active.
+	ActiveVersion int `json:"activeVersion"`
+	// LatestVersion is the highest version number saved.
+	LatestVersion int        `json:"latestVersion"`
+	CopiedFrom    string     `json:"copiedFrom,omitempty"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	UpdatedAt     time.Time  `json:"updatedAt"`
+	ArchivedAt    *time.Time `json:"archivedAt,omitempty"`
+}
+
+// TemplateVersion is one immutable version of a written template.
+type TemplateVersion struct {
+	TemplateID string            `json:"templateId"`
+	Number     int               `json:"number"`
+	HTML       string            `json:"html"`
+	Content    json.RawMessage   `json:"content,omitempty"`
+	Manifest   json.RawMessage   `json:"manifest,omitempty"`
+	SampleData json.RawMessage   `json:"sampleData,omitempty"`
+	Assets     map[string]string `json:"assets,omitempty"`
+	CreatedAt  time.Time         `json:"createdAt"`
+}
+
+// TemplateActivatedData is the data of a template.activated event.
+type TemplateActivatedData struct {
+	TemplateID      string `json:"templateId"`
+	Slug            string `json:"slug"`
+	Version         int    `json:"version"`
+	PreviousVersion int    `json:"previousVersion"`
+}

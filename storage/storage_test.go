@@ -2,7 +2,9 @@ package storage
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 	"time"
@@ -316,5 +318,63 @@ func TestLogStore(t *testing.T) {
 	}
 	if first, _ := s.FirstIndex(); first != 0 {
 		t.Fatalf("emptied log has first %d", first)
+	}
+}
+
+func TestTemplateVersionsAndActivation(t *testing.T) {
+	s := openTestStore(t)
+	tpl := Template{ID: "tpl_1", OrgID: "org_a", Slug: "invoice", Name: "Invoice"}
+	v1 := &TemplateVersion{TemplateID: "tpl_1", Number: 1, HTML: "one"}
+	ver := func(expect uint64, n int, activate bool) *Command {
+		return &Command{Kind: KindSaveVersion, OrgID: "org_a", Expect: expect, At: t0,
+			SaveVersion: &SaveVersion{Version: TemplateVersion{TemplateID: "tpl_1", Number: n, HTML: fmt.Sprint(n)}, Activate: activate, EventID: fmt.Sprint("evt_v", n)}}
+	}
+	errs := applyCmds(t, s,
+		createOrg("org_a"),
+		&Command{Kind: KindCreateTemplate, OrgID: "org_a", Expect: 1, At: t0, CreateTemplate: &CreateTemplate{Template: tpl, Version: v1, Activate: true, EventID: "evt_1"}},
+		&Command{Kind: KindCreateTemplate, OrgID: "org_a", Expect: 2, At: t0, CreateTemplate: &CreateTemplate{Template: Template{ID: "tpl_2", OrgID: "org_a", Slug: "invoice"}}},
+		ver(2, 2, false),
+		ver(3, 2, false), // version 2 exists: versions are immutable
+		ver(3, 3, true),
+		&Command{Kind: KindActivateVersion, OrgID: "org_a", Expect: 4, At: t0, ActivateVersion: &ActivateVersion{TemplateID: "tpl_1", Number: 9, EventID: "x"}},
+		&Command{Kind: KindActivateVersion, OrgID: "org_a", Expect: 4, At: t0, ActivateVersion: &ActivateVersion{TemplateID: "tpl_1", Number: 1, EventID: "evt_a"}},
+	)
+	want := []error{nil, nil, ErrConflict, nil, ErrConflict, nil, ErrNotFound, nil}
+	for i := range want {
+		if (want[i] == nil) != (errs[i] == nil) || (want[i] != nil && !errors.Is(errs[i], want[i])) {
+			t.Fatalf("command %d: got %v, want %v", i, errs[i], want[i])
+		}
+	}
+	got, _ := s.TemplateBySlug("org_a", "invoice")
+	if got.ID != "tpl_1" || got.LatestVersion != 3 || got.ActiveVersion != 1 || got.Kind != TemplateWritten {
+		t.Fatalf("template %+v", got)
+	}
+	if v, _ := s.TemplateVersion("tpl_1", 2); v.HTML != "2" {
+		t.Fatalf("version 2 changed: %+v", v)
+	}
+	feed, _ := s.Feed("org_a", 0, 0)
+	if len(feed) != 3 {
+		t.Fatalf("%d events, want 3 activations", len(feed))
+	}
+	var last TemplateActivatedData
+	json.Unmarshal(feed[2].Data, &last)
+	if feed[2].Kind != EventTemplateActivated || last.Version != 1 || last.PreviousVersion != 3 {
+		t.Fatalf("last event %+v %+v", feed[2], last)
+	}
+
+	slug, archived := "bill", true
+	errs = applyCmds(t, s, &Command{Kind: KindUpdateTemplate, OrgID: "org_a", Expect: 5, At: t0,
+		UpdateTemplate: &UpdateTemplate{TemplateID: "tpl_1", Slug: &slug, Archived: &archived}})
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	if _, err := s.TemplateBySlug("org_a", "invoice"); !errors.Is(err, ErrNotFound) {
+		t.Fatal("old slug still finds the template")
+	}
+	if got, _ := s.TemplateBySlug("org_a", "bill"); got.ArchivedAt == nil {
+		t.Fatalf("not archived: %+v", got)
+	}
+	if list, _ := s.OrgTemplates("org_a", "", 10); len(list) != 1 {
+		t.Fatalf("list %+v", list)
 	}
 }

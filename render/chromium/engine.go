@@ -1,0 +1,308 @@
+package chromium
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/platen/platen/render"
+)
+
+// Config is the engine's settings.
+type Config struct {
+	// Bin is the Chromium executable.
+	Bin string
+	// Pages is how many documents print at once.
+	Pages int
+	// Logger receives the engine's warnings.
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns Debian's Chromium with two pages: one per core here;
+// more pages than cores only queue inside Chromium.
+func DefaultConfig() Config {
+	return Config{Bin: "/usr/bin/chromium", Pages: 2, Logger: slog.Default()}
+}
+
+// Engine prints documents on a pool of Chromium pages.
+type Engine struct {
+	cfg     Config
+	dataDir string
+
+	mu       sync.Mutex // guards launcher, browser and closed
+	launcher *launcher.Launcher
+	browser  *rod.Browser
+	closed   bool
+
+	pages chan *page
+}
+
+// page is a pooled tab and the goroutine that blocks its requests.
+type page struct {
+	p      *rod.Page
+	b      *rod.Browser // the browser it belongs to
+	cancel context.CancelFunc
+}
+
+var _ render.Engine = (*Engine)(nil)
+
+// New starts Chromium and opens the pool's pages.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Pages < 1 {
+		return nil, errors.New("chromium: at least one page")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if _, err := os.Stat(cfg.Bin); err != nil {
+		return nil, fmt.Errorf("chromium: %s not found (scripts/install-deps.sh installs it): %w", cfg.Bin, err)
+	}
+	dir, err := os.MkdirTemp("", "platen-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{cfg: cfg, dataDir: dir, pages: make(chan *page, cfg.Pages)}
+	if err := e.start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return e, nil
+}
+
+// Name is "chromium".
+func (e *Engine) Name() string { return render.EngineChromium }
+
+func (e *Engine) start() error {
+	l := launcher.New().Bin(e.cfg.Bin).Headless(true).NoSandbox(true).Leakless(true).UserDataDir(e.dataDir).
+		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
+		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
+		Set("disable-quic").Set("mute-audio").Set("disable-breakpad").Set("disable-dev-shm-usage").
+		// Nothing leaves: a proxy that does not exist, no loopback bypass,
+		// no name resolution, no WebRTC around the proxy.
+		Set("proxy-server", "127.0.0.1:9").Set("proxy-bypass-list", "<-loopback>").
+		Set("host-resolver-rules", "MAP * ~NOTFOUND").
+		Set("force-webrtc-ip-handling-policy", "disable_non_proxied_udp")
+	u, err := l.Launch()
+	if err != nil {
+		return fmt.Errorf("chromium: launch: %w", err)
+	}
+	b := rod.New().ControlURL(u)
+	if err := b.Connect(); err != nil {
+		l.Kill()
+		return fmt.Errorf("chromium: connect: %w", err)
+	}
+	e.mu.Lock()
+	e.launcher, e.browser = l, b
+	e.mu.Unlock()
+	for i := 0; i < e.cfg.Pages; i++ {
+		p, err := e.newPage(b)
+		if err != nil {
+			return err
+		}
+		e.pages <- p
+	}
+	return nil
+}
+
+// newPage opens a locked-down tab.
+func (e *Engine) newPage(b *rod.Browser) (*page, error) {
+	p, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+	if err != nil {
+		return nil, fmt.Errorf("chromium: new page: %w", err)
+	}
+	if err := (proto.EmulationSetScriptExecutionDisabled{Value: true}).Call(p); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("chromium: disable scripts: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	guarded := p.Context(ctx)
+	wait := guarded.EachEvent(func(ev *proto.FetchRequestPaused) {
+		if strings.HasPrefix(ev.Request.URL, "data:") {
+			_ = proto.FetchContinueRequest{RequestID: ev.RequestID}.Call(guarded)
+			return
+		}
+		_ = proto.FetchFailRequest{RequestID: ev.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(guarded)
+	})
+	go wait()
+	if err := (proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{URLPattern: "*"}}}).Call(p); err != nil {
+		cancel()
+		p.Close()
+		return nil, fmt.Errorf("chromium: enable request blocking: %w", err)
+	}
+	return &page{p: p, b: b, cancel: cancel}, nil
+}
+
+// ErrClosed is returned by Render after Close.
+var ErrClosed = errors.New("chromium engine closed")
+
+// Render prints one document on a pooled page.
+func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
+	var pg *page
+	select {
+	case pg = <-e.pages:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%w: waited for a free page: %v", render.ErrRender, ctx.Err())
+	}
+	if pg == nil {
+		return nil, ErrClosed
+	}
+	pdf, err := e.print(ctx, pg, job)
+	if err != nil {
+		// The page may be wedged or its browser gone: replace it.
+		pg = e.heal(pg)
+	}
+	if pg != nil {
+		e.pages <- pg
+	}
+	return pdf, err
+}
+
+// printParams is Page.printToPDF's parameters. rod's own struct marks
+// generateTaggedPDF omitempty, so false would never be sent and Chromium
+// would tag anyway; this one always sends it.
+type printParams struct {
+	PaperWidth        float64 `json:"paperWidth"`
+	PaperHeight       float64 `json:"paperHeight"`
+	MarginTop         float64 `json:"marginTop"`
+	MarginBottom      float64 `json:"marginBottom"`
+	MarginLeft        float64 `json:"marginLeft"`
+	MarginRight       float64 `json:"marginRight"`
+	PrintBackground   bool    `json:"printBackground"`
+	PreferCSSPageSize bool    `json:"preferCSSPageSize"`
+	GenerateTaggedPDF bool    `json:"generateTaggedPDF"`
+}
+
+const mmPerInch = 25.4
+
+func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, error) {
+	p := pg.p.Context(ctx)
+	if err := p.SetDocumentContent(job.HTML); err != nil {
+		return nil, fmt.Errorf("%w: load document: %v", render.ErrRender, err)
+	}
+	// Images decode and fonts load after the content is set; printing before
+	// they are ready drops them.
+	if _, err := p.Evaluate(rod.Eval(`() => document.fonts.ready.then(() => Promise.all(
+		Array.from(document.images).map(i => i.complete ? null : new Promise(r => { i.onload = i.onerror = r }))))`).ByPromise()); err != nil {
+		return nil, fmt.Errorf("%w: wait for fonts and images: %v", render.ErrRender, err)
+	}
+	g := job.Geometry
+	res, err := p.Call(ctx, string(p.SessionID), "Page.printToPDF", printParams{
+		PaperWidth: g.WidthMM / mmPerInch, PaperHeight: g.HeightMM / mmPerInch,
+		MarginTop: g.MarginTop / mmPerInch, MarginBottom: g.MarginBottom / mmPerInch,
+		MarginLeft: g.MarginLeft / mmPerInch, MarginRight: g.MarginRight / mmPerInch,
+		PrintBackground: true, PreferCSSPageSize: true, GenerateTaggedPDF: job.Tagged,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: print: %v", render.ErrRender, err)
+	}
+	var out struct {
+		Data string `json:"data"`
+	}
+	if err := json.Unmarshal(res, &out); err != nil {
+		return nil, fmt.Errorf("%w: print answer: %v", render.ErrRender, err)
+	}
+	pdf, err := base64.StdEncoding.DecodeString(out.Data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: print answer: %v", render.ErrRender, err)
+	}
+	// Free the document's memory before the page waits for its next job.
+	_ = pg.p.SetDocumentContent("")
+	return pdf, nil
+}
+
+// heal replaces a page after a failed render; if the browser itself is gone
+// it restarts the browser. It returns the page to put back in the pool, or nil
+// when the engine is closed or the browser restart put fresh pages in.
+func (e *Engine) heal(pg *page) *page {
+	pg.cancel()
+	_ = pg.p.Close()
+	e.mu.Lock()
+	b, closed := e.browser, e.closed
+	e.mu.Unlock()
+	if closed || pg.b != b {
+		// Closed, or a restart already refilled the pool with pages of a new browser.
+		return nil
+	}
+	if _, err := (proto.BrowserGetVersion{}).Call(b); err == nil {
+		if np, err := e.newPage(b); err == nil {
+			return np
+		}
+	}
+	e.cfg.Logger.Warn("chromium: browser not answering; restarting it")
+	if err := e.restart(); err != nil {
+		e.cfg.Logger.Error("chromium: restart failed", "err", err)
+	}
+	return nil
+}
+
+// restart kills the browser and starts a fresh one with a full pool. Pages
+// still out with other renders belong to the dead browser: their renders fail
+// and heal drops them.
+func (e *Engine) restart() error {
+	e.mu.Lock()
+	l := e.launcher
+	e.mu.Unlock()
+	if l != nil {
+		l.Kill()
+	}
+	// Drain the pool: its pages belong to the dead browser.
+	for {
+		select {
+		case pg := <-e.pages:
+			pg.cancel()
+			continue
+		default:
+		}
+		break
+	}
+	return e.start()
+}
+
+// Close stops the browser it started, by pid, and removes its profile.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	b, l := e.browser, e.launcher
+	e.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		if b != nil {
+			_ = b.Close()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+	if l != nil {
+		l.Kill()
+		l.Cleanup()
+	}
+	return os.RemoveAll(e.dataDir)
+}
+
+// PID is the browser's process id.
+func (e *Engine) PID() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.launcher == nil {
+		return 0
+	}
+	return e.launcher.PID()
+}

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -72,6 +73,10 @@ type Replicator struct {
 	store     *storage.Store
 	logs      *storage.LogStore
 	transport *raft.NetworkTransport
+	// caughtUpTerm is the term in which this node, as leader, has applied a
+	// barrier: everything committed before its leadership is in the store.
+	caughtUpTerm atomic.Uint64
+	done         chan struct{}
 }
 
 // ErrNotLeader is returned when a command is proposed on a node that does not
@@ -157,7 +162,30 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 		logs.Close()
 		return nil, err
 	}
-	return &Replicator{raft: r, store: store, logs: logs, transport: transport}, nil
+	rep := &Replicator{raft: r, store: store, logs: logs, transport: transport, done: make(chan struct{})}
+	go rep.watchLeadership()
+	return rep, nil
+}
+
+// watchLeadership applies a barrier each time this node becomes leader: until
+// it has, entries from earlier terms may be committed but not yet applied, and
+// the commit index alone does not show it (after a snapshot restore it equals
+// the snapshot's index).
+func (r *Replicator) watchLeadership() {
+	for {
+		select {
+		case <-r.done:
+			return
+		case leader := <-r.raft.LeaderCh():
+			if !leader {
+				continue
+			}
+			term := r.raft.CurrentTerm()
+			if err := r.raft.Barrier(time.Minute).Error(); err == nil && r.raft.CurrentTerm() == term {
+				r.caughtUpTerm.Store(term)
+			}
+		}
+	}
 }
 
 // checkStoreBehindLog refuses a store that has applied more than the raft log
@@ -230,8 +258,13 @@ func (r *Replicator) Apply(c *storage.Command, timeout time.Duration) error {
 }
 
 // Ready reports whether the replica has a leader and has applied everything
-// committed, so local reads see every acknowledged write.
+// committed, so local reads see every acknowledged write. A leader is ready
+// once its barrier of this term is applied; a follower once it has applied
+// what the leader told it is committed.
 func (r *Replicator) Ready() bool {
+	if r.raft.State() == raft.Leader {
+		return r.caughtUpTerm.Load() == r.raft.CurrentTerm()
+	}
 	if addr, _ := r.raft.LeaderWithID(); addr == "" {
 		return false
 	}
@@ -274,6 +307,7 @@ func (r *Replicator) Servers() ([]raft.Server, error) {
 
 // Shutdown stops raft and closes the log. The store is the caller's to close.
 func (r *Replicator) Shutdown() error {
+	close(r.done)
 	err := r.raft.Shutdown().Error()
 	if cerr := r.transport.Close(); err == nil {
 		err = cerr

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime"
 	"time"
 
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/transport"
 )
 
@@ -31,6 +34,15 @@ type Config struct {
 	RequestTimeout time.Duration
 	// HTTP holds the limits of the HTTP surface.
 	HTTP transport.Config
+	// ChromiumBin is the browser the chromium engine drives.
+	ChromiumBin string
+	// RenderPages is how many documents print at once.
+	RenderPages int
+	// WarmEngine starts the browser with the node rather than at the first
+	// render, which would otherwise wait for it.
+	WarmEngine bool
+	// Render holds the render queue and limits.
+	Render render.RendererConfig
 }
 
 // DefaultConfig returns the embedded default: one node on ./data, listening
@@ -47,6 +59,11 @@ func DefaultConfig() Config {
 		// Actors answer in milliseconds; ten seconds means something is stuck.
 		RequestTimeout: 10 * time.Second,
 		HTTP:           transport.DefaultConfig(),
+		ChromiumBin:    chromium.DefaultConfig().Bin,
+		// One printing page per core.
+		RenderPages: max(runtime.NumCPU(), 1),
+		WarmEngine:  true,
+		Render:      render.DefaultRendererConfig(),
 	}
 }
 
@@ -62,6 +79,9 @@ func (c Config) Validate() error {
 	}
 	if c.OperatorToken != "" && len(c.OperatorToken) < 16 {
 		return errors.New("operator token must be at least 16 characters")
+	}
+	if c.RenderPages < 1 || c.Render.Capacity < c.RenderPages {
+		return errors.New("render pages must be at least 1 and the render queue at least as long")
 	}
 	if c.ShutdownTimeout <= 0 || c.RequestTimeout <= 0 {
 		return errors.New("timeouts must be positive")

@@ -21,6 +21,8 @@ import (
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/storage"
 	"github.com/platen/platen/transport"
 )
@@ -35,6 +37,7 @@ type Node struct {
 	placement *cluster.Rendezvous
 	actors    *actors.System
 	http      *transport.Server
+	engine    *chromium.Engine
 	listener  net.Listener
 	served    chan error
 	draining  atomic.Bool
@@ -89,6 +92,20 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		return nil, err
 	}
 
+	ccfg := chromium.DefaultConfig()
+	ccfg.Bin, ccfg.Pages, ccfg.Logger = cfg.ChromiumBin, cfg.RenderPages, log
+	if n.engine, err = chromium.New(ccfg); err != nil {
+		return nil, err
+	}
+	if cfg.WarmEngine {
+		go func() {
+			if err := n.engine.Start(); err != nil {
+				log.Error("chromium did not start; renders will try again", "err", err)
+			}
+		}()
+	}
+	renderer := render.NewRenderer(cfg.Render, n.engine)
+
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	reg.MustRegister(
@@ -107,6 +124,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	n.http, err = transport.New(cfg.HTTP, transport.Deps{
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg, Plans: plans,
+		Renderer: renderer,
 	})
 	if err != nil {
 		return nil, err
@@ -147,6 +165,11 @@ func (n *Node) Shutdown(ctx context.Context) error {
 func (n *Node) close() {
 	if n.actors != nil {
 		n.actors.Stop()
+	}
+	if n.engine != nil {
+		if err := n.engine.Close(); err != nil {
+			n.log.Error("chromium close", "err", err)
+		}
 	}
 	if n.raft != nil {
 		if err := n.raft.Shutdown(); err != nil {

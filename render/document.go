@@ -50,12 +50,16 @@ func lastIndexFold(s, sub string) int { return strings.LastIndex(strings.ToLower
 
 // sheetCSS is the base style of every document (spec "Sheets"): the printed
 // page size and margins, and .sheet as exactly one page with overflow hidden.
+// Each sheet breaks before itself rather than after, so nothing that follows
+// the last sheet can make a blank page; a break before the first content of a
+// document makes no page. Empty elements after a sheet are hidden: all they
+// could add is a blank page.
 func sheetCSS(g Geometry) string {
 	return fmt.Sprintf(`<style data-platen="sheets">
 @page { size: %.2fmm %.2fmm; margin: %s; }
 html, body { margin: 0; padding: 0; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-.sheet { width: %.2fmm; height: %.2fmm; overflow: hidden; position: relative; box-sizing: border-box; break-after: page; page-break-after: always; }
-.sheet:last-of-type { break-after: auto; page-break-after: auto; }
+.sheet { width: %.2fmm; height: %.2fmm; overflow: hidden; position: relative; box-sizing: border-box; break-before: page; page-break-before: always; }
+.sheet ~ :empty:not(.sheet) { display: none; }
 </style>`, g.WidthMM, g.HeightMM, g.MarginCSS, g.SheetWidthMM(), g.SheetHeightMM())
 }

@@ -25,7 +25,7 @@ type env struct {
 // docs/templates.md; a test checks that each is registered and documented.
 var HelperNames = []string{
 	"asset", "formatNumber", "formatCurrency", "formatDate",
-	"add", "subtract", "multiply", "divide", "round", "sum", "inc",
+	"add", "subtract", "multiply", "divide", "round", "sum", "length", "inc",
 	"eq", "ne", "lt", "lte", "gt", "gte", "and", "or", "not",
 	"json", "default", "upper", "lower",
 }
@@ -112,6 +112,13 @@ func (e env) helpers() map[string]any {
 				}
 			}
 			return total
+		},
+		// length counts an array's items, or a text's characters.
+		"length": func(v any) int {
+			if s, ok := v.(string); ok {
+				return len([]rune(s))
+			}
+			return len(toList(v))
 		},
 		"inc": func(v any) float64 {
 			n, _ := toNumber(v)

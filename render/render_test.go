@@ -67,6 +67,7 @@ func TestHelpers(t *testing.T) {
 		{`{{add 2 3}} {{subtract 2 3}} {{multiply 2.5 4}} {{divide 7 2}} {{divide 1 0}}`, "5 -1 10 3.5 0"},
 		{`{{round 2.675 decimals=2}} {{round 2.5}}`, "2.68 3"},
 		{`{{sum items "price"}}`, "6.5"},
+		{`{{length items}} {{length s}} {{length missing}}`, "2 5 0"},
 		{`{{formatCurrency (multiply (sum items "price") 2)}}`, "£13.00"},
 		{`{{#each items}}{{inc @index}}{{/each}}`, "12"},
 		{`{{#if (eq s "Hello")}}y{{else}}n{{/if}}{{#if (ne 1 2)}}y{{/if}}`, "yy"},

@@ -9,6 +9,7 @@ import (
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
 
@@ -49,6 +50,7 @@ const (
 	codeRateLimited     = "RATE_LIMITED"
 	codeOverloaded      = "OVERLOADED"
 	codeUnavailable     = "UNAVAILABLE"
+	codeRenderFailed    = "RENDER_FAILED"
 	codeInternal        = "INTERNAL"
 )
 
@@ -76,6 +78,8 @@ func statusOf(err error) problem {
 	switch {
 	case errors.Is(err, fault.ErrInvalid):
 		p.Status, p.Code = http.StatusBadRequest, codeInvalid
+	case errors.Is(err, render.ErrFill), errors.Is(err, render.ErrRender), errors.Is(err, render.ErrTooManyPages):
+		p.Status, p.Code = http.StatusUnprocessableEntity, codeRenderFailed
 	case errors.Is(err, fault.ErrPayload):
 		p.Status, p.Code = http.StatusUnprocessableEntity, codePayload
 	case errors.Is(err, errUnauthenticated):

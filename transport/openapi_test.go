@@ -17,6 +17,7 @@ import (
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
 
@@ -130,6 +131,8 @@ func TestStatusOf(t *testing.T) {
 		{actors.ErrPanicked, 503, codeUnavailable, "", 1},
 		{cluster.ErrOutcomeUnknown, 503, codeUnavailable, "", 1},
 		{actors.ErrNoAnswer, 503, codeUnavailable, "", 1},
+		{fmt.Errorf("%w: helper failed", render.ErrFill), 422, codeRenderFailed, "", 0},
+		{render.ErrTooManyPages, 422, codeRenderFailed, "", 0},
 		{errors.New("open /work/data/state: disk full"), 500, codeInternal, "", 0},
 	}
 	for _, c := range cases {

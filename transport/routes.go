@@ -17,6 +17,18 @@ func (s *Server) table() []*route {
 
 		{Method: http.MethodGet, Path: "/v1", Summary: "The API version, the calling key's organisation and scopes, and the operations", Auth: authKey, Handler: s.index},
 		{Method: http.MethodGet, Path: "/v1/wallet", Summary: "The plan, this month's allowance, the wallet balance and recent ledger rows", Auth: authKey, Scope: auth.WalletRead, Handler: s.wallet},
+		{Method: http.MethodGet, Path: "/v1/templates/library", Summary: "The starter library", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.library},
+		{Method: http.MethodPost, Path: "/v1/templates/library/:starterSlug/copy", Summary: "Copy a starter into the organisation; it generates at once", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.copyStarter},
+		{Method: http.MethodPost, Path: "/v1/templates", Summary: "Create a template, optionally with its first version", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.createTemplate},
+		{Method: http.MethodGet, Path: "/v1/templates", Summary: "List templates, newest first", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.listTemplates},
+		{Method: http.MethodGet, Path: "/v1/templates/:templateId", Summary: "Read a template by id or slug", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.getTemplate},
+		{Method: http.MethodPatch, Path: "/v1/templates/:templateId", Summary: "Rename, re-slug, describe, archive or restore a template", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.patchTemplate},
+		{Method: http.MethodDelete, Path: "/v1/templates/:templateId", Summary: "Archive a template", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.archiveTemplate},
+		{Method: http.MethodPost, Path: "/v1/templates/:templateId/versions", Summary: "Save a new version; activate makes it the one that generates", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.createVersion},
+		{Method: http.MethodGet, Path: "/v1/templates/:templateId/versions", Summary: "List a template's versions, newest first", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.listVersions},
+		{Method: http.MethodGet, Path: "/v1/templates/:templateId/versions/:n", Summary: "Read a version, source included", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.getVersion},
+		{Method: http.MethodPost, Path: "/v1/templates/:templateId/versions/:n/activate", Summary: "Make a saved version the one that generates", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.activateVersion},
+		{Method: http.MethodPost, Path: "/v1/templates/:templateId/preview", Summary: "Render a version with sample or given data: a watermarked PDF, not billed", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.preview},
 		{Method: http.MethodGet, Path: "/v1/openapi.json", Summary: "This API as an OpenAPI 3.1 document", Auth: authNone, Handler: s.openapi},
 
 		{Method: http.MethodPost, Path: "/admin/v1/orgs", Summary: "Create an organisation", Auth: authOperator, Handler: s.adminCreateOrg},

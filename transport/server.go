@@ -22,6 +22,7 @@ import (
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
 
@@ -85,6 +86,8 @@ type Deps struct {
 	Metrics *prometheus.Registry
 	// Plans is the plan catalogue in force.
 	Plans map[string]storage.Plan
+	// Renderer prints documents and previews.
+	Renderer *render.Renderer
 }
 
 // Server is the HTTP surface of one node.

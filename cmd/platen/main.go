@@ -2,6 +2,7 @@
 //
 //	platen serve [flags]          start a node (flags have PLATEN_ environment twins)
 //	platen admin [flags] VERB …   call the operator API
+//	platen render DIR [DATA] -o F render a template folder to a PDF, no server
 //	platen version                print the version
 //
 // This file only wires; each capability lives in its package.
@@ -26,6 +27,8 @@ func main() {
 		err = serve(os.Args[2:])
 	case "admin":
 		err = admin(os.Args[2:], os.Stdout)
+	case "render":
+		err = renderLocal(os.Args[2:])
 	case "version", "--version", "-v":
 		fmt.Println("platen", version)
 	case "help", "-h", "--help":
@@ -47,6 +50,8 @@ func usage() {
 Usage:
   platen serve [flags]          start a node; 'platen serve -h' lists the flags
   platen admin [flags] VERB …   call the operator API; 'platen admin help' lists the verbs
+  platen render DIR [DATA.json] -o out.pdf
+                                render a template folder to a PDF, with no server
   platen version                print the version
 `)
 }

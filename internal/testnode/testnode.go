@@ -40,6 +40,8 @@ func Start(t testing.TB, change func(*node.Config)) *Node {
 	cfg.DataDir = t.TempDir()
 	cfg.HTTPAddr, cfg.RaftAddr = "127.0.0.1:0", "127.0.0.1:0"
 	cfg.OperatorToken = OperatorToken
+	// The browser starts at the first render: most tests render nothing.
+	cfg.WarmEngine = false
 	if change != nil {
 		change(&cfg)
 	}

@@ -40,9 +40,10 @@ type Engine struct {
 	cfg     Config
 	dataDir string
 
-	mu       sync.Mutex // guards launcher, browser and closed
+	mu       sync.Mutex // guards launcher, browser, started and closed
 	launcher *launcher.Launcher
 	browser  *rod.Browser
+	started  bool
 	closed   bool
 
 	pages chan *page
@@ -57,7 +58,7 @@ type page struct {
 
 var _ render.Engine = (*Engine)(nil)
 
-// New starts Chromium and opens the pool's pages.
+// New returns an engine; Chromium starts on the first Render, or at Start.
 func New(cfg Config) (*Engine, error) {
 	if cfg.Pages < 1 {
 		return nil, errors.New("chromium: at least one page")
@@ -72,18 +73,32 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, dataDir: dir, pages: make(chan *page, cfg.Pages)}
-	if err := e.start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
+	return &Engine{cfg: cfg, dataDir: dir, pages: make(chan *page, cfg.Pages)}, nil
+}
+
+// Start launches Chromium now unless it runs already; a failed start is tried
+// again by the next Render.
+func (e *Engine) Start() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return ErrClosed
 	}
-	return e, nil
+	if e.started {
+		return nil
+	}
+	if err := e.startLocked(); err != nil {
+		return err
+	}
+	e.started = true
+	return nil
 }
 
 // Name is "chromium".
 func (e *Engine) Name() string { return render.EngineChromium }
 
-func (e *Engine) start() error {
+// startLocked launches the browser and fills the pool; e.mu is held.
+func (e *Engine) startLocked() error {
 	l := launcher.New().Bin(e.cfg.Bin).Headless(true).NoSandbox(true).Leakless(true).UserDataDir(e.dataDir).
 		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
 		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
@@ -102,12 +117,11 @@ func (e *Engine) start() error {
 		l.Kill()
 		return fmt.Errorf("chromium: connect: %w", err)
 	}
-	e.mu.Lock()
 	e.launcher, e.browser = l, b
-	e.mu.Unlock()
 	for i := 0; i < e.cfg.Pages; i++ {
 		p, err := e.newPage(b)
 		if err != nil {
+			l.Kill()
 			return err
 		}
 		e.pages <- p
@@ -148,6 +162,9 @@ var ErrClosed = errors.New("chromium engine closed")
 
 // Render prints one document on a pooled page.
 func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
+	if err := e.Start(); err != nil {
+		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
+	}
 	var pg *page
 	select {
 	case pg = <-e.pages:
@@ -251,22 +268,23 @@ func (e *Engine) heal(pg *page) *page {
 // and heal drops them.
 func (e *Engine) restart() error {
 	e.mu.Lock()
-	l := e.launcher
-	e.mu.Unlock()
-	if l != nil {
-		l.Kill()
+	defer e.mu.Unlock()
+	if e.closed {
+		return ErrClosed
+	}
+	if e.launcher != nil {
+		e.launcher.Kill()
 	}
 	// Drain the pool: its pages belong to the dead browser.
-	for {
+	for drained := false; !drained; {
 		select {
 		case pg := <-e.pages:
 			pg.cancel()
-			continue
 		default:
+			drained = true
 		}
-		break
 	}
-	return e.start()
+	return e.startLocked()
 }
 
 // Close stops the browser it started, by pid, and removes its profile.

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/chromium"
+	"github.com/platen/platen/starters"
+)
+
+// renderLocal renders a template folder with data to a PDF, with no server:
+//
+//	platen render TEMPLATE_DIR [DATA.json] -o out.pdf
+//
+// Without DATA.json the folder's sample.json is used.
+func renderLocal(args []string) error {
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	out := fs.String("o", "out.pdf", "where to write the PDF")
+	engine := fs.String("engine", "", "phantom or chromium (default: the manifest's)")
+	watermark := fs.String("watermark", "", "stamp this text on every page")
+	// Flags may come after the folder and data file.
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return fmt.Errorf("usage: platen render TEMPLATE_DIR [DATA.json] -o out.pdf")
+	}
+	dir := pos[0]
+	st, err := starters.Load(os.DirFS(dir), filepath.Base(dir))
+	if err != nil {
+		return err
+	}
+	checked, err := st.Version.Check()
+	if err != nil {
+		return err
+	}
+	data := checked.Sample
+	if len(pos) == 2 {
+		raw, err := os.ReadFile(pos[1])
+		if err != nil {
+			return err
+		}
+		data = map[string]any{}
+		if err := json.Unmarshal(raw, &data); err != nil {
+			return fmt.Errorf("%s: %w", pos[1], err)
+		}
+	}
+	eng, err := chromium.New(chromium.DefaultConfig())
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	req := render.Request{Version: checked, Data: data, Engine: *engine, Now: time.Now().UTC()}
+	if *watermark != "" {
+		req.Watermark = &render.Watermark{Text: *watermark, Notice: *watermark}
+	}
+	res, err := render.NewRenderer(render.DefaultRendererConfig(), eng).Render(context.Background(), req)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*out, res.PDF, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("%s: %d pages, %d bytes, %s in %s\n", *out, res.Pages, len(res.PDF), res.Engine, res.Duration.Round(time.Millisecond))
+	return nil
+}

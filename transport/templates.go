@@ -1,0 +1,421 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/starters"
+	"github.com/platen/platen/storage"
+)
+
+// templateView is a template as the API shows it.
+type templateView struct {
+	ID            string     `json:"id"`
+	Slug          string     `json:"slug"`
+	Name          string     `json:"name"`
+	Description   string     `json:"description,omitempty"`
+	Kind          string     `json:"kind"`
+	ActiveVersion int        `json:"activeVersion"`
+	LatestVersion int        `json:"latestVersion"`
+	CopiedFrom    string     `json:"copiedFrom,omitempty"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	UpdatedAt     time.Time  `json:"updatedAt"`
+	ArchivedAt    *time.Time `json:"archivedAt,omitempty"`
+}
+
+func viewTemplate(t storage.Template) templateView {
+	return templateView{ID: t.ID, Slug: t.Slug, Name: t.Name, Description: t.Description, Kind: t.Kind,
+		ActiveVersion: t.ActiveVersion, LatestVersion: t.LatestVersion, CopiedFrom: t.CopiedFrom,
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, ArchivedAt: t.ArchivedAt}
+}
+
+// versionView is a whole version.
+type versionView struct {
+	TemplateID string            `json:"templateId"`
+	Version    int               `json:"version"`
+	Active     bool              `json:"active"`
+	HTML       string            `json:"html"`
+	Content    json.RawMessage   `json:"content,omitempty"`
+	Manifest   json.RawMessage   `json:"manifest,omitempty"`
+	SampleData json.RawMessage   `json:"sampleData,omitempty"`
+	Assets     map[string]string `json:"assets,omitempty"`
+	CreatedAt  time.Time         `json:"createdAt"`
+}
+
+func viewVersion(v storage.TemplateVersion, t storage.Template) versionView {
+	return versionView{TemplateID: v.TemplateID, Version: v.Number, Active: v.Number == t.ActiveVersion, HTML: v.HTML,
+		Content: v.Content, Manifest: v.Manifest, SampleData: v.SampleData, Assets: v.Assets, CreatedAt: v.CreatedAt}
+}
+
+// versionSummary is a version in a listing, without its source.
+type versionSummary struct {
+	Version    int       `json:"version"`
+	Active     bool      `json:"active"`
+	HTMLBytes  int       `json:"htmlBytes"`
+	AssetCount int       `json:"assetCount"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+// template resolves :templateId, an id or a slug, within the caller's organisation.
+func (s *Server) template(r *request) (storage.Template, error) {
+	ref := r.param("templateId")
+	var t storage.Template
+	var err error
+	if ids.HasKind(ref, ids.Template) {
+		t, err = s.deps.Store.Template(ref)
+	} else {
+		t, err = s.deps.Store.TemplateBySlug(r.org.ID, ref)
+	}
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && t.OrgID != r.org.ID) {
+		return storage.Template{}, fmt.Errorf("%w: template %q", fault.ErrNotFound, ref)
+	}
+	return t, err
+}
+
+// versionInput is the source of a version in a request.
+type versionInput struct {
+	HTML       string            `json:"html"`
+	Content    json.RawMessage   `json:"content"`
+	Manifest   json.RawMessage   `json:"manifest"`
+	SampleData json.RawMessage   `json:"sampleData"`
+	Assets     map[string]string `json:"assets"`
+	Activate   *bool             `json:"activate"`
+}
+
+func (v versionInput) version() render.Version {
+	return render.Version{HTML: v.HTML, Content: v.Content, Manifest: v.Manifest, SampleData: v.SampleData, Assets: v.Assets}
+}
+
+func (s *Server) createTemplate(r *request) error {
+	var in struct {
+		Name        string `json:"name"`
+		Slug        string `json:"slug"`
+		Description string `json:"description"`
+		versionInput
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	msg := actors.CreateTemplate{Name: in.Name, Slug: in.Slug, Description: in.Description}
+	if in.HTML != "" {
+		v := in.version()
+		msg.Version = &v
+		msg.Activate = in.Activate == nil || *in.Activate
+	}
+	res, err := s.deps.Actors.AskOrg(r.org.ID, msg)
+	if err != nil {
+		return err
+	}
+	t := res.(storage.Template)
+	note := "template created without a version; save one with POST /v1/templates/" + t.Slug + "/versions"
+	if t.LatestVersion > 0 {
+		note = fmt.Sprintf("template created with version 1 (active: %v)", t.ActiveVersion == 1)
+	}
+	return r.ok(http.StatusCreated, viewTemplate(t), note)
+}
+
+// maxListLimit and defaultListLimit bound listings (DESIGN.md "listing").
+const (
+	defaultListLimit = 20
+	maxListLimit     = 100
+)
+
+func listLimit(r *request) (int, error) {
+	raw := string(r.QueryArgs().Peek("limit"))
+	if raw == "" {
+		return defaultListLimit, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < 1 || n > maxListLimit {
+		return 0, fault.Invalid("limit", "must be a whole number from 1 to %d", maxListLimit)
+	}
+	return n, nil
+}
+
+func (s *Server) listTemplates(r *request) error {
+	limit, err := listLimit(r)
+	if err != nil {
+		return err
+	}
+	archived := string(r.QueryArgs().Peek("archived"))
+	if archived != "" && archived != "true" && archived != "false" {
+		return fault.Invalid("archived", "must be true or false")
+	}
+	cursor := string(r.QueryArgs().Peek("cursor"))
+	if cursor != "" && !ids.HasKind(cursor, ids.Template) {
+		return fault.Invalid("cursor", "is not a cursor this listing gave")
+	}
+	items := []templateView{}
+	var next *string
+	for {
+		batch, err := s.deps.Store.OrgTemplates(r.org.ID, cursor, limit+1)
+		if err != nil {
+			return err
+		}
+		for _, t := range batch {
+			if (t.ArchivedAt != nil) != (archived == "true") {
+				cursor = t.ID
+				continue
+			}
+			if len(items) == limit {
+				next = &items[len(items)-1].ID
+				break
+			}
+			items = append(items, viewTemplate(t))
+			cursor = t.ID
+		}
+		if next != nil || len(batch) <= limit {
+			break
+		}
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": items, "nextCursor": next}, fmt.Sprintf("%d templates", len(items)))
+}
+
+func (s *Server) getTemplate(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewTemplate(t), "")
+}
+
+func (s *Server) patchTemplate(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name        *string `json:"name"`
+		Slug        *string `json:"slug"`
+		Description *string `json:"description"`
+		Archived    *bool   `json:"archived"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Name: in.Name, Slug: in.Slug, Description: in.Description, Archived: in.Archived})
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewTemplate(res.(storage.Template)), "template updated")
+}
+
+func (s *Server) archiveTemplate(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	yes := true
+	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Archived: &yes})
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewTemplate(res.(storage.Template)), "template archived; PATCH {\"archived\": false} restores it")
+}
+
+func (s *Server) createVersion(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	var in versionInput
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Activate: in.Activate != nil && *in.Activate})
+	if err != nil {
+		return err
+	}
+	v := res.(storage.TemplateVersion)
+	if t, err = s.deps.Store.Template(t.ID); err != nil {
+		return err
+	}
+	note := fmt.Sprintf("version %d saved", v.Number)
+	if v.Number == t.ActiveVersion {
+		note += " and active"
+	}
+	return r.ok(http.StatusCreated, viewVersion(v, t), note)
+}
+
+func (s *Server) listVersions(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	vs, err := s.deps.Store.TemplateVersions(t.ID)
+	if err != nil {
+		return err
+	}
+	items := make([]versionSummary, 0, len(vs))
+	for i := len(vs) - 1; i >= 0; i-- {
+		v := vs[i]
+		items = append(items, versionSummary{Version: v.Number, Active: v.Number == t.ActiveVersion, HTMLBytes: len(v.HTML), AssetCount: len(v.Assets), CreatedAt: v.CreatedAt})
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": items}, fmt.Sprintf("%d versions", len(items)))
+}
+
+// versionNumber reads the :n parameter.
+func versionNumber(r *request) (int, error) {
+	n, err := strconv.Atoi(r.param("n"))
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%w: version %q", fault.ErrNotFound, r.param("n"))
+	}
+	return n, nil
+}
+
+func (s *Server) getVersion(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	n, err := versionNumber(r)
+	if err != nil {
+		return err
+	}
+	v, err := s.deps.Store.TemplateVersion(t.ID, n)
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("%w: version %d of %s", fault.ErrNotFound, n, t.Slug)
+	}
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewVersion(v, t), "")
+}
+
+func (s *Server) activateVersion(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	n, err := versionNumber(r)
+	if err != nil {
+		return err
+	}
+	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.ActivateVersion{TemplateID: t.ID, Number: n})
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewTemplate(res.(storage.Template)), fmt.Sprintf("version %d is active", n))
+}
+
+// preview renders a version with its sample data or the given data,
+// watermarked and unbilled, and answers with the PDF itself.
+func (s *Server) preview(r *request) error {
+	t, err := s.template(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Data    map[string]any `json:"data"`
+		Version int            `json:"version"`
+		Engine  string         `json:"engine"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	n := in.Version
+	if n == 0 {
+		n = t.ActiveVersion
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: template %s has no active version to preview; save one first", fault.ErrConflict, t.Slug)
+	}
+	stored, err := s.deps.Store.TemplateVersion(t.ID, n)
+	if errors.Is(err, storage.ErrNotFound) {
+		return fault.Invalid("version", "template %s has no version %d", t.Slug, n)
+	}
+	if err != nil {
+		return err
+	}
+	checked, err := render.Version{HTML: stored.HTML, Content: stored.Content, Manifest: stored.Manifest,
+		SampleData: stored.SampleData, Assets: stored.Assets}.Check()
+	if err != nil {
+		return err
+	}
+	data := in.Data
+	if data == nil {
+		data = checked.Sample
+	}
+	res, err := s.deps.Renderer.Render(r, render.Request{
+		Version: checked, Data: data, Engine: in.Engine, CacheKey: fmt.Sprintf("%s@%d", t.ID, n), Now: s.deps.Clock.Now(),
+		Watermark: &render.Watermark{Text: "PREVIEW", Notice: "Preview of " + t.Slug + " version " + strconv.Itoa(n) + ": not a billed document"},
+	})
+	if err != nil {
+		return err
+	}
+	r.SetStatusCode(http.StatusOK)
+	r.SetContentType("application/pdf")
+	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-v%d-preview.pdf"`, t.Slug, n))
+	r.Response.Header.Set("X-Platen-Pages", strconv.Itoa(res.Pages))
+	r.Response.Header.Set("X-Platen-Engine", res.Engine)
+	r.SetBody(res.PDF)
+	return nil
+}
+
+// starterView is a starter in the library listing.
+type starterView struct {
+	Slug        string          `json:"slug"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Category    string          `json:"category,omitempty"`
+	Manifest    json.RawMessage `json:"manifest"`
+	SampleData  json.RawMessage `json:"sampleData"`
+}
+
+func (s *Server) library(r *request) error {
+	all, err := starters.All()
+	if err != nil {
+		return err
+	}
+	items := make([]starterView, len(all))
+	for i, st := range all {
+		items[i] = starterView{Slug: st.Slug, Name: st.Name, Description: st.Description, Category: st.Category,
+			Manifest: st.Version.Manifest, SampleData: st.Version.SampleData}
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": items}, fmt.Sprintf("%d starters", len(items)))
+}
+
+// copyStarter copies a starter into the organisation as a template whose
+// version 1 is active. Without a slug it takes the starter's, or the first of
+// slug-2, slug-3… that is free.
+func (s *Server) copyStarter(r *request) error {
+	st, ok := starters.Find(r.param("starterSlug"))
+	if !ok {
+		return fmt.Errorf("%w: no starter %q in the library", fault.ErrNotFound, r.param("starterSlug"))
+	}
+	var in struct {
+		Slug string `json:"slug"`
+		Name string `json:"name"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	name := in.Name
+	if name == "" {
+		name = st.Name
+	}
+	slug := in.Slug
+	if slug == "" {
+		slug = st.Slug
+		for i := 2; i <= 100; i++ {
+			if _, err := s.deps.Store.TemplateBySlug(r.org.ID, slug); errors.Is(err, storage.ErrNotFound) {
+				break
+			}
+			slug = fmt.Sprintf("%s-%d", st.Slug, i)
+		}
+	}
+	v := st.Version
+	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.CreateTemplate{Name: name, Slug: slug, Description: st.Description, Version: &v, Activate: true, CopiedFrom: st.Slug})
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusCreated, viewTemplate(res.(storage.Template)), "starter copied; version 1 is active and generates now")
+}

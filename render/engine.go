@@ -11,6 +11,9 @@ type Job struct {
 	Geometry Geometry
 	// Tagged asks for a tagged (accessible) PDF.
 	Tagged bool
+	// Header and Footer are filled markup printed on every page; an engine
+	// replaces the elements of class pageNumber and totalPages.
+	Header, Footer string
 }
 
 // Engine prints HTML documents to PDF.

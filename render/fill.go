@@ -28,6 +28,42 @@ type FillOptions struct {
 // that a runaway template cannot hold a render slot for long.
 const DefaultFillBudget = 5 * time.Second
 
+// FillHeaderFooter fills the manifest's header and footer with the same data
+// as the page, wrapped in a base style: the chromium engine prints them in a
+// context of their own, without the page's styles.
+func FillHeaderFooter(c *Checked, data map[string]any, opt FillOptions) (header, footer string, err error) {
+	ctx := make(map[string]any, len(data)+3)
+	for k, v := range data {
+		ctx[k] = v
+	}
+	ctx["content"] = c.Content
+	ctx["pageNumber"] = raymond.SafeString(`<span class="pageNumber"></span>`)
+	ctx["totalPages"] = raymond.SafeString(`<span class="totalPages"></span>`)
+	out := [2]string{}
+	for i, src := range []string{c.Manifest.Header, c.Manifest.Footer} {
+		if src == "" {
+			continue
+		}
+		tpl, err := raymond.Parse(src)
+		if err != nil {
+			return "", "", fmt.Errorf("%w: %s", ErrFill, cleanRaymondError(err))
+		}
+		tpl.RegisterHelpers(env{assets: c.Assets, locale: c.Manifest.Locale, currency: c.Manifest.Currency}.helpers())
+		filled, err := execBudget(tpl, ctx, opt)
+		if err != nil {
+			return "", "", err
+		}
+		out[i] = headerFooterStyle + `<div class="platen-hf">` + filled + `</div>`
+	}
+	return out[0], out[1], nil
+}
+
+// headerFooterStyle gives headers and footers a readable size and the page's
+// side padding; Chromium's own default is a few pixels high.
+const headerFooterStyle = `<style>html,body{margin:0;padding:0}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}` +
+	`.platen-hf{box-sizing:border-box;width:100%;padding:0 12mm;font-family:"Liberation Sans",Arial,sans-serif;font-size:9pt;line-height:1.3;color:#333}` +
+	`.platen-hf img{max-height:12mm}</style>`
+
 // Fill executes the version's markup with data, its content, its assets and,
 // when the manifest declares pagination, the pages array. data must already
 // satisfy the schema.
@@ -54,6 +90,11 @@ func Fill(c *Checked, data map[string]any, opt FillOptions) (string, error) {
 		ctx["pages"] = list
 	}
 
+	return execBudget(tpl, ctx, opt)
+}
+
+// execBudget executes a parsed template under recover and the time budget.
+func execBudget(tpl *raymond.Template, ctx map[string]any, opt FillOptions) (string, error) {
 	budget := opt.Budget
 	if budget <= 0 {
 		budget = DefaultFillBudget

@@ -33,7 +33,17 @@ type Manifest struct {
 	// TaggedPDF asks for a tagged (accessible) PDF; it costs about a third of
 	// the throughput and doubles the size, so it is off by default.
 	TaggedPDF bool `json:"taggedPdf,omitempty"`
+	// Header and Footer are Handlebars markup printed on every page by the
+	// chromium engine, with {{pageNumber}} and {{totalPages}}.
+	Header string `json:"header,omitempty"`
+	Footer string `json:"footer,omitempty"`
 }
+
+// Room kept for a header or footer when the manifest gives no margin there.
+const (
+	defaultHeaderMargin = "18mm"
+	defaultFooterMargin = "16mm"
+)
 
 // PageSize is a named size or explicit dimensions.
 type PageSize struct {
@@ -201,6 +211,25 @@ func (m *Manifest) check(at string) error {
 	case "", EnginePhantom, EngineChromium:
 	default:
 		return fault.Invalid(at+".engine", "must be empty (the platform default), phantom or chromium")
+	}
+	if m.Header != "" || m.Footer != "" {
+		if m.Margins == nil {
+			m.Margins = &Margins{}
+		}
+		if m.Header != "" && m.Margins.Top == "" {
+			m.Margins.Top = defaultHeaderMargin
+		}
+		if m.Footer != "" && m.Margins.Bottom == "" {
+			m.Margins.Bottom = defaultFooterMargin
+		}
+		for name, src := range map[string]string{"header": m.Header, "footer": m.Footer} {
+			if len(src) > 64<<10 {
+				return fault.Invalid(at+"."+name, "is over 64 KB")
+			}
+			if err := lint(src); err != nil {
+				return fault.Invalid(at+"."+name, "%v", err)
+			}
+		}
 	}
 	if m.Margins != nil {
 		for name, v := range map[string]string{"top": m.Margins.Top, "right": m.Margins.Right, "bottom": m.Margins.Bottom, "left": m.Margins.Left} {

@@ -61,6 +61,9 @@ type Request struct {
 	// a line of notice.
 	Watermark *Watermark
 	Now       time.Time
+	// Queue makes the render wait for a free slot (documents, admitted
+	// earlier); without it a full queue refuses at once (previews).
+	Queue bool
 }
 
 // Watermark is what a watermarked document carries.
@@ -92,21 +95,34 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	select {
-	case r.slots <- struct{}{}:
-		defer func() { <-r.slots }()
-	default:
-		return Result{}, fmt.Errorf("%w: %d renders are already running or waiting", fault.ErrOverloaded, r.cfg.Capacity)
+	if req.Queue {
+		select {
+		case r.slots <- struct{}{}:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+	} else {
+		select {
+		case r.slots <- struct{}{}:
+		default:
+			return Result{}, fmt.Errorf("%w: %d renders are already running or waiting", fault.ErrOverloaded, r.cfg.Capacity)
+		}
 	}
+	defer func() { <-r.slots }()
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 
-	filled, err := Fill(req.Version, req.Data, FillOptions{CacheKey: req.CacheKey, Now: req.Now})
+	opt := FillOptions{CacheKey: req.CacheKey, Now: req.Now}
+	filled, err := Fill(req.Version, req.Data, opt)
+	if err != nil {
+		return Result{}, err
+	}
+	header, footer, err := FillHeaderFooter(req.Version, req.Data, opt)
 	if err != nil {
 		return Result{}, err
 	}
 	g := req.Version.Manifest.Geometry()
-	out, err := engine.Render(ctx, Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF})
+	out, err := engine.Render(ctx, Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, Header: header, Footer: footer})
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%w: the document took longer than %s to render", ErrRender, r.cfg.Timeout)

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -44,6 +43,8 @@ type Command struct {
 	SaveVersion      *SaveVersion      `json:"saveVersion,omitempty"`
 	ActivateVersion  *ActivateVersion  `json:"activateVersion,omitempty"`
 	UpdateTemplate   *UpdateTemplate   `json:"updateTemplate,omitempty"`
+	CreateDocument   *CreateDocument   `json:"createDocument,omitempty"`
+	DocumentChange   *DocumentChange   `json:"documentChange,omitempty"`
 }
 
 // CreateTemplate creates a template, with its first version when Version is
@@ -170,15 +171,11 @@ func ApplyToOrg(o *Org, c *Command) error {
 	switch c.Kind {
 	case KindSetPlan:
 		o.Plan = c.SetPlan.Plan
-	case KindCreateKey, KindRevokeKey, KindUpdateTemplate:
-	case KindCreateTemplate, KindSaveVersion, KindActivateVersion:
-		if c.activates() {
-			o.FeedSeq++
-		}
+	case KindCreateKey, KindRevokeKey, KindUpdateTemplate, KindCreateTemplate, KindSaveVersion, KindActivateVersion:
+	case KindCreateDocument, KindStartRender, KindCompleteDocument, KindFailDocument, KindRecordDownload, KindExpireDocument:
 	case KindCreditWallet:
 		o.BalanceMicros += c.CreditWallet.AmountMicros
 		o.LedgerSeq++
-		o.FeedSeq++
 	default:
 		return fmt.Errorf("%w: %s is not an org command", ErrCodec, c.Kind)
 	}
@@ -186,15 +183,15 @@ func ApplyToOrg(o *Org, c *Command) error {
 	return nil
 }
 
-// walletCreditedEvent builds the feed event of a credit applied to o.
-func walletCreditedEvent(o *Org, c *Command) Event {
-	data, _ := json.Marshal(WalletCreditedData{
+// walletCreditedData is the data of the wallet.credited event of a credit
+// applied to o.
+func walletCreditedData(o *Org, c *Command) WalletCreditedData {
+	return WalletCreditedData{
 		LedgerEntryID: c.CreditWallet.EntryID,
 		AmountMicros:  c.CreditWallet.AmountMicros,
 		BalanceMicros: o.BalanceMicros,
 		Reference:     c.CreditWallet.Reference,
-	})
-	return Event{ID: c.CreditWallet.EventID, OrgID: o.ID, Seq: o.FeedSeq, Kind: EventWalletCredited, At: c.At, Data: data}
+	}
 }
 
 // templateID is the template a template command changes.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync/atomic"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/hashicorp/raft"
@@ -211,6 +212,19 @@ func apply(b *pebble.Batch, c *Command) error {
 	}
 
 	w := writer{b: b}
+	switch c.Kind {
+	case KindCreateDocument, KindStartRender, KindCompleteDocument, KindFailDocument, KindRecordDownload, KindExpireDocument:
+		// Document commands check their own transition before writing.
+		sub := writer{b: b}
+		if err := applyDocument(b, &sub, c); err != nil {
+			if sub.wrote {
+				return fmt.Errorf("storage: document command refused after writing: %w", err)
+			}
+			return err
+		}
+		w.set(orgKey(next.ID), mustEncode(&next))
+		return w.err
+	}
 	w.set(orgKey(next.ID), mustEncode(&next))
 	switch c.Kind {
 	case KindCreateKey:
@@ -235,8 +249,7 @@ func apply(b *pebble.Batch, c *Command) error {
 		if entry.Reference != "" {
 			w.set(ledgerRefKey(next.ID, entry.Reference), binary.BigEndian.AppendUint64(nil, entry.Seq))
 		}
-		ev := walletCreditedEvent(&next, c)
-		w.set(feedKey(next.ID, ev.Seq), mustEncode(&ev))
+		w.emit(next.ID, EventWalletCredited, c.CreditWallet.EventID, c.At, walletCreditedData(&next, c))
 	case KindCreateTemplate:
 		ct := c.CreateTemplate
 		t := ct.Template
@@ -249,18 +262,18 @@ func apply(b *pebble.Batch, c *Command) error {
 		}
 		w.set(templateSlugKey(c.OrgID, t.Slug), []byte(t.ID))
 		w.set(orgTemplateKey(c.OrgID, t.ID), nil)
-		w.activate(&next, c, &t, 1, ct.EventID)
+		w.activate(c, &t, 1, ct.EventID)
 		w.set(templateKey(t.ID), mustEncode(&t))
 	case KindSaveVersion:
 		v := c.SaveVersion.Version
 		v.CreatedAt = c.At
 		tpl.LatestVersion, tpl.UpdatedAt = v.Number, c.At
 		w.set(versionKey(tpl.ID, v.Number), mustEncode(&v))
-		w.activate(&next, c, &tpl, v.Number, c.SaveVersion.EventID)
+		w.activate(c, &tpl, v.Number, c.SaveVersion.EventID)
 		w.set(templateKey(tpl.ID), mustEncode(&tpl))
 	case KindActivateVersion:
 		tpl.UpdatedAt = c.At
-		w.activate(&next, c, &tpl, c.ActivateVersion.Number, c.ActivateVersion.EventID)
+		w.activate(c, &tpl, c.ActivateVersion.Number, c.ActivateVersion.EventID)
 		w.set(templateKey(tpl.ID), mustEncode(&tpl))
 	case KindUpdateTemplate:
 		u := c.UpdateTemplate
@@ -290,33 +303,61 @@ func apply(b *pebble.Batch, c *Command) error {
 	return w.err
 }
 
-// activate makes version n of t active when the command activates, writing
-// the template.activated event at the org's feed sequence.
-func (w *writer) activate(o *Org, c *Command, t *Template, n int, eventID string) {
+// activate makes version n of t active when the command activates, emitting
+// template.activated.
+func (w *writer) activate(c *Command, t *Template, n int, eventID string) {
 	if !c.activates() {
 		return
 	}
 	prev := t.ActiveVersion
 	t.ActiveVersion = n
-	data, _ := json.Marshal(TemplateActivatedData{TemplateID: t.ID, Slug: t.Slug, Version: n, PreviousVersion: prev})
-	ev := Event{ID: eventID, OrgID: o.ID, Seq: o.FeedSeq, Kind: EventTemplateActivated, At: c.At, Data: data}
-	w.set(feedKey(o.ID, ev.Seq), mustEncode(&ev))
+	w.emit(c.OrgID, EventTemplateActivated, eventID, c.At, TemplateActivatedData{TemplateID: t.ID, Slug: t.Slug, Version: n, PreviousVersion: prev})
+}
+
+// emit appends an event to the org's change feed at its next sequence number.
+// The counter is read through the batch, so several events of one batch
+// number on from each other.
+func (w *writer) emit(orgID, kind, eventID string, at time.Time, data any) {
+	if w.err != nil {
+		return
+	}
+	var seq uint64
+	raw, err := getRaw(w.b, feedSeqKey(orgID))
+	switch {
+	case err == nil && len(raw) == 8:
+		seq = binary.BigEndian.Uint64(raw)
+	case err != nil && !errors.Is(err, ErrNotFound):
+		w.err = err
+		return
+	}
+	seq++
+	body, err := json.Marshal(data)
+	if err != nil {
+		w.err = err
+		return
+	}
+	ev := Event{ID: eventID, OrgID: orgID, Seq: seq, Kind: kind, At: at, Data: body}
+	w.set(feedKey(orgID, seq), mustEncode(&ev))
+	w.set(feedSeqKey(orgID), binary.BigEndian.AppendUint64(nil, seq))
 }
 
 // writer collects the first error of a run of batch writes.
 type writer struct {
-	b   *pebble.Batch
-	err error
+	b     *pebble.Batch
+	err   error
+	wrote bool
 }
 
 func (w *writer) set(k, v []byte) {
 	if w.err == nil {
+		w.wrote = true
 		w.err = w.b.Set(k, v, nil)
 	}
 }
 
 func (w *writer) delete(k []byte) {
 	if w.err == nil {
+		w.wrote = true
 		w.err = w.b.Delete(k, nil)
 	}
 }

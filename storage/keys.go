@@ -15,6 +15,7 @@ import "encoding/binary"
 //	l/<orgID>/<seq>       LedgerEntry, seq big-endian
 //	lr/<orgID>/<ref>      seq of the ledger row with that reference
 //	f/<orgID>/<seq>       Event of the change feed, seq big-endian
+//	fq/<orgID>            last feed sequence number used
 //	t/<tplID>             Template
 //	ts/<orgID>/<slug>     tplID
 //	ot/<orgID>/<tplID>    empty: an org's templates
@@ -62,3 +63,5 @@ func versionsPrefix(tplID string) []byte        { return []byte("tv/" + tplID + 
 func versionKey(tplID string, n int) []byte {
 	return binary.BigEndian.AppendUint32(versionsPrefix(tplID), uint32(n))
 }
+
+func feedSeqKey(orgID string) []byte { return []byte("fq/" + orgID) }

@@ -46,10 +46,8 @@ type Org struct {
 	Version uint64 `json:"version"`
 	// BalanceMicros is the wallet balance: the sum of the org's ledger rows.
 	BalanceMicros int64 `json:"balanceMicros"`
-	// LedgerSeq and FeedSeq are the last sequence numbers used in the org's
-	// ledger and change feed.
+	// LedgerSeq is the last sequence number used in the org's ledger.
 	LedgerSeq uint64 `json:"ledgerSeq"`
-	FeedSeq   uint64 `json:"feedSeq"`
 	// UsagePeriod is the calendar month (UTC, "2006-01") PagesUsed counts in.
 	UsagePeriod string `json:"usagePeriod,omitempty"`
 	// PagesUsed is the pages charged to the allowance in UsagePeriod.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -376,5 +378,119 @@ func TestTemplateVersionsAndActivation(t *testing.T) {
 	}
 	if list, _ := s.OrgTemplates("org_a", "", 10); len(list) != 1 {
 		t.Fatalf("list %+v", list)
+	}
+}
+
+func TestBlobs(t *testing.T) {
+	b, err := OpenBlobs(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, err := b.Put([]byte("%PDF-1 one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h2, _ := b.Put([]byte("%PDF-1 one"))
+	if h1 != h2 || len(h1) != 64 {
+		t.Fatalf("hashes %s %s", h1, h2)
+	}
+	if got, err := b.Read(h1); err != nil || string(got) != "%PDF-1 one" {
+		t.Fatalf("read %q %v", got, err)
+	}
+	os.WriteFile(b.path(h1), []byte("tampered"), 0o600)
+	if _, err := b.Read(h1); !errors.Is(err, ErrCodec) {
+		t.Fatalf("a blob that does not match its hash was read: %v", err)
+	}
+	if err := b.Delete(h1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Open(h1); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("deleted blob: %v", err)
+	}
+	if _, err := b.Open("../../etc/passwd"); !errors.Is(err, ErrNotFound) {
+		t.Fatal("a path outside the store was opened")
+	}
+}
+
+func TestDocumentLifecycle(t *testing.T) {
+	s := openTestStore(t)
+	doc := func(id, corr string) *Command {
+		return &Command{Kind: KindCreateDocument, OrgID: "org_a", At: t0, CreateDocument: &CreateDocument{
+			Document: Document{ID: id, OrgID: "org_a", TemplateID: "tpl_1", TemplateSlug: "inv", TemplateVersion: 2, CorrelationID: corr, Filename: "a.pdf"},
+			Data:     json.RawMessage(`{"n":1}`), EventID: "e" + id}}
+	}
+	change := func(kind Kind, expect uint64, id string, ch DocumentChange) *Command {
+		ch.DocumentID = id
+		ch.EventID = fmt.Sprint("e", kind, id)
+		return &Command{Kind: kind, OrgID: "org_a", Expect: expect, At: t0.Add(time.Second), DocumentChange: &ch}
+	}
+	c1, c2 := doc("doc_1", "order/7"), doc("doc_2", "")
+	c1.Expect, c2.Expect = 1, 2
+	exp := t0.Add(time.Hour)
+	errs := applyCmds(t, s, createOrg("org_a"), c1, c2,
+		change(KindStartRender, 3, "doc_1", DocumentChange{}),
+		change(KindCompleteDocument, 4, "doc_1", DocumentChange{PageCount: 3, ByteSize: 100, BlobHash: "h", ExpiresAt: &exp}),
+		change(KindFailDocument, 5, "doc_1", DocumentChange{ErrorCode: "X"}), // already completed
+		change(KindFailDocument, 5, "doc_2", DocumentChange{ErrorCode: "TEMPLATE_ERROR", Message: "bad"}),
+		change(KindStartRender, 6, "doc_2", DocumentChange{}), // failed is final
+	)
+	want := []error{nil, nil, nil, nil, nil, ErrConflict, nil, ErrConflict}
+	for i := range want {
+		if (want[i] == nil) != (errs[i] == nil) || (want[i] != nil && !errors.Is(errs[i], want[i])) {
+			t.Fatalf("command %d: got %v, want %v", i, errs[i], want[i])
+		}
+	}
+	d1, _ := s.Document("doc_1")
+	if d1.Status != StatusCompleted || d1.PageCount != 3 || d1.CompletedAt == nil {
+		t.Fatalf("doc_1 %+v", d1)
+	}
+	if data, _ := s.DocumentData("doc_1"); string(data) != `{"n":1}` {
+		t.Fatalf("data %s", data)
+	}
+	if pending, _ := s.PendingDocuments(); len(pending) != 0 {
+		t.Fatalf("pending %+v", pending)
+	}
+	for _, c := range []struct {
+		f    DocumentFilter
+		want string
+	}{
+		{DocumentFilter{}, "doc_2,doc_1"},
+		{DocumentFilter{Status: StatusCompleted}, "doc_1"},
+		{DocumentFilter{Status: StatusQueued}, ""},
+		{DocumentFilter{CorrelationID: "order/7"}, "doc_1"},
+		{DocumentFilter{TemplateID: "tpl_1", Status: StatusFailed}, "doc_2"},
+	} {
+		list, _ := s.Documents("org_a", c.f, "", 10)
+		var got []string
+		for _, d := range list {
+			got = append(got, d.ID)
+		}
+		if strings.Join(got, ",") != c.want {
+			t.Errorf("filter %+v: %v, want %s", c.f, got, c.want)
+		}
+	}
+	if page, _ := s.Documents("org_a", DocumentFilter{}, "doc_2", 10); len(page) != 1 || page[0].ID != "doc_1" {
+		t.Fatalf("after cursor: %+v", page)
+	}
+	if inUse, _ := s.BlobInUse("h"); !inUse {
+		t.Fatal("blob of a completed document not in use")
+	}
+	if due, _ := s.ExpiringDocuments(exp, 10); len(due) != 1 {
+		t.Fatalf("expiring %+v", due)
+	}
+	applyCmds(t, s, change(KindExpireDocument, 6, "doc_1", DocumentChange{}))
+	if inUse, _ := s.BlobInUse("h"); inUse {
+		t.Fatal("expired document still holds its blob")
+	}
+	if d1, _ := s.Document("doc_1"); !d1.FileExpired {
+		t.Fatal("not marked expired")
+	}
+	feed, _ := s.Feed("org_a", 0, 0)
+	var kinds []string
+	for _, e := range feed {
+		kinds = append(kinds, e.Kind)
+	}
+	if strings.Join(kinds, ",") != "document.queued,document.queued,document.rendering,document.completed,document.failed" {
+		t.Fatalf("feed %v", kinds)
 	}
 }

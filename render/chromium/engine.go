@@ -189,16 +189,23 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 // generateTaggedPDF omitempty, so false would never be sent and Chromium
 // would tag anyway; this one always sends it.
 type printParams struct {
-	PaperWidth        float64 `json:"paperWidth"`
-	PaperHeight       float64 `json:"paperHeight"`
-	MarginTop         float64 `json:"marginTop"`
-	MarginBottom      float64 `json:"marginBottom"`
-	MarginLeft        float64 `json:"marginLeft"`
-	MarginRight       float64 `json:"marginRight"`
-	PrintBackground   bool    `json:"printBackground"`
-	PreferCSSPageSize bool    `json:"preferCSSPageSize"`
-	GenerateTaggedPDF bool    `json:"generateTaggedPDF"`
+	PaperWidth          float64 `json:"paperWidth"`
+	PaperHeight         float64 `json:"paperHeight"`
+	MarginTop           float64 `json:"marginTop"`
+	MarginBottom        float64 `json:"marginBottom"`
+	MarginLeft          float64 `json:"marginLeft"`
+	MarginRight         float64 `json:"marginRight"`
+	PrintBackground     bool    `json:"printBackground"`
+	PreferCSSPageSize   bool    `json:"preferCSSPageSize"`
+	GenerateTaggedPDF   bool    `json:"generateTaggedPDF"`
+	DisplayHeaderFooter bool    `json:"displayHeaderFooter"`
+	HeaderTemplate      string  `json:"headerTemplate,omitempty"`
+	FooterTemplate      string  `json:"footerTemplate,omitempty"`
 }
+
+// emptyHeaderFooter replaces a missing header or footer: left empty, Chromium
+// would print its own date and title there.
+const emptyHeaderFooter = "<span></span>"
 
 const mmPerInch = 25.4
 
@@ -214,12 +221,23 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 		return nil, fmt.Errorf("%w: wait for fonts and images: %v", render.ErrRender, err)
 	}
 	g := job.Geometry
-	res, err := p.Call(ctx, string(p.SessionID), "Page.printToPDF", printParams{
+	params := printParams{
 		PaperWidth: g.WidthMM / mmPerInch, PaperHeight: g.HeightMM / mmPerInch,
 		MarginTop: g.MarginTop / mmPerInch, MarginBottom: g.MarginBottom / mmPerInch,
 		MarginLeft: g.MarginLeft / mmPerInch, MarginRight: g.MarginRight / mmPerInch,
 		PrintBackground: true, PreferCSSPageSize: true, GenerateTaggedPDF: job.Tagged,
-	})
+	}
+	if job.Header != "" || job.Footer != "" {
+		params.DisplayHeaderFooter = true
+		params.HeaderTemplate, params.FooterTemplate = job.Header, job.Footer
+		if params.HeaderTemplate == "" {
+			params.HeaderTemplate = emptyHeaderFooter
+		}
+		if params.FooterTemplate == "" {
+			params.FooterTemplate = emptyHeaderFooter
+		}
+	}
+	res, err := p.Call(ctx, string(p.SessionID), "Page.printToPDF", params)
 	if err != nil {
 		return nil, fmt.Errorf("%w: print: %v", render.ErrRender, err)
 	}

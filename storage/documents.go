@@ -1,0 +1,344 @@
+package storage
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+)
+
+// Document statuses (DESIGN.md "states").
+const (
+	StatusQueued    = "queued"
+	StatusRendering = "rendering"
+	StatusCompleted = "completed"
+	StatusFailed    = "failed"
+)
+
+// Feed-only event kinds: each state change of a document is a change-feed
+// event; webhooks carry the spec's kinds.
+const (
+	EventDocumentQueued    = "document.queued"
+	EventDocumentRendering = "document.rendering"
+)
+
+// Document is a document record. The data it was rendered from is stored
+// apart (DocumentData) and never travels in events.
+type Document struct {
+	ID              string          `json:"id"`
+	OrgID           string          `json:"orgId"`
+	Status          string          `json:"status"`
+	TemplateID      string          `json:"templateId"`
+	TemplateSlug    string          `json:"templateSlug"`
+	TemplateVersion int             `json:"templateVersion"`
+	CorrelationID   string          `json:"correlationId,omitempty"`
+	Metadata        json.RawMessage `json:"metadata,omitempty"`
+	// Engine is the engine asked for; RenderedWith the one that rendered.
+	Engine       string `json:"engine,omitempty"`
+	RenderedWith string `json:"renderedWith,omitempty"`
+	Filename     string `json:"filename"`
+	Watermarked  bool   `json:"watermarked,omitempty"`
+	PageCount    int    `json:"pageCount"`
+	ByteSize     int64  `json:"byteSize"`
+	// BlobHash is the sha256 of the PDF in the blob store.
+	BlobHash        string     `json:"blobHash,omitempty"`
+	DurationMs      int64      `json:"durationMs"`
+	ErrorCode       string     `json:"errorCode,omitempty"`
+	Message         string     `json:"message,omitempty"`
+	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
+	Downloads       int        `json:"downloads"`
+	LastDownloadAt  *time.Time `json:"lastDownloadAt,omitempty"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	UpdatedAt       time.Time  `json:"updatedAt"`
+	CompletedAt     *time.Time `json:"completedAt,omitempty"`
+	// ExpiresAt is when the file is deleted; FileExpired is set once it is.
+	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
+	FileExpired bool       `json:"fileExpired,omitempty"`
+}
+
+// Pending reports whether the document still has to be rendered.
+func (d Document) Pending() bool { return d.Status == StatusQueued || d.Status == StatusRendering }
+
+// DocumentEventData is the data of every document event: the record as the
+// webhook payload describes it (spec "Webhook delivery payload"), without the
+// link, which is minted fresh when the event is sent, and without the data.
+type DocumentEventData struct {
+	ID              string          `json:"id"`
+	Status          string          `json:"status"`
+	TemplateSlug    string          `json:"templateSlug"`
+	TemplateVersion int             `json:"templateVersion"`
+	CorrelationID   string          `json:"correlationId,omitempty"`
+	PageCount       int             `json:"pageCount"`
+	ByteSize        int64           `json:"byteSize"`
+	Filename        string          `json:"filename"`
+	Metadata        json.RawMessage `json:"metadata,omitempty"`
+	ErrorCode       string          `json:"errorCode,omitempty"`
+	Message         string          `json:"message,omitempty"`
+}
+
+func documentEventData(d *Document) DocumentEventData {
+	return DocumentEventData{ID: d.ID, Status: d.Status, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
+		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename,
+		Metadata: d.Metadata, ErrorCode: d.ErrorCode, Message: d.Message}
+}
+
+// Document command kinds.
+const (
+	KindCreateDocument   Kind = "document.create"
+	KindStartRender      Kind = "document.rendering"
+	KindCompleteDocument Kind = "document.complete"
+	KindFailDocument     Kind = "document.fail"
+	KindRecordDownload   Kind = "document.download"
+	KindExpireDocument   Kind = "document.expire"
+)
+
+// CreateDocument stores a queued document and the data it renders from.
+type CreateDocument struct {
+	Document Document        `json:"document"`
+	Data     json.RawMessage `json:"data"`
+	EventID  string          `json:"eventId"`
+}
+
+// DocumentChange moves a document on: to rendering, completed or failed, or
+// records a download or the end of its file. The fields used depend on the
+// command's kind.
+type DocumentChange struct {
+	DocumentID string `json:"documentId"`
+	EventID    string `json:"eventId,omitempty"`
+	// Completed.
+	PageCount    int        `json:"pageCount,omitempty"`
+	ByteSize     int64      `json:"byteSize,omitempty"`
+	BlobHash     string     `json:"blobHash,omitempty"`
+	RenderedWith string     `json:"renderedWith,omitempty"`
+	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
+	// Completed or failed.
+	DurationMs int64 `json:"durationMs,omitempty"`
+	// Failed.
+	ErrorCode string `json:"errorCode,omitempty"`
+	Message   string `json:"message,omitempty"`
+}
+
+// Keys of documents.
+//
+//	d/<docID>                       Document
+//	dd/<docID>                      the data it renders from
+//	od/<orgID>/<docID>              empty: an org's documents
+//	dst/<orgID>/<status>/<docID>    empty: by status
+//	dtp/<orgID>/<tplID>/<docID>     empty: by template
+//	dcr/<orgID>/<hex corr>/<docID>  empty: by correlationId
+//	dq/<docID>                      orgID: documents still to render
+//	dx/<expiry unix>/<docID>        orgID: files to delete, by expiry
+//	br/<hash>/<docID>               empty: documents using a blob
+func documentKey(id string) []byte     { return []byte("d/" + id) }
+func documentDataKey(id string) []byte { return []byte("dd/" + id) }
+func orgDocsPrefix(org string) []byte  { return []byte("od/" + org + "/") }
+func docStatusPrefix(org, status string) []byte {
+	return []byte("dst/" + org + "/" + status + "/")
+}
+func docTemplatePrefix(org, tpl string) []byte { return []byte("dtp/" + org + "/" + tpl + "/") }
+func docCorrelationPrefix(org, corr string) []byte {
+	return []byte("dcr/" + org + "/" + hex.EncodeToString([]byte(corr)) + "/")
+}
+
+var (
+	pendingPrefix = []byte("dq/")
+	expiryPrefix  = []byte("dx/")
+)
+
+func pendingKey(id string) []byte { return append(append([]byte(nil), pendingPrefix...), id...) }
+func expiryKey(at time.Time, id string) []byte {
+	k := binary.BigEndian.AppendUint64(append([]byte(nil), expiryPrefix...), uint64(at.Unix()))
+	return append(append(k, '/'), id...)
+}
+func blobRefPrefix(hash string) []byte { return []byte("br/" + hash + "/") }
+
+// applyDocument checks and writes a document command. The org part (version)
+// was applied by ApplyToOrg.
+func applyDocument(b *pebble.Batch, w *writer, c *Command) error {
+	if c.Kind == KindCreateDocument {
+		d := c.CreateDocument.Document
+		if d.OrgID != c.OrgID || d.ID == "" {
+			return fmt.Errorf("%w: document record does not belong to the command", ErrCodec)
+		}
+		if _, err := getRaw(b, documentKey(d.ID)); err == nil {
+			return fmt.Errorf("%w: document %s exists", ErrConflict, d.ID)
+		}
+		d.Status, d.CreatedAt, d.UpdatedAt = StatusQueued, c.At, c.At
+		w.set(documentKey(d.ID), mustEncode(&d))
+		w.set(documentDataKey(d.ID), c.CreateDocument.Data)
+		w.set(append(orgDocsPrefix(d.OrgID), d.ID...), nil)
+		w.set(append(docStatusPrefix(d.OrgID, d.Status), d.ID...), nil)
+		w.set(append(docTemplatePrefix(d.OrgID, d.TemplateID), d.ID...), nil)
+		if d.CorrelationID != "" {
+			w.set(append(docCorrelationPrefix(d.OrgID, d.CorrelationID), d.ID...), nil)
+		}
+		w.set(pendingKey(d.ID), []byte(d.OrgID))
+		w.emit(d.OrgID, EventDocumentQueued, c.CreateDocument.EventID, c.At, documentEventData(&d))
+		return w.err
+	}
+
+	ch := c.DocumentChange
+	var d Document
+	if err := getRecord(b, documentKey(ch.DocumentID), &d); err != nil {
+		return err
+	}
+	if d.OrgID != c.OrgID {
+		return fmt.Errorf("%w: document %s", ErrNotFound, ch.DocumentID)
+	}
+	from := d.Status
+	switch c.Kind {
+	case KindStartRender:
+		if d.Status != StatusQueued {
+			return fmt.Errorf("%w: document %s is %s, not queued", ErrConflict, d.ID, d.Status)
+		}
+		d.Status = StatusRendering
+	case KindCompleteDocument, KindFailDocument:
+		// Once finished, a document is never finished again: it is charged
+		// and announced at most once.
+		if !d.Pending() {
+			return fmt.Errorf("%w: document %s is already %s", ErrConflict, d.ID, d.Status)
+		}
+		d.DurationMs = ch.DurationMs
+		if c.Kind == KindCompleteDocument {
+			at := c.At
+			d.Status, d.CompletedAt = StatusCompleted, &at
+			d.PageCount, d.ByteSize, d.BlobHash, d.RenderedWith, d.ExpiresAt = ch.PageCount, ch.ByteSize, ch.BlobHash, ch.RenderedWith, ch.ExpiresAt
+			w.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
+			if d.ExpiresAt != nil {
+				w.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))
+			}
+		} else {
+			d.Status, d.ErrorCode, d.Message = StatusFailed, ch.ErrorCode, ch.Message
+		}
+		w.delete(pendingKey(d.ID))
+	case KindRecordDownload:
+		if d.Status != StatusCompleted || d.FileExpired {
+			return fmt.Errorf("%w: document %s has no file to download", ErrConflict, d.ID)
+		}
+		at := c.At
+		d.Downloads++
+		d.LastDownloadAt = &at
+	case KindExpireDocument:
+		if d.Status != StatusCompleted || d.FileExpired {
+			return nil
+		}
+		d.FileExpired = true
+		w.delete(append(blobRefPrefix(d.BlobHash), d.ID...))
+		if d.ExpiresAt != nil {
+			w.delete(expiryKey(*d.ExpiresAt, d.ID))
+		}
+	default:
+		return fmt.Errorf("%w: %s is not a document command", ErrCodec, c.Kind)
+	}
+	d.UpdatedAt = c.At
+	if d.Status != from {
+		w.delete(append(docStatusPrefix(d.OrgID, from), d.ID...))
+		w.set(append(docStatusPrefix(d.OrgID, d.Status), d.ID...), nil)
+		kind := map[string]string{StatusRendering: EventDocumentRendering, StatusCompleted: EventDocumentCompleted, StatusFailed: EventDocumentFailed}[d.Status]
+		w.emit(d.OrgID, kind, ch.EventID, c.At, documentEventData(&d))
+	}
+	w.set(documentKey(d.ID), mustEncode(&d))
+	return w.err
+}
+
+// Document returns a document record.
+func (s *Store) Document(id string) (Document, error) {
+	var d Document
+	err := getRecord(s.db, documentKey(id), &d)
+	return d, err
+}
+
+// DocumentData returns the data a document renders from.
+func (s *Store) DocumentData(id string) (json.RawMessage, error) {
+	return getRaw(s.db, documentDataKey(id))
+}
+
+// DocumentFilter narrows a listing; empty fields match everything.
+type DocumentFilter struct {
+	Status, TemplateID, CorrelationID string
+}
+
+// Documents lists an organisation's documents, newest first, after the
+// document id cursor, at most limit. It walks the index of the most selective
+// filter and checks the others on each record.
+func (s *Store) Documents(orgID string, f DocumentFilter, cursor string, limit int) ([]Document, error) {
+	prefix := orgDocsPrefix(orgID)
+	switch {
+	case f.CorrelationID != "":
+		prefix = docCorrelationPrefix(orgID, f.CorrelationID)
+	case f.TemplateID != "":
+		prefix = docTemplatePrefix(orgID, f.TemplateID)
+	case f.Status != "":
+		prefix = docStatusPrefix(orgID, f.Status)
+	}
+	upper := prefixEnd(prefix)
+	if cursor != "" {
+		upper = append(append([]byte(nil), prefix...), cursor...)
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var out []Document
+	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
+		d, err := s.Document(string(it.Key()[len(prefix):]))
+		if err != nil {
+			return nil, err
+		}
+		if (f.Status != "" && d.Status != f.Status) || (f.TemplateID != "" && d.TemplateID != f.TemplateID) ||
+			(f.CorrelationID != "" && d.CorrelationID != f.CorrelationID) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// PendingDocuments returns every document still to render, on every org.
+func (s *Store) PendingDocuments() ([]Document, error) {
+	var out []Document
+	err := s.scan(pendingPrefix, 0, func(k, _ []byte) error {
+		d, err := s.Document(string(k[len(pendingPrefix):]))
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
+	})
+	return out, err
+}
+
+// ExpiringDocuments returns up to limit documents whose files expire at or
+// before t, soonest first.
+func (s *Store) ExpiringDocuments(t time.Time, limit int) ([]Document, error) {
+	var out []Document
+	upper := binary.BigEndian.AppendUint64(append([]byte(nil), expiryPrefix...), uint64(t.Unix())+1)
+	err := s.scanRange(expiryPrefix, upper, limit, func(k, _ []byte) error {
+		id := string(k[len(expiryPrefix)+9:])
+		d, err := s.Document(id)
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
+	})
+	return out, err
+}
+
+// BlobInUse reports whether any document still references a blob.
+func (s *Store) BlobInUse(hash string) (bool, error) {
+	found := false
+	err := s.scan(blobRefPrefix(hash), 1, func(_, _ []byte) error {
+		found = true
+		return nil
+	})
+	return found, err
+}

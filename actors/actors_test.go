@@ -46,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	deps := OrgDeps{Store: store, Proposer: rep, Clock: clock.System{}, Plans: storage.DefaultPlans(), ProposeTimeout: 5 * time.Second}
-	sys := NewSystem(engine, cluster.NewRendezvous(cluster.Member{ID: "n1"}), deps, 10*time.Second)
+	sys := NewSystem(engine, cluster.NewRendezvous(cluster.Member{ID: "n1"}), deps, DocDeps{Store: store, QueueCapacity: 10}, 10*time.Second)
 	t.Cleanup(func() {
 		sys.Stop()
 		rep.Shutdown()

@@ -265,6 +265,13 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 			return
 		}
 		after = a2
+	case CreateDocument, ChangeDocument:
+		a2, err := a.documentCommand(m, cmd)
+		if err != nil {
+			a.reply(c, sender, nil, err)
+			return
+		}
+		after = a2
 	case CreditWallet:
 		replay, err := a.checkCredit(m)
 		if err != nil {

@@ -1,8 +1,10 @@
 package actors
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -23,15 +25,26 @@ type System struct {
 	engine    *actor.Engine
 	placement Placement
 	deps      OrgDeps
+	docs      DocDeps
 	timeout   time.Duration
+	tracker   docTracker
+	// ctx ends when the System stops; renders in flight give up and their
+	// documents stay pending for the next start.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu   sync.Mutex // guards orgs
 	orgs map[string]*actor.PID
 }
 
 // NewSystem returns a System on engine. timeout bounds every request.
-func NewSystem(engine *actor.Engine, placement Placement, deps OrgDeps, timeout time.Duration) *System {
-	return &System{engine: engine, placement: placement, deps: deps, timeout: timeout, orgs: map[string]*actor.PID{}}
+func NewSystem(engine *actor.Engine, placement Placement, deps OrgDeps, docs DocDeps, timeout time.Duration) *System {
+	if docs.Logger == nil {
+		docs.Logger = slog.Default()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &System{engine: engine, placement: placement, deps: deps, docs: docs, timeout: timeout, ctx: ctx, cancel: cancel,
+		orgs: map[string]*actor.PID{}, tracker: docTracker{running: map[string]bool{}, waiters: map[string][]chan struct{}{}}}
 }
 
 // ErrNotOwner is returned when another node owns the actor asked for and this
@@ -85,8 +98,10 @@ func (s *System) ask(pid *actor.PID, msg any) (any, error) {
 	return r.Value, r.Err
 }
 
-// Stop stops every actor, letting each finish the messages it has.
+// Stop stops every actor, letting each finish the messages it has. Renders
+// in flight are abandoned; their documents resume on the next start.
 func (s *System) Stop() {
+	s.cancel()
 	s.mu.Lock()
 	pids := make([]*actor.PID, 0, len(s.orgs))
 	for _, pid := range s.orgs {

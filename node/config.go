@@ -43,6 +43,16 @@ type Config struct {
 	WarmEngine bool
 	// Render holds the render queue and limits.
 	Render render.RendererConfig
+	// Retention is how long a finished PDF is kept; the record stays after.
+	Retention time.Duration
+	// WaitTimeout is how long POST /v1/documents waits before answering 202.
+	WaitTimeout time.Duration
+	// DocumentQueue bounds the documents queued or rendering on this node;
+	// beyond it POST /v1/documents answers 503 OVERLOADED.
+	DocumentQueue int
+	// JanitorInterval is how often the node resumes stranded documents and
+	// deletes expired files.
+	JanitorInterval time.Duration
 }
 
 // DefaultConfig returns the embedded default: one node on ./data, listening
@@ -64,6 +74,14 @@ func DefaultConfig() Config {
 		RenderPages: max(runtime.NumCPU(), 1),
 		WarmEngine:  true,
 		Render:      render.DefaultRendererConfig(),
+		// DESIGN.md: files are kept 30 days by default.
+		Retention: 30 * 24 * time.Hour,
+		// DESIGN.md "time a request waits".
+		WaitTimeout: 30 * time.Second,
+		// About a minute of work at this machine's rate: long enough for a
+		// burst, short enough that a queued document still comes back soon.
+		DocumentQueue:   1000,
+		JanitorInterval: 30 * time.Second,
 	}
 }
 
@@ -83,6 +101,12 @@ func (c Config) Validate() error {
 	if c.RenderPages < 1 || c.Render.Capacity < c.RenderPages {
 		return errors.New("render pages must be at least 1 and the render queue at least as long")
 	}
+	if c.Retention < time.Minute {
+		return errors.New("retention must be at least a minute")
+	}
+	if c.WaitTimeout <= 0 || c.DocumentQueue < 1 || c.JanitorInterval <= 0 {
+		return errors.New("wait timeout, document queue and janitor interval must be positive")
+	}
 	if c.ShutdownTimeout <= 0 || c.RequestTimeout <= 0 {
 		return errors.New("timeouts must be positive")
 	}
@@ -95,8 +119,8 @@ func (c Config) String() string {
 	if c.OperatorToken != "" {
 		tok = "(set, hidden)"
 	}
-	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s",
-		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok)
+	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d",
+		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages)
 }
 
 func (c Config) baseURL() string {

@@ -2,6 +2,7 @@ package node
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -38,9 +39,12 @@ type Node struct {
 	actors    *actors.System
 	http      *transport.Server
 	engine    *chromium.Engine
+	links     transport.Links
 	listener  net.Listener
 	served    chan error
 	draining  atomic.Bool
+	// janitorStop asks the janitor to stop; janitorDone is closed when it has.
+	janitorStop, janitorDone chan struct{}
 }
 
 // Start opens the data folder and starts every part of the node. Secrets made
@@ -80,18 +84,10 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	if err != nil {
 		return nil, err
 	}
-	n.placement = cluster.NewRendezvous(cluster.Member{ID: n.id, Addr: engine.Address()})
-	clk := clock.System{}
-	plans := storage.DefaultPlans()
-	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
-		Store: n.store, Proposer: n.raft, Clock: clk, Plans: plans, ProposeTimeout: cfg.RequestTimeout,
-	}, cfg.RequestTimeout)
-
-	tokenHash, err := n.firstStart(out, clk)
+	blobs, err := storage.OpenBlobs(filepath.Join(cfg.DataDir, "blobs"))
 	if err != nil {
 		return nil, err
 	}
-
 	ccfg := chromium.DefaultConfig()
 	ccfg.Bin, ccfg.Pages, ccfg.Logger = cfg.ChromiumBin, cfg.RenderPages, log
 	if n.engine, err = chromium.New(ccfg); err != nil {
@@ -105,7 +101,35 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		}()
 	}
 	renderer := render.NewRenderer(cfg.Render, n.engine)
+	versions := actors.NewVersions(n.store)
 
+	n.placement = cluster.NewRendezvous(cluster.Member{ID: n.id, Addr: engine.Address()})
+	clk := clock.System{}
+	plans := storage.DefaultPlans()
+	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
+		Store: n.store, Proposer: n.raft, Clock: clk, Plans: plans, ProposeTimeout: cfg.RequestTimeout,
+	}, actors.DocDeps{
+		Store: n.store, Blobs: blobs, Renderer: renderer, Versions: versions, Retention: cfg.Retention,
+		QueueCapacity: cfg.DocumentQueue, Logger: log,
+	}, cfg.RequestTimeout)
+
+	tokenHash, err := n.firstStart(out, clk)
+	if err != nil {
+		return nil, err
+	}
+	linkKey, err := n.linkKey(clk)
+	if err != nil {
+		return nil, err
+	}
+
+	if n.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = "http://" + n.listener.Addr().String()
+	}
+	n.links = transport.Links{Key: linkKey, Base: base}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	reg.MustRegister(
@@ -124,15 +148,20 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	n.http, err = transport.New(cfg.HTTP, transport.Deps{
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg, Plans: plans,
-		Renderer: renderer,
+		Renderer: renderer, Versions: versions, Blobs: blobs, WaitTimeout: cfg.WaitTimeout,
+		Links: n.links,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if n.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
-	}
 	go func() { n.served <- n.http.Serve(n.listener) }()
+	if resumed, err := n.actors.ResumePending(); err != nil {
+		log.Error("cannot resume pending documents", "err", err)
+	} else if resumed > 0 {
+		log.Info("resumed documents left pending by the last stop", "documents", resumed)
+	}
+	n.janitorStop, n.janitorDone = make(chan struct{}), make(chan struct{})
+	go n.janitor(cfg.JanitorInterval, n.janitorStop, n.janitorDone)
 	log.Info("node started", "node", n.id, "config", cfg.String(), "http", n.listener.Addr().String(), "raft", n.raft.Addr())
 	return n, nil
 }
@@ -142,6 +171,18 @@ func (n *Node) ID() string { return n.id }
 
 // HTTPAddr is the address the HTTP surface listens on.
 func (n *Node) HTTPAddr() string { return n.listener.Addr().String() }
+
+// EngineMemory is the memory (PSS, bytes) of the browser the node renders
+// with, 0 before it starts.
+func (n *Node) EngineMemory() int64 {
+	if pid := n.engine.PID(); pid > 0 {
+		return chromium.TreePSS(pid)
+	}
+	return 0
+}
+
+// Links returns the node's download-link signer, for tests and tools in this process.
+func (n *Node) Links() transport.Links { return n.links }
 
 // Store is the node's state store, for tests and tools in this process.
 func (n *Node) Store() *storage.Store { return n.store }
@@ -163,6 +204,15 @@ func (n *Node) Shutdown(ctx context.Context) error {
 }
 
 func (n *Node) close() {
+	if n.listener != nil && n.http == nil {
+		n.listener.Close() // started listening, failed before serving
+	}
+	if n.janitorStop != nil {
+		// The janitor uses actors and the store: it stops before they do.
+		close(n.janitorStop)
+		<-n.janitorDone
+		n.janitorStop = nil
+	}
 	if n.actors != nil {
 		n.actors.Stop()
 	}
@@ -211,6 +261,68 @@ func (n *Node) clusterInfo() any {
 		"servers": out,
 		"members": n.placement.Members(),
 	}
+}
+
+// janitor resumes documents whose actor gave up on a transient error and
+// deletes files past their retention.
+func (n *Node) janitor(every time.Duration, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		if n.ready() != nil {
+			continue
+		}
+		if err := n.Sweep(time.Now().UTC()); err != nil {
+			n.log.Error("janitor", "err", err)
+		}
+	}
+}
+
+// Sweep resumes stranded documents and deletes the files of documents whose
+// retention ended before now. The janitor runs it; tests call it with a clock
+// of their own.
+func (n *Node) Sweep(now time.Time) error {
+	if _, err := n.actors.ResumePending(); err != nil {
+		return fmt.Errorf("resume pending documents: %w", err)
+	}
+	for {
+		expired, err := n.actors.ExpireFiles(now, 500)
+		if err != nil {
+			return fmt.Errorf("expire files: %w", err)
+		}
+		if expired > 0 {
+			n.log.Info("files past retention deleted", "documents", expired)
+		}
+		if expired < 500 {
+			return nil
+		}
+	}
+}
+
+// linkKey returns the key that signs download links, making it on first start.
+func (n *Node) linkKey(clk clock.Clock) ([]byte, error) {
+	key, err := n.store.LinkKey()
+	if err == nil {
+		return key, nil
+	}
+	if !errors.Is(err, storage.ErrNotFound) {
+		return nil, err
+	}
+	fresh := make([]byte, 32)
+	if _, err := rand.Read(fresh); err != nil {
+		return nil, err
+	}
+	err = n.raft.Apply(&storage.Command{Kind: storage.KindSetLinkKey, At: clk.Now(), SetLinkKey: &storage.SetLinkKey{Key: fresh}}, n.cfg.RequestTimeout)
+	if err != nil && !errors.Is(err, storage.ErrConflict) {
+		return nil, err
+	}
+	return n.store.LinkKey()
 }
 
 // nodeID reads the node's id from the data folder, making it on first start.

@@ -263,3 +263,57 @@ func TestSIGTERMDrainsAndRestartKeepsTheFirstKey(t *testing.T) {
 		t.Fatal("restarted node not ready in metrics")
 	}
 }
+
+// TestDocumentsPendingAtKillFinishAfterRestart queues documents, kills the
+// node while they render, and restarts it: every document must complete.
+func TestDocumentsPendingAtKillFinishAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	p := startProc(t, dir, httpAddr, raftAddr)
+	key := regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`).FindStringSubmatch(p.stdout.String())[1]
+	tpl := map[string]any{"name": "Note", "slug": "note",
+		"html":     `<html><body>{{#each pages}}<div class="sheet" style="padding:20mm"><h1>Note {{@root.n}}</h1>{{#each items}}<p>{{this}}</p>{{/each}}</div>{{/each}}</body></html>`,
+		"manifest": map[string]any{"pagination": map[string]any{"collection": "lines", "itemsPerPage": 20}}}
+	if r := testnode.Do(t, "POST", p.url+"/v1/templates", key, tpl); r.Status != 201 {
+		t.Fatal(r)
+	}
+	var ids []string
+	for i := 0; i < 12; i++ {
+		lines := make([]any, 100)
+		for j := range lines {
+			lines[j] = fmt.Sprintf("line %d", j)
+		}
+		r := testnode.Do(t, "POST", p.url+"/v1/documents", key, map[string]any{"templateId": "note", "data": map[string]any{"n": i, "lines": lines}, "wait": false})
+		if r.Status != 202 {
+			t.Fatalf("document %d: %s", i, r)
+		}
+		ids = append(ids, r.Data()["id"].(string))
+	}
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	p.wait(t, 10*time.Second)
+
+	p = startProc(t, dir, httpAddr, raftAddr)
+	pendingAtRestart := 0
+	deadline := time.Now().Add(90 * time.Second)
+	for _, id := range ids {
+		first := true
+		for {
+			d := testnode.Do(t, "GET", p.url+"/v1/documents/"+id, key, nil).Data()
+			if first && d["status"] != "completed" {
+				pendingAtRestart++
+			}
+			first = false
+			if d["status"] == "completed" && d["pageCount"].(float64) == 5 {
+				break
+			}
+			if d["status"] == "failed" || time.Now().After(deadline) {
+				t.Fatalf("document %s after restart: %v", id, d)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if pendingAtRestart == 0 {
+		t.Fatal("every document finished before the kill; the test proves nothing")
+	}
+	t.Logf("%d of %d documents were pending at the kill and completed after restart", pendingAtRestart, len(ids))
+}

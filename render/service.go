@@ -80,6 +80,9 @@ type Result struct {
 // ErrTooManyPages is a document over the page cap.
 var ErrTooManyPages = errors.New("too many pages")
 
+// ErrTimeout is a render that ran over its time budget.
+var ErrTimeout = errors.New("render timed out")
+
 // Render checks the data and produces the PDF. A payload that breaks the
 // schema is a fault.ErrPayload refusal; a template that cannot be filled or
 // printed is ErrFill or ErrRender.
@@ -125,7 +128,7 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	out, err := engine.Render(ctx, Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, Header: header, Footer: footer})
 	if err != nil {
 		if ctx.Err() != nil {
-			return Result{}, fmt.Errorf("%w: the document took longer than %s to render", ErrRender, r.cfg.Timeout)
+			return Result{}, fmt.Errorf("%w: the document took longer than %s to render", ErrTimeout, r.cfg.Timeout)
 		}
 		return Result{}, err
 	}

@@ -11,6 +11,7 @@ type Kind string
 // Command kinds.
 const (
 	KindSetOperatorToken Kind = "operator.token"
+	KindSetLinkKey       Kind = "links.key"
 	KindCreateOrg        Kind = "org.create"
 	KindSetPlan          Kind = "org.plan"
 	KindCreateKey        Kind = "key.create"
@@ -34,6 +35,7 @@ type Command struct {
 	At time.Time `json:"at"`
 
 	SetOperatorToken *SetOperatorToken `json:"setOperatorToken,omitempty"`
+	SetLinkKey       *SetLinkKey       `json:"setLinkKey,omitempty"`
 	CreateOrg        *CreateOrg        `json:"createOrg,omitempty"`
 	SetPlan          *SetPlan          `json:"setPlan,omitempty"`
 	CreateKey        *CreateKey        `json:"createKey,omitempty"`
@@ -99,6 +101,12 @@ func (c *Command) activates() bool {
 // hash is already stored, so concurrent first starts cannot both win.
 type SetOperatorToken struct {
 	Hash string `json:"hash"`
+}
+
+// SetLinkKey stores the key that signs download links, the same on every
+// node so a link works on any of them. Refused once a key is stored.
+type SetLinkKey struct {
+	Key []byte `json:"key"`
 }
 
 // CreateOrg creates an organisation.

@@ -129,6 +129,15 @@ func isRefusal(err error) bool {
 // apply checks one command and, if it is accepted, writes all of it to b.
 // Checks come before writes, so a refused command leaves b untouched.
 func apply(b *pebble.Batch, c *Command) error {
+	if c.Kind == KindSetLinkKey {
+		if _, err := getRaw(b, keyLinkKey); err == nil {
+			return fmt.Errorf("%w: link key already set", ErrConflict)
+		}
+		if len(c.SetLinkKey.Key) < 32 {
+			return fmt.Errorf("%w: link key too short", ErrCodec)
+		}
+		return b.Set(keyLinkKey, mustEncode(c.SetLinkKey), nil)
+	}
 	if c.Kind == KindSetOperatorToken {
 		if _, err := getRaw(b, keyOperator); err == nil {
 			return fmt.Errorf("%w: operator token already set", ErrConflict)

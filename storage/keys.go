@@ -8,6 +8,7 @@ import "encoding/binary"
 //	m/applied             raft index of the last applied command
 //	m/restoring           present while a snapshot restore is under way
 //	m/operator            hash of the operator token
+//	m/linkkey             key that signs download links
 //	o/<orgID>             Org
 //	k/<keyID>             APIKey
 //	kh/<sha256 hex>       keyID, for authentication
@@ -24,6 +25,7 @@ var (
 	keyApplied   = []byte("m/applied")
 	keyRestoring = []byte("m/restoring")
 	keyOperator  = []byte("m/operator")
+	keyLinkKey   = []byte("m/linkkey")
 )
 
 func orgKey(orgID string) []byte        { return []byte("o/" + orgID) }

@@ -200,6 +200,15 @@ func (s *Store) OperatorTokenHash() (string, error) {
 	return t.Hash, nil
 }
 
+// LinkKey returns the key that signs download links.
+func (s *Store) LinkKey() ([]byte, error) {
+	var k SetLinkKey
+	if err := getRecord(s.db, keyLinkKey, &k); err != nil {
+		return nil, err
+	}
+	return k.Key, nil
+}
+
 // errStop ends a scan early without an error.
 var errStop = errors.New("stop")
 

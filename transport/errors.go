@@ -51,6 +51,8 @@ const (
 	codeOverloaded      = "OVERLOADED"
 	codeUnavailable     = "UNAVAILABLE"
 	codeRenderFailed    = "RENDER_FAILED"
+	codeLinkExpired     = "LINK_EXPIRED"
+	codeFileExpired     = "FILE_EXPIRED"
 	codeInternal        = "INTERNAL"
 )
 
@@ -78,16 +80,20 @@ func statusOf(err error) problem {
 	switch {
 	case errors.Is(err, fault.ErrInvalid):
 		p.Status, p.Code = http.StatusBadRequest, codeInvalid
-	case errors.Is(err, render.ErrFill), errors.Is(err, render.ErrRender), errors.Is(err, render.ErrTooManyPages):
+	case errors.Is(err, render.ErrFill), errors.Is(err, render.ErrRender), errors.Is(err, render.ErrTooManyPages), errors.Is(err, render.ErrTimeout):
 		p.Status, p.Code = http.StatusUnprocessableEntity, codeRenderFailed
 	case errors.Is(err, fault.ErrPayload):
 		p.Status, p.Code = http.StatusUnprocessableEntity, codePayload
 	case errors.Is(err, errUnauthenticated):
 		p.Status, p.Code = http.StatusUnauthorized, codeUnauthenticated
-	case errors.Is(err, errForbidden):
+	case errors.Is(err, errForbidden), errors.Is(err, errLinkInvalid):
 		p.Status, p.Code = http.StatusForbidden, codeForbidden
 	case errors.Is(err, fault.ErrNotFound), errors.Is(err, storage.ErrNotFound):
 		p.Status, p.Code = http.StatusNotFound, codeNotFound
+	case errors.Is(err, errLinkExpired):
+		p.Status, p.Code = http.StatusGone, codeLinkExpired
+	case errors.Is(err, errFileExpired):
+		p.Status, p.Code = http.StatusGone, codeFileExpired
 	case errors.Is(err, errMethod):
 		p.Status, p.Code = http.StatusMethodNotAllowed, codeMethod
 	case errors.Is(err, fault.ErrConflict), errors.Is(err, storage.ErrConflict):

@@ -17,6 +17,12 @@ func (s *Server) table() []*route {
 
 		{Method: http.MethodGet, Path: "/v1", Summary: "The API version, the calling key's organisation and scopes, and the operations", Auth: authKey, Handler: s.index},
 		{Method: http.MethodGet, Path: "/v1/wallet", Summary: "The plan, this month's allowance, the wallet balance and recent ledger rows", Auth: authKey, Scope: auth.WalletRead, Handler: s.wallet},
+		{Method: http.MethodPost, Path: "/v1/documents", Summary: "Generate a document", Auth: authKey, Scope: auth.DocumentsGenerate, Handler: s.createDocument},
+		{Method: http.MethodGet, Path: "/v1/documents", Summary: "List documents, newest first, by status, template or correlationId", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.listDocuments},
+		{Method: http.MethodGet, Path: "/v1/documents/:id", Summary: "Read a document, with a fresh download link", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.getDocument},
+		{Method: http.MethodGet, Path: "/v1/documents/:id/download", Summary: "Mint a download link and record the download", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.downloadLink},
+		{Method: http.MethodPost, Path: "/v1/documents/:id/regenerate", Summary: "Generate a new document from the same data and template version", Auth: authKey, Scope: auth.DocumentsGenerate, Handler: s.regenerate},
+		{Method: http.MethodGet, Path: "/files/:id/:filename", Summary: "Download a PDF through a signed link; no key needed", Auth: authNone, Handler: s.serveFile},
 		{Method: http.MethodGet, Path: "/v1/templates/library", Summary: "The starter library", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.library},
 		{Method: http.MethodPost, Path: "/v1/templates/library/:starterSlug/copy", Summary: "Copy a starter into the organisation; it generates at once", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.copyStarter},
 		{Method: http.MethodPost, Path: "/v1/templates", Summary: "Create a template, optionally with its first version", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.createTemplate},

@@ -88,6 +88,15 @@ type Deps struct {
 	Plans map[string]storage.Plan
 	// Renderer prints documents and previews.
 	Renderer *render.Renderer
+	// Versions is the cache of checked template versions.
+	Versions *actors.Versions
+	// Blobs holds the PDFs.
+	Blobs *storage.Blobs
+	// Links mints and checks download links.
+	Links Links
+	// WaitTimeout is how long POST /v1/documents waits for a render before
+	// answering 202 (DESIGN.md: 30 s).
+	WaitTimeout time.Duration
 }
 
 // Server is the HTTP surface of one node.

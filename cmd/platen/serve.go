@@ -23,6 +23,11 @@ func serve(args []string) error {
 	fs.StringVar(&cfg.OperatorToken, "operator-token", cfg.OperatorToken, "operator API token (default: stored, or generated and printed once)")
 	fs.StringVar(&cfg.RaftAddr, "raft", cfg.RaftAddr, "address raft listens on for peers")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long SIGTERM waits for open requests")
+	fs.DurationVar(&cfg.Retention, "retention", cfg.Retention, "how long finished PDFs are kept (the records stay)")
+	fs.DurationVar(&cfg.WaitTimeout, "wait-timeout", cfg.WaitTimeout, "how long POST /v1/documents waits before answering 202")
+	fs.IntVar(&cfg.DocumentQueue, "document-queue", cfg.DocumentQueue, "documents queued or rendering on this node before 503 OVERLOADED")
+	fs.IntVar(&cfg.RenderPages, "render-pages", cfg.RenderPages, "documents printed at once (Chromium pages)")
+	fs.StringVar(&cfg.ChromiumBin, "chromium", cfg.ChromiumBin, "the Chromium executable")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err

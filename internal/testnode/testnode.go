@@ -39,6 +39,7 @@ func Start(t testing.TB, change func(*node.Config)) *Node {
 	cfg := node.DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.HTTPAddr, cfg.RaftAddr = "127.0.0.1:0", "127.0.0.1:0"
+	// Links must point at the port the node gets; fixed after Start below.
 	cfg.OperatorToken = OperatorToken
 	// The browser starts at the first render: most tests render nothing.
 	cfg.WarmEngine = false

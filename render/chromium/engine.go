@@ -27,13 +27,28 @@ type Config struct {
 	Pages int
 	// Logger receives the engine's warnings.
 	Logger *slog.Logger
+	// RecycleAfter restarts the browser after this many renders, so leaks in
+	// a long-lived browser cannot build up.
+	RecycleAfter int
+	// RecycleAboveBytes restarts the browser when its processes together hold
+	// more memory (PSS) than this; checked every few renders.
+	RecycleAboveBytes int64
+	// ProbeTimeout bounds the check that the browser still answers.
+	ProbeTimeout time.Duration
 }
 
 // DefaultConfig returns Debian's Chromium with two pages: one per core here;
-// more pages than cores only queue inside Chromium.
+// more pages than cores only queue inside Chromium. A browser is recycled
+// after 2,000 renders or above 1.5 GiB; a one-page invoice leaves it near
+// 300 MB, so either is a sign of growth, not of normal work.
 func DefaultConfig() Config {
-	return Config{Bin: "/usr/bin/chromium", Pages: 2, Logger: slog.Default()}
+	return Config{Bin: "/usr/bin/chromium", Pages: 2, Logger: slog.Default(), RecycleAfter: 2000,
+		RecycleAboveBytes: 1536 << 20, ProbeTimeout: 3 * time.Second}
 }
+
+// memoryCheckEvery is how many renders pass between two memory checks:
+// reading every process's smaps costs a few milliseconds.
+const memoryCheckEvery = 50
 
 // Engine prints documents on a pool of Chromium pages.
 type Engine struct {
@@ -45,6 +60,13 @@ type Engine struct {
 	browser  *rod.Browser
 	started  bool
 	closed   bool
+	// renders counts renders on the current browser; active those running.
+	renders int
+	active  int
+	// recycle is set when the browser should be restarted once idle.
+	recycle bool
+	// restarts counts browser restarts, for tests and metrics.
+	restarts int
 
 	pages chan *page
 }
@@ -165,6 +187,7 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 	if err := e.Start(); err != nil {
 		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
+	e.maybeRecycle()
 	var pg *page
 	select {
 	case pg = <-e.pages:
@@ -174,6 +197,10 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 	if pg == nil {
 		return nil, ErrClosed
 	}
+	e.mu.Lock()
+	e.active++
+	e.mu.Unlock()
+	defer e.rendered()
 	pdf, err := e.print(ctx, pg, job)
 	if err != nil {
 		// The page may be wedged or its browser gone: replace it.
@@ -183,6 +210,51 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 		e.pages <- pg
 	}
 	return pdf, err
+}
+
+// rendered counts a finished render and decides whether the browser should be
+// recycled before the next.
+func (e *Engine) rendered() {
+	e.mu.Lock()
+	e.active--
+	e.renders++
+	check := e.renders%memoryCheckEvery == 0
+	if e.cfg.RecycleAfter > 0 && e.renders >= e.cfg.RecycleAfter {
+		e.recycle = true
+	}
+	pid := 0
+	if e.launcher != nil {
+		pid = e.launcher.PID()
+	}
+	e.mu.Unlock()
+	if check && e.cfg.RecycleAboveBytes > 0 && pid > 0 {
+		if pss := TreePSS(pid); pss > e.cfg.RecycleAboveBytes {
+			e.cfg.Logger.Info("chromium: memory above the recycle threshold", "pss_bytes", pss)
+			e.mu.Lock()
+			e.recycle = true
+			e.mu.Unlock()
+		}
+	}
+}
+
+// maybeRecycle restarts the browser when it is due and nothing renders on it.
+func (e *Engine) maybeRecycle() {
+	e.mu.Lock()
+	due := e.recycle && e.active == 0 && !e.closed
+	e.mu.Unlock()
+	if !due {
+		return
+	}
+	if err := e.restart(); err != nil {
+		e.cfg.Logger.Error("chromium: recycle failed", "err", err)
+	}
+}
+
+// Restarts is how many times the browser was restarted (healed or recycled).
+func (e *Engine) Restarts() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.restarts
 }
 
 // printParams is Page.printToPDF's parameters. rod's own struct marks
@@ -252,7 +324,7 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 		return nil, fmt.Errorf("%w: print answer: %v", render.ErrRender, err)
 	}
 	// Free the document's memory before the page waits for its next job.
-	_ = pg.p.SetDocumentContent("")
+	_ = pg.p.Timeout(e.cfg.ProbeTimeout).SetDocumentContent("")
 	return pdf, nil
 }
 
@@ -261,7 +333,8 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 // when the engine is closed or the browser restart put fresh pages in.
 func (e *Engine) heal(pg *page) *page {
 	pg.cancel()
-	_ = pg.p.Close()
+	// The browser may be frozen: nothing here may wait on it for long.
+	_ = pg.p.Timeout(e.cfg.ProbeTimeout).Close()
 	e.mu.Lock()
 	b, closed := e.browser, e.closed
 	e.mu.Unlock()
@@ -269,7 +342,7 @@ func (e *Engine) heal(pg *page) *page {
 		// Closed, or a restart already refilled the pool with pages of a new browser.
 		return nil
 	}
-	if _, err := (proto.BrowserGetVersion{}).Call(b); err == nil {
+	if _, err := (proto.BrowserGetVersion{}).Call(b.Timeout(e.cfg.ProbeTimeout)); err == nil {
 		if np, err := e.newPage(b); err == nil {
 			return np
 		}
@@ -293,6 +366,8 @@ func (e *Engine) restart() error {
 	if e.launcher != nil {
 		e.launcher.Kill()
 	}
+	e.renders, e.recycle = 0, false
+	e.restarts++
 	// Drain the pool: its pages belong to the dead browser.
 	for drained := false; !drained; {
 		select {

@@ -1,0 +1,339 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/anthdm/hollywood/actor"
+
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/storage"
+)
+
+// Document messages an org actor answers; the Reply's value is the document
+// record as stored after the change.
+type (
+	// CreateDocument records a queued document. Its id, status and times are
+	// the actor's to set.
+	CreateDocument struct {
+		Document storage.Document
+		Data     json.RawMessage
+	}
+	// ChangeDocument moves a document on (Kind is one of the document
+	// command kinds other than create).
+	ChangeDocument struct {
+		Kind   storage.Kind
+		Change storage.DocumentChange
+	}
+)
+
+// documentCommand decides a document message.
+func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() any, err error) {
+	store := a.deps.Store
+	switch m := msg.(type) {
+	case CreateDocument:
+		if a.org.ID == "" {
+			return nil, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
+		}
+		d := m.Document
+		d.ID, d.OrgID = ids.New(ids.Document, cmd.At), a.id
+		if d.Filename == "" {
+			d.Filename = d.TemplateSlug + "-" + d.ID[len(d.ID)-10:] + ".pdf"
+		}
+		d.Watermarked = a.deps.Plans[a.org.Plan].Watermark
+		cmd.Kind = storage.KindCreateDocument
+		cmd.CreateDocument = &storage.CreateDocument{Document: d, Data: m.Data, EventID: ids.New(ids.Event, cmd.At)}
+		return readDocument(store, d.ID), nil
+	case ChangeDocument:
+		d, err := store.Document(m.Change.DocumentID)
+		if err != nil || d.OrgID != a.id {
+			return nil, fmt.Errorf("%w: document %s", fault.ErrNotFound, m.Change.DocumentID)
+		}
+		ch := m.Change
+		ch.EventID = ids.New(ids.Event, cmd.At)
+		cmd.Kind, cmd.DocumentChange = m.Kind, &ch
+		return readDocument(store, d.ID), nil
+	}
+	return nil, fmt.Errorf("actors: %T is not a document message", msg)
+}
+
+func readDocument(store *storage.Store, id string) func() any {
+	return func() any {
+		d, _ := store.Document(id)
+		return d
+	}
+}
+
+// DocDeps is what document actors need from their node.
+type DocDeps struct {
+	Store    *storage.Store
+	Blobs    *storage.Blobs
+	Renderer *render.Renderer
+	Versions *Versions
+	// Retention is how long a finished PDF is kept.
+	Retention time.Duration
+	// QueueCapacity bounds the documents queued or rendering on this node.
+	QueueCapacity int
+	Logger        *slog.Logger
+}
+
+// Error codes of failed documents (docs/api.md).
+const (
+	CodeTemplateError = "TEMPLATE_ERROR"
+	CodeRenderTimeout = "RENDER_TIMEOUT"
+	CodeTooManyPages  = "TOO_MANY_PAGES"
+	CodeRenderFailed  = "RENDER_FAILED"
+	CodeDataMissing   = "DATA_UNAVAILABLE"
+)
+
+// failure turns a render error into the code and message a user is shown.
+func failure(err error) (code, message string) {
+	switch {
+	case errors.Is(err, render.ErrFill):
+		return CodeTemplateError, "The template could not be filled with this data: " + err.Error()
+	case errors.Is(err, render.ErrTimeout):
+		return CodeRenderTimeout, "The document took too long to render. Simplify the template or send less data."
+	case errors.Is(err, render.ErrTooManyPages):
+		return CodeTooManyPages, "The document has too many pages: " + err.Error()
+	default:
+		return CodeRenderFailed, "The document could not be rendered. It can be regenerated; if it fails again, contact support with its id."
+	}
+}
+
+// docRun tells a document actor to render.
+type docRun struct{}
+
+// docActor owns one document's render: it marks the document rendering,
+// renders it in the bounded pool, stores the PDF and records the outcome
+// through the org actor. Rendering is idempotent per document: a second
+// completion is refused by the state machine.
+type docActor struct {
+	id  string
+	sys *System
+}
+
+func (d *docActor) Receive(c *actor.Context) {
+	switch c.Message().(type) {
+	case actor.Started:
+		c.Send(c.PID(), docRun{})
+	case docRun:
+		defer c.Engine().Poison(c.PID())
+		defer d.sys.docFinished(d.id) // even after a panic, which Recover reports
+		d.run()
+	}
+}
+
+func (d *docActor) run() {
+	deps := d.sys.docs
+	log := deps.Logger.With("document", d.id)
+	doc, err := deps.Store.Document(d.id)
+	if err != nil || !doc.Pending() {
+		return
+	}
+	if doc.Status == storage.StatusQueued {
+		if _, err := d.change(doc.OrgID, storage.KindStartRender, storage.DocumentChange{DocumentID: d.id}); err != nil {
+			log.Warn("cannot mark document rendering; it stays queued for a later try", "err", err)
+			return
+		}
+	}
+	version, err := deps.Versions.Get(doc.TemplateID, doc.TemplateVersion)
+	var data map[string]any
+	if err == nil {
+		var raw json.RawMessage
+		if raw, err = deps.Store.DocumentData(d.id); err == nil {
+			err = json.Unmarshal(raw, &data)
+		}
+	}
+	if err != nil {
+		log.Error("document's version or data cannot be read", "err", err)
+		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
+			Message: "The document's template version or data could not be read."})
+		return
+	}
+	req := render.Request{Version: version, Data: data, Engine: doc.Engine, Queue: true, Now: time.Now().UTC(),
+		CacheKey: VersionKey(doc.TemplateID, doc.TemplateVersion)}
+	if doc.Watermarked {
+		req.Watermark = &render.Watermark{Text: "SANDBOX", Notice: "Sandbox document: not for production use"}
+	}
+	res, err := deps.Renderer.Render(d.sys.ctx, req)
+	if d.sys.ctx.Err() != nil {
+		return // the node is stopping: the document stays pending and resumes on restart
+	}
+	if err != nil {
+		code, msg := failure(err)
+		log.Info("document failed", "code", code, "err", err)
+		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: code, Message: msg, DurationMs: 0})
+		return
+	}
+	hash, err := deps.Blobs.Put(res.PDF)
+	if err != nil {
+		log.Error("cannot store the PDF; the document stays pending", "err", err)
+		return
+	}
+	expires := time.Now().UTC().Add(deps.Retention)
+	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
+		BlobHash: hash, RenderedWith: res.Engine, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires})
+}
+
+// finish records the outcome, retrying while the org actor cannot answer.
+func (d *docActor) finish(doc storage.Document, kind storage.Kind, ch storage.DocumentChange) {
+	ch.DocumentID = d.id
+	for attempt := 0; attempt < 5; attempt++ {
+		_, err := d.change(doc.OrgID, kind, ch)
+		if err == nil || errors.Is(err, storage.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
+			return
+		}
+		d.sys.docs.Logger.Warn("cannot record the document's outcome; retrying", "document", d.id, "err", err)
+		select {
+		case <-d.sys.ctx.Done():
+			return
+		case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
+		}
+	}
+}
+
+func (d *docActor) change(orgID string, kind storage.Kind, ch storage.DocumentChange) (any, error) {
+	return d.sys.AskOrg(orgID, ChangeDocument{Kind: kind, Change: ch})
+}
+
+// docTracker is the System's record of the document actors on this node.
+type docTracker struct {
+	inFlight atomic.Int64
+
+	mu      sync.Mutex // guards running and waiters
+	running map[string]bool
+	waiters map[string][]chan struct{}
+}
+
+// Admit reserves room for one more document on this node, or refuses with
+// fault.ErrOverloaded when the queue is full. Release gives the room back if
+// the document is not created after all.
+func (s *System) Admit() (release func(), err error) {
+	if n := s.tracker.inFlight.Add(1); n > int64(s.docs.QueueCapacity) {
+		s.tracker.inFlight.Add(-1)
+		return nil, fmt.Errorf("%w: %d documents are queued or rendering on this node", fault.ErrOverloaded, n-1)
+	}
+	var once sync.Once
+	return func() { once.Do(func() { s.tracker.inFlight.Add(-1) }) }, nil
+}
+
+// StartDocument starts the actor that renders a document admitted earlier.
+// A document already running here is not started twice.
+func (s *System) StartDocument(id string) {
+	t := &s.tracker
+	t.mu.Lock()
+	if t.running[id] {
+		t.mu.Unlock()
+		s.tracker.inFlight.Add(-1)
+		return
+	}
+	t.running[id] = true
+	t.mu.Unlock()
+	s.engine.Spawn(func() actor.Receiver { return &docActor{id: id, sys: s} }, "doc", actor.WithID(id), actor.WithMiddleware(Recover))
+}
+
+func (s *System) docFinished(id string) {
+	t := &s.tracker
+	t.mu.Lock()
+	delete(t.running, id)
+	ws := t.waiters[id]
+	delete(t.waiters, id)
+	t.mu.Unlock()
+	t.inFlight.Add(-1)
+	for _, w := range ws {
+		close(w)
+	}
+}
+
+// WaitDocument waits until a document is no longer pending or ctx ends, and
+// returns its record.
+func (s *System) WaitDocument(ctx context.Context, id string) (storage.Document, error) {
+	ch := make(chan struct{})
+	t := &s.tracker
+	t.mu.Lock()
+	t.waiters[id] = append(t.waiters[id], ch)
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		ws := t.waiters[id]
+		for i, w := range ws {
+			if w == ch {
+				t.waiters[id] = append(ws[:i], ws[i+1:]...)
+				break
+			}
+		}
+		if len(t.waiters[id]) == 0 {
+			delete(t.waiters, id)
+		}
+		t.mu.Unlock()
+	}()
+	// Registered first, read second: a finish between the two is not missed.
+	d, err := s.docs.Store.Document(id)
+	if err != nil || !d.Pending() {
+		return d, err
+	}
+	select {
+	case <-ch:
+	case <-ctx.Done():
+	}
+	return s.docs.Store.Document(id)
+}
+
+// ResumePending starts an actor for every pending document of an org this
+// node owns that is not rendering here already: documents left queued or
+// rendering by a stop, and ones whose actor gave up on a transient error.
+func (s *System) ResumePending() (int, error) {
+	pending, err := s.docs.Store.PendingDocuments()
+	if err != nil {
+		return 0, err
+	}
+	started := 0
+	for _, d := range pending {
+		if !s.placement.IsLocal(d.OrgID) {
+			continue
+		}
+		s.tracker.mu.Lock()
+		running := s.tracker.running[d.ID]
+		s.tracker.mu.Unlock()
+		if running {
+			continue
+		}
+		s.tracker.inFlight.Add(1) // resumed documents were admitted before the stop
+		s.StartDocument(d.ID)
+		started++
+	}
+	return started, nil
+}
+
+// ExpireFiles deletes the files of documents past their retention, at most
+// limit of them: the record stays and says its file has expired.
+func (s *System) ExpireFiles(now time.Time, limit int) (int, error) {
+	due, err := s.docs.Store.ExpiringDocuments(now, limit)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, d := range due {
+		if !s.placement.IsLocal(d.OrgID) {
+			continue
+		}
+		if _, err := s.AskOrg(d.OrgID, ChangeDocument{Kind: storage.KindExpireDocument, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
+			return n, err
+		}
+		if inUse, err := s.docs.Store.BlobInUse(d.BlobHash); err == nil && !inUse {
+			if err := s.docs.Blobs.Delete(d.BlobHash); err != nil {
+				return n, err
+			}
+		}
+		n++
+	}
+	return n, nil
+}

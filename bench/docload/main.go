@@ -1,0 +1,153 @@
+// Command docload measures documents end to end: it starts a real node on
+// loopback with a temporary data folder, copies the invoice starter, and
+// generates one-page documents through the REST API with wait true at 1, 2
+// and 4 concurrent clients, then runs a long series to see whether the
+// browser's memory stays flat. It talks only to the node it started.
+//
+//	go run ./bench/docload -n 150 -long 1000
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/platen/platen/node"
+)
+
+func main() {
+	perLevel := flag.Int("n", 150, "documents per concurrency level")
+	long := flag.Int("long", 1000, "documents in the memory run (0 skips it)")
+	flag.Parse()
+
+	dir, err := os.MkdirTemp("", "platen-docload-")
+	check(err)
+	defer os.RemoveAll(dir)
+	cfg := node.DefaultConfig()
+	cfg.DataDir, cfg.HTTPAddr, cfg.RaftAddr = dir, "127.0.0.1:0", "127.0.0.1:0"
+	cfg.OperatorToken = "docload-operator-token-123456"
+	cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000 // measure rendering, not the rate limit
+	var banner bytes.Buffer
+	n, err := node.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &banner)
+	check(err)
+	defer n.Shutdown(context.Background())
+	base := "http://" + n.HTTPAddr()
+
+	// A starter plan: the bench measures rendering, not the sandbox cap.
+	op := client{base: base, key: cfg.OperatorToken}
+	org := op.do("POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "starter"})["id"].(string)
+	key := op.do("POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
+	c := client{base: base, key: key}
+	c.do("POST", "/v1/templates/library/invoice/copy", nil)
+	var sample any
+	for _, it := range c.do("GET", "/v1/templates/library", nil)["items"].([]any) {
+		if st := it.(map[string]any); st["slug"] == "invoice" {
+			sample = st["sampleData"]
+		}
+	}
+	body := map[string]any{"templateId": "invoice", "data": sample} // the starter's sample: one page
+
+	for i := 0; i < 10; i++ { // warm the browser and the caches
+		c.generate(body)
+	}
+	fmt.Printf("one-page invoice (starter), wait=true, %d documents per level\n", *perLevel)
+	fmt.Printf("%-8s %10s %10s %10s %12s\n", "clients", "docs/s", "p50", "p95", "chromium PSS")
+	for _, clients := range []int{1, 2, 4} {
+		lat, elapsed := run(c, body, clients, *perLevel)
+		fmt.Printf("%-8d %10.1f %10s %10s %9.0f MiB\n", clients, float64(len(lat))/elapsed.Seconds(),
+			pct(lat, 0.5), pct(lat, 0.95), float64(n.EngineMemory())/(1<<20))
+	}
+	if *long > 0 {
+		fmt.Printf("\nmemory over %d documents at 2 clients (PSS of the browser's processes):\n", *long)
+		step := *long / 10
+		for done := 0; done < *long; done += step {
+			run(c, body, 2, step)
+			fmt.Printf("  after %5d: %6.0f MiB\n", done+step, float64(n.EngineMemory())/(1<<20))
+		}
+	}
+}
+
+// run generates count documents with clients in parallel and returns each
+// latency and the wall time.
+func run(c client, body map[string]any, clients, count int) ([]time.Duration, time.Duration) {
+	var mu sync.Mutex
+	var lat []time.Duration
+	next := make(chan struct{}, count)
+	for i := 0; i < count; i++ {
+		next <- struct{}{}
+	}
+	close(next)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range next {
+				t := time.Now()
+				c.generate(body)
+				d := time.Since(t)
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return lat, time.Since(start)
+}
+
+func pct(lat []time.Duration, p float64) time.Duration {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return lat[int(p*float64(len(lat)-1))].Round(100 * time.Microsecond)
+}
+
+type client struct{ base, key string }
+
+var httpClient = &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+
+func (c client) do(method, path string, body any) map[string]any {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, c.base+path, rd)
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	res, err := httpClient.Do(req)
+	check(err)
+	defer res.Body.Close()
+	var env struct {
+		Success bool           `json:"success"`
+		Data    map[string]any `json:"data"`
+		Message string         `json:"message"`
+	}
+	check(json.NewDecoder(res.Body).Decode(&env))
+	if !env.Success {
+		check(fmt.Errorf("%s %s: HTTP %d %s", method, path, res.StatusCode, env.Message))
+	}
+	return env.Data
+}
+
+func (c client) generate(body map[string]any) {
+	d := c.do("POST", "/v1/documents", body)
+	if d["status"] != "completed" {
+		check(fmt.Errorf("document %v", d["status"]))
+	}
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "docload:", err)
+		os.Exit(1)
+	}
+}

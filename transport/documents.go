@@ -1,0 +1,398 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/storage"
+)
+
+// errFileExpired is a document whose file is past its retention.
+var errFileExpired = errors.New("the document's file was deleted at the end of its retention period")
+
+// documentView is the document record of the spec.
+type documentView struct {
+	ID                   string          `json:"id"`
+	Status               string          `json:"status"`
+	TemplateID           string          `json:"templateId"`
+	TemplateSlug         string          `json:"templateSlug"`
+	TemplateVersion      int             `json:"templateVersion"`
+	CorrelationID        string          `json:"correlationId"`
+	PageCount            int             `json:"pageCount"`
+	ByteSize             int64           `json:"byteSize"`
+	Filename             string          `json:"filename"`
+	DownloadURL          string          `json:"downloadUrl,omitempty"`
+	DownloadURLExpiresAt *time.Time      `json:"downloadUrlExpiresAt,omitempty"`
+	DurationMs           int64           `json:"durationMs"`
+	ErrorCode            string          `json:"errorCode,omitempty"`
+	Message              string          `json:"message,omitempty"`
+	Metadata             json.RawMessage `json:"metadata,omitempty"`
+	// Engine is the engine that rendered the document, or the one asked for
+	// while it is pending.
+	Engine          string     `json:"engine,omitempty"`
+	Watermarked     bool       `json:"watermarked"`
+	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
+	Downloads       int        `json:"downloads"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	CompletedAt     *time.Time `json:"completedAt,omitempty"`
+	FileExpiresAt   *time.Time `json:"fileExpiresAt,omitempty"`
+	FileExpired     bool       `json:"fileExpired,omitempty"`
+}
+
+// viewDocument shows a record with a fresh download link when it has a file.
+func (s *Server) viewDocument(d storage.Document) documentView {
+	v := documentView{ID: d.ID, Status: d.Status, TemplateID: d.TemplateID, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
+		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename, DurationMs: d.DurationMs,
+		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, Watermarked: d.Watermarked,
+		RegeneratedFrom: d.RegeneratedFrom, Downloads: d.Downloads, CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt,
+		FileExpiresAt: d.ExpiresAt, FileExpired: d.FileExpired}
+	if v.Engine == "" {
+		v.Engine = d.Engine
+	}
+	if d.Status == storage.StatusCompleted && !d.FileExpired {
+		exp := s.deps.Clock.Now().Add(DefaultLinkTTL).Truncate(time.Second)
+		v.DownloadURL, v.DownloadURLExpiresAt = s.deps.Links.Mint(d.ID, d.Filename, exp), &exp
+	}
+	if d.FileExpired {
+		v.Message = "The file was deleted at the end of its retention period; regenerate the document to make it again."
+	}
+	return v
+}
+
+// documentRequest is the body of POST /v1/documents.
+type documentRequest struct {
+	TemplateID      string          `json:"templateId"`
+	Data            json.RawMessage `json:"data"`
+	CorrelationID   string          `json:"correlationId"`
+	Metadata        json.RawMessage `json:"metadata"`
+	Engine          string          `json:"engine"`
+	Filename        string          `json:"filename"`
+	TemplateVersion int             `json:"templateVersion"`
+	Wait            *bool           `json:"wait"`
+}
+
+const (
+	maxCorrelationLen = 200
+	maxFilenameLen    = 200
+	maxMetadataBytes  = 16 << 10
+)
+
+func (s *Server) createDocument(r *request) error {
+	var in documentRequest
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.TemplateID) == "" {
+		return fault.Invalid("templateId", "is required: a template's id or slug")
+	}
+	t, err := s.templateRef(r.org.ID, in.TemplateID)
+	if err != nil {
+		return err
+	}
+	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: in.CorrelationID, Engine: in.Engine}
+	if doc.TemplateVersion, err = pickVersion(t, in.TemplateVersion); err != nil {
+		return err
+	}
+	if in.Engine != "" && in.Engine != render.EnginePhantom && in.Engine != render.EngineChromium {
+		return fault.Invalid("engine", "must be phantom or chromium")
+	}
+	if len(in.CorrelationID) > maxCorrelationLen || strings.IndexFunc(in.CorrelationID, unicode.IsControl) >= 0 {
+		return fault.Invalid("correlationId", "must be text of at most %d bytes without control characters", maxCorrelationLen)
+	}
+	if doc.Filename, err = cleanFilename(in.Filename); err != nil {
+		return err
+	}
+	if doc.Metadata, err = checkMetadata(in.Metadata); err != nil {
+		return err
+	}
+	version, err := s.deps.Versions.Get(t.ID, doc.TemplateVersion)
+	if errors.Is(err, storage.ErrNotFound) {
+		return fault.Invalid("templateVersion", "template %s has no version %d", t.Slug, doc.TemplateVersion)
+	}
+	if err != nil {
+		return err
+	}
+	data, raw, err := dataObject(in.Data)
+	if err != nil {
+		return err
+	}
+	if err := version.Manifest.DataSchema.Validate(data); err != nil {
+		return err
+	}
+	return s.generate(r, doc, raw, in.Wait == nil || *in.Wait)
+}
+
+// generate admits, records and starts a document, then answers at once or
+// when it is finished (DESIGN.md "time a request waits").
+func (s *Server) generate(r *request, doc storage.Document, data json.RawMessage, wait bool) error {
+	release, err := s.deps.Actors.Admit()
+	if err != nil {
+		return &retryAfter{err: err, seconds: 2}
+	}
+	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.CreateDocument{Document: doc, Data: data})
+	if err != nil {
+		release()
+		return err
+	}
+	created := res.(storage.Document)
+	s.deps.Actors.StartDocument(created.ID)
+	if !wait {
+		return r.ok(http.StatusAccepted, s.viewDocument(created), "queued")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.deps.WaitTimeout)
+	defer cancel()
+	d, err := s.deps.Actors.WaitDocument(ctx, created.ID)
+	if err != nil {
+		return err
+	}
+	switch d.Status {
+	case storage.StatusCompleted:
+		return r.ok(http.StatusCreated, s.viewDocument(d), fmt.Sprintf("rendered %d %s", d.PageCount, plural(d.PageCount, "page", "pages")))
+	case storage.StatusFailed:
+		return r.ok(http.StatusCreated, s.viewDocument(d), d.Message)
+	}
+	return r.ok(http.StatusAccepted, s.viewDocument(d), "still rendering; fetch the document or wait for its webhook")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// templateRef resolves a template id or slug within an organisation.
+func (s *Server) templateRef(orgID, ref string) (storage.Template, error) {
+	var t storage.Template
+	var err error
+	if ids.HasKind(ref, ids.Template) {
+		t, err = s.deps.Store.Template(ref)
+	} else {
+		t, err = s.deps.Store.TemplateBySlug(orgID, ref)
+	}
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && t.OrgID != orgID) {
+		return storage.Template{}, fmt.Errorf("%w: template %q", fault.ErrNotFound, ref)
+	}
+	return t, err
+}
+
+// pickVersion is the pinned version, or the active one.
+func pickVersion(t storage.Template, pinned int) (int, error) {
+	if t.ArchivedAt != nil {
+		return 0, fmt.Errorf("%w: template %s is archived; restore it to generate from it", fault.ErrConflict, t.Slug)
+	}
+	if pinned < 0 || pinned > t.LatestVersion {
+		return 0, fault.Invalid("templateVersion", "template %s has versions 1 to %d", t.Slug, t.LatestVersion)
+	}
+	if pinned > 0 {
+		return pinned, nil
+	}
+	if t.ActiveVersion == 0 {
+		return 0, fmt.Errorf("%w: template %s has no active version; save one with activate true", fault.ErrConflict, t.Slug)
+	}
+	return t.ActiveVersion, nil
+}
+
+// dataObject reads data: an object, or nothing.
+func dataObject(raw json.RawMessage) (map[string]any, json.RawMessage, error) {
+	data := map[string]any{}
+	if t := strings.TrimSpace(string(raw)); t != "" && t != "null" {
+		if err := json.Unmarshal(raw, &data); err != nil {
+			return nil, nil, fault.Invalid("data", "must be a JSON object")
+		}
+	}
+	canon, err := json.Marshal(data)
+	return data, canon, err
+}
+
+func checkMetadata(raw json.RawMessage) (json.RawMessage, error) {
+	t := strings.TrimSpace(string(raw))
+	if t == "" || t == "null" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fault.Invalid("metadata", "must be a JSON object")
+	}
+	if len(raw) > maxMetadataBytes {
+		return nil, fault.Invalid("metadata", "is %d bytes; the limit is %d", len(raw), maxMetadataBytes)
+	}
+	return raw, nil
+}
+
+// cleanFilename checks a download file name and ends it in .pdf.
+func cleanFilename(name string) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	if len(name) > maxFilenameLen || strings.ContainsAny(name, `/\"`) || strings.IndexFunc(name, unicode.IsControl) >= 0 || strings.Trim(name, ". ") == "" {
+		return "", fault.Invalid("filename", "must be a file name of at most %d bytes, without / \\ \" or control characters", maxFilenameLen)
+	}
+	if !strings.HasSuffix(strings.ToLower(name), ".pdf") {
+		name += ".pdf"
+	}
+	return name, nil
+}
+
+// document resolves :id within the caller's organisation.
+func (s *Server) document(r *request) (storage.Document, error) {
+	id := r.param("id")
+	d, err := s.deps.Store.Document(id)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && d.OrgID != r.org.ID) || !ids.HasKind(id, ids.Document) {
+		return storage.Document{}, fmt.Errorf("%w: document %q", fault.ErrNotFound, id)
+	}
+	return d, err
+}
+
+func (s *Server) getDocument(r *request) error {
+	d, err := s.document(r)
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, s.viewDocument(d), "")
+}
+
+// downloadLink mints a link with the asked lifetime and records the download.
+func (s *Server) downloadLink(r *request) error {
+	d, err := s.document(r)
+	if err != nil {
+		return err
+	}
+	ttl := DefaultLinkTTL
+	if raw := string(r.QueryArgs().Peek("ttlSeconds")); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || time.Duration(n)*time.Second < MinLinkTTL || time.Duration(n)*time.Second > MaxLinkTTL {
+			return fault.Invalid("ttlSeconds", "must be a whole number of seconds from %d to %d", int(MinLinkTTL.Seconds()), int(MaxLinkTTL.Seconds()))
+		}
+		ttl = time.Duration(n) * time.Second
+	}
+	switch {
+	case d.FileExpired:
+		return errFileExpired
+	case d.Status != storage.StatusCompleted:
+		return fmt.Errorf("%w: document %s is %s; there is no file yet", fault.ErrConflict, d.ID, d.Status)
+	}
+	if _, err := s.deps.Actors.AskOrg(r.org.ID, actors.ChangeDocument{Kind: storage.KindRecordDownload, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
+		return err
+	}
+	exp := s.deps.Clock.Now().Add(ttl).Truncate(time.Second)
+	return r.ok(http.StatusOK, map[string]any{"url": s.deps.Links.Mint(d.ID, d.Filename, exp), "expiresAt": exp}, "")
+}
+
+var documentStatuses = []string{storage.StatusQueued, storage.StatusRendering, storage.StatusCompleted, storage.StatusFailed}
+
+func (s *Server) listDocuments(r *request) error {
+	limit, err := listLimit(r)
+	if err != nil {
+		return err
+	}
+	q := r.QueryArgs()
+	f := storage.DocumentFilter{Status: string(q.Peek("status")), CorrelationID: string(q.Peek("correlationId"))}
+	if f.Status != "" && !contains(documentStatuses, f.Status) {
+		return fault.Invalid("status", "must be one of %s", strings.Join(documentStatuses, ", "))
+	}
+	if ref := string(q.Peek("templateId")); ref != "" {
+		t, err := s.templateRef(r.org.ID, ref)
+		if err != nil {
+			return fault.Invalid("templateId", "no template %q", ref)
+		}
+		f.TemplateID = t.ID
+	}
+	cursor := string(q.Peek("cursor"))
+	if cursor != "" && !ids.HasKind(cursor, ids.Document) {
+		return fault.Invalid("cursor", "is not a cursor this listing gave")
+	}
+	docs, err := s.deps.Store.Documents(r.org.ID, f, cursor, limit+1)
+	if err != nil {
+		return err
+	}
+	var next *string
+	if len(docs) > limit {
+		docs = docs[:limit]
+		next = &docs[limit-1].ID
+	}
+	items := make([]documentView, len(docs))
+	for i, d := range docs {
+		items[i] = s.viewDocument(d)
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": items, "nextCursor": next}, fmt.Sprintf("%d documents", len(items)))
+}
+
+// regenerate makes a new document from the same data and the same template
+// version as the original, which is left as it is.
+func (s *Server) regenerate(r *request) error {
+	orig, err := s.document(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Wait *bool `json:"wait"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	data, err := s.deps.Store.DocumentData(orig.ID)
+	if err != nil {
+		return err
+	}
+	doc := storage.Document{TemplateID: orig.TemplateID, TemplateSlug: orig.TemplateSlug, TemplateVersion: orig.TemplateVersion,
+		CorrelationID: orig.CorrelationID, Metadata: orig.Metadata, Engine: orig.Engine, Filename: orig.Filename, RegeneratedFrom: orig.ID}
+	return s.generate(r, doc, data, in.Wait == nil || *in.Wait)
+}
+
+// serveFile answers a signed download link with the PDF. It needs no key:
+// the signature is the authority.
+func (s *Server) serveFile(r *request) error {
+	q := r.QueryArgs()
+	id := r.param("id")
+	if err := s.deps.Links.Check(id, string(q.Peek("expires")), string(q.Peek("signature")), s.deps.Clock.Now()); err != nil {
+		return err
+	}
+	d, err := s.deps.Store.Document(id)
+	if err != nil {
+		return fmt.Errorf("%w: document %s", fault.ErrNotFound, id)
+	}
+	if d.FileExpired {
+		return errFileExpired
+	}
+	if d.Status != storage.StatusCompleted {
+		return fmt.Errorf("%w: document %s has no file", fault.ErrNotFound, id)
+	}
+	f, err := s.deps.Blobs.Open(d.BlobHash)
+	if err != nil {
+		return err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	r.SetStatusCode(http.StatusOK)
+	r.SetContentType("application/pdf")
+	r.Response.Header.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": d.Filename}))
+	r.Response.Header.Set("Cache-Control", "private, no-store")
+	r.Response.Header.Set("X-Content-Type-Options", "nosniff")
+	r.SetBodyStream(f, int(info.Size()))
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

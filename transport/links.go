@@ -1,0 +1,63 @@
+package transport
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Links mints and checks download links: an HMAC-SHA256 over the document id
+// and the expiry, under a key every node shares, so a link needs no API key
+// and works on any node until it expires (DESIGN.md "download").
+type Links struct {
+	Key []byte
+	// Base is the node's public URL.
+	Base string
+}
+
+// Link lifetimes (DESIGN.md "download").
+const (
+	DefaultLinkTTL = time.Hour
+	MinLinkTTL     = time.Minute
+	MaxLinkTTL     = 7 * 24 * time.Hour
+)
+
+// Refusals of a link.
+var (
+	errLinkInvalid = errors.New("this download link is not valid")
+	errLinkExpired = errors.New("this download link has expired; fetch the document again for a fresh one")
+)
+
+func (l Links) sign(docID string, exp int64) string {
+	m := hmac.New(sha256.New, l.Key)
+	fmt.Fprintf(m, "download\n%s\n%d", docID, exp)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// Mint returns a link to a document's file that works until exp.
+func (l Links) Mint(docID, filename string, exp time.Time) string {
+	e := exp.Unix()
+	return fmt.Sprintf("%s/files/%s/%s?expires=%d&signature=%s", strings.TrimSuffix(l.Base, "/"), docID,
+		url.PathEscape(filename), e, l.sign(docID, e))
+}
+
+// Check verifies a link's signature and expiry.
+func (l Links) Check(docID, expires, signature string, now time.Time) error {
+	e, err := strconv.ParseInt(expires, 10, 64)
+	if err != nil {
+		return errLinkInvalid
+	}
+	if !hmac.Equal([]byte(l.sign(docID, e)), []byte(signature)) {
+		return errLinkInvalid
+	}
+	if now.Unix() > e {
+		return errLinkExpired
+	}
+	return nil
+}

@@ -335,3 +335,19 @@ func TestFileExpiresAfterRetentionAndTheRecordStays(t *testing.T) {
 		t.Fatalf("regenerate after expiry: %s", r)
 	}
 }
+
+func TestFullQueueAnswersOverloaded(t *testing.T) {
+	n := withInvoice(t, func(c *node.Config) { c.DocumentQueue = 1; c.RenderPages = 1 })
+	slow := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(600), "wait": false})
+	if slow.Status != 202 {
+		t.Fatal(slow)
+	}
+	r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1), "wait": false})
+	if r.Status != 503 || r.Code() != "OVERLOADED" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("second document with a queue of one: %s", r)
+	}
+	list := testnode.Do(t, "GET", n.URL+"/v1/documents", n.Key, nil).Data()["items"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("the refused request made a document: %d documents", len(list))
+	}
+}

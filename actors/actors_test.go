@@ -25,7 +25,11 @@ type fixture struct {
 	sys   *System
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
+	return newFixtureClock(t, clock.System{})
+}
+
+func newFixtureClock(t testing.TB, clk clock.Clock) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	store, err := storage.OpenStore(filepath.Join(dir, "state"))
@@ -45,7 +49,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := OrgDeps{Store: store, Proposer: rep, Clock: clock.System{}, Plans: storage.DefaultPlans(), ProposeTimeout: 5 * time.Second}
+	deps := OrgDeps{Store: store, Proposer: rep, Clock: clk, Plans: store.Plans, ProposeTimeout: 5 * time.Second}
 	sys := NewSystem(engine, cluster.NewRendezvous(cluster.Member{ID: "n1"}), deps, DocDeps{Store: store, QueueCapacity: 10}, 10*time.Second)
 	t.Cleanup(func() {
 		sys.Stop()

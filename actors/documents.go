@@ -18,58 +18,130 @@ import (
 	"github.com/platen/platen/storage"
 )
 
-// Document messages an org actor answers; the Reply's value is the document
-// record as stored after the change.
+// Document messages an org actor answers.
 type (
-	// CreateDocument records a queued document. Its id, status and times are
-	// the actor's to set.
+	// CreateDocument records a queued document, holding its estimated pages
+	// against the allowance and then the wallet, or refuses with
+	// fault.ErrPaymentRequired. Its id, status, times and hold are the
+	// actor's to set. The Reply's value is a CreatedDocument.
 	CreateDocument struct {
 		Document storage.Document
 		Data     json.RawMessage
+		// IdempotencyKey and BodyHash, when set, make a retry answer with the
+		// document the first request made.
+		IdempotencyKey, BodyHash string
 	}
 	// ChangeDocument moves a document on (Kind is one of the document
-	// command kinds other than create).
+	// command kinds other than create). The Reply carries no value: read the
+	// record from the store, where it is once the reply comes.
 	ChangeDocument struct {
 		Kind   storage.Kind
 		Change storage.DocumentChange
 	}
 )
 
-// documentCommand decides a document message.
-func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() any, err error) {
+// CreatedDocument answers CreateDocument.
+type CreatedDocument struct {
+	Document storage.Document
+	// Replayed is true when an Idempotency-Key had made this document before.
+	Replayed bool
+}
+
+// documentCommand decides a document message; replay is set when the answer
+// is an earlier one and nothing is proposed.
+func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() any, replay *CreatedDocument, err error) {
 	store := a.deps.Store
 	switch m := msg.(type) {
 	case CreateDocument:
 		if a.org.ID == "" {
-			return nil, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
+			return nil, nil, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
 		}
+		if m.IdempotencyKey != "" {
+			if earlier, err := a.idempotent(m); err != nil || earlier != nil {
+				return nil, earlier, err
+			}
+		}
+		plan := a.deps.Plans()[a.org.Plan]
 		d := m.Document
 		d.ID, d.OrgID = ids.New(ids.Document, cmd.At), a.id
 		if d.Filename == "" {
 			d.Filename = d.TemplateSlug + "-" + d.ID[len(d.ID)-10:] + ".pdf"
 		}
-		d.Watermarked = a.deps.Plans[a.org.Plan].Watermark
+		d.Watermarked = plan.Watermark
+		if d.Hold, err = a.hold(plan, store.VersionPages(d.TemplateID, d.TemplateVersion), cmd.At); err != nil {
+			return nil, nil, err
+		}
 		cmd.Kind = storage.KindCreateDocument
-		cmd.CreateDocument = &storage.CreateDocument{Document: d, Data: m.Data, EventID: ids.New(ids.Event, cmd.At)}
-		return readDocument(store, d.ID), nil
+		cmd.CreateDocument = &storage.CreateDocument{Document: d, Data: m.Data, EventID: ids.New(ids.Event, cmd.At),
+			IdempotencyKey: m.IdempotencyKey, BodyHash: m.BodyHash}
+		// The record as the state machine writes it: queued, at the command's time.
+		d.Status, d.CreatedAt, d.UpdatedAt = storage.StatusQueued, cmd.At, cmd.At
+		return func() any { return CreatedDocument{Document: d} }, nil, nil
 	case ChangeDocument:
 		d, err := store.Document(m.Change.DocumentID)
 		if err != nil || d.OrgID != a.id {
-			return nil, fmt.Errorf("%w: document %s", fault.ErrNotFound, m.Change.DocumentID)
+			return nil, nil, fmt.Errorf("%w: document %s", fault.ErrNotFound, m.Change.DocumentID)
 		}
 		ch := m.Change
 		ch.EventID = ids.New(ids.Event, cmd.At)
+		if m.Kind == storage.KindCompleteDocument || m.Kind == storage.KindFailDocument {
+			ch.Release = d.Hold
+			ch.Terms = a.deps.Plans()[a.org.Plan].Terms()
+			ch.DebitEntryID, ch.DebitEventID = ids.New(ids.Ledger, cmd.At), ids.New(ids.Event, cmd.At)
+		}
 		cmd.Kind, cmd.DocumentChange = m.Kind, &ch
-		return readDocument(store, d.ID), nil
+		return nil, nil, nil
 	}
-	return nil, fmt.Errorf("actors: %T is not a document message", msg)
+	return nil, nil, fmt.Errorf("actors: %T is not a document message", msg)
 }
 
-func readDocument(store *storage.Store, id string) func() any {
-	return func() any {
-		d, _ := store.Document(id)
-		return d
+// hold prices a new document at its estimated pages (its version's last page
+// count, at least one) against what the allowance and the wallet have left
+// after the holds of documents still rendering, or refuses it.
+func (a *orgActor) hold(plan storage.Plan, estimate int, now time.Time) (storage.Hold, error) {
+	pages := int64(max(estimate, 1))
+	left := max(plan.MonthlyPages-a.org.PagesUsedIn(now)-a.org.HeldPages, 0)
+	h := storage.Hold{Pages: min(pages, left)}
+	beyond := pages - h.Pages
+	if beyond == 0 {
+		return h, nil
 	}
+	if !plan.Wallet {
+		return storage.Hold{}, fmt.Errorf("%w: the %s plan's %d pages for this month are used; this document needs %d more. Move to a paid plan, or wait for next month",
+			fault.ErrPaymentRequired, plan.Name, plan.MonthlyPages, beyond)
+	}
+	h.Micros = beyond * plan.PageRateMicros
+	if free := a.org.BalanceMicros - a.org.HeldMicros; free < h.Micros {
+		return storage.Hold{}, fmt.Errorf("%w: this document needs about %d pages beyond the monthly allowance, %d micros, and the wallet has %d available; top it up",
+			fault.ErrPaymentRequired, beyond, h.Micros, max(free, 0))
+	}
+	return h, nil
+}
+
+// idempotent answers a CreateDocument whose key was used before: with the
+// document it made, or a conflict when the body differs.
+func (a *orgActor) idempotent(m CreateDocument) (*CreatedDocument, error) {
+	if hash, ok := a.pendingIdem[m.IdempotencyKey]; ok {
+		if hash != m.BodyHash {
+			return nil, fmt.Errorf("%w: this Idempotency-Key was used with a different request body", fault.ErrConflict)
+		}
+		return nil, fmt.Errorf("%w: a request with this Idempotency-Key is being recorded; retry", fault.ErrUnavailable)
+	}
+	rec, err := a.deps.Store.IdempotencyRecord(a.id, m.IdempotencyKey)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rec.BodyHash != m.BodyHash {
+		return nil, fmt.Errorf("%w: this Idempotency-Key was used with a different request body", fault.ErrConflict)
+	}
+	d, err := a.deps.Store.Document(rec.DocumentID)
+	if err != nil {
+		return nil, err
+	}
+	return &CreatedDocument{Document: d, Replayed: true}, nil
 }
 
 // DocDeps is what document actors need from their node.

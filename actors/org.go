@@ -29,7 +29,8 @@ type OrgDeps struct {
 	Store    *storage.Store
 	Proposer Proposer
 	Clock    clock.Clock
-	Plans    map[string]storage.Plan
+	// Plans returns the plan catalogue in force.
+	Plans func() map[string]storage.Plan
 	// ProposeTimeout bounds the wait for room in raft's queue.
 	ProposeTimeout time.Duration
 }
@@ -79,8 +80,9 @@ const (
 
 // settled tells the actor that one of its proposals has an outcome.
 type settled struct {
-	err error
-	ref string // ledger reference the proposal reserved, if any
+	err  error
+	ref  string // ledger reference the proposal reserved, if any
+	idem string // Idempotency-Key the proposal reserved, if any
 }
 
 // orgActor owns one organisation's records.
@@ -102,6 +104,8 @@ type orgActor struct {
 	stash   []stashed // at most maxStash
 	// pendingRefs are ledger references of credits in flight.
 	pendingRefs map[string]int64
+	// pendingIdem are Idempotency-Keys of documents in flight.
+	pendingIdem map[string]string
 }
 
 type stashed struct {
@@ -115,7 +119,7 @@ const maxStash = 10000
 
 func newOrgActor(id string, deps OrgDeps) actor.Producer {
 	return func() actor.Receiver {
-		return &orgActor{id: id, deps: deps, pendingRefs: map[string]int64{}}
+		return &orgActor{id: id, deps: deps, pendingRefs: map[string]int64{}, pendingIdem: map[string]string{}}
 	}
 }
 
@@ -127,6 +131,9 @@ func (a *orgActor) Receive(c *actor.Context) {
 		a.inflight--
 		if msg.ref != "" {
 			delete(a.pendingRefs, msg.ref)
+		}
+		if msg.idem != "" {
+			delete(a.pendingIdem, msg.idem)
 		}
 		if msg.err != nil {
 			a.broken = true
@@ -266,9 +273,13 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 		}
 		after = a2
 	case CreateDocument, ChangeDocument:
-		a2, err := a.documentCommand(m, cmd)
+		a2, replay, err := a.documentCommand(m, cmd)
 		if err != nil {
 			a.reply(c, sender, nil, err)
+			return
+		}
+		if replay != nil {
+			a.reply(c, sender, *replay, nil)
 			return
 		}
 		after = a2
@@ -314,6 +325,11 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 	if ref != "" {
 		a.pendingRefs[ref] = cmd.CreditWallet.AmountMicros
 	}
+	var idem string
+	if cmd.Kind == storage.KindCreateDocument && cmd.CreateDocument.IdempotencyKey != "" {
+		idem = cmd.CreateDocument.IdempotencyKey
+		a.pendingIdem[idem] = cmd.CreateDocument.BodyHash
+	}
 	engine, self := c.Engine(), c.PID()
 	go func() {
 		err := pending.Wait()
@@ -323,7 +339,7 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 		case after != nil:
 			value = after()
 		}
-		engine.Send(self, settled{err: err, ref: ref})
+		engine.Send(self, settled{err: err, ref: ref, idem: idem})
 		if sender != nil {
 			engine.Send(sender, Reply{Value: value, Err: err})
 		}
@@ -337,9 +353,10 @@ func (a *orgActor) reply(c *actor.Context, sender *actor.PID, value any, err err
 }
 
 func (a *orgActor) checkPlan(plan string) error {
-	if _, ok := a.deps.Plans[plan]; !ok {
-		names := make([]string, 0, len(a.deps.Plans))
-		for n := range a.deps.Plans {
+	plans := a.deps.Plans()
+	if _, ok := plans[plan]; !ok {
+		names := make([]string, 0, len(plans))
+		for n := range plans {
 			names = append(names, n)
 		}
 		slices.Sort(names)
@@ -355,7 +372,7 @@ func (a *orgActor) checkCredit(m CreditWallet) (*Credit, error) {
 	if a.org.ID == "" {
 		return nil, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
 	}
-	if !a.deps.Plans[a.org.Plan].Wallet {
+	if !a.deps.Plans()[a.org.Plan].Wallet {
 		return nil, fmt.Errorf("%w: the %s plan has no wallet; move the organisation to a paid plan first", fault.ErrConflict, a.org.Plan)
 	}
 	if m.AmountMicros <= 0 || m.AmountMicros > maxCreditMicros {

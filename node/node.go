@@ -105,9 +105,8 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 
 	n.placement = cluster.NewRendezvous(cluster.Member{ID: n.id, Addr: engine.Address()})
 	clk := clock.System{}
-	plans := storage.DefaultPlans()
 	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
-		Store: n.store, Proposer: n.raft, Clock: clk, Plans: plans, ProposeTimeout: cfg.RequestTimeout,
+		Store: n.store, Proposer: n.raft, Clock: clk, Plans: n.store.Plans, ProposeTimeout: cfg.RequestTimeout,
 	}, actors.DocDeps{
 		Store: n.store, Blobs: blobs, Renderer: renderer, Versions: versions, Retention: cfg.Retention,
 		QueueCapacity: cfg.DocumentQueue, Logger: log,
@@ -147,8 +146,9 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	)
 	n.http, err = transport.New(cfg.HTTP, transport.Deps{
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
-		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg, Plans: plans,
-		Renderer: renderer, Versions: versions, Blobs: blobs, WaitTimeout: cfg.WaitTimeout,
+		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
+		SetPlanTerms: n.setPlanTerms,
+		Renderer:     renderer, Versions: versions, Blobs: blobs, WaitTimeout: cfg.WaitTimeout,
 		Links: n.links,
 	})
 	if err != nil {
@@ -303,6 +303,12 @@ func (n *Node) Sweep(now time.Time) error {
 			return nil
 		}
 	}
+}
+
+// setPlanTerms stores the operator's terms for a plan. The catalogue is global
+// state with one writer, the operator; raft orders concurrent changes.
+func (n *Node) setPlanTerms(p storage.Plan) error {
+	return n.raft.Apply(&storage.Command{Kind: storage.KindSetPlanTerms, At: time.Now().UTC(), SetPlanTerms: &p}, n.cfg.RequestTimeout)
 }
 
 // linkKey returns the key that signs download links, making it on first start.

@@ -317,3 +317,107 @@ func TestDocumentsPendingAtKillFinishAfterRestart(t *testing.T) {
 	}
 	t.Logf("%d of %d documents were pending at the kill and completed after restart", pendingAtRestart, len(ids))
 }
+
+// TestKill9DuringDocumentBurstKeepsTheLedgerConsistent kills the node while
+// paid documents are being made and checks, after restart and once every
+// document is finished, that the ledger adds up, holds are released, and each
+// page beyond the allowance was charged exactly once.
+func TestKill9DuringDocumentBurstKeepsTheLedgerConsistent(t *testing.T) {
+	dir := t.TempDir()
+	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	p := startProc(t, dir, httpAddr, raftAddr)
+	testnode.Do(t, "PUT", p.url+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 2, "pageRateMicros": 1000})
+	org := testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"}).Data()["id"].(string)
+	testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/wallet/credit", opToken, map[string]any{"amountMicros": 1000000, "reference": "topup"})
+	key := testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "templates.write"}}).Data()["key"].(string)
+	testnode.Do(t, "POST", p.url+"/v1/templates", key, map[string]any{"name": "Note", "slug": "note",
+		"html": `<html><body><div class="sheet" style="padding:20mm"><h1>Note {{n}}</h1></div></body></html>`})
+
+	var mu sync.Mutex
+	acked := 0
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	client := &http.Client{Timeout: 5 * time.Second}
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				req, _ := http.NewRequest("POST", p.url+"/v1/documents", strings.NewReader(fmt.Sprintf(`{"templateId":"note","data":{"n":%d},"wait":%v}`, i, i%2 == 0)))
+				req.Header.Set("Authorization", "Bearer "+key)
+				res, err := client.Do(req)
+				if err != nil {
+					continue
+				}
+				res.Body.Close()
+				if res.StatusCode == 201 || res.StatusCode == 202 {
+					mu.Lock()
+					acked++
+					mu.Unlock()
+				}
+			}
+		}(g)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		n := acked
+		mu.Unlock()
+		if n >= 25 || time.Now().After(deadline) {
+			break
+		}
+	}
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	p.wait(t, 10*time.Second)
+	close(stop)
+	wg.Wait()
+
+	p = startProc(t, dir, httpAddr, raftAddr)
+	var docs []any
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		docs = testnode.Do(t, "GET", p.url+"/v1/documents?limit=100", key, nil).Data()["items"].([]any)
+		pending := 0
+		for _, d := range docs {
+			if s := d.(map[string]any)["status"]; s == "queued" || s == "rendering" {
+				pending++
+			}
+		}
+		if pending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d documents still pending after restart", pending)
+		}
+	}
+	completed := 0
+	for _, d := range docs {
+		if d.(map[string]any)["status"] == "completed" {
+			completed++
+		}
+	}
+	l := testnode.Do(t, "GET", p.url+"/admin/v1/orgs/"+org+"/ledger", opToken, nil).Data()
+	var sum float64
+	charged := map[string]bool{}
+	for _, row := range l["items"].([]any) {
+		r := row.(map[string]any)
+		sum += r["amountMicros"].(float64)
+		if r["kind"] == "debit" {
+			ref := r["reference"].(string)
+			if charged[ref] {
+				t.Fatalf("document %s charged twice", ref)
+			}
+			charged[ref] = true
+		}
+	}
+	wantBalance := 1000000 - 1000*float64(completed-2)
+	if sum != l["balanceMicros"].(float64) || l["balanceMicros"].(float64) != wantBalance || len(charged) != completed-2 ||
+		l["heldMicros"].(float64) != 0 || l["heldPages"].(float64) != 0 || l["pagesUsed"].(float64) != 2 {
+		t.Fatalf("%d completed documents; ledger sum %v, balance %v (want %v), %d charged, held %v micros %v pages, %v pages used",
+			completed, sum, l["balanceMicros"], wantBalance, len(charged), l["heldMicros"], l["heldPages"], l["pagesUsed"])
+	}
+	t.Logf("%d requests acknowledged before the kill, %d documents completed, ledger consistent", acked, completed)
+}

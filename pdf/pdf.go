@@ -13,6 +13,13 @@ import (
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
+func init() {
+	// Left alone, pdfcpu writes a config file under the user's config folder
+	// on first use, with a data race between first users, and calls os.Exit
+	// when that folder is unusable. Its built-in defaults are what Platen wants.
+	model.ConfigPath = "disable"
+}
+
 func config() *model.Configuration {
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed

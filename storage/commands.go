@@ -12,6 +12,7 @@ type Kind string
 const (
 	KindSetOperatorToken Kind = "operator.token"
 	KindSetLinkKey       Kind = "links.key"
+	KindSetPlanTerms     Kind = "plan.terms"
 	KindCreateOrg        Kind = "org.create"
 	KindSetPlan          Kind = "org.plan"
 	KindCreateKey        Kind = "key.create"
@@ -36,6 +37,7 @@ type Command struct {
 
 	SetOperatorToken *SetOperatorToken `json:"setOperatorToken,omitempty"`
 	SetLinkKey       *SetLinkKey       `json:"setLinkKey,omitempty"`
+	SetPlanTerms     *Plan             `json:"setPlanTerms,omitempty"`
 	CreateOrg        *CreateOrg        `json:"createOrg,omitempty"`
 	SetPlan          *SetPlan          `json:"setPlan,omitempty"`
 	CreateKey        *CreateKey        `json:"createKey,omitempty"`
@@ -180,7 +182,21 @@ func ApplyToOrg(o *Org, c *Command) error {
 	case KindSetPlan:
 		o.Plan = c.SetPlan.Plan
 	case KindCreateKey, KindRevokeKey, KindUpdateTemplate, KindCreateTemplate, KindSaveVersion, KindActivateVersion:
-	case KindCreateDocument, KindStartRender, KindCompleteDocument, KindFailDocument, KindRecordDownload, KindExpireDocument:
+	case KindCreateDocument:
+		h := c.CreateDocument.Document.Hold
+		if h.Pages < 0 || h.Micros < 0 {
+			return fmt.Errorf("%w: a negative hold", ErrCodec)
+		}
+		o.HeldPages += h.Pages
+		o.HeldMicros += h.Micros
+	case KindCompleteDocument, KindFailDocument:
+		r := c.DocumentChange.Release
+		o.HeldPages -= r.Pages
+		o.HeldMicros -= r.Micros
+		if c.Kind == KindCompleteDocument {
+			Settle(o, int64(c.DocumentChange.PageCount), c.DocumentChange.Terms, c.At)
+		}
+	case KindStartRender, KindRecordDownload, KindExpireDocument:
 	case KindCreditWallet:
 		o.BalanceMicros += c.CreditWallet.AmountMicros
 		o.LedgerSeq++

@@ -45,16 +45,20 @@ type Document struct {
 	PageCount    int    `json:"pageCount"`
 	ByteSize     int64  `json:"byteSize"`
 	// BlobHash is the sha256 of the PDF in the blob store.
-	BlobHash        string     `json:"blobHash,omitempty"`
-	DurationMs      int64      `json:"durationMs"`
-	ErrorCode       string     `json:"errorCode,omitempty"`
-	Message         string     `json:"message,omitempty"`
-	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
-	Downloads       int        `json:"downloads"`
-	LastDownloadAt  *time.Time `json:"lastDownloadAt,omitempty"`
-	CreatedAt       time.Time  `json:"createdAt"`
-	UpdatedAt       time.Time  `json:"updatedAt"`
-	CompletedAt     *time.Time `json:"completedAt,omitempty"`
+	BlobHash        string `json:"blobHash,omitempty"`
+	DurationMs      int64  `json:"durationMs"`
+	ErrorCode       string `json:"errorCode,omitempty"`
+	Message         string `json:"message,omitempty"`
+	RegeneratedFrom string `json:"regeneratedFrom,omitempty"`
+	Downloads       int    `json:"downloads"`
+	// Hold is what the document reserved when it was created; Charge what
+	// it cost when it completed.
+	Hold           Hold       `json:"hold"`
+	Charge         Charge     `json:"charge"`
+	LastDownloadAt *time.Time `json:"lastDownloadAt,omitempty"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	UpdatedAt      time.Time  `json:"updatedAt"`
+	CompletedAt    *time.Time `json:"completedAt,omitempty"`
 	// ExpiresAt is when the file is deleted; FileExpired is set once it is.
 	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
 	FileExpired bool       `json:"fileExpired,omitempty"`
@@ -96,11 +100,38 @@ const (
 	KindExpireDocument   Kind = "document.expire"
 )
 
-// CreateDocument stores a queued document and the data it renders from.
+// Hold is pages reserved against the allowance and micros against the wallet.
+type Hold struct {
+	Pages  int64 `json:"pages"`
+	Micros int64 `json:"micros"`
+}
+
+// Charge is what a completed document cost.
+type Charge struct {
+	AllowancePages int64  `json:"allowancePages"`
+	WalletPages    int64  `json:"walletPages"`
+	Micros         int64  `json:"micros"`
+	LedgerEntryID  string `json:"ledgerEntryId,omitempty"`
+}
+
+// CreateDocument stores a queued document, the data it renders from and its
+// hold. With an idempotency key, the key is recorded in the same batch.
 type CreateDocument struct {
 	Document Document        `json:"document"`
 	Data     json.RawMessage `json:"data"`
 	EventID  string          `json:"eventId"`
+	// IdempotencyKey is the hash of the caller's Idempotency-Key; BodyHash
+	// the hash of the request it came with.
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+	BodyHash       string `json:"bodyHash,omitempty"`
+}
+
+// Idempotency is a recorded Idempotency-Key: the request it came with and the
+// document it made.
+type Idempotency struct {
+	BodyHash   string    `json:"bodyHash"`
+	DocumentID string    `json:"documentId"`
+	At         time.Time `json:"at"`
 }
 
 // DocumentChange moves a document on: to rendering, completed or failed, or
@@ -120,6 +151,49 @@ type DocumentChange struct {
 	// Failed.
 	ErrorCode string `json:"errorCode,omitempty"`
 	Message   string `json:"message,omitempty"`
+	// Completed or failed: the document's hold, released; and for a
+	// completion the plan terms it is charged on and the ids of its ledger
+	// row and wallet.debited event.
+	Release      Hold      `json:"release"`
+	Terms        PlanTerms `json:"terms"`
+	DebitEntryID string    `json:"debitEntryId,omitempty"`
+	DebitEventID string    `json:"debitEventId,omitempty"`
+}
+
+// PlanTerms are the terms a charge is made on.
+type PlanTerms struct {
+	MonthlyPages   int64 `json:"monthlyPages"`
+	PageRateMicros int64 `json:"pageRateMicros"`
+	Wallet         bool  `json:"wallet"`
+}
+
+// Terms returns a plan's charging terms.
+func (p Plan) Terms() PlanTerms {
+	return PlanTerms{MonthlyPages: p.MonthlyPages, PageRateMicros: p.PageRateMicros, Wallet: p.Wallet}
+}
+
+// Settle charges pages to an org on terms at time at: the allowance of at's
+// month first, then the wallet. A plan without a wallet counts every page
+// against the allowance, over it if need be: a finished render is never
+// thrown away, and the next request is refused instead. It is the one place
+// that prices pages; ApplyToOrg calls it.
+func Settle(o *Org, pages int64, terms PlanTerms, at time.Time) Charge {
+	if p := Period(at); o.UsagePeriod != p {
+		o.UsagePeriod, o.PagesUsed = p, 0
+	}
+	left := max(terms.MonthlyPages-o.PagesUsed, 0)
+	ch := Charge{AllowancePages: min(pages, left)}
+	ch.WalletPages = pages - ch.AllowancePages
+	if !terms.Wallet {
+		ch.AllowancePages, ch.WalletPages = pages, 0
+	}
+	o.PagesUsed += ch.AllowancePages
+	ch.Micros = ch.WalletPages * terms.PageRateMicros
+	o.BalanceMicros -= ch.Micros
+	if ch.Micros > 0 {
+		o.LedgerSeq++
+	}
+	return ch
 }
 
 // Keys of documents.
@@ -133,6 +207,8 @@ type DocumentChange struct {
 //	dq/<docID>                      orgID: documents still to render
 //	dx/<expiry unix>/<docID>        orgID: files to delete, by expiry
 //	br/<hash>/<docID>               empty: documents using a blob
+//	ik/<orgID>/<key hash>           Idempotency
+//	tpc/<tplID>/<n>                 page count of the version's last document
 func documentKey(id string) []byte     { return []byte("d/" + id) }
 func documentDataKey(id string) []byte { return []byte("dd/" + id) }
 func orgDocsPrefix(org string) []byte  { return []byte("od/" + org + "/") }
@@ -154,18 +230,29 @@ func expiryKey(at time.Time, id string) []byte {
 	k := binary.BigEndian.AppendUint64(append([]byte(nil), expiryPrefix...), uint64(at.Unix()))
 	return append(append(k, '/'), id...)
 }
-func blobRefPrefix(hash string) []byte { return []byte("br/" + hash + "/") }
+func blobRefPrefix(hash string) []byte          { return []byte("br/" + hash + "/") }
+func idempotencyKey(org, keyHash string) []byte { return []byte("ik/" + org + "/" + keyHash) }
+func versionPagesKey(tplID string, n int) []byte {
+	return binary.BigEndian.AppendUint32([]byte("tpc/"+tplID+"/"), uint32(n))
+}
 
-// applyDocument checks and writes a document command. The org part (version)
-// was applied by ApplyToOrg.
-func applyDocument(b *pebble.Batch, w *writer, c *Command) error {
+// applyDocument checks and writes a document command. The org part (version,
+// holds, charges) was applied by ApplyToOrg, turning prev into next.
+func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) error {
 	if c.Kind == KindCreateDocument {
-		d := c.CreateDocument.Document
+		cd := c.CreateDocument
+		d := cd.Document
 		if d.OrgID != c.OrgID || d.ID == "" {
 			return fmt.Errorf("%w: document record does not belong to the command", ErrCodec)
 		}
 		if _, err := getRaw(b, documentKey(d.ID)); err == nil {
 			return fmt.Errorf("%w: document %s exists", ErrConflict, d.ID)
+		}
+		if cd.IdempotencyKey != "" {
+			if _, err := getRaw(b, idempotencyKey(d.OrgID, cd.IdempotencyKey)); err == nil {
+				return fmt.Errorf("%w: idempotency key already used", ErrConflict)
+			}
+			w.set(idempotencyKey(d.OrgID, cd.IdempotencyKey), mustEncode(&Idempotency{BodyHash: cd.BodyHash, DocumentID: d.ID, At: c.At}))
 		}
 		d.Status, d.CreatedAt, d.UpdatedAt = StatusQueued, c.At, c.At
 		w.set(documentKey(d.ID), mustEncode(&d))
@@ -202,6 +289,9 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command) error {
 		if !d.Pending() {
 			return fmt.Errorf("%w: document %s is already %s", ErrConflict, d.ID, d.Status)
 		}
+		if ch.Release != d.Hold {
+			return fmt.Errorf("%w: document %s releases %+v but holds %+v", ErrConflict, d.ID, ch.Release, d.Hold)
+		}
 		d.DurationMs = ch.DurationMs
 		if c.Kind == KindCompleteDocument {
 			at := c.At
@@ -210,6 +300,21 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command) error {
 			w.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
 			if d.ExpiresAt != nil {
 				w.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))
+			}
+			w.set(versionPagesKey(d.TemplateID, d.TemplateVersion), binary.BigEndian.AppendUint32(nil, uint32(d.PageCount)))
+			// The charge, as Settle made it: the org's balance moved by it.
+			d.Charge = Charge{AllowancePages: int64(d.PageCount), Micros: prev.BalanceMicros - next.BalanceMicros}
+			if ch.Terms.Wallet {
+				d.Charge.AllowancePages = next.PagesUsed - usedIn(prev, c.At)
+				d.Charge.WalletPages = int64(d.PageCount) - d.Charge.AllowancePages
+			}
+			if d.Charge.Micros > 0 {
+				d.Charge.LedgerEntryID = ch.DebitEntryID
+				entry := LedgerEntry{ID: ch.DebitEntryID, OrgID: d.OrgID, Seq: next.LedgerSeq, Kind: LedgerDebit,
+					AmountMicros: -d.Charge.Micros, BalanceAfterMicros: next.BalanceMicros, Reference: d.ID, At: c.At}
+				w.set(ledgerKey(d.OrgID, entry.Seq), mustEncode(&entry))
+				w.emit(d.OrgID, EventWalletDebited, ch.DebitEventID, c.At, WalletDebitedData{LedgerEntryID: entry.ID,
+					DocumentID: d.ID, Pages: d.Charge.WalletPages, AmountMicros: d.Charge.Micros, BalanceMicros: next.BalanceMicros})
 			}
 		} else {
 			d.Status, d.ErrorCode, d.Message = StatusFailed, ch.ErrorCode, ch.Message
@@ -341,4 +446,29 @@ func (s *Store) BlobInUse(hash string) (bool, error) {
 		return nil
 	})
 	return found, err
+}
+
+// usedIn is the allowance o had used in the month of at before a change.
+func usedIn(o *Org, at time.Time) int64 {
+	if o.UsagePeriod != Period(at) {
+		return 0
+	}
+	return o.PagesUsed
+}
+
+// IdempotencyRecord returns the recorded use of an Idempotency-Key.
+func (s *Store) IdempotencyRecord(orgID, keyHash string) (Idempotency, error) {
+	var r Idempotency
+	err := getRecord(s.db, idempotencyKey(orgID, keyHash), &r)
+	return r, err
+}
+
+// VersionPages returns the page count of the last document a template
+// version made, 0 when it has made none.
+func (s *Store) VersionPages(tplID string, n int) int {
+	raw, err := getRaw(s.db, versionPagesKey(tplID, n))
+	if err != nil || len(raw) != 4 {
+		return 0
+	}
+	return int(binary.BigEndian.Uint32(raw))
 }

@@ -29,6 +29,8 @@ type Store struct {
 	// needsRestore is set when a snapshot restore was cut off: the database was
 	// wiped and raft must restore the latest snapshot on start.
 	needsRestore bool
+	// plans caches the plan catalogue; nil means read it again.
+	plans atomic.Pointer[map[string]Plan]
 }
 
 var _ raft.BatchingFSM = (*Store)(nil)
@@ -80,6 +82,7 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 	results := make([]any, len(logs))
 	done := s.applied.Load()
 	last := done
+	plansChanged := false
 	b := s.db.NewIndexedBatch()
 	defer b.Close()
 	for i, l := range logs {
@@ -97,6 +100,7 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 			continue
 		}
 		err = apply(b, cmd)
+		plansChanged = plansChanged || cmd.Kind == KindSetPlanTerms
 		if err != nil && !isRefusal(err) {
 			// A read or write of Pebble failed: refusing here would make this
 			// replica decide differently from the others. Stop instead; the
@@ -117,6 +121,9 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 		panic(fmt.Sprintf("storage: commit batch at index %d: %v", last, err))
 	}
 	s.applied.Store(last)
+	if plansChanged {
+		s.plans.Store(nil)
+	}
 	return results
 }
 
@@ -129,6 +136,13 @@ func isRefusal(err error) bool {
 // apply checks one command and, if it is accepted, writes all of it to b.
 // Checks come before writes, so a refused command leaves b untouched.
 func apply(b *pebble.Batch, c *Command) error {
+	if c.Kind == KindSetPlanTerms {
+		p := c.SetPlanTerms
+		if p.Name == "" || p.MonthlyPages < 0 || p.PageRateMicros < 0 {
+			return fmt.Errorf("%w: plan terms", ErrCodec)
+		}
+		return b.Set(planKey(p.Name), mustEncode(p), nil)
+	}
 	if c.Kind == KindSetLinkKey {
 		if _, err := getRaw(b, keyLinkKey); err == nil {
 			return fmt.Errorf("%w: link key already set", ErrConflict)
@@ -225,7 +239,7 @@ func apply(b *pebble.Batch, c *Command) error {
 	case KindCreateDocument, KindStartRender, KindCompleteDocument, KindFailDocument, KindRecordDownload, KindExpireDocument:
 		// Document commands check their own transition before writing.
 		sub := writer{b: b}
-		if err := applyDocument(b, &sub, c); err != nil {
+		if err := applyDocument(b, &sub, c, &org, &next); err != nil {
 			if sub.wrote {
 				return fmt.Errorf("storage: document command refused after writing: %w", err)
 			}
@@ -493,6 +507,7 @@ func (s *Store) restore(r *bufio.Reader) error {
 	}
 	s.needsRestore = false
 	s.applied.Store(applied)
+	s.plans.Store(nil)
 	return nil
 }
 

@@ -9,6 +9,7 @@ import "encoding/binary"
 //	m/restoring           present while a snapshot restore is under way
 //	m/operator            hash of the operator token
 //	m/linkkey             key that signs download links
+//	p/<plan>              Plan: the operator's terms, over DefaultPlans
 //	o/<orgID>             Org
 //	k/<keyID>             APIKey
 //	kh/<sha256 hex>       keyID, for authentication
@@ -67,3 +68,5 @@ func versionKey(tplID string, n int) []byte {
 }
 
 func feedSeqKey(orgID string) []byte { return []byte("fq/" + orgID) }
+
+func planKey(name string) []byte { return []byte("p/" + name) }

@@ -81,6 +81,21 @@ func (s *Store) Ledger(orgID string, limit int) ([]LedgerEntry, error) {
 	return out, err
 }
 
+// LedgerAfter returns an organisation's ledger rows after sequence number
+// after, oldest first, at most limit.
+func (s *Store) LedgerAfter(orgID string, after uint64, limit int) ([]LedgerEntry, error) {
+	var out []LedgerEntry
+	err := s.scanRange(ledgerKey(orgID, after+1), prefixEnd(ledgerPrefix(orgID)), limit, func(_, v []byte) error {
+		var e LedgerEntry
+		if err := decode(v, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
 // LedgerRecent returns an organisation's newest ledger rows, newest first.
 func (s *Store) LedgerRecent(orgID string, limit int) ([]LedgerEntry, error) {
 	prefix := ledgerPrefix(orgID)
@@ -198,6 +213,29 @@ func (s *Store) OperatorTokenHash() (string, error) {
 		return "", err
 	}
 	return t.Hash, nil
+}
+
+// Plans returns the plan catalogue: DefaultPlans with the operator's terms
+// over them. It is kept in memory and rebuilt when the terms change.
+func (s *Store) Plans() map[string]Plan {
+	if p := s.plans.Load(); p != nil {
+		return *p
+	}
+	return s.loadPlans()
+}
+
+// loadPlans reads the catalogue from the database and caches it.
+func (s *Store) loadPlans() map[string]Plan {
+	plans := DefaultPlans()
+	_ = s.scan([]byte("p/"), 0, func(_, v []byte) error {
+		var p Plan
+		if decode(v, &p) == nil {
+			plans[p.Name] = p
+		}
+		return nil
+	})
+	s.plans.Store(&plans)
+	return plans
 }
 
 // LinkKey returns the key that signs download links.

@@ -52,12 +52,19 @@ type Org struct {
 	UsagePeriod string `json:"usagePeriod,omitempty"`
 	// PagesUsed is the pages charged to the allowance in UsagePeriod.
 	PagesUsed int64 `json:"pagesUsed"`
+	// HeldPages and HeldMicros are what documents still rendering have
+	// reserved against the allowance and the wallet.
+	HeldPages  int64 `json:"heldPages"`
+	HeldMicros int64 `json:"heldMicros"`
 }
+
+// Period is the calendar month (UTC) of t, as usage periods are written.
+func Period(t time.Time) string { return t.UTC().Format("2006-01") }
 
 // PagesUsedIn returns the allowance pages used in the month of t: zero when
 // the stored count is for an earlier month.
 func (o Org) PagesUsedIn(t time.Time) int64 {
-	if o.UsagePeriod != t.UTC().Format("2006-01") {
+	if o.UsagePeriod != Period(t) {
 		return 0
 	}
 	return o.PagesUsed
@@ -93,6 +100,15 @@ type LedgerEntry struct {
 	BalanceAfterMicros int64     `json:"balanceAfterMicros"`
 	Reference          string    `json:"reference,omitempty"`
 	At                 time.Time `json:"at"`
+}
+
+// WalletDebitedData is the data of a wallet.debited event.
+type WalletDebitedData struct {
+	LedgerEntryID string `json:"ledgerEntryId"`
+	DocumentID    string `json:"documentId"`
+	Pages         int64  `json:"pages"`
+	AmountMicros  int64  `json:"amountMicros"`
+	BalanceMicros int64  `json:"balanceMicros"`
 }
 
 // Event kinds of the change feed and webhooks (spec "Events").

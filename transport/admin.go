@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
+	"strconv"
 	"time"
 
 	"github.com/platen/platen/actors"
@@ -202,4 +204,102 @@ func (s *Server) adminCredit(r *request) error {
 
 func (s *Server) adminCluster(r *request) error {
 	return r.ok(http.StatusOK, s.deps.Cluster(), "")
+}
+
+func (s *Server) adminPlans(r *request) error {
+	plans := s.deps.Store.Plans()
+	names := make([]string, 0, len(plans))
+	for n := range plans {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	items := make([]storage.Plan, len(names))
+	for i, n := range names {
+		items[i] = plans[n]
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": items}, "")
+}
+
+// adminPutPlan sets a plan's terms. New terms apply to charges made from then
+// on; documents already settled keep what they cost.
+func (s *Server) adminPutPlan(r *request) error {
+	name := r.param("plan")
+	if err := actors.CheckSlug("plan", name); err != nil {
+		return err
+	}
+	var in struct {
+		MonthlyPages   *int64 `json:"monthlyPages"`
+		PageRateMicros *int64 `json:"pageRateMicros"`
+		Wallet         *bool  `json:"wallet"`
+		Watermark      *bool  `json:"watermark"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	p, ok := s.deps.Store.Plans()[name]
+	if !ok {
+		p = storage.Plan{Name: name}
+	}
+	if in.MonthlyPages != nil {
+		p.MonthlyPages = *in.MonthlyPages
+	}
+	if in.PageRateMicros != nil {
+		p.PageRateMicros = *in.PageRateMicros
+	}
+	if in.Wallet != nil {
+		p.Wallet = *in.Wallet
+	}
+	if in.Watermark != nil {
+		p.Watermark = *in.Watermark
+	}
+	switch {
+	case p.MonthlyPages < 0 || p.MonthlyPages > 1e9:
+		return fault.Invalid("monthlyPages", "must be from 0 to 1000000000")
+	case p.PageRateMicros < 0 || p.PageRateMicros > 1e9:
+		return fault.Invalid("pageRateMicros", "must be from 0 to 1000000000")
+	case p.Wallet && p.PageRateMicros == 0:
+		return fault.Invalid("pageRateMicros", "a plan with a wallet charges a rate above 0")
+	}
+	if err := s.deps.SetPlanTerms(p); err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, p, "plan terms stored; they apply to charges from now on")
+}
+
+// adminLedger lists an organisation's whole ledger, oldest first, for audits.
+func (s *Server) adminLedger(r *request) error {
+	id, err := s.orgID(r)
+	if err != nil {
+		return err
+	}
+	limit := 1000
+	if raw := string(r.QueryArgs().Peek("limit")); raw != "" {
+		if limit, err = strconv.Atoi(raw); err != nil || limit < 1 || limit > 10000 {
+			return fault.Invalid("limit", "must be from 1 to 10000")
+		}
+	}
+	var after uint64
+	if raw := string(r.QueryArgs().Peek("after")); raw != "" {
+		if after, err = strconv.ParseUint(raw, 10, 64); err != nil {
+			return fault.Invalid("after", "must be a ledger sequence number")
+		}
+	}
+	rows, err := s.deps.Store.LedgerAfter(id, after, limit)
+	if err != nil {
+		return err
+	}
+	if rows == nil {
+		rows = []storage.LedgerEntry{}
+	}
+	var next *uint64
+	if len(rows) == limit {
+		n := rows[len(rows)-1].Seq
+		next = &n
+	}
+	org, err := s.deps.Store.Org(id)
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": rows, "nextAfter": next, "balanceMicros": org.BalanceMicros,
+		"heldMicros": org.HeldMicros, "heldPages": org.HeldPages, "usagePeriod": org.UsagePeriod, "pagesUsed": org.PagesUsed}, "")
 }

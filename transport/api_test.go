@@ -3,6 +3,7 @@ package transport_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -301,3 +302,7 @@ func TestRequestIDsHealthAndMetrics(t *testing.T) {
 		}
 	}
 }
+
+func jsonBody(v any) ([]byte, error) { return json.Marshal(v) }
+
+func jsonInto(r *testnode.Response) { _ = json.Unmarshal(r.Body, &r.JSON) }

@@ -2,6 +2,8 @@ package transport
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -131,23 +133,56 @@ func (s *Server) createDocument(r *request) error {
 	if err := version.Manifest.DataSchema.Validate(data); err != nil {
 		return err
 	}
-	return s.generate(r, doc, raw, in.Wait == nil || *in.Wait)
+	create := actors.CreateDocument{Document: doc, Data: raw}
+	if key := string(r.Request.Header.Peek("Idempotency-Key")); key != "" {
+		if len(key) > 255 || strings.IndexFunc(key, unicode.IsControl) >= 0 {
+			return fault.Invalid("Idempotency-Key", "must be at most 255 characters without control characters")
+		}
+		create.IdempotencyKey, create.BodyHash = hashHex(key), canonicalHash(r.PostBody())
+	}
+	return s.generate(r, create, in.Wait == nil || *in.Wait)
+}
+
+// hashHex is the hex SHA-256 of s.
+func hashHex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// canonicalHash hashes a JSON body so that spacing and key order do not
+// matter: the same request sent twice hashes the same.
+func canonicalHash(body []byte) string {
+	var v any
+	if err := json.Unmarshal(body, &v); err == nil {
+		if canon, err := json.Marshal(v); err == nil {
+			body = canon
+		}
+	}
+	return hashHex(string(body))
 }
 
 // generate admits, records and starts a document, then answers at once or
-// when it is finished (DESIGN.md "time a request waits").
-func (s *Server) generate(r *request, doc storage.Document, data json.RawMessage, wait bool) error {
+// when it is finished (DESIGN.md "time a request waits"). A retry with an
+// Idempotency-Key already used answers for the document the first request
+// made, by the same rules.
+func (s *Server) generate(r *request, create actors.CreateDocument, wait bool) error {
 	release, err := s.deps.Actors.Admit()
 	if err != nil {
 		return &retryAfter{err: err, seconds: 2}
 	}
-	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.CreateDocument{Document: doc, Data: data})
+	res, err := s.deps.Actors.AskOrg(r.org.ID, create)
 	if err != nil {
 		release()
 		return err
 	}
-	created := res.(storage.Document)
-	s.deps.Actors.StartDocument(created.ID)
+	cd := res.(actors.CreatedDocument)
+	created := cd.Document
+	if cd.Replayed {
+		release()
+		r.Response.Header.Set("Idempotent-Replayed", "true")
+	} else {
+		s.deps.Actors.StartDocument(created.ID)
+	}
 	if !wait {
 		return r.ok(http.StatusAccepted, s.viewDocument(created), "queued")
 	}
@@ -349,7 +384,7 @@ func (s *Server) regenerate(r *request) error {
 	}
 	doc := storage.Document{TemplateID: orig.TemplateID, TemplateSlug: orig.TemplateSlug, TemplateVersion: orig.TemplateVersion,
 		CorrelationID: orig.CorrelationID, Metadata: orig.Metadata, Engine: orig.Engine, Filename: orig.Filename, RegeneratedFrom: orig.ID}
-	return s.generate(r, doc, data, in.Wait == nil || *in.Wait)
+	return s.generate(r, actors.CreateDocument{Document: doc, Data: data}, in.Wait == nil || *in.Wait)
 }
 
 // serveFile answers a signed download link with the PDF. It needs no key:

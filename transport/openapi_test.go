@@ -23,7 +23,7 @@ import (
 
 func testServer(t *testing.T) *Server {
 	t.Helper()
-	s, err := New(DefaultConfig(), Deps{Clock: clock.System{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry(), Plans: storage.DefaultPlans()})
+	s, err := New(DefaultConfig(), Deps{Clock: clock.System{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: prometheus.NewRegistry()})
 	if err != nil {
 		t.Fatal(err)
 	}

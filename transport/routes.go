@@ -45,6 +45,9 @@ func (s *Server) table() []*route {
 		{Method: http.MethodGet, Path: "/admin/v1/orgs/:orgId/keys", Summary: "List an organisation's API keys", Auth: authOperator, Handler: s.adminListKeys},
 		{Method: http.MethodDelete, Path: "/admin/v1/orgs/:orgId/keys/:keyId", Summary: "Revoke an API key", Auth: authOperator, Handler: s.adminRevokeKey},
 		{Method: http.MethodPost, Path: "/admin/v1/orgs/:orgId/wallet/credit", Summary: "Credit an organisation's wallet", Auth: authOperator, Handler: s.adminCredit},
+		{Method: http.MethodGet, Path: "/admin/v1/orgs/:orgId/ledger", Summary: "An organisation's whole ledger, oldest first, with its balance and holds", Auth: authOperator, Handler: s.adminLedger},
+		{Method: http.MethodGet, Path: "/admin/v1/plans", Summary: "The plan catalogue", Auth: authOperator, Handler: s.adminPlans},
+		{Method: http.MethodPut, Path: "/admin/v1/plans/:plan", Summary: "Set a plan's terms", Auth: authOperator, Handler: s.adminPutPlan},
 		{Method: http.MethodGet, Path: "/admin/v1/cluster", Summary: "This node, its raft state and the cluster's members", Auth: authOperator, Handler: s.adminCluster},
 	}
 	for _, r := range rs {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,8 +85,8 @@ type Deps struct {
 	OperatorTokenHash string
 	// Metrics is the registry /metrics serves and this package registers on.
 	Metrics *prometheus.Registry
-	// Plans is the plan catalogue in force.
-	Plans map[string]storage.Plan
+	// SetPlanTerms stores the operator's terms for a plan.
+	SetPlanTerms func(storage.Plan) error
 	// Renderer prints documents and previews.
 	Renderer *render.Renderer
 	// Versions is the cache of checked template versions.
@@ -286,7 +287,7 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	r := &request{RequestCtx: ctx, srv: s, id: requestID(ctx, s.deps.Clock)}
 	ctx.Response.Header.Set("X-Request-Id", r.id)
 
-	err := s.dispatch(r)
+	err := s.dispatchRecovered(r)
 	if err != nil {
 		p := statusOf(err)
 		if p.Status >= 500 {
@@ -305,6 +306,21 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 		s.deps.Logger.Info("request", "request_id", r.id, "method", string(ctx.Method()), "route", pattern,
 			"status", status, "duration_ms", float64(elapsed.Microseconds())/1000, "org", r.org.ID, "key", r.key.ID)
 	}
+}
+
+// errPanicked is a handler that panicked: a fault of ours, answered 500.
+var errPanicked = errors.New("handler panicked")
+
+// dispatchRecovered runs dispatch and turns a panic into an error: fasthttp
+// does not recover handlers, and one bad request must not stop the node.
+func (s *Server) dispatchRecovered(r *request) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.deps.Logger.Error("handler panicked", "request_id", r.id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			err = fmt.Errorf("%w: %v", errPanicked, v)
+		}
+	}()
+	return s.dispatch(r)
 }
 
 // dispatch finds the route, checks who calls and what they send, and runs the handler.

@@ -9,11 +9,13 @@ import (
 
 // walletView is the answer of GET /v1/wallet.
 type walletView struct {
-	Plan          storage.Plan          `json:"plan"`
-	Period        periodView            `json:"period"`
-	Allowance     allowanceView         `json:"allowance"`
-	BalanceMicros int64                 `json:"balanceMicros"`
-	Ledger        []storage.LedgerEntry `json:"ledger"`
+	Plan          storage.Plan  `json:"plan"`
+	Period        periodView    `json:"period"`
+	Allowance     allowanceView `json:"allowance"`
+	BalanceMicros int64         `json:"balanceMicros"`
+	// HeldMicros is reserved by documents still rendering.
+	HeldMicros int64                 `json:"heldMicros"`
+	Ledger     []storage.LedgerEntry `json:"ledger"`
 }
 
 type periodView struct {
@@ -25,6 +27,8 @@ type allowanceView struct {
 	Pages     int64 `json:"pages"`
 	UsedPages int64 `json:"usedPages"`
 	LeftPages int64 `json:"leftPages"`
+	// HeldPages is reserved by documents still rendering.
+	HeldPages int64 `json:"heldPages"`
 }
 
 // walletLedgerRows is how many recent ledger rows GET /v1/wallet shows.
@@ -32,7 +36,7 @@ const walletLedgerRows = 20
 
 func (s *Server) wallet(r *request) error {
 	now := s.deps.Clock.Now()
-	plan := s.deps.Plans[r.org.Plan]
+	plan := s.deps.Store.Plans()[r.org.Plan]
 	used := r.org.PagesUsedIn(now)
 	start := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	rows, err := s.deps.Store.LedgerRecent(r.org.ID, walletLedgerRows)
@@ -45,8 +49,9 @@ func (s *Server) wallet(r *request) error {
 	return r.ok(http.StatusOK, walletView{
 		Plan:          plan,
 		Period:        periodView{Start: start, End: start.AddDate(0, 1, 0)},
-		Allowance:     allowanceView{Pages: plan.MonthlyPages, UsedPages: used, LeftPages: max(plan.MonthlyPages-used, 0)},
+		Allowance:     allowanceView{Pages: plan.MonthlyPages, UsedPages: used, LeftPages: max(plan.MonthlyPages-used, 0), HeldPages: r.org.HeldPages},
 		BalanceMicros: r.org.BalanceMicros,
+		HeldMicros:    r.org.HeldMicros,
 		Ledger:        rows,
 	}, "")
 }

@@ -26,6 +26,9 @@ Verbs:
   create-key ORG_ID NAME SCOPE[,SCOPE…]  create an API key ("all" for every scope); shown once
   revoke-key ORG_ID KEY_ID               revoke an API key
   credit ORG_ID AMOUNT_MICROS REFERENCE  credit a wallet; the reference (unique, such as an invoice id) makes a retry safe
+  ledger ORG_ID                          an organisation's whole ledger, balance and holds
+  plans                                  the plan catalogue
+  set-terms PLAN MONTHLY_PAGES RATE_MICROS  set a plan's allowance and rate
   cluster                                show the cluster
 `
 
@@ -108,6 +111,25 @@ func admin(args []string, out io.Writer) error {
 			return fmt.Errorf("amount must be a whole number of micro-units: %w", err)
 		}
 		return c.do("POST", "/admin/v1/orgs/"+a[0]+"/wallet/credit", map[string]any{"amountMicros": amount, "reference": a[2]})
+	case "ledger":
+		if err := need(1, "ORG_ID"); err != nil {
+			return err
+		}
+		return c.do("GET", "/admin/v1/orgs/"+a[0]+"/ledger", nil)
+	case "plans":
+		return c.do("GET", "/admin/v1/plans", nil)
+	case "set-terms":
+		if err := need(3, "PLAN MONTHLY_PAGES RATE_MICROS"); err != nil {
+			return err
+		}
+		var pages, rate int64
+		if _, err := fmt.Sscan(a[1], &pages); err != nil {
+			return fmt.Errorf("monthly pages: %w", err)
+		}
+		if _, err := fmt.Sscan(a[2], &rate); err != nil {
+			return fmt.Errorf("rate: %w", err)
+		}
+		return c.do("PUT", "/admin/v1/plans/"+a[0], map[string]any{"monthlyPages": pages, "pageRateMicros": rate})
 	case "cluster":
 		return c.do("GET", "/admin/v1/cluster", nil)
 	default:

@@ -16,6 +16,7 @@ import (
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/internal/seal"
 	"github.com/platen/platen/storage"
 )
 
@@ -33,6 +34,8 @@ type OrgDeps struct {
 	Plans func() map[string]storage.Plan
 	// ProposeTimeout bounds the wait for room in raft's queue.
 	ProposeTimeout time.Duration
+	// Sealer seals webhook signing secrets.
+	Sealer *seal.Sealer
 }
 
 // Messages an org actor answers, each with a Reply.
@@ -280,6 +283,13 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 		}
 		if replay != nil {
 			a.reply(c, sender, *replay, nil)
+			return
+		}
+		after = a2
+	case CreateEndpoint:
+		a2, err := a.endpointCommand(m, cmd)
+		if err != nil {
+			a.reply(c, sender, nil, err)
 			return
 		}
 		after = a2

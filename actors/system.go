@@ -26,6 +26,7 @@ type System struct {
 	placement Placement
 	deps      OrgDeps
 	docs      DocDeps
+	hooks     HookDeps
 	timeout   time.Duration
 	tracker   docTracker
 	// ctx ends when the System stops; renders in flight give up and their
@@ -33,8 +34,9 @@ type System struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu   sync.Mutex // guards orgs
-	orgs map[string]*actor.PID
+	mu        sync.Mutex // guards orgs and endpoints
+	orgs      map[string]*actor.PID
+	endpoints map[string]*actor.PID
 }
 
 // NewSystem returns a System on engine. timeout bounds every request.
@@ -44,7 +46,7 @@ func NewSystem(engine *actor.Engine, placement Placement, deps OrgDeps, docs Doc
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &System{engine: engine, placement: placement, deps: deps, docs: docs, timeout: timeout, ctx: ctx, cancel: cancel,
-		orgs: map[string]*actor.PID{}, tracker: docTracker{running: map[string]bool{}, waiters: map[string][]chan struct{}{}}}
+		orgs: map[string]*actor.PID{}, endpoints: map[string]*actor.PID{}, tracker: docTracker{running: map[string]bool{}, waiters: map[string][]chan struct{}{}}}
 }
 
 // ErrNotOwner is returned when another node owns the actor asked for and this
@@ -103,11 +105,14 @@ func (s *System) ask(pid *actor.PID, msg any) (any, error) {
 func (s *System) Stop() {
 	s.cancel()
 	s.mu.Lock()
-	pids := make([]*actor.PID, 0, len(s.orgs))
+	pids := make([]*actor.PID, 0, len(s.orgs)+len(s.endpoints))
+	for _, pid := range s.endpoints {
+		pids = append(pids, pid)
+	}
 	for _, pid := range s.orgs {
 		pids = append(pids, pid)
 	}
-	s.orgs = map[string]*actor.PID{}
+	s.orgs, s.endpoints = map[string]*actor.PID{}, map[string]*actor.PID{}
 	s.mu.Unlock()
 	for _, pid := range pids {
 		<-s.engine.Poison(pid).Done()

@@ -51,8 +51,20 @@ type Config struct {
 	// beyond it POST /v1/documents answers 503 OVERLOADED.
 	DocumentQueue int
 	// JanitorInterval is how often the node resumes stranded documents and
-	// deletes expired files.
+	// deliveries and deletes expired files.
 	JanitorInterval time.Duration
+	// SealKeyFile holds the key that seals webhook signing secrets; empty
+	// means <data-dir>/seal.key, made on first start. Every node of a cluster
+	// needs the same key.
+	SealKeyFile string
+	// WebhookAllowPrivate lets webhook endpoints on private and loopback
+	// addresses through. For tests only.
+	WebhookAllowPrivate bool
+	// WebhookCAFile is a PEM file of extra CAs deliveries trust. For tests only.
+	WebhookCAFile string
+	// WebhookSchedule is the wait before each retry; empty means the
+	// schedule of DESIGN.md. Tests shorten it.
+	WebhookSchedule []time.Duration
 }
 
 // DefaultConfig returns the embedded default: one node on ./data, listening

@@ -3,6 +3,9 @@ package node
 import (
 	"context"
 	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -22,10 +25,13 @@ import (
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/internal/seal"
+	"github.com/platen/platen/links"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/storage"
 	"github.com/platen/platen/transport"
+	"github.com/platen/platen/webhooks"
 )
 
 // Node is a running Platen node.
@@ -39,7 +45,7 @@ type Node struct {
 	actors    *actors.System
 	http      *transport.Server
 	engine    *chromium.Engine
-	links     transport.Links
+	links     links.Links
 	listener  net.Listener
 	served    chan error
 	draining  atomic.Bool
@@ -112,6 +118,11 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		QueueCapacity: cfg.DocumentQueue, Logger: log,
 	}, cfg.RequestTimeout)
 
+	sealer, err := n.sealer()
+	if err != nil {
+		return nil, err
+	}
+	n.actors.SetSealer(sealer)
 	tokenHash, err := n.firstStart(out, clk)
 	if err != nil {
 		return nil, err
@@ -128,7 +139,14 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	if base == "" {
 		base = "http://" + n.listener.Addr().String()
 	}
-	n.links = transport.Links{Key: linkKey, Base: base}
+	n.links = links.Links{Key: linkKey, Base: base}
+	guard := webhooks.Guard{Resolver: net.DefaultResolver, AllowPrivate: cfg.WebhookAllowPrivate}
+	extraCAs, err := loadCAs(cfg.WebhookCAFile)
+	if err != nil {
+		return nil, err
+	}
+	n.actors.SetHooks(actors.HookDeps{Store: n.store, Proposer: n.raft, Clock: clk, Sender: webhooks.NewSender(guard, extraCAs),
+		Sealer: sealer, Links: n.links, Schedule: cfg.WebhookSchedule, Logger: log})
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	reg.MustRegister(
@@ -149,12 +167,15 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
 		SetPlanTerms: n.setPlanTerms,
 		Renderer:     renderer, Versions: versions, Blobs: blobs, WaitTimeout: cfg.WaitTimeout,
-		Links: n.links,
+		Links: n.links, Guard: guard,
 	})
 	if err != nil {
 		return nil, err
 	}
 	go func() { n.served <- n.http.Serve(n.listener) }()
+	if err := n.actors.WakePendingEndpoints(); err != nil {
+		log.Error("cannot resume webhook deliveries", "err", err)
+	}
 	if resumed, err := n.actors.ResumePending(); err != nil {
 		log.Error("cannot resume pending documents", "err", err)
 	} else if resumed > 0 {
@@ -182,7 +203,7 @@ func (n *Node) EngineMemory() int64 {
 }
 
 // Links returns the node's download-link signer, for tests and tools in this process.
-func (n *Node) Links() transport.Links { return n.links }
+func (n *Node) Links() links.Links { return n.links }
 
 // Store is the node's state store, for tests and tools in this process.
 func (n *Node) Store() *storage.Store { return n.store }
@@ -291,6 +312,9 @@ func (n *Node) Sweep(now time.Time) error {
 	if _, err := n.actors.ResumePending(); err != nil {
 		return fmt.Errorf("resume pending documents: %w", err)
 	}
+	if err := n.actors.WakePendingEndpoints(); err != nil {
+		return fmt.Errorf("resume webhook deliveries: %w", err)
+	}
 	for {
 		expired, err := n.actors.ExpireFiles(now, 500)
 		if err != nil {
@@ -309,6 +333,62 @@ func (n *Node) Sweep(now time.Time) error {
 // state with one writer, the operator; raft orders concurrent changes.
 func (n *Node) setPlanTerms(p storage.Plan) error {
 	return n.raft.Apply(&storage.Command{Kind: storage.KindSetPlanTerms, At: time.Now().UTC(), SetPlanTerms: &p}, n.cfg.RequestTimeout)
+}
+
+// sealer returns the sealer of webhook secrets, making its key file on first
+// start. The key is not in the replicated state: a copy of the state alone
+// does not reveal the secrets.
+func (n *Node) sealer() (*seal.Sealer, error) {
+	path := n.cfg.SealKeyFile
+	if path == "" {
+		path = filepath.Join(n.cfg.DataDir, "seal.key")
+	}
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && n.cfg.SealKeyFile == "" {
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		raw = []byte(base64.StdEncoding.EncodeToString(key) + "\n")
+		if err := writeFileSync(path, raw); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("seal key: %w", err)
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("seal key %s: not base64: %w", path, err)
+	}
+	return seal.New(key)
+}
+
+// loadCAs reads extra CA certificates for deliveries (tests only).
+func loadCAs(path string) ([]*x509.Certificate, error) {
+	if path == "" {
+		return nil, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("webhook CA file: %w", err)
+	}
+	var out []*x509.Certificate
+	for {
+		var block *pem.Block
+		block, raw = pem.Decode(raw)
+		if block == nil {
+			break
+		}
+		c, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("webhook CA file: %w", err)
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("webhook CA file %s holds no certificate", path)
+	}
+	return out, nil
 }
 
 // linkKey returns the key that signs download links, making it on first start.

@@ -30,6 +30,9 @@ type Command struct {
 	Kind Kind `json:"kind"`
 	// OrgID is the organisation an org-scoped command belongs to.
 	OrgID string `json:"orgId,omitempty"`
+	// EndpointID is the webhook endpoint an endpoint-scoped command belongs
+	// to; for those, Expect is the endpoint's version, not the org's.
+	EndpointID string `json:"endpointId,omitempty"`
 	// Expect is the org version the proposer decided on; zero for CreateOrg.
 	Expect uint64 `json:"expect"`
 	// At is when the proposer made the command; the FSM never reads a clock.
@@ -49,6 +52,9 @@ type Command struct {
 	UpdateTemplate   *UpdateTemplate   `json:"updateTemplate,omitempty"`
 	CreateDocument   *CreateDocument   `json:"createDocument,omitempty"`
 	DocumentChange   *DocumentChange   `json:"documentChange,omitempty"`
+	CreateEndpoint   *Endpoint         `json:"createEndpoint,omitempty"`
+	UpdateEndpoint   *UpdateEndpoint   `json:"updateEndpoint,omitempty"`
+	RecordAttempt    *RecordAttempt    `json:"recordAttempt,omitempty"`
 }
 
 // CreateTemplate creates a template, with its first version when Version is
@@ -194,9 +200,9 @@ func ApplyToOrg(o *Org, c *Command) error {
 		o.HeldPages -= r.Pages
 		o.HeldMicros -= r.Micros
 		if c.Kind == KindCompleteDocument {
-			Settle(o, int64(c.DocumentChange.PageCount), c.DocumentChange.Terms, c.At)
+			Settle(o, int64(c.DocumentChange.PageCount), r, c.DocumentChange.Terms, c.At)
 		}
-	case KindStartRender, KindRecordDownload, KindExpireDocument:
+	case KindStartRender, KindRecordDownload, KindExpireDocument, KindCreateEndpoint:
 	case KindCreditWallet:
 		o.BalanceMicros += c.CreditWallet.AmountMicros
 		o.LedgerSeq++

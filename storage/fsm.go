@@ -31,7 +31,14 @@ type Store struct {
 	needsRestore bool
 	// plans caches the plan catalogue; nil means read it again.
 	plans atomic.Pointer[map[string]Plan]
+	// deliveryHook is told which endpoints got deliveries to send.
+	deliveryHook atomic.Pointer[func(endpointIDs []string)]
 }
+
+// OnDeliveries sets the function told, after each batch commits, which
+// endpoints got webhook deliveries to send or were re-enabled. It must not
+// block.
+func (s *Store) OnDeliveries(f func(endpointIDs []string)) { s.deliveryHook.Store(&f) }
 
 var _ raft.BatchingFSM = (*Store)(nil)
 
@@ -83,6 +90,7 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 	done := s.applied.Load()
 	last := done
 	plansChanged := false
+	var woke []string
 	b := s.db.NewIndexedBatch()
 	defer b.Close()
 	for i, l := range logs {
@@ -99,7 +107,7 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 			results[i] = Result{Err: err}
 			continue
 		}
-		err = apply(b, cmd)
+		err = apply(b, cmd, &woke)
 		plansChanged = plansChanged || cmd.Kind == KindSetPlanTerms
 		if err != nil && !isRefusal(err) {
 			// A read or write of Pebble failed: refusing here would make this
@@ -124,6 +132,9 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 	if plansChanged {
 		s.plans.Store(nil)
 	}
+	if hook := s.deliveryHook.Load(); hook != nil && len(woke) > 0 {
+		(*hook)(woke)
+	}
 	return results
 }
 
@@ -135,7 +146,7 @@ func isRefusal(err error) bool {
 
 // apply checks one command and, if it is accepted, writes all of it to b.
 // Checks come before writes, so a refused command leaves b untouched.
-func apply(b *pebble.Batch, c *Command) error {
+func apply(b *pebble.Batch, c *Command, woke *[]string) error {
 	if c.Kind == KindSetPlanTerms {
 		p := c.SetPlanTerms
 		if p.Name == "" || p.MonthlyPages < 0 || p.PageRateMicros < 0 {
@@ -159,6 +170,11 @@ func apply(b *pebble.Batch, c *Command) error {
 		return b.Set(keyOperator, mustEncode(c.SetOperatorToken), nil)
 	}
 
+	if c.Kind == KindUpdateEndpoint || c.Kind == KindRecordAttempt {
+		w, err := applyEndpoint(b, c)
+		*woke = append(*woke, w...)
+		return err
+	}
 	var org Org
 	if err := getRecord(b, orgKey(c.OrgID), &org); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
@@ -245,8 +261,20 @@ func apply(b *pebble.Batch, c *Command) error {
 			}
 			return err
 		}
+		*woke = append(*woke, sub.woke...)
 		w.set(orgKey(next.ID), mustEncode(&next))
 		return w.err
+	case KindCreateEndpoint:
+		e := *c.CreateEndpoint
+		if e.OrgID != c.OrgID || e.ID == "" {
+			return fmt.Errorf("%w: endpoint record does not belong to the command", ErrCodec)
+		}
+		if _, err := getRaw(b, endpointKey(e.ID)); err == nil {
+			return fmt.Errorf("%w: endpoint %s exists", ErrConflict, e.ID)
+		}
+		e.Version, e.CreatedAt, e.UpdatedAt, e.Enabled = 0, c.At, c.At, true
+		w.set(endpointKey(e.ID), mustEncode(&e))
+		w.set(append(orgEndpointsPrefix(e.OrgID), e.ID...), nil)
 	}
 	w.set(orgKey(next.ID), mustEncode(&next))
 	switch c.Kind {
@@ -273,6 +301,7 @@ func apply(b *pebble.Batch, c *Command) error {
 			w.set(ledgerRefKey(next.ID, entry.Reference), binary.BigEndian.AppendUint64(nil, entry.Seq))
 		}
 		w.emit(next.ID, EventWalletCredited, c.CreditWallet.EventID, c.At, walletCreditedData(&next, c))
+		*woke = append(*woke, w.woke...)
 	case KindCreateTemplate:
 		ct := c.CreateTemplate
 		t := ct.Template
@@ -287,6 +316,7 @@ func apply(b *pebble.Batch, c *Command) error {
 		w.set(orgTemplateKey(c.OrgID, t.ID), nil)
 		w.activate(c, &t, 1, ct.EventID)
 		w.set(templateKey(t.ID), mustEncode(&t))
+		*woke = append(*woke, w.woke...)
 	case KindSaveVersion:
 		v := c.SaveVersion.Version
 		v.CreatedAt = c.At
@@ -294,10 +324,12 @@ func apply(b *pebble.Batch, c *Command) error {
 		w.set(versionKey(tpl.ID, v.Number), mustEncode(&v))
 		w.activate(c, &tpl, v.Number, c.SaveVersion.EventID)
 		w.set(templateKey(tpl.ID), mustEncode(&tpl))
+		*woke = append(*woke, w.woke...)
 	case KindActivateVersion:
 		tpl.UpdatedAt = c.At
 		w.activate(c, &tpl, c.ActivateVersion.Number, c.ActivateVersion.EventID)
 		w.set(templateKey(tpl.ID), mustEncode(&tpl))
+		*woke = append(*woke, w.woke...)
 	case KindUpdateTemplate:
 		u := c.UpdateTemplate
 		if u.Name != nil {
@@ -362,6 +394,7 @@ func (w *writer) emit(orgID, kind, eventID string, at time.Time, data any) {
 	ev := Event{ID: eventID, OrgID: orgID, Seq: seq, Kind: kind, At: at, Data: body}
 	w.set(feedKey(orgID, seq), mustEncode(&ev))
 	w.set(feedSeqKey(orgID), binary.BigEndian.AppendUint64(nil, seq))
+	w.enqueue(&ev)
 }
 
 // writer collects the first error of a run of batch writes.
@@ -369,6 +402,15 @@ type writer struct {
 	b     *pebble.Batch
 	err   error
 	wrote bool
+	// woke lists endpoints that got deliveries to send.
+	woke []string
+}
+
+func (w *writer) deleteRange(prefix []byte) {
+	if w.err == nil {
+		w.wrote = true
+		w.err = w.b.DeleteRange(prefix, prefixEnd(prefix), nil)
+	}
 }
 
 func (w *writer) set(k, v []byte) {

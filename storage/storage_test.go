@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/raft"
+
+	"github.com/platen/platen/internal/ids"
 )
 
 var t0 = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
@@ -492,5 +494,115 @@ func TestDocumentLifecycle(t *testing.T) {
 	}
 	if strings.Join(kinds, ",") != "document.queued,document.queued,document.rendering,document.completed,document.failed" {
 		t.Fatalf("feed %v", kinds)
+	}
+}
+
+func TestOutboxIsWrittenWithTheEventAndAttemptsAreRecorded(t *testing.T) {
+	s := openTestStore(t)
+	var woken []string
+	s.OnDeliveries(func(ids []string) { woken = append(woken, ids...) })
+	ep := func(id string, events ...string) *Command {
+		c := &Command{Kind: KindCreateEndpoint, OrgID: "org_a", At: t0, CreateEndpoint: &Endpoint{ID: id, OrgID: "org_a", URL: "https://x", Events: events}}
+		return c
+	}
+	c1, c2 := ep("whk_all"), ep("whk_docs", EventDocumentCompleted)
+	c1.Expect, c2.Expect = 1, 2
+	errs := applyCmds(t, s, createOrg("org_a"), c1, c2, credit("org_a", 3, 500, "r1"))
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("command %d: %v", i, err)
+		}
+	}
+	pending, _ := s.PendingDeliveries("whk_all", 10)
+	if len(pending) != 1 || pending[0].Event != EventWalletCredited || pending[0].ID != ids.Derive(ids.Delivery, "evt_r1", "whk_all") {
+		t.Fatalf("pending %+v", pending)
+	}
+	if other, _ := s.PendingDeliveries("whk_docs", 10); len(other) != 0 {
+		t.Fatal("an endpoint not subscribed to wallet.credited got a delivery")
+	}
+	if strings.Join(woken, ",") != "whk_all" {
+		t.Fatalf("woken %v", woken)
+	}
+	attempt := func(version uint64, n int, outcome string) error {
+		return applyCmds(t, s, &Command{Kind: KindRecordAttempt, OrgID: "org_a", EndpointID: "whk_all", Expect: version, At: t0,
+			RecordAttempt: &RecordAttempt{DeliveryID: pending[0].ID, Number: n, Outcome: outcome, Status: 500, NextAttemptAt: t0.Add(time.Minute)}})[0]
+	}
+	if err := attempt(0, 2, AttemptRetry); !errors.Is(err, ErrConflict) {
+		t.Fatalf("attempt out of order: %v", err)
+	}
+	if err := attempt(0, 1, AttemptRetry); err != nil {
+		t.Fatal(err)
+	}
+	if err := attempt(0, 2, AttemptRetry); !errors.Is(err, ErrStale) {
+		t.Fatalf("stale endpoint version: %v", err)
+	}
+	d, _ := s.Delivery(pending[0].ID)
+	e, _ := s.Endpoint("whk_all")
+	if d.Attempts != 1 || d.Status != DeliveryPending || !d.NextAttemptAt.Equal(t0.Add(time.Minute)) || e.ConsecutiveFailures != 1 {
+		t.Fatalf("after a retry: %+v %+v", d, e)
+	}
+	for n := 2; n <= SwitchOffAfter; n++ {
+		if err := attempt(uint64(n-1), n, AttemptRetry); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, _ = s.Endpoint("whk_all")
+	if e.Enabled || !strings.Contains(e.DisabledReason, "20 consecutive failed attempts; the last: HTTP 500") {
+		t.Fatalf("after 20 failures: %+v", e)
+	}
+	yes := true
+	woken = nil
+	applyCmds(t, s, &Command{Kind: KindUpdateEndpoint, OrgID: "org_a", EndpointID: "whk_all", Expect: e.Version, At: t0, UpdateEndpoint: &UpdateEndpoint{Enabled: &yes}})
+	e, _ = s.Endpoint("whk_all")
+	if !e.Enabled || e.ConsecutiveFailures != 0 || e.DisabledReason != "" || len(woken) != 1 {
+		t.Fatalf("re-enabled: %+v, woken %v", e, woken)
+	}
+	if still, _ := s.PendingDeliveries("whk_all", 10); len(still) != 1 {
+		t.Fatal("the waiting delivery was lost while the endpoint was off")
+	}
+	if err := attempt(e.Version, SwitchOffAfter+1, AttemptDelivered); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := s.PendingDeliveries("whk_all", 10); len(left) != 0 {
+		t.Fatal("a delivered delivery is still queued")
+	}
+}
+
+// TestSettleUsesTheDocumentsOwnHoldFirst: settlements arriving in any order
+// charge the wallet only for pages that were held there or are truly beyond
+// the allowance.
+func TestSettleUsesTheDocumentsOwnHoldFirst(t *testing.T) {
+	terms := PlanTerms{MonthlyPages: 2, PageRateMicros: 10, Wallet: true}
+	at := t0
+	// Two documents hold the allowance, a third holds the wallet.
+	o := Org{UsagePeriod: Period(at), HeldPages: 2, HeldMicros: 10, BalanceMicros: 10}
+	settle := func(pages int64, h Hold) Charge {
+		o.HeldPages -= h.Pages
+		o.HeldMicros -= h.Micros
+		return Settle(&o, pages, h, terms, at)
+	}
+	// The wallet-held document finishes first: it must not take the allowance.
+	if c := settle(1, Hold{Micros: 10}); c.AllowancePages != 0 || c.WalletPages != 1 || c.Micros != 10 {
+		t.Fatalf("wallet-held document: %+v", c)
+	}
+	for i := 0; i < 2; i++ {
+		if c := settle(1, Hold{Pages: 1}); c.AllowancePages != 1 || c.Micros != 0 {
+			t.Fatalf("allowance-held document %d: %+v", i, c)
+		}
+	}
+	if o.PagesUsed != 2 || o.BalanceMicros != 0 || o.HeldPages != 0 || o.HeldMicros != 0 {
+		t.Fatalf("org after all three: %+v", o)
+	}
+
+	// A document longer than its hold takes free allowance, then the wallet.
+	o = Org{UsagePeriod: Period(at), BalanceMicros: 100}
+	o.HeldPages = 1
+	if c := settle(3, Hold{Pages: 1}); c.AllowancePages != 2 || c.WalletPages != 1 || c.Micros != 10 || o.BalanceMicros != 90 {
+		t.Fatalf("document over its hold: %+v, org %+v", c, o)
+	}
+	// A new month starts the allowance again.
+	o = Org{UsagePeriod: "2026-10", PagesUsed: 2}
+	if c := Settle(&o, 1, Hold{}, terms, at); c.AllowancePages != 1 || o.PagesUsed != 1 || o.UsagePeriod != Period(at) {
+		t.Fatalf("first settlement of a month: %+v, org %+v", c, o)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/links"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
@@ -64,7 +65,7 @@ func (s *Server) viewDocument(d storage.Document) documentView {
 		v.Engine = d.Engine
 	}
 	if d.Status == storage.StatusCompleted && !d.FileExpired {
-		exp := s.deps.Clock.Now().Add(DefaultLinkTTL).Truncate(time.Second)
+		exp := s.deps.Clock.Now().Add(links.DefaultTTL).Truncate(time.Second)
 		v.DownloadURL, v.DownloadURLExpiresAt = s.deps.Links.Mint(d.ID, d.Filename, exp), &exp
 	}
 	if d.FileExpired {
@@ -305,11 +306,11 @@ func (s *Server) downloadLink(r *request) error {
 	if err != nil {
 		return err
 	}
-	ttl := DefaultLinkTTL
+	ttl := links.DefaultTTL
 	if raw := string(r.QueryArgs().Peek("ttlSeconds")); raw != "" {
 		n, err := strconv.Atoi(raw)
-		if err != nil || time.Duration(n)*time.Second < MinLinkTTL || time.Duration(n)*time.Second > MaxLinkTTL {
-			return fault.Invalid("ttlSeconds", "must be a whole number of seconds from %d to %d", int(MinLinkTTL.Seconds()), int(MaxLinkTTL.Seconds()))
+		if err != nil || time.Duration(n)*time.Second < links.MinTTL || time.Duration(n)*time.Second > links.MaxTTL {
+			return fault.Invalid("ttlSeconds", "must be a whole number of seconds from %d to %d", int(links.MinTTL.Seconds()), int(links.MaxTTL.Seconds()))
 		}
 		ttl = time.Duration(n) * time.Second
 	}

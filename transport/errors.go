@@ -9,6 +9,7 @@ import (
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/links"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
@@ -86,11 +87,11 @@ func statusOf(err error) problem {
 		p.Status, p.Code = http.StatusUnprocessableEntity, codePayload
 	case errors.Is(err, errUnauthenticated):
 		p.Status, p.Code = http.StatusUnauthorized, codeUnauthenticated
-	case errors.Is(err, errForbidden), errors.Is(err, errLinkInvalid):
+	case errors.Is(err, errForbidden), errors.Is(err, links.ErrInvalid):
 		p.Status, p.Code = http.StatusForbidden, codeForbidden
 	case errors.Is(err, fault.ErrNotFound), errors.Is(err, storage.ErrNotFound):
 		p.Status, p.Code = http.StatusNotFound, codeNotFound
-	case errors.Is(err, errLinkExpired):
+	case errors.Is(err, links.ErrExpired):
 		p.Status, p.Code = http.StatusGone, codeLinkExpired
 	case errors.Is(err, errFileExpired):
 		p.Status, p.Code = http.StatusGone, codeFileExpired

@@ -23,8 +23,10 @@ import (
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/links"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
+	"github.com/platen/platen/webhooks"
 )
 
 // Config is the HTTP surface's settings.
@@ -94,10 +96,12 @@ type Deps struct {
 	// Blobs holds the PDFs.
 	Blobs *storage.Blobs
 	// Links mints and checks download links.
-	Links Links
+	Links links.Links
 	// WaitTimeout is how long POST /v1/documents waits for a render before
 	// answering 202 (DESIGN.md: 30 s).
 	WaitTimeout time.Duration
+	// Guard checks webhook URLs at registration.
+	Guard webhooks.Guard
 }
 
 // Server is the HTTP surface of one node.

@@ -28,6 +28,9 @@ func serve(args []string) error {
 	fs.IntVar(&cfg.DocumentQueue, "document-queue", cfg.DocumentQueue, "documents queued or rendering on this node before 503 OVERLOADED")
 	fs.IntVar(&cfg.RenderPages, "render-pages", cfg.RenderPages, "documents printed at once (Chromium pages)")
 	fs.StringVar(&cfg.ChromiumBin, "chromium", cfg.ChromiumBin, "the Chromium executable")
+	fs.StringVar(&cfg.SealKeyFile, "seal-key-file", cfg.SealKeyFile, "file with the base64 key that seals webhook secrets (default <data-dir>/seal.key, made on first start)")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", cfg.WebhookAllowPrivate, "TESTS ONLY: let webhooks reach private and loopback addresses")
+	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca-file", cfg.WebhookCAFile, "TESTS ONLY: PEM file of extra CAs webhook deliveries trust")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err

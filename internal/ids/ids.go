@@ -8,6 +8,7 @@ package ids
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"strings"
 	"time"
@@ -75,4 +76,24 @@ func encode(b *strings.Builder, raw [16]byte) {
 		}
 		b.WriteByte(alphabet[v&31])
 	}
+}
+
+// Derive makes a deterministic identifier of kind from another identifier of
+// any kind and a seed: it keeps the source's time part, so it sorts with it,
+// and fills the rest from a hash of both. The state machine uses it where an
+// id must be the same on every replica.
+func Derive(kind, source, seed string) string {
+	_, rest, _ := strings.Cut(source, "_")
+	if len(rest) < 10 {
+		rest = strings.Repeat("0", 10)
+	}
+	sum := sha256.Sum256([]byte(source + "\x00" + seed))
+	var b strings.Builder
+	b.WriteString(kind)
+	b.WriteByte('_')
+	b.WriteString(rest[:10])
+	for i := 0; i < 16; i++ {
+		b.WriteByte(alphabet[sum[i]&31])
+	}
+	return b.String()
 }

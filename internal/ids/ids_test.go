@@ -43,3 +43,11 @@ func TestHasKindRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestDerive(t *testing.T) {
+	src := New(Event, time.Unix(1700000000, 0))
+	a, b := Derive(Delivery, src, "whk_1"), Derive(Delivery, src, "whk_2")
+	if a != Derive(Delivery, src, "whk_1") || a == b || !HasKind(a, Delivery) || a[4:14] != src[4:14] {
+		t.Fatalf("derived %s %s from %s", a, b, src)
+	}
+}

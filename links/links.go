@@ -1,4 +1,7 @@
-package transport
+// Package links mints and checks download links: an HMAC-SHA256 over the
+// document id and the expiry under a key every node shares, so a link needs no
+// API key and works on any node until it expires (DESIGN.md "download").
+package links
 
 import (
 	"crypto/hmac"
@@ -12,9 +15,7 @@ import (
 	"time"
 )
 
-// Links mints and checks download links: an HMAC-SHA256 over the document id
-// and the expiry, under a key every node shares, so a link needs no API key
-// and works on any node until it expires (DESIGN.md "download").
+// Links signs links with Key; they point under Base, the node's public URL.
 type Links struct {
 	Key []byte
 	// Base is the node's public URL.
@@ -23,15 +24,15 @@ type Links struct {
 
 // Link lifetimes (DESIGN.md "download").
 const (
-	DefaultLinkTTL = time.Hour
-	MinLinkTTL     = time.Minute
-	MaxLinkTTL     = 7 * 24 * time.Hour
+	DefaultTTL = time.Hour
+	MinTTL     = time.Minute
+	MaxTTL     = 7 * 24 * time.Hour
 )
 
-// Refusals of a link.
+// Refusals of a link: ErrInvalid for a link that was altered, ErrExpired for one past its time.
 var (
-	errLinkInvalid = errors.New("this download link is not valid")
-	errLinkExpired = errors.New("this download link has expired; fetch the document again for a fresh one")
+	ErrInvalid = errors.New("this download link is not valid")
+	ErrExpired = errors.New("this download link has expired; fetch the document again for a fresh one")
 )
 
 func (l Links) sign(docID string, exp int64) string {
@@ -51,13 +52,13 @@ func (l Links) Mint(docID, filename string, exp time.Time) string {
 func (l Links) Check(docID, expires, signature string, now time.Time) error {
 	e, err := strconv.ParseInt(expires, 10, 64)
 	if err != nil {
-		return errLinkInvalid
+		return ErrInvalid
 	}
 	if !hmac.Equal([]byte(l.sign(docID, e)), []byte(signature)) {
-		return errLinkInvalid
+		return ErrInvalid
 	}
 	if now.Unix() > e {
-		return errLinkExpired
+		return ErrExpired
 	}
 	return nil
 }

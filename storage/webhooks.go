@@ -1,0 +1,367 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/platen/platen/internal/ids"
+)
+
+// Endpoint is a webhook endpoint. Its signing secret is stored sealed.
+type Endpoint struct {
+	ID     string   `json:"id"`
+	OrgID  string   `json:"orgId"`
+	Name   string   `json:"name"`
+	URL    string   `json:"url"`
+	Events []string `json:"events"` // empty: every kind
+	// SecretSealed is the signing secret, encrypted with the node's seal key.
+	SecretSealed []byte `json:"secretSealed"`
+	// SecretPrefix is the start of the secret, to tell secrets apart.
+	SecretPrefix        string     `json:"secretPrefix"`
+	Enabled             bool       `json:"enabled"`
+	DisabledReason      string     `json:"disabledReason,omitempty"`
+	DisabledAt          *time.Time `json:"disabledAt,omitempty"`
+	ConsecutiveFailures int        `json:"consecutiveFailures"`
+	// Version counts the endpoint's commands; a command must carry it.
+	Version   uint64    `json:"version"`
+	Deleted   bool      `json:"deleted,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Subscribed reports whether the endpoint takes events of kind.
+func (e Endpoint) Subscribed(kind string) bool {
+	return len(e.Events) == 0 || slices.Contains(e.Events, kind)
+}
+
+// WebhookEvents are the kinds a webhook can carry (spec "Events").
+var WebhookEvents = []string{EventDocumentCompleted, EventDocumentFailed, EventTemplateActivated, EventWalletCredited, EventWalletDebited}
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliveryDelivered = "delivered"
+	DeliveryFailed    = "failed"
+)
+
+// Delivery is one event on its way to one endpoint: the outbox row.
+type Delivery struct {
+	ID            string          `json:"id"`
+	OrgID         string          `json:"orgId"`
+	EndpointID    string          `json:"endpointId"`
+	EventID       string          `json:"eventId"`
+	Event         string          `json:"event"`
+	At            time.Time       `json:"at"`
+	Data          json.RawMessage `json:"data"`
+	Status        string          `json:"status"`
+	Attempts      int             `json:"attempts"`
+	NextAttemptAt time.Time       `json:"nextAttemptAt"`
+	LastStatus    int             `json:"lastStatus,omitempty"`
+	LastError     string          `json:"lastError,omitempty"`
+	CreatedAt     time.Time       `json:"createdAt"`
+	UpdatedAt     time.Time       `json:"updatedAt"`
+	DeliveredAt   *time.Time      `json:"deliveredAt,omitempty"`
+}
+
+// Endpoint command kinds.
+const (
+	KindCreateEndpoint Kind = "webhook.create"
+	KindUpdateEndpoint Kind = "webhook.update"
+	KindRecordAttempt  Kind = "webhook.attempt"
+)
+
+// UpdateEndpoint changes an endpoint; nil fields stay. Enabled true
+// re-enables it and clears its failure count; Delete removes it and drops
+// its undelivered deliveries.
+type UpdateEndpoint struct {
+	Name    *string   `json:"name,omitempty"`
+	URL     *string   `json:"url,omitempty"`
+	Events  *[]string `json:"events,omitempty"`
+	Enabled *bool     `json:"enabled,omitempty"`
+	Delete  bool      `json:"delete,omitempty"`
+}
+
+// Attempt outcomes.
+const (
+	AttemptDelivered = "delivered"
+	AttemptRetry     = "retry"
+	AttemptFailed    = "failed"
+)
+
+// RecordAttempt records one delivery attempt and what follows from it.
+type RecordAttempt struct {
+	DeliveryID string `json:"deliveryId"`
+	// Number is the attempt's number; it must be the delivery's next.
+	Number  int    `json:"number"`
+	Outcome string `json:"outcome"`
+	Status  int    `json:"status"`
+	Error   string `json:"error,omitempty"`
+	// NextAttemptAt is when to retry, for the retry outcome.
+	NextAttemptAt time.Time `json:"nextAttemptAt"`
+}
+
+// SwitchOffAfter is how many consecutive failed attempts switch an endpoint
+// off (spec "Limits").
+const SwitchOffAfter = 20
+
+// Keys of webhooks.
+//
+//	w/<whkID>              Endpoint
+//	ow/<orgID>/<whkID>     empty: an org's endpoints
+//	dl/<dlvID>             Delivery
+//	wq/<whkID>/<dlvID>     empty: the endpoint's undelivered deliveries
+//	wd/<whkID>/<dlvID>     empty: all the endpoint's deliveries
+func endpointKey(id string) []byte         { return []byte("w/" + id) }
+func orgEndpointsPrefix(org string) []byte { return []byte("ow/" + org + "/") }
+func deliveryKey(id string) []byte         { return []byte("dl/" + id) }
+func queuePrefix(whk string) []byte        { return []byte("wq/" + whk + "/") }
+func deliveryLogPrefix(whk string) []byte  { return []byte("wd/" + whk + "/") }
+
+var queueRoot = []byte("wq/")
+
+// enqueue writes an outbox row for every endpoint of the org subscribed to
+// the event, in the event's batch. It reports the endpoints it wrote for.
+func (w *writer) enqueue(ev *Event) {
+	if w.err != nil || !slices.Contains(WebhookEvents, ev.Kind) {
+		return
+	}
+	prefix := orgEndpointsPrefix(ev.OrgID)
+	it, err := w.b.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	if err != nil {
+		w.err = err
+		return
+	}
+	var endpoints []string
+	for it.First(); it.Valid(); it.Next() {
+		endpoints = append(endpoints, string(it.Key()[len(prefix):]))
+	}
+	if err := it.Close(); err != nil {
+		w.err = err
+		return
+	}
+	for _, id := range endpoints {
+		var e Endpoint
+		if err := getRecord(w.b, endpointKey(id), &e); err != nil {
+			w.err = err
+			return
+		}
+		if e.Deleted || !e.Subscribed(ev.Kind) {
+			continue
+		}
+		d := Delivery{ID: ids.Derive(ids.Delivery, ev.ID, e.ID), OrgID: ev.OrgID, EndpointID: e.ID, EventID: ev.ID, Event: ev.Kind,
+			At: ev.At, Data: ev.Data, Status: DeliveryPending, NextAttemptAt: ev.At, CreatedAt: ev.At, UpdatedAt: ev.At}
+		w.set(deliveryKey(d.ID), mustEncode(&d))
+		w.set(append(queuePrefix(e.ID), d.ID...), nil)
+		w.set(append(deliveryLogPrefix(e.ID), d.ID...), nil)
+		w.woke = append(w.woke, e.ID)
+	}
+}
+
+// applyEndpoint checks and writes an endpoint-scoped command: the command
+// must carry the endpoint's version.
+func applyEndpoint(b *pebble.Batch, c *Command) (woke []string, err error) {
+	var e Endpoint
+	if err := getRecord(b, endpointKey(c.EndpointID), &e); err != nil {
+		return nil, err
+	}
+	if e.OrgID != c.OrgID || e.Deleted {
+		return nil, fmt.Errorf("%w: endpoint %s", ErrNotFound, c.EndpointID)
+	}
+	if e.Version != c.Expect {
+		return nil, fmt.Errorf("%w: endpoint %s at version %d, command expects %d", ErrStale, e.ID, e.Version, c.Expect)
+	}
+	w := writer{b: b}
+	switch c.Kind {
+	case KindUpdateEndpoint:
+		u := c.UpdateEndpoint
+		if u.Name != nil {
+			e.Name = *u.Name
+		}
+		if u.URL != nil {
+			e.URL = *u.URL
+		}
+		if u.Events != nil {
+			e.Events = *u.Events
+		}
+		if u.Enabled != nil {
+			e.Enabled = *u.Enabled
+			if e.Enabled {
+				e.ConsecutiveFailures, e.DisabledReason, e.DisabledAt = 0, "", nil
+				woke = append(woke, e.ID)
+			} else if e.DisabledAt == nil {
+				at := c.At
+				e.DisabledReason, e.DisabledAt = "switched off by the organisation", &at
+			}
+		}
+		if u.Delete {
+			e.Deleted = true
+			w.deleteRange(queuePrefix(e.ID))
+			w.delete(append(orgEndpointsPrefix(e.OrgID), e.ID...))
+		}
+	case KindRecordAttempt:
+		a := c.RecordAttempt
+		var d Delivery
+		if err := getRecord(b, deliveryKey(a.DeliveryID), &d); err != nil {
+			return nil, err
+		}
+		if d.EndpointID != e.ID || d.Status != DeliveryPending || a.Number != d.Attempts+1 {
+			return nil, fmt.Errorf("%w: attempt %d of delivery %s (%s after %d attempts)", ErrConflict, a.Number, d.ID, d.Status, d.Attempts)
+		}
+		d.Attempts, d.LastStatus, d.LastError, d.UpdatedAt = a.Number, a.Status, a.Error, c.At
+		switch a.Outcome {
+		case AttemptDelivered:
+			at := c.At
+			d.Status, d.DeliveredAt = DeliveryDelivered, &at
+			e.ConsecutiveFailures = 0
+		case AttemptRetry, AttemptFailed:
+			if a.Outcome == AttemptRetry {
+				d.NextAttemptAt = a.NextAttemptAt
+			} else {
+				d.Status = DeliveryFailed
+			}
+			e.ConsecutiveFailures++
+			if e.ConsecutiveFailures >= SwitchOffAfter && e.Enabled {
+				at := c.At
+				e.Enabled, e.DisabledAt = false, &at
+				e.DisabledReason = fmt.Sprintf("switched off after %d consecutive failed attempts; the last: %s", SwitchOffAfter, describeAttempt(a))
+			}
+		default:
+			return nil, fmt.Errorf("%w: attempt outcome %q", ErrCodec, a.Outcome)
+		}
+		if d.Status != DeliveryPending {
+			w.delete(append(queuePrefix(e.ID), d.ID...))
+		}
+		w.set(deliveryKey(d.ID), mustEncode(&d))
+	default:
+		return nil, fmt.Errorf("%w: %s is not an endpoint command", ErrCodec, c.Kind)
+	}
+	e.Version++
+	e.UpdatedAt = c.At
+	w.set(endpointKey(e.ID), mustEncode(&e))
+	return woke, w.err
+}
+
+func describeAttempt(a *RecordAttempt) string {
+	if a.Status == 0 {
+		return a.Error
+	}
+	return fmt.Sprintf("HTTP %d", a.Status)
+}
+
+// Endpoint returns a webhook endpoint.
+func (s *Store) Endpoint(id string) (Endpoint, error) {
+	var e Endpoint
+	err := getRecord(s.db, endpointKey(id), &e)
+	return e, err
+}
+
+// OrgEndpoints returns an organisation's endpoints, oldest first.
+func (s *Store) OrgEndpoints(orgID string) ([]Endpoint, error) {
+	var out []Endpoint
+	prefix := orgEndpointsPrefix(orgID)
+	err := s.scan(prefix, 0, func(k, _ []byte) error {
+		e, err := s.Endpoint(string(k[len(prefix):]))
+		if err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	return out, err
+}
+
+// Delivery returns a delivery.
+func (s *Store) Delivery(id string) (Delivery, error) {
+	var d Delivery
+	err := getRecord(s.db, deliveryKey(id), &d)
+	return d, err
+}
+
+// PendingDeliveries returns an endpoint's undelivered deliveries, oldest first.
+func (s *Store) PendingDeliveries(endpointID string, limit int) ([]Delivery, error) {
+	var out []Delivery
+	prefix := queuePrefix(endpointID)
+	err := s.scan(prefix, limit, func(k, _ []byte) error {
+		d, err := s.Delivery(string(k[len(prefix):]))
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
+	})
+	return out, err
+}
+
+// NextDue returns an endpoint's first undelivered delivery due at now, in
+// creation order; when none is due, the earliest time one will be. It stops
+// reading at the first due one.
+func (s *Store) NextDue(endpointID string, now time.Time) (due *Delivery, earliest time.Time, err error) {
+	prefix := queuePrefix(endpointID)
+	err = s.scan(prefix, 0, func(k, _ []byte) error {
+		d, err := s.Delivery(string(k[len(prefix):]))
+		if err != nil {
+			return err
+		}
+		if !d.NextAttemptAt.After(now) {
+			due = &d
+			return errStop
+		}
+		if earliest.IsZero() || d.NextAttemptAt.Before(earliest) {
+			earliest = d.NextAttemptAt
+		}
+		return nil
+	})
+	return due, earliest, err
+}
+
+// Deliveries returns an endpoint's deliveries, newest first, after the
+// cursor, at most limit.
+func (s *Store) Deliveries(endpointID, cursor string, limit int) ([]Delivery, error) {
+	prefix := deliveryLogPrefix(endpointID)
+	upper := prefixEnd(prefix)
+	if cursor != "" {
+		upper = append(append([]byte(nil), prefix...), cursor...)
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var out []Delivery
+	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
+		d, err := s.Delivery(string(it.Key()[len(prefix):]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// EndpointsWithPending returns the ids of endpoints with undelivered deliveries.
+func (s *Store) EndpointsWithPending() ([]string, error) {
+	var out []string
+	err := s.scan(queueRoot, 0, func(k, _ []byte) error {
+		rest := string(k[len(queueRoot):])
+		if i := indexByte(rest, '/'); i > 0 {
+			if id := rest[:i]; len(out) == 0 || out[len(out)-1] != id {
+				out = append(out, id)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,222 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/storage"
+	"github.com/platen/platen/webhooks"
+)
+
+// endpointView is a webhook endpoint as the API shows it.
+type endpointView struct {
+	ID                  string     `json:"id"`
+	Name                string     `json:"name"`
+	URL                 string     `json:"url"`
+	Events              []string   `json:"events"`
+	Enabled             bool       `json:"enabled"`
+	DisabledReason      string     `json:"disabledReason,omitempty"`
+	DisabledAt          *time.Time `json:"disabledAt,omitempty"`
+	ConsecutiveFailures int        `json:"consecutiveFailures"`
+	SecretPrefix        string     `json:"secretPrefix"`
+	CreatedAt           time.Time  `json:"createdAt"`
+	UpdatedAt           time.Time  `json:"updatedAt"`
+	// SigningSecret is shown only in the answer that created the endpoint.
+	SigningSecret string `json:"signingSecret,omitempty"`
+}
+
+func viewEndpoint(e storage.Endpoint) endpointView {
+	return endpointView{ID: e.ID, Name: e.Name, URL: e.URL, Events: e.Events, Enabled: e.Enabled, DisabledReason: e.DisabledReason,
+		DisabledAt: e.DisabledAt, ConsecutiveFailures: e.ConsecutiveFailures, SecretPrefix: e.SecretPrefix, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt}
+}
+
+// deliveryView is a delivery in an endpoint's log.
+type deliveryView struct {
+	ID            string     `json:"id"`
+	Event         string     `json:"event"`
+	EventID       string     `json:"eventId"`
+	Status        string     `json:"status"`
+	Attempts      int        `json:"attempts"`
+	LastStatus    int        `json:"lastStatus,omitempty"`
+	LastError     string     `json:"lastError,omitempty"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	DeliveredAt   *time.Time `json:"deliveredAt,omitempty"`
+}
+
+func (s *Server) checkWebhookURL(ctx context.Context, url string) error {
+	if err := s.deps.Guard.CheckURL(ctx, url); err != nil {
+		return fault.Invalid("url", "%v", err)
+	}
+	return nil
+}
+
+func (s *Server) createWebhook(r *request) error {
+	var in struct {
+		Name   string   `json:"name"`
+		URL    string   `json:"url"`
+		Events []string `json:"events"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	if in.URL == "" {
+		return fault.Invalid("url", "is required")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.checkWebhookURL(ctx, in.URL); err != nil {
+		return err
+	}
+	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.CreateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events})
+	if err != nil {
+		return err
+	}
+	ne := res.(actors.NewEndpoint)
+	v := viewEndpoint(ne.Endpoint)
+	v.SigningSecret = ne.Secret
+	return r.ok(http.StatusCreated, v, "endpoint created; store the signing secret now, it is not shown again")
+}
+
+// webhook resolves :id within the caller's organisation.
+func (s *Server) webhook(r *request) (storage.Endpoint, error) {
+	id := r.param("id")
+	e, err := s.deps.Store.Endpoint(id)
+	if errors.Is(err, storage.ErrNotFound) || (err == nil && (e.OrgID != r.org.ID || e.Deleted)) || !ids.HasKind(id, ids.Webhook) {
+		return storage.Endpoint{}, fmt.Errorf("%w: webhook endpoint %q", fault.ErrNotFound, id)
+	}
+	return e, err
+}
+
+func (s *Server) listWebhooks(r *request) error {
+	eps, err := s.deps.Store.OrgEndpoints(r.org.ID)
+	if err != nil {
+		return err
+	}
+	items := make([]endpointView, 0, len(eps))
+	for _, e := range eps {
+		items = append(items, viewEndpoint(e))
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": items}, fmt.Sprintf("%d endpoints", len(items)))
+}
+
+func (s *Server) getWebhook(r *request) error {
+	e, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, viewEndpoint(e), "")
+}
+
+func (s *Server) patchWebhook(r *request) error {
+	e, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name    *string   `json:"name"`
+		URL     *string   `json:"url"`
+		Events  *[]string `json:"events"`
+		Enabled *bool     `json:"enabled"`
+	}
+	if err := r.decode(&in); err != nil {
+		return err
+	}
+	if in.URL != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.checkWebhookURL(ctx, *in.URL); err != nil {
+			return err
+		}
+	}
+	if in.Events != nil {
+		if err := actors.CheckEvents(*in.Events); err != nil {
+			return err
+		}
+	}
+	if in.Name != nil && *in.Name == "" {
+		return fault.Invalid("name", "must not be empty")
+	}
+	res, err := s.deps.Actors.AskEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events, Enabled: in.Enabled}})
+	if err != nil {
+		return err
+	}
+	msg := "endpoint updated"
+	if in.Enabled != nil && *in.Enabled {
+		msg = "endpoint enabled; deliveries that waited resume now"
+	}
+	return r.ok(http.StatusOK, viewEndpoint(res.(storage.Endpoint)), msg)
+}
+
+func (s *Server) deleteWebhook(r *request) error {
+	e, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.deps.Actors.AskEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Delete: true}}); err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, map[string]any{"id": e.ID, "deleted": true}, "endpoint deleted; its undelivered deliveries are dropped")
+}
+
+func (s *Server) listDeliveries(r *request) error {
+	e, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	limit, err := listLimit(r)
+	if err != nil {
+		return err
+	}
+	cursor := string(r.QueryArgs().Peek("cursor"))
+	if cursor != "" && !ids.HasKind(cursor, ids.Delivery) {
+		return fault.Invalid("cursor", "is not a cursor this listing gave")
+	}
+	ds, err := s.deps.Store.Deliveries(e.ID, cursor, limit+1)
+	if err != nil {
+		return err
+	}
+	var next *string
+	if len(ds) > limit {
+		ds = ds[:limit]
+		next = &ds[limit-1].ID
+	}
+	items := make([]deliveryView, len(ds))
+	for i, d := range ds {
+		v := deliveryView{ID: d.ID, Event: d.Event, EventID: d.EventID, Status: d.Status, Attempts: d.Attempts, LastStatus: d.LastStatus,
+			LastError: d.LastError, CreatedAt: d.CreatedAt, DeliveredAt: d.DeliveredAt}
+		if d.Status == storage.DeliveryPending {
+			at := d.NextAttemptAt
+			v.NextAttemptAt = &at
+		}
+		items[i] = v
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": items, "nextCursor": next}, "")
+}
+
+// pingWebhook sends a signed ping now and answers with what the receiver said.
+func (s *Server) pingWebhook(r *request) error {
+	e, err := s.webhook(r)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), webhooks.Timeout+time.Second)
+	defer cancel()
+	a, err := s.deps.Actors.Ping(ctx, e)
+	if err != nil {
+		return err
+	}
+	body := map[string]any{"status": a.Status, "durationMs": a.Duration.Milliseconds(), "body": string(a.Body)}
+	msg := fmt.Sprintf("the endpoint answered HTTP %d", a.Status)
+	if a.Err != nil {
+		body["error"] = a.Err.Error()
+		msg = "the endpoint did not answer: " + a.Err.Error()
+	}
+	return r.ok(http.StatusOK, body, msg)
+}

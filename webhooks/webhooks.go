@@ -1,0 +1,107 @@
+package webhooks
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Payload is the body of a delivery (spec "Webhook delivery payload").
+type Payload struct {
+	V     int             `json:"v"`
+	ID    string          `json:"id"`
+	Event string          `json:"event"`
+	OrgID string          `json:"orgId"`
+	At    time.Time       `json:"at"`
+	Data  json.RawMessage `json:"data"`
+}
+
+// Headers of a delivery.
+const (
+	HeaderEvent     = "x-service-event"
+	HeaderDelivery  = "x-service-delivery"
+	HeaderSignature = "x-service-signature"
+)
+
+// Sign returns the x-service-signature value for body sent at t.
+func Sign(secret []byte, t time.Time, body []byte) string {
+	ts := strconv.FormatInt(t.Unix(), 10)
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(ts + "."))
+	mac.Write(body)
+	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// Schedule is the wait before each retry (DESIGN.md: about 30 s, 2, 5, 10,
+// 15 and 30 minutes, about an hour in all), each jittered by ±20 %.
+var Schedule = []time.Duration{30 * time.Second, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute}
+
+// Jitter is the spread of each wait either way.
+const Jitter = 0.2
+
+// NextDelay returns the wait before retry n (1-based) of schedule, jittered
+// with r, or false when the retries are used up. retryAfter, from a 408 or
+// 429 answer, lengthens the wait to at least that.
+func NextDelay(schedule []time.Duration, n int, r *rand.Rand, retryAfter time.Duration) (time.Duration, bool) {
+	if n < 1 || n > len(schedule) {
+		return 0, false
+	}
+	base := float64(schedule[n-1])
+	d := time.Duration(base * (1 - Jitter + 2*Jitter*r.Float64()))
+	return max(d, retryAfter), true
+}
+
+// Outcome is what a receiver's answer means for a delivery.
+type Outcome int
+
+// Outcomes of an attempt.
+const (
+	Delivered Outcome = iota
+	// Retry means try again later: 5xx, 408, 429, or no answer.
+	Retry
+	// Permanent means never retry: 3xx (redirects are not followed) and 4xx
+	// other than 408 and 429.
+	Permanent
+)
+
+// Classify reads a receiver's status; 0 means no answer (a network error).
+func Classify(status int) Outcome {
+	switch {
+	case status >= 200 && status < 300:
+		return Delivered
+	case status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500 || status == 0:
+		return Retry
+	default:
+		return Permanent
+	}
+}
+
+// RetryAfter reads a Retry-After header in seconds or as an HTTP date,
+// bounded to an hour.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	v := h.Get("Retry-After")
+	if v == "" {
+		return 0
+	}
+	var d time.Duration
+	if s, err := strconv.Atoi(v); err == nil {
+		d = time.Duration(s) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = t.Sub(now)
+	}
+	return min(max(d, 0), time.Hour)
+}
+
+// Describe is a short human reason for an attempt's failure.
+func Describe(status int, err error) string {
+	if status == 0 {
+		return fmt.Sprintf("no answer: %v", err)
+	}
+	return fmt.Sprintf("HTTP %d", status)
+}

@@ -258,22 +258,28 @@ func (e *endpointActor) update(u UpdateEndpoint) (any, error) {
 // fresh download link (url, urlExpiresAt), never the data the document was
 // rendered from.
 func (s *System) Payload(d storage.Delivery, now time.Time) ([]byte, error) {
-	data := d.Data
-	if d.Event == storage.EventDocumentCompleted || d.Event == storage.EventDocumentFailed {
-		var m map[string]any
-		if err := json.Unmarshal(d.Data, &m); err != nil {
-			return nil, err
-		}
-		if doc, err := s.hooks.Store.Document(fmt.Sprint(m["id"])); err == nil && doc.Status == storage.StatusCompleted && !doc.FileExpired {
-			exp := now.Add(links.DefaultTTL).Truncate(time.Second)
-			m["url"], m["urlExpiresAt"] = s.hooks.Links.Mint(doc.ID, doc.Filename, exp), exp
-		}
-		var err error
-		if data, err = json.Marshal(m); err != nil {
-			return nil, err
-		}
+	data, err := s.EventData(d.Event, d.Data, now)
+	if err != nil {
+		return nil, err
 	}
 	return json.Marshal(webhooks.Payload{V: 1, ID: d.ID, Event: d.Event, OrgID: d.OrgID, At: d.At, Data: data})
+}
+
+// EventData is an event's data as webhooks and the realtime feed send it:
+// a completed document's gets a fresh download link (url, urlExpiresAt).
+func (s *System) EventData(kind string, data json.RawMessage, now time.Time) (json.RawMessage, error) {
+	if !strings.HasPrefix(kind, "document.") {
+		return data, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	if doc, err := s.hooks.Store.Document(fmt.Sprint(m["id"])); err == nil && doc.Status == storage.StatusCompleted && !doc.FileExpired && kind == storage.EventDocumentCompleted {
+		exp := now.Add(links.DefaultTTL).Truncate(time.Second)
+		m["url"], m["urlExpiresAt"] = s.hooks.Links.Mint(doc.ID, doc.Filename, exp), exp
+	}
+	return json.Marshal(m)
 }
 
 // SetSealer gives org actors the sealer of webhook secrets.

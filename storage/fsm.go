@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -33,7 +34,13 @@ type Store struct {
 	plans atomic.Pointer[map[string]Plan]
 	// deliveryHook is told which endpoints got deliveries to send.
 	deliveryHook atomic.Pointer[func(endpointIDs []string)]
+	// feedHook is told which organisations got feed events.
+	feedHook atomic.Pointer[func(orgIDs []string)]
 }
+
+// OnFeed sets the function told, after each batch commits, which
+// organisations got change-feed events. It must not block.
+func (s *Store) OnFeed(f func(orgIDs []string)) { s.feedHook.Store(&f) }
 
 // OnDeliveries sets the function told, after each batch commits, which
 // endpoints got webhook deliveries to send or were re-enabled. It must not
@@ -132,8 +139,21 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 	if plansChanged {
 		s.plans.Store(nil)
 	}
-	if hook := s.deliveryHook.Load(); hook != nil && len(woke) > 0 {
-		(*hook)(woke)
+	if len(woke) > 0 {
+		var endpoints, orgs []string
+		for _, id := range woke {
+			if strings.HasPrefix(id, "org_") {
+				orgs = append(orgs, id)
+			} else {
+				endpoints = append(endpoints, id)
+			}
+		}
+		if hook := s.deliveryHook.Load(); hook != nil && len(endpoints) > 0 {
+			(*hook)(endpoints)
+		}
+		if hook := s.feedHook.Load(); hook != nil && len(orgs) > 0 {
+			(*hook)(orgs)
+		}
 	}
 	return results
 }
@@ -394,6 +414,7 @@ func (w *writer) emit(orgID, kind, eventID string, at time.Time, data any) {
 	ev := Event{ID: eventID, OrgID: orgID, Seq: seq, Kind: kind, At: at, Data: body}
 	w.set(feedKey(orgID, seq), mustEncode(&ev))
 	w.set(feedSeqKey(orgID), binary.BigEndian.AppendUint64(nil, seq))
+	w.woke = append(w.woke, orgID)
 	w.enqueue(&ev)
 }
 
@@ -402,7 +423,8 @@ type writer struct {
 	b     *pebble.Batch
 	err   error
 	wrote bool
-	// woke lists endpoints that got deliveries to send.
+	// woke lists endpoints that got deliveries to send, and organisations
+	// that got feed events; ApplyBatch tells the hooks after the commit.
 	woke []string
 }
 

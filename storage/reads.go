@@ -206,6 +206,15 @@ func (s *Store) TemplateVersions(tplID string) ([]TemplateVersion, error) {
 	return out, err
 }
 
+// FeedSeq returns the sequence number of an organisation's latest event.
+func (s *Store) FeedSeq(orgID string) uint64 {
+	raw, err := getRaw(s.db, feedSeqKey(orgID))
+	if err != nil || len(raw) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(raw)
+}
+
 // OperatorTokenHash returns the stored hash of the operator token.
 func (s *Store) OperatorTokenHash() (string, error) {
 	var t SetOperatorToken

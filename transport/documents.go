@@ -93,55 +93,66 @@ const (
 )
 
 func (s *Server) createDocument(r *request) error {
-	var in documentRequest
-	if err := r.decode(&in); err != nil {
-		return err
-	}
-	if strings.TrimSpace(in.TemplateID) == "" {
-		return fault.Invalid("templateId", "is required: a template's id or slug")
-	}
-	t, err := s.templateRef(r.org.ID, in.TemplateID)
+	create, wait, err := s.prepareDocument(r.org.ID, r.PostBody(), string(r.Request.Header.Peek("Idempotency-Key")))
 	if err != nil {
 		return err
+	}
+	return s.generate(r, create, wait)
+}
+
+// prepareDocument checks a POST /v1/documents body (also the body of a
+// realtime generate frame) and turns it into the message for the org actor.
+// Nothing is created: every refusal comes before.
+func (s *Server) prepareDocument(orgID string, body []byte, idemKey string) (actors.CreateDocument, bool, error) {
+	var in documentRequest
+	if err := decodeStrict(body, &in); err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	if strings.TrimSpace(in.TemplateID) == "" {
+		return actors.CreateDocument{}, false, fault.Invalid("templateId", "is required: a template's id or slug")
+	}
+	t, err := s.templateRef(orgID, in.TemplateID)
+	if err != nil {
+		return actors.CreateDocument{}, false, err
 	}
 	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: in.CorrelationID, Engine: in.Engine}
 	if doc.TemplateVersion, err = pickVersion(t, in.TemplateVersion); err != nil {
-		return err
+		return actors.CreateDocument{}, false, err
 	}
 	if in.Engine != "" && in.Engine != render.EnginePhantom && in.Engine != render.EngineChromium {
-		return fault.Invalid("engine", "must be phantom or chromium")
+		return actors.CreateDocument{}, false, fault.Invalid("engine", "must be phantom or chromium")
 	}
 	if len(in.CorrelationID) > maxCorrelationLen || strings.IndexFunc(in.CorrelationID, unicode.IsControl) >= 0 {
-		return fault.Invalid("correlationId", "must be text of at most %d bytes without control characters", maxCorrelationLen)
+		return actors.CreateDocument{}, false, fault.Invalid("correlationId", "must be text of at most %d bytes without control characters", maxCorrelationLen)
 	}
 	if doc.Filename, err = cleanFilename(in.Filename); err != nil {
-		return err
+		return actors.CreateDocument{}, false, err
 	}
 	if doc.Metadata, err = checkMetadata(in.Metadata); err != nil {
-		return err
+		return actors.CreateDocument{}, false, err
 	}
 	version, err := s.deps.Versions.Get(t.ID, doc.TemplateVersion)
 	if errors.Is(err, storage.ErrNotFound) {
-		return fault.Invalid("templateVersion", "template %s has no version %d", t.Slug, doc.TemplateVersion)
+		return actors.CreateDocument{}, false, fault.Invalid("templateVersion", "template %s has no version %d", t.Slug, doc.TemplateVersion)
 	}
 	if err != nil {
-		return err
+		return actors.CreateDocument{}, false, err
 	}
 	data, raw, err := dataObject(in.Data)
 	if err != nil {
-		return err
+		return actors.CreateDocument{}, false, err
 	}
 	if err := version.Manifest.DataSchema.Validate(data); err != nil {
-		return err
+		return actors.CreateDocument{}, false, err
 	}
 	create := actors.CreateDocument{Document: doc, Data: raw}
-	if key := string(r.Request.Header.Peek("Idempotency-Key")); key != "" {
-		if len(key) > 255 || strings.IndexFunc(key, unicode.IsControl) >= 0 {
-			return fault.Invalid("Idempotency-Key", "must be at most 255 characters without control characters")
+	if idemKey != "" {
+		if len(idemKey) > 255 || strings.IndexFunc(idemKey, unicode.IsControl) >= 0 {
+			return actors.CreateDocument{}, false, fault.Invalid("Idempotency-Key", "must be at most 255 characters without control characters")
 		}
-		create.IdempotencyKey, create.BodyHash = hashHex(key), canonicalHash(r.PostBody())
+		create.IdempotencyKey, create.BodyHash = hashHex(idemKey), canonicalHash(body)
 	}
-	return s.generate(r, create, in.Wait == nil || *in.Wait)
+	return create, in.Wait == nil || *in.Wait, nil
 }
 
 // hashHex is the hex SHA-256 of s.

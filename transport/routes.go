@@ -30,6 +30,7 @@ func (s *Server) table() []*route {
 		{Method: http.MethodDelete, Path: "/v1/webhooks/:id", Summary: "Delete a webhook endpoint", Auth: authKey, Scope: auth.WebhooksWrite, Handler: s.deleteWebhook},
 		{Method: http.MethodGet, Path: "/v1/webhooks/:id/deliveries", Summary: "An endpoint's deliveries, newest first", Auth: authKey, Scope: auth.WebhooksRead, Handler: s.listDeliveries},
 		{Method: http.MethodPost, Path: "/v1/webhooks/:id/ping", Summary: "Send a signed ping now and answer with the receiver's reply", Auth: authKey, Scope: auth.WebhooksWrite, Handler: s.pingWebhook},
+		{Method: http.MethodGet, Path: "/v1/realtime", Summary: "The realtime namespace: a WebSocket that generates without polling and streams the change feed", Auth: authNone, Handler: s.realtime},
 		{Method: http.MethodGet, Path: "/v1/templates/library", Summary: "The starter library", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.library},
 		{Method: http.MethodPost, Path: "/v1/templates/library/:starterSlug/copy", Summary: "Copy a starter into the organisation; it generates at once", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.copyStarter},
 		{Method: http.MethodPost, Path: "/v1/templates", Summary: "Create a template, optionally with its first version", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.createTemplate},

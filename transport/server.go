@@ -45,6 +45,8 @@ type Config struct {
 	Concurrency int
 	// Version is the build's version, shown by the operator API.
 	Version string
+	// Realtime holds the realtime namespace's settings.
+	Realtime RealtimeConfig
 }
 
 // DefaultConfig returns the limits of DESIGN.md.
@@ -57,6 +59,7 @@ func DefaultConfig() Config {
 		// 512 connections × 20 MB worst case stays inside this machine's memory.
 		Concurrency: 512,
 		Version:     "dev",
+		Realtime:    DefaultRealtimeConfig(),
 	}
 }
 
@@ -69,6 +72,8 @@ func (c Config) Validate() error {
 		return errors.New("transport: rate limit and burst must be positive")
 	case c.Concurrency <= 0:
 		return errors.New("transport: concurrency must be positive")
+	case c.Realtime.Heartbeat <= 0 || c.Realtime.AuthTimeout <= 0 || c.Realtime.WriteTimeout <= 0 || c.Realtime.SendQueue <= 0:
+		return errors.New("transport: realtime heartbeat, timeouts and send queue must be positive")
 	}
 	return nil
 }
@@ -112,6 +117,7 @@ type Server struct {
 	limits  *keyLimiter
 	metrics *httpMetrics
 	http    *fasthttp.Server
+	hub     *hub
 	// inflight counts handlers running, so Shutdown can wait for the last one
 	// before the node closes the store under it.
 	inflight sync.WaitGroup
@@ -122,7 +128,11 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, deps: deps, limits: newKeyLimiter(cfg.RateLimit, cfg.RateBurst, deps.Clock)}
+	s := &Server{cfg: cfg, deps: deps, limits: newKeyLimiter(cfg.RateLimit, cfg.RateBurst, deps.Clock), hub: newHub()}
+	if deps.Store != nil {
+		deps.Store.OnFeed(s.hub.notify)
+	}
+	go s.hub.heartbeat(cfg.Realtime.Heartbeat, cfg.Realtime.WriteTimeout, s.hub.stop)
 	s.routes = s.table()
 	var err error
 	if s.metrics, err = newHTTPMetrics(deps.Metrics); err != nil {
@@ -154,6 +164,7 @@ func (s *Server) Serve(ln net.Listener) error { return s.http.Serve(ln) }
 // until ctx ends; then it waits for handlers still running, each bounded by its
 // own timeouts, so nothing reads the store after it returns.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.hub.closeAll()
 	err := s.http.ShutdownWithContext(ctx)
 	s.inflight.Wait()
 	return err
@@ -221,8 +232,11 @@ func (r *request) param(name string) string { return r.params[name] }
 
 // decode reads the JSON body into v, refusing unknown fields. An empty body
 // is an empty object.
-func (r *request) decode(v any) error {
-	body := r.PostBody()
+func (r *request) decode(v any) error { return decodeStrict(r.PostBody(), v) }
+
+// decodeStrict reads one JSON object into v, refusing unknown fields and
+// anything after the object.
+func decodeStrict(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
 	}

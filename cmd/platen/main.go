@@ -3,6 +3,7 @@
 //	platen serve [flags]          start a node (flags have PLATEN_ environment twins)
 //	platen admin [flags] VERB …   call the operator API
 //	platen render DIR [DATA] -o F render a template folder to a PDF, no server
+//	platen watch --key K          print the change feed, resuming from its cursor
 //	platen version                print the version
 //
 // This file only wires; each capability lives in its package.
@@ -29,6 +30,8 @@ func main() {
 		err = admin(os.Args[2:], os.Stdout)
 	case "render":
 		err = renderLocal(os.Args[2:])
+	case "watch":
+		err = watch(os.Args[2:], os.Stdout)
 	case "version", "--version", "-v":
 		fmt.Println("platen", version)
 	case "help", "-h", "--help":
@@ -52,6 +55,8 @@ Usage:
   platen admin [flags] VERB …   call the operator API; 'platen admin help' lists the verbs
   platen render DIR [DATA.json] -o out.pdf
                                 render a template folder to a PDF, with no server
+  platen watch --key KEY [--events K,…] [--since N]
+                                print the change feed, one JSON line an event
   platen version                print the version
 `)
 }

@@ -1,0 +1,645 @@
+package transport
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/fasthttp/websocket"
+	"github.com/valyala/fasthttp"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/auth"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/storage"
+)
+
+// RealtimeConfig is the realtime namespace's settings (DESIGN.md "Realtime
+// protocol").
+type RealtimeConfig struct {
+	// AuthTimeout is how long a connection without an Authorization header
+	// has to send its auth frame.
+	AuthTimeout time.Duration
+	// Heartbeat is how often the server pings; a peer silent for two beats
+	// is dead and closed.
+	Heartbeat time.Duration
+	// MaxLag is how many events a connection may fall behind its
+	// organisation's feed before it is closed with 1013; it resumes with since.
+	MaxLag uint64
+	// WriteTimeout bounds one frame's write: a reader that takes longer is
+	// closed with 1013.
+	WriteTimeout time.Duration
+	// SendQueue bounds the replies waiting for the writer.
+	SendQueue int
+	// SocketBuffer is each connection's kernel send buffer (the kernel
+	// doubles it). A connection with more than this much unsent is a slow
+	// reader: it is closed with 1013 while the close frame still fits.
+	SocketBuffer int
+}
+
+// DefaultRealtimeConfig returns DESIGN.md's auth window and limits that cut a
+// reader that cannot keep up before it costs the node memory.
+func DefaultRealtimeConfig() RealtimeConfig {
+	return RealtimeConfig{AuthTimeout: 10 * time.Second, Heartbeat: 30 * time.Second, MaxLag: 1000, WriteTimeout: 10 * time.Second, SendQueue: 16,
+		SocketBuffer: 256 << 10}
+}
+
+// writeBuffers is shared by every realtime connection's writes.
+var writeBuffers = &sync.Pool{}
+
+// Close codes of the realtime namespace.
+const (
+	closeTryAgainLater = websocket.CloseTryAgainLater // a slow reader; resume with since
+	closeUnauthorized  = 4401                         // no valid key
+)
+
+// hub knows the realtime connections of each organisation and wakes them when
+// the organisation's feed grows. Every connection reads the feed from its own
+// cursor, so live events and replay are one path and none is lost.
+type hub struct {
+	mu    sync.Mutex // guards conns
+	conns map[string]map[*rtConn]struct{}
+	stop  chan struct{}
+	// live counts connections being served, so shutdown can wait for them
+	// before the store closes.
+	live sync.WaitGroup
+}
+
+func newHub() *hub { return &hub{conns: map[string]map[*rtConn]struct{}{}, stop: make(chan struct{})} }
+
+func (h *hub) add(c *rtConn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.conns[c.org.ID] == nil {
+		h.conns[c.org.ID] = map[*rtConn]struct{}{}
+	}
+	h.conns[c.org.ID][c] = struct{}{}
+}
+
+func (h *hub) remove(c *rtConn) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.conns[c.org.ID], c)
+	if len(h.conns[c.org.ID]) == 0 {
+		delete(h.conns, c.org.ID)
+	}
+}
+
+// notify wakes every connection of the organisations. It never blocks: the
+// state machine calls it.
+func (h *hub) notify(orgIDs []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, org := range orgIDs {
+		for c := range h.conns[org] {
+			c.poke()
+		}
+	}
+}
+
+// closeAll closes every connection with going-away, on shutdown.
+func (h *hub) closeAll() {
+	select {
+	case <-h.stop:
+	default:
+		close(h.stop)
+	}
+	h.mu.Lock()
+	var all []*rtConn
+	for _, set := range h.conns {
+		for c := range set {
+			all = append(all, c)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range all {
+		c.close(websocket.CloseGoingAway, "the node is shutting down; reconnect and resume with since")
+	}
+	done := make(chan struct{})
+	go func() {
+		h.live.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// count is the number of open connections.
+func (h *hub) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, set := range h.conns {
+		n += len(set)
+	}
+	return n
+}
+
+// frame is a client frame.
+type frame struct {
+	Type   string          `json:"type"`
+	Ref    string          `json:"ref,omitempty"`
+	Key    string          `json:"key,omitempty"`
+	Body   json.RawMessage `json:"body,omitempty"`
+	Events []string        `json:"events,omitempty"`
+	Since  string          `json:"since,omitempty"`
+}
+
+// outbound is a server frame waiting for the writer, or work the writer does
+// in order with the frames.
+type outbound struct {
+	frame any
+	do    func()
+}
+
+// rtConn is one realtime connection. Its writer goroutine alone writes to
+// the socket and owns the fields below mu's.
+type rtConn struct {
+	s    *Server
+	ws   *websocket.Conn
+	tcp  *net.TCPConn // under ws, when found
+	key  storage.APIKey
+	org  storage.Org
+	out  chan outbound
+	wake chan struct{}
+	done chan struct{}
+	once sync.Once
+
+	// The writer runs only while there is work, so an idle connection holds
+	// no goroutine but its reader. wmu guards writing.
+	wmu     sync.Mutex
+	writing bool
+	drains  sync.WaitGroup
+
+	// Owned by the running writer.
+	read       uint64            // the feed is read up to here
+	genDone    uint64            // generate replies sent up to here
+	subscribed bool              // events frames are sent
+	subFrom    uint64            // events frames only after this cursor
+	events     map[string]bool   // nil: every kind the key may read
+	gens       map[string]string // document id → ref of the generate frame
+}
+
+// realtime upgrades GET /v1/realtime to a WebSocket.
+func (s *Server) realtime(r *request) error {
+	var key storage.APIKey
+	var org storage.Org
+	if _, given := bearer(r); given {
+		// A key in the header is checked before the upgrade: a bad one is a
+		// plain 401 in the error envelope.
+		if err := s.authenticate(r); err != nil {
+			return err
+		}
+		key, org = r.key, r.org
+	}
+	up := websocket.FastHTTPUpgrader{
+		// Frames are small: a 1 KB read buffer is plenty (larger ones still
+		// work), and write buffers come from a pool, held only while writing,
+		// so an idle connection costs little.
+		ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: writeBuffers,
+		// Browsers send cookies with cross-site WebSockets, but Platen's
+		// only credential is the key, which a page cannot add: any origin.
+		CheckOrigin: func(*fasthttp.RequestCtx) bool { return true },
+	}
+	err := up.Upgrade(r.RequestCtx, func(ws *websocket.Conn) {
+		c := &rtConn{s: s, ws: ws, key: key, org: org, out: make(chan outbound, s.cfg.Realtime.SendQueue),
+			wake: make(chan struct{}, 1), done: make(chan struct{}), gens: map[string]string{}}
+		s.hub.live.Add(1)
+		defer s.hub.live.Done()
+		c.serve()
+	})
+	if err != nil {
+		return fmt.Errorf("%w: a WebSocket upgrade is needed: %v", fault.ErrInvalid, err)
+	}
+	return nil
+}
+
+// serve runs a connection: authentication, then the reader here and the
+// writer in a goroutine of its own.
+func (c *rtConn) serve() {
+	defer c.ws.Close()
+	cfg := c.s.cfg.Realtime
+	if c.tcp = tcpConn(c.ws.UnderlyingConn()); c.tcp != nil && cfg.SocketBuffer > 0 {
+		c.tcp.SetWriteBuffer(cfg.SocketBuffer)
+	}
+	c.ws.SetReadLimit(int64(c.s.cfg.MaxBodyBytes))
+	if c.key.ID == "" && !c.authFrame() {
+		return
+	}
+	c.read = c.s.deps.Store.FeedSeq(c.org.ID)
+	c.genDone, c.subFrom = c.read, c.read
+	c.s.hub.add(c)
+	defer c.s.hub.remove(c)
+	defer c.drains.Wait()
+	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(2 * cfg.Heartbeat)) })
+	for {
+		c.ws.SetReadDeadline(time.Now().Add(2 * cfg.Heartbeat))
+		_, raw, err := c.ws.ReadMessage()
+		if err != nil {
+			c.close(websocket.CloseNormalClosure, "")
+			return
+		}
+		var f frame
+		if err := json.Unmarshal(raw, &f); err != nil {
+			c.reply(c.errorFrame("", fmt.Errorf("%w: a frame is a JSON object with a type", fault.ErrInvalid)))
+			continue
+		}
+		c.handle(f)
+	}
+}
+
+// authFrame waits for {"type":"auth","key":"…"}.
+func (c *rtConn) authFrame() bool {
+	c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.Realtime.AuthTimeout))
+	_, raw, err := c.ws.ReadMessage()
+	var f frame
+	if err == nil {
+		err = json.Unmarshal(raw, &f)
+	}
+	if err == nil && f.Type == "auth" {
+		key, kerr := c.s.deps.Store.APIKeyByHash(auth.Hash(f.Key))
+		if kerr == nil {
+			if org, oerr := c.s.deps.Store.Org(key.OrgID); oerr == nil {
+				c.key, c.org = key, org
+				c.writeNow(map[string]any{"type": "authenticated", "ref": f.Ref, "organisation": org.Name, "organisationId": org.ID})
+				return true
+			}
+		}
+	}
+	c.writeNow(c.errorFrame(f.Ref, errUnauthenticated))
+	c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeUnauthorized, "a valid API key is required"), time.Now().Add(time.Second))
+	return false
+}
+
+func (c *rtConn) handle(f frame) {
+	if wait := c.s.limits.allow(c.key.ID); wait > 0 {
+		c.reply(c.errorFrame(f.Ref, &retryAfter{err: fmt.Errorf("%w: slow down", errRateLimited), seconds: int(wait.Seconds()) + 1}))
+		return
+	}
+	switch f.Type {
+	case "ping":
+		c.reply(map[string]any{"type": "pong", "ref": f.Ref})
+	case "generate":
+		c.generate(f)
+	case "subscribe":
+		c.subscribe(f)
+	case "auth":
+		c.reply(c.errorFrame(f.Ref, fmt.Errorf("%w: this connection is authenticated already", fault.ErrInvalid)))
+	default:
+		c.reply(c.errorFrame(f.Ref, fmt.Errorf("%w: unknown frame type %q; types are generate, subscribe, ping", fault.ErrInvalid, f.Type)))
+	}
+}
+
+// generate makes a document as POST /v1/documents does and answers, with
+// the frame's ref, document.queued now and then every change up to
+// document.completed or document.failed. No polling.
+func (c *rtConn) generate(f frame) {
+	if !auth.Grants(c.key.Scopes, auth.DocumentsGenerate) {
+		c.reply(c.errorFrame(f.Ref, fmt.Errorf("%w: this key lacks the scope %s", errForbidden, auth.DocumentsGenerate)))
+		return
+	}
+	s := c.s
+	create, _, err := s.prepareDocument(c.org.ID, f.Body, "")
+	if err != nil {
+		c.reply(c.errorFrame(f.Ref, err))
+		return
+	}
+	release, err := s.deps.Actors.Admit()
+	if err != nil {
+		c.reply(c.errorFrame(f.Ref, err))
+		return
+	}
+	res, err := s.deps.Actors.AskOrg(c.org.ID, create)
+	if err != nil {
+		release()
+		c.reply(c.errorFrame(f.Ref, err))
+		return
+	}
+	doc := res.(actors.CreatedDocument).Document
+	ref := f.Ref
+	// Registered with the writer before the render starts, so no change of
+	// the document can pass unseen.
+	registered := make(chan struct{})
+	c.enqueue(outbound{do: func() {
+		c.gens[doc.ID] = ref
+		c.write(map[string]any{"type": storage.EventDocumentQueued, "ref": ref, "data": s.viewDocument(doc)})
+		close(registered)
+	}})
+	select {
+	case <-registered:
+	case <-c.done:
+		release()
+		return
+	}
+	s.deps.Actors.StartDocument(doc.ID)
+}
+
+// feedKinds are the events a subscription can ask for.
+var feedKinds = append([]string{storage.EventDocumentQueued, storage.EventDocumentRendering}, storage.WebhookEvents...)
+
+// scopeOf is the scope that reads an event kind.
+func scopeOf(kind string) auth.Scope {
+	switch {
+	case strings.HasPrefix(kind, "document."):
+		return auth.DocumentsRead
+	case strings.HasPrefix(kind, "template."):
+		return auth.TemplatesRead
+	default:
+		return auth.WalletRead
+	}
+}
+
+func (c *rtConn) subscribe(f frame) {
+	var events map[string]bool
+	for i, k := range f.Events {
+		if !contains(feedKinds, k) {
+			c.reply(c.errorFrame(f.Ref, fault.Invalid(fmt.Sprintf("events[%d]", i), "unknown event %q; events are %s", k, strings.Join(feedKinds, ", "))))
+			return
+		}
+		if need := scopeOf(k); !auth.Grants(c.key.Scopes, need) {
+			c.reply(c.errorFrame(f.Ref, fmt.Errorf("%w: %s needs the scope %s", errForbidden, k, need)))
+			return
+		}
+		if events == nil {
+			events = map[string]bool{}
+		}
+		events[k] = true
+	}
+	latest := c.s.deps.Store.FeedSeq(c.org.ID)
+	var since uint64
+	if f.Since != "" {
+		var err error
+		if since, err = strconv.ParseUint(f.Since, 10, 64); err != nil || since > latest {
+			c.reply(c.errorFrame(f.Ref, fault.Invalid("since", "is not a cursor of this organisation's feed")))
+			return
+		}
+	}
+	ref := f.Ref
+	c.enqueue(outbound{do: func() {
+		c.subscribed, c.events = true, events
+		cursor := c.read
+		if f.Since != "" {
+			c.subFrom = since
+			c.read = min(c.read, since) // replay: generate replies are kept from repeating by genDone
+			cursor = since
+		} else {
+			c.subFrom = c.read
+		}
+		c.write(map[string]any{"type": "subscribed", "ref": ref, "cursor": strconv.FormatUint(cursor, 10)})
+		c.pump()
+	}})
+}
+
+// permitted reports whether the connection's key may read events of kind.
+func (c *rtConn) permitted(kind string) bool { return auth.Grants(c.key.Scopes, scopeOf(kind)) }
+
+// kick makes sure a writer runs to take the work just queued.
+func (c *rtConn) kick() {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.writing {
+		return
+	}
+	c.writing = true
+	c.drains.Add(1)
+	go c.drain()
+}
+
+// drain is the writer: it alone writes frames, in order, and reads the feed
+// when woken; it ends when there is nothing left to do.
+func (c *rtConn) drain() {
+	defer c.drains.Done()
+	for {
+		select {
+		case <-c.done:
+			c.wmu.Lock()
+			c.writing = false
+			c.wmu.Unlock()
+			return
+		case o := <-c.out:
+			if o.do != nil {
+				o.do()
+			} else {
+				c.write(o.frame)
+			}
+		case <-c.wake:
+			c.pump()
+		default:
+			c.wmu.Lock()
+			if len(c.out) == 0 && len(c.wake) == 0 {
+				c.writing = false
+				c.wmu.Unlock()
+				return
+			}
+			c.wmu.Unlock()
+		}
+	}
+}
+
+// heartbeat pings every connection from one goroutine: a peer whose pong
+// does not come within two beats is closed by its reader's deadline.
+func (h *hub) heartbeat(every, timeout time.Duration, stop <-chan struct{}) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		h.mu.Lock()
+		var all []*rtConn
+		for _, set := range h.conns {
+			for c := range set {
+				all = append(all, c)
+			}
+		}
+		h.mu.Unlock()
+		for _, c := range all {
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(timeout)); err != nil {
+				c.close(websocket.CloseGoingAway, "")
+			}
+		}
+	}
+}
+
+// pump reads the feed after the cursor and sends what the connection wants:
+// changes of documents it generated, and events it subscribed to.
+func (c *rtConn) pump() {
+	store := c.s.deps.Store
+	for {
+		select {
+		case <-c.done:
+			return
+		default:
+		}
+		latest := store.FeedSeq(c.org.ID)
+		if latest > c.read && latest-c.read > c.s.cfg.Realtime.MaxLag {
+			c.close(closeTryAgainLater, fmt.Sprintf("too far behind; reconnect and subscribe with since=%d", c.read))
+			return
+		}
+		evs, err := store.Feed(c.org.ID, c.read, 200)
+		if err != nil || len(evs) == 0 {
+			return
+		}
+		for _, ev := range evs {
+			c.deliver(ev)
+			c.read = ev.Seq
+		}
+		if len(evs) < 200 {
+			return
+		}
+	}
+}
+
+func (c *rtConn) deliver(ev storage.Event) {
+	now := c.s.deps.Clock.Now()
+	if ev.Seq > c.genDone && strings.HasPrefix(ev.Kind, "document.") {
+		c.genDone = ev.Seq
+		var d struct {
+			ID string `json:"id"`
+		}
+		json.Unmarshal(ev.Data, &d)
+		if ref, ok := c.gens[d.ID]; ok && ev.Kind != storage.EventDocumentQueued {
+			if doc, err := c.s.deps.Store.Document(d.ID); err == nil {
+				c.write(map[string]any{"type": ev.Kind, "ref": ref, "data": c.s.viewDocument(doc)})
+			}
+			if ev.Kind == storage.EventDocumentCompleted || ev.Kind == storage.EventDocumentFailed {
+				delete(c.gens, d.ID)
+			}
+		}
+	}
+	if c.subscribed && ev.Seq > c.subFrom && c.permitted(ev.Kind) && (c.events == nil || c.events[ev.Kind]) {
+		data, err := c.s.deps.Actors.EventData(ev.Kind, ev.Data, now)
+		if err != nil {
+			return
+		}
+		c.write(map[string]any{"type": "event", "event": ev.Kind, "cursor": strconv.FormatUint(ev.Seq, 10), "at": ev.At, "data": data})
+	}
+}
+
+// write sends one frame from the writer goroutine; a peer too slow to take
+// it within the write timeout is closed with 1013.
+func (c *rtConn) write(v any) {
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	if c.unsent() > c.s.cfg.Realtime.SocketBuffer {
+		c.close(closeTryAgainLater, fmt.Sprintf("too far behind; reconnect and subscribe with since=%d", c.read))
+		return
+	}
+	c.ws.SetWriteDeadline(time.Now().Add(c.s.cfg.Realtime.WriteTimeout))
+	if err := c.ws.WriteMessage(websocket.TextMessage, raw); err != nil {
+		c.close(closeTryAgainLater, "")
+	}
+}
+
+// writeNow writes before the writer goroutine runs (authentication).
+func (c *rtConn) writeNow(v any) {
+	raw, _ := json.Marshal(v)
+	c.ws.SetWriteDeadline(time.Now().Add(c.s.cfg.Realtime.WriteTimeout))
+	c.ws.WriteMessage(websocket.TextMessage, raw)
+}
+
+// reply queues a frame; a full queue means the peer does not read, and it
+// is closed with 1013.
+func (c *rtConn) reply(v any) { c.enqueue(outbound{frame: v}) }
+
+func (c *rtConn) enqueue(o outbound) {
+	select {
+	case c.out <- o:
+		c.kick()
+	case <-c.done:
+	default:
+		c.close(closeTryAgainLater, "too many replies waiting; read faster")
+	}
+}
+
+func (c *rtConn) poke() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	c.kick()
+}
+
+// unsent is how many bytes the kernel holds that the peer has not taken.
+func (c *rtConn) unsent() int {
+	if c.tcp == nil {
+		return 0
+	}
+	rc, err := c.tcp.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	rc.Control(func(fd uintptr) {
+		syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCOUTQ, uintptr(unsafe.Pointer(&n)))
+	})
+	return n
+}
+
+// close ends the connection once, with a close frame when it can. fasthttp
+// closes a hijacked connection only when its handler returns, so the reader
+// is woken to return now.
+func (c *rtConn) close(code int, text string) {
+	c.once.Do(func() {
+		close(c.done)
+		c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+		c.ws.SetReadDeadline(time.Now())
+		c.ws.Close()
+	})
+}
+
+// errorFrame is a refusal as a frame, with the same codes as REST.
+func (c *rtConn) errorFrame(ref string, err error) map[string]any {
+	p := statusOf(err)
+	e := map[string]any{"code": p.Code, "message": p.Message}
+	if p.Field != "" {
+		e["field"] = p.Field
+	}
+	if p.RetryAfter > 0 {
+		e["retryAfter"] = p.RetryAfter
+	}
+	if p.Status >= http.StatusInternalServerError && !errors.Is(err, fault.ErrOverloaded) && !errors.Is(err, fault.ErrUnavailable) {
+		c.s.deps.Logger.Error("realtime request failed", "org", c.org.ID, "err", err.Error())
+	}
+	return map[string]any{"type": "error", "ref": ref, "error": e}
+}
+
+// tcpConn finds the TCP connection under a hijacked one: fasthttp hands the
+// upgrader a wrapper that embeds the net.Conn as its field Conn.
+func tcpConn(c net.Conn) *net.TCPConn {
+	for i := 0; i < 4 && c != nil; i++ {
+		if tcp, ok := c.(*net.TCPConn); ok {
+			return tcp
+		}
+		v := reflect.ValueOf(c)
+		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+			return nil
+		}
+		f := v.Elem().FieldByName("Conn")
+		if !f.IsValid() || !f.CanInterface() {
+			return nil
+		}
+		c, _ = f.Interface().(net.Conn)
+	}
+	return nil
+}

@@ -395,28 +395,20 @@ func (s *Store) Documents(orgID string, f DocumentFilter, cursor string, limit i
 	case f.Status != "":
 		prefix = docStatusPrefix(orgID, f.Status)
 	}
-	upper := prefixEnd(prefix)
-	if cursor != "" {
-		upper = append(append([]byte(nil), prefix...), cursor...)
-	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
-	if err != nil {
-		return nil, err
-	}
-	defer it.Close()
 	var out []Document
-	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
-		d, err := s.Document(string(it.Key()[len(prefix):]))
+	err := s.newestFirst(prefix, cursor, limit, func(id string, _ []byte) (bool, error) {
+		d, err := s.Document(id)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		if (f.Status != "" && d.Status != f.Status) || (f.TemplateID != "" && d.TemplateID != f.TemplateID) ||
 			(f.CorrelationID != "" && d.CorrelationID != f.CorrelationID) {
-			continue
+			return false, nil
 		}
 		out = append(out, d)
-	}
-	return out, nil
+		return true, nil
+	})
+	return out, err
 }
 
 // PendingDocuments returns every document still to render, on every org.

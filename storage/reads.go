@@ -98,21 +98,16 @@ func (s *Store) LedgerAfter(orgID string, after uint64, limit int) ([]LedgerEntr
 
 // LedgerRecent returns an organisation's newest ledger rows, newest first.
 func (s *Store) LedgerRecent(orgID string, limit int) ([]LedgerEntry, error) {
-	prefix := ledgerPrefix(orgID)
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
-	if err != nil {
-		return nil, err
-	}
 	var out []LedgerEntry
-	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
+	err := s.newestFirst(ledgerPrefix(orgID), "", limit, func(_ string, v []byte) (bool, error) {
 		var e LedgerEntry
-		if err := decode(it.Value(), &e); err != nil {
-			it.Close()
-			return nil, err
+		if err := decode(v, &e); err != nil {
+			return false, err
 		}
 		out = append(out, e)
-	}
-	return out, it.Close()
+		return true, nil
+	})
+	return out, err
 }
 
 // LedgerByReference returns the ledger row written with reference.
@@ -164,25 +159,16 @@ func (s *Store) TemplateBySlug(orgID, slug string) (Template, error) {
 // OrgTemplates returns an organisation's templates, newest first, starting
 // after the template id cursor (empty: from the newest), at most limit.
 func (s *Store) OrgTemplates(orgID, cursor string, limit int) ([]Template, error) {
-	prefix := orgTemplatesPrefix(orgID)
-	upper := prefixEnd(prefix)
-	if cursor != "" {
-		upper = orgTemplateKey(orgID, cursor)
-	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
-	if err != nil {
-		return nil, err
-	}
 	var out []Template
-	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
-		t, err := s.Template(string(it.Key()[len(prefix):]))
+	err := s.newestFirst(orgTemplatesPrefix(orgID), cursor, limit, func(id string, _ []byte) (bool, error) {
+		t, err := s.Template(id)
 		if err != nil {
-			it.Close()
-			return nil, err
+			return false, err
 		}
 		out = append(out, t)
-	}
-	return out, it.Close()
+		return true, nil
+	})
+	return out, err
 }
 
 // TemplateVersion returns version n of a template.
@@ -254,6 +240,33 @@ func (s *Store) LinkKey() ([]byte, error) {
 		return nil, err
 	}
 	return k.Key, nil
+}
+
+// newestFirst walks the keys under prefix from the last, starting below
+// prefix+cursor when a cursor is given, and calls fn with each key's part
+// after the prefix and its value, until fn has taken limit of them. fn says
+// whether it took the entry, so filters do not count against the limit.
+func (s *Store) newestFirst(prefix []byte, cursor string, limit int, fn func(suffix string, value []byte) (bool, error)) error {
+	upper := prefixEnd(prefix)
+	if cursor != "" {
+		upper = append(append([]byte(nil), prefix...), cursor...)
+	}
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	taken := 0
+	for it.Last(); it.Valid() && taken < limit; it.Prev() {
+		took, err := fn(string(it.Key()[len(prefix):]), it.Value())
+		if err != nil {
+			return err
+		}
+		if took {
+			taken++
+		}
+	}
+	return nil
 }
 
 // errStop ends a scan early without an error.

@@ -321,25 +321,16 @@ func (s *Store) NextDue(endpointID string, now time.Time) (due *Delivery, earlie
 // Deliveries returns an endpoint's deliveries, newest first, after the
 // cursor, at most limit.
 func (s *Store) Deliveries(endpointID, cursor string, limit int) ([]Delivery, error) {
-	prefix := deliveryLogPrefix(endpointID)
-	upper := prefixEnd(prefix)
-	if cursor != "" {
-		upper = append(append([]byte(nil), prefix...), cursor...)
-	}
-	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: upper})
-	if err != nil {
-		return nil, err
-	}
-	defer it.Close()
 	var out []Delivery
-	for it.Last(); it.Valid() && len(out) < limit; it.Prev() {
-		d, err := s.Delivery(string(it.Key()[len(prefix):]))
+	err := s.newestFirst(deliveryLogPrefix(endpointID), cursor, limit, func(id string, _ []byte) (bool, error) {
+		d, err := s.Delivery(id)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		out = append(out, d)
-	}
-	return out, nil
+		return true, nil
+	})
+	return out, err
 }
 
 // EndpointsWithPending returns the ids of endpoints with undelivered deliveries.

@@ -10,12 +10,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/platen/platen/bench/internal/kit"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"sort"
 	"sync"
@@ -30,7 +29,7 @@ func main() {
 	flag.Parse()
 
 	dir, err := os.MkdirTemp("", "platen-docload-")
-	check(err)
+	kit.Check(err)
 	defer os.RemoveAll(dir)
 	cfg := node.DefaultConfig()
 	cfg.DataDir, cfg.HTTPAddr, cfg.RaftAddr = dir, "127.0.0.1:0", "127.0.0.1:0"
@@ -38,7 +37,7 @@ func main() {
 	cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000 // measure rendering, not the rate limit
 	var banner bytes.Buffer
 	n, err := node.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &banner)
-	check(err)
+	kit.Check(err)
 	defer n.Shutdown(context.Background())
 	base := "http://" + n.HTTPAddr()
 
@@ -113,41 +112,13 @@ func pct(lat []time.Duration, p float64) time.Duration {
 
 type client struct{ base, key string }
 
-var httpClient = &http.Client{Timeout: 2 * time.Minute, Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
-
 func (c client) do(method, path string, body any) map[string]any {
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, c.base+path, rd)
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	res, err := httpClient.Do(req)
-	check(err)
-	defer res.Body.Close()
-	var env struct {
-		Success bool           `json:"success"`
-		Data    map[string]any `json:"data"`
-		Message string         `json:"message"`
-	}
-	check(json.NewDecoder(res.Body).Decode(&env))
-	if !env.Success {
-		check(fmt.Errorf("%s %s: HTTP %d %s", method, path, res.StatusCode, env.Message))
-	}
-	return env.Data
+	return kit.Call(c.base, c.key, method, path, body)
 }
 
 func (c client) generate(body map[string]any) {
 	d := c.do("POST", "/v1/documents", body)
 	if d["status"] != "completed" {
-		check(fmt.Errorf("document %v", d["status"]))
-	}
-}
-
-func check(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "docload:", err)
-		os.Exit(1)
+		kit.Check(fmt.Errorf("document %v", d["status"]))
 	}
 }

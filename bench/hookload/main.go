@@ -11,12 +11,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/pem"
 	"flag"
 	"fmt"
+	"github.com/platen/platen/bench/internal/kit"
 	"io"
 	"log/slog"
 	"net/http"
@@ -76,10 +76,10 @@ func main() {
 	defer recv.Close()
 
 	dir, err := os.MkdirTemp("", "platen-hookload-")
-	check(err)
+	kit.Check(err)
 	defer os.RemoveAll(dir)
 	ca := filepath.Join(dir, "ca.pem")
-	check(os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: recv.Certificate().Raw}), 0o600))
+	kit.Check(os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: recv.Certificate().Raw}), 0o600))
 	cfg := node.DefaultConfig()
 	cfg.DataDir, cfg.HTTPAddr, cfg.RaftAddr = filepath.Join(dir, "node"), "127.0.0.1:0", "127.0.0.1:0"
 	cfg.OperatorToken, cfg.WarmEngine = "hookload-operator-token-1234", false
@@ -87,15 +87,15 @@ func main() {
 	// The schedule's shape with seconds for minutes, so retries finish in a run.
 	cfg.WebhookSchedule = []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, time.Second, 2 * time.Second}
 	n, err := node.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard)
-	check(err)
+	kit.Check(err)
 	defer n.Shutdown(context.Background())
 	base := "http://" + n.HTTPAddr()
 
 	var orgIDs []string
 	for i := 0; i < *orgs; i++ {
-		org := call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs", map[string]any{"name": fmt.Sprint("org ", i), "plan": "starter"})["id"].(string)
-		key := call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "k", "scopes": []string{"webhooks.write"}})["key"].(string)
-		call(base, key, "POST", "/v1/webhooks", map[string]any{"name": "ep", "url": fmt.Sprintf("%s/ep/%d", recv.URL, i), "events": []string{"wallet.credited"}})
+		org := kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs", map[string]any{"name": fmt.Sprint("org ", i), "plan": "starter"})["id"].(string)
+		key := kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "k", "scopes": []string{"webhooks.write"}})["key"].(string)
+		kit.Call(base, key, "POST", "/v1/webhooks", map[string]any{"name": "ep", "url": fmt.Sprintf("%s/ep/%d", recv.URL, i), "events": []string{"wallet.credited"}})
 		orgIDs = append(orgIDs, org)
 	}
 	total := *orgs * *perOrg
@@ -115,7 +115,7 @@ func main() {
 				if tick != nil {
 					<-tick
 				}
-				call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/wallet/credit", map[string]any{"amountMicros": 1, "reference": fmt.Sprint("e", j)})
+				kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/wallet/credit", map[string]any{"amountMicros": 1, "reference": fmt.Sprint("e", j)})
 			}
 		}(org)
 	}
@@ -159,34 +159,6 @@ func main() {
 	fmt.Printf("event to delivery, healthy endpoints: p50 %s, p99 %s\n", pct(0.5), pct(0.99))
 	if len(byEvent) != total || split != 0 {
 		fmt.Println("FAIL: not every event was delivered exactly under one id")
-		os.Exit(1)
-	}
-}
-
-var client = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 128}}
-
-func call(base, token, method, path string, body any) map[string]any {
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, base+path, bytes.NewReader(raw))
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := client.Do(req)
-	check(err)
-	defer res.Body.Close()
-	var env struct {
-		Success bool           `json:"success"`
-		Data    map[string]any `json:"data"`
-		Message string         `json:"message"`
-	}
-	check(json.NewDecoder(res.Body).Decode(&env))
-	if !env.Success {
-		check(fmt.Errorf("%s %s: %s", method, path, env.Message))
-	}
-	return env.Data
-}
-
-func check(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "hookload:", err)
 		os.Exit(1)
 	}
 }

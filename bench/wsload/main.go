@@ -10,11 +10,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/platen/platen/bench/internal/kit"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -42,16 +41,16 @@ func main() {
 	syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
 
 	dir, err := os.MkdirTemp("", "platen-wsload-")
-	check(err)
+	kit.Check(err)
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "platen")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/platen")
 	build.Stderr = os.Stderr
-	check(build.Run())
-	httpAddr, raftAddr := freeAddr(), freeAddr()
+	kit.Check(build.Run())
+	httpAddr, raftAddr := kit.FreeAddr(), kit.FreeAddr()
 	token := "wsload-operator-token-123456"
 	srv := exec.Command(bin, "serve", "--data-dir", filepath.Join(dir, "data"), "--http", httpAddr, "--raft", raftAddr, "--operator-token", token, "--log-level", "error")
-	check(srv.Start())
+	kit.Check(srv.Start())
 	defer srv.Process.Kill()
 	base := "http://" + httpAddr
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
@@ -60,7 +59,7 @@ func main() {
 			break
 		}
 		if time.Now().After(deadline) {
-			check(fmt.Errorf("node not ready"))
+			kit.Check(fmt.Errorf("node not ready"))
 		}
 	}
 
@@ -70,10 +69,10 @@ func main() {
 	keys := map[int][]string{}
 	perOrg := *conns / *orgs
 	for i := 0; i < *orgs; i++ {
-		org := call(base, token, "POST", "/admin/v1/orgs", map[string]any{"name": fmt.Sprint("org ", i), "plan": "starter"})["id"].(string)
+		org := kit.Call(base, token, "POST", "/admin/v1/orgs", map[string]any{"name": fmt.Sprint("org ", i), "plan": "starter"})["id"].(string)
 		orgIDs = append(orgIDs, org)
 		for k := 0; k < (perOrg+24)/25; k++ {
-			keys[i] = append(keys[i], call(base, token, "POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "k", "scopes": []string{"wallet.read"}})["key"].(string))
+			keys[i] = append(keys[i], kit.Call(base, token, "POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "k", "scopes": []string{"wallet.read"}})["key"].(string))
 		}
 	}
 	time.Sleep(time.Second)
@@ -96,7 +95,7 @@ func main() {
 			c, _, err := dialer.Dial(wsURL, h)
 			<-open
 			if err != nil {
-				check(fmt.Errorf("connection %d: %w", i, err))
+				kit.Check(fmt.Errorf("connection %d: %w", i, err))
 			}
 			c.WriteJSON(map[string]any{"type": "subscribe", "events": []string{"wallet.credited"}})
 			subscribed := false
@@ -138,7 +137,7 @@ func main() {
 	start := time.Now()
 	for i := 0; i < total; i++ {
 		<-tick.C
-		go call(base, token, "POST", "/admin/v1/orgs/"+orgIDs[rand.IntN(*orgs)]+"/wallet/credit", map[string]any{"amountMicros": 1, "reference": fmt.Sprint("e", i)})
+		go kit.Call(base, token, "POST", "/admin/v1/orgs/"+orgIDs[rand.IntN(*orgs)]+"/wallet/credit", map[string]any{"amountMicros": 1, "reference": fmt.Sprint("e", i)})
 	}
 	want := total * (*conns / *orgs)
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
@@ -163,7 +162,7 @@ func main() {
 // what its live objects take, without the garbage RSS also counts.
 func goMemory(base string) int64 {
 	res, err := http.Get(base + "/metrics")
-	check(err)
+	kit.Check(err)
 	defer res.Body.Close()
 	var buf bytes.Buffer
 	buf.ReadFrom(res.Body)
@@ -189,39 +188,4 @@ func rss(pid int) int64 {
 		}
 	}
 	return 0
-}
-
-func freeAddr() string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	check(err)
-	defer l.Close()
-	return l.Addr().String()
-}
-
-var client = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-
-func call(base, token, method, path string, body any) map[string]any {
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, base+path, bytes.NewReader(raw))
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err := client.Do(req)
-	check(err)
-	defer res.Body.Close()
-	var env struct {
-		Success bool           `json:"success"`
-		Data    map[string]any `json:"data"`
-		Message string         `json:"message"`
-	}
-	check(json.NewDecoder(res.Body).Decode(&env))
-	if !env.Success {
-		check(fmt.Errorf("%s %s: %s", method, path, env.Message))
-	}
-	return env.Data
-}
-
-func check(err error) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "wsload:", err)
-		os.Exit(1)
-	}
 }

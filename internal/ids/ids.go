@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,13 +30,38 @@ const (
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 
-// New returns a fresh identifier of the given kind made at time t.
+// monotonic makes the ids of one process sort in the order they were made,
+// even within one millisecond: a second id in the same millisecond (or with a
+// clock that went back) takes the last one's time and its random part plus one.
+var monotonic struct {
+	sync.Mutex // guards the fields below
+	ms         uint64
+	rnd        [10]byte
+}
+
+// New returns a fresh identifier of the given kind made at time t. Within a
+// process, each id sorts after the one made before it.
 func New(kind string, t time.Time) string {
 	var raw [16]byte
-	binary.BigEndian.PutUint64(raw[:8], uint64(t.UnixMilli())<<16)
-	if _, err := rand.Read(raw[6:]); err != nil {
-		panic("ids: crypto/rand failed: " + err.Error())
+	ms := uint64(max(t.UnixMilli(), 0))
+	monotonic.Lock()
+	if ms <= monotonic.ms {
+		ms = monotonic.ms
+		for i := len(monotonic.rnd) - 1; i >= 0; i-- {
+			monotonic.rnd[i]++
+			if monotonic.rnd[i] != 0 {
+				break
+			}
+		}
+	} else {
+		monotonic.ms = ms
+		if _, err := rand.Read(monotonic.rnd[:]); err != nil {
+			panic("ids: crypto/rand failed: " + err.Error())
+		}
 	}
+	binary.BigEndian.PutUint64(raw[:8], ms<<16)
+	copy(raw[6:], monotonic.rnd[:])
+	monotonic.Unlock()
 	var b strings.Builder
 	b.Grow(len(kind) + 1 + 26)
 	b.WriteString(kind)

@@ -51,3 +51,19 @@ func TestDerive(t *testing.T) {
 		t.Fatalf("derived %s %s from %s", a, b, src)
 	}
 }
+
+func TestIdsOfOneMillisecondSortInTheOrderMade(t *testing.T) {
+	at := time.Unix(1800000000, 0)
+	prev := New(Template, at)
+	for i := 0; i < 5000; i++ {
+		id := New(Template, at)
+		if id <= prev {
+			t.Fatalf("%s made after %s sorts before it", id, prev)
+		}
+		prev = id
+	}
+	// A clock that goes back still sorts after.
+	if id := New(Template, at.Add(-time.Hour)); id <= prev {
+		t.Fatalf("%s after a clock step back sorts before %s", id, prev)
+	}
+}

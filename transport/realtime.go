@@ -215,9 +215,13 @@ func (s *Server) realtime(r *request) error {
 	err := up.Upgrade(r.RequestCtx, func(ws *websocket.Conn) {
 		c := &rtConn{s: s, ws: ws, key: key, org: org, out: make(chan outbound, s.cfg.Realtime.SendQueue),
 			wake: make(chan struct{}, 1), done: make(chan struct{}), gens: map[string]string{}}
+		// Served from a goroutine of its own, so fasthttp's handler returns
+		// and frees the upgrade request's buffers at once (KeepHijackedConns).
 		s.hub.live.Add(1)
-		defer s.hub.live.Done()
-		c.serve()
+		go func() {
+			defer s.hub.live.Done()
+			c.serve()
+		}()
 	})
 	if err != nil {
 		return fmt.Errorf("%w: a WebSocket upgrade is needed: %v", fault.ErrInvalid, err)
@@ -596,9 +600,8 @@ func (c *rtConn) unsent() int {
 	return n
 }
 
-// close ends the connection once, with a close frame when it can. fasthttp
-// closes a hijacked connection only when its handler returns, so the reader
-// is woken to return now.
+// close ends the connection once, with a close frame when it can, and wakes
+// the reader so serve returns.
 func (c *rtConn) close(code int, text string) {
 	c.once.Do(func() {
 		close(c.done)

@@ -144,6 +144,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		HeaderReceived: s.headerReceived,
 		// fasthttp otherwise logs raw request headers, Authorization included.
 		SecureErrorLogMessage: true,
+		// A WebSocket outlives its upgrade's handler: fasthttp must neither
+		// close it nor hold the request's buffers for its whole life.
+		KeepHijackedConns:     true,
 		Name:                  "platen",
 		MaxRequestBodySize:    cfg.MaxUploadBytes,
 		Concurrency:           cfg.Concurrency,

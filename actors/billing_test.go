@@ -180,3 +180,29 @@ func BenchmarkReserveSettle(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "settlements/s")
 }
+
+// TestAnOverrunStopsFurtherDocuments: a document longer than its hold may take
+// the wallet below zero, and then nothing more is accepted until a top-up.
+func TestAnOverrunStopsFurtherDocuments(t *testing.T) {
+	f := newFixture(t)
+	f.setPlan(t, storage.Plan{Name: storage.PlanStarter, MonthlyPages: 0, PageRateMicros: 100, Wallet: true})
+	f.sys.AskOrg("org_1", CreateOrg{Name: "Acme", Plan: storage.PlanStarter})
+	f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 100, Reference: "one page"})
+	v, err := f.sys.AskOrg("org_1", CreateDocument{Document: storage.Document{TemplateID: "tpl_x", TemplateSlug: "x", TemplateVersion: 1}, Data: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := v.(CreatedDocument).Document.ID
+	if _, err := f.sys.AskOrg("org_1", ChangeDocument{Kind: storage.KindCompleteDocument, Change: storage.DocumentChange{DocumentID: id, PageCount: 5, BlobHash: "h"}}); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := f.store.Org("org_1"); o.BalanceMicros != -400 {
+		t.Fatalf("balance %d after a 5-page document held as 1", o.BalanceMicros)
+	}
+	if err := f.onePage("org_1", false); !errors.Is(err, fault.ErrPaymentRequired) {
+		t.Fatalf("a document accepted with the wallet below zero: %v", err)
+	}
+	if _, err := f.sys.AskOrg("org_1", ChangeDocument{Kind: storage.KindCompleteDocument, Change: storage.DocumentChange{DocumentID: id, PageCount: 5}}); !errors.Is(err, fault.ErrConflict) {
+		t.Fatalf("a second completion: %v", err)
+	}
+}

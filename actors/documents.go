@@ -30,6 +30,10 @@ type (
 		// IdempotencyKey and BodyHash, when set, make a retry answer with the
 		// document the first request made.
 		IdempotencyKey, BodyHash string
+		// EstimatePages is the caller's estimate of the pages, from the data
+		// (a paginated template's page count); the hold takes the larger of it
+		// and the version's last page count.
+		EstimatePages int
 	}
 	// ChangeDocument moves a document on (Kind is one of the document
 	// command kinds other than create). The Reply carries no value: read the
@@ -68,7 +72,7 @@ func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() 
 			d.Filename = d.TemplateSlug + "-" + d.ID[len(d.ID)-10:] + ".pdf"
 		}
 		d.Watermarked = plan.Watermark
-		if d.Hold, err = a.hold(plan, store.VersionPages(d.TemplateID, d.TemplateVersion), cmd.At); err != nil {
+		if d.Hold, err = a.hold(plan, max(m.EstimatePages, store.VersionPages(d.TemplateID, d.TemplateVersion)), cmd.At); err != nil {
 			return nil, nil, err
 		}
 		cmd.Kind = storage.KindCreateDocument
@@ -81,6 +85,23 @@ func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() 
 		d, err := store.Document(m.Change.DocumentID)
 		if err != nil || d.OrgID != a.id {
 			return nil, nil, fmt.Errorf("%w: document %s", fault.ErrNotFound, m.Change.DocumentID)
+		}
+		// Refused here, before proposing, when the change cannot apply: the
+		// state machine would refuse it too, and every write pipelined behind
+		// it would fail as stale.
+		switch m.Kind {
+		case storage.KindStartRender:
+			if d.Status != storage.StatusQueued {
+				return nil, nil, fmt.Errorf("%w: document %s is %s, not queued", fault.ErrConflict, d.ID, d.Status)
+			}
+		case storage.KindCompleteDocument, storage.KindFailDocument:
+			if !d.Pending() {
+				return nil, nil, fmt.Errorf("%w: document %s is already %s", fault.ErrConflict, d.ID, d.Status)
+			}
+		case storage.KindRecordDownload, storage.KindExpireDocument:
+			if d.Status != storage.StatusCompleted || d.FileExpired {
+				return nil, nil, fmt.Errorf("%w: document %s has no file", fault.ErrConflict, d.ID)
+			}
 		}
 		ch := m.Change
 		ch.EventID = ids.New(ids.Event, cmd.At)
@@ -100,6 +121,11 @@ func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() 
 // after the holds of documents still rendering, or refuses it.
 func (a *orgActor) hold(plan storage.Plan, estimate int, now time.Time) (storage.Hold, error) {
 	pages := int64(max(estimate, 1))
+	if plan.Wallet && a.org.BalanceMicros < 0 {
+		// A document longer than its estimate took the wallet below zero:
+		// nothing more until a top-up.
+		return storage.Hold{}, fmt.Errorf("%w: the wallet is %d micros below zero; top it up to generate again", fault.ErrPaymentRequired, -a.org.BalanceMicros)
+	}
 	left := max(plan.MonthlyPages-a.org.PagesUsedIn(now)-a.org.HeldPages, 0)
 	h := storage.Hold{Pages: min(pages, left)}
 	beyond := pages - h.Pages
@@ -260,7 +286,7 @@ func (d *docActor) finish(doc storage.Document, kind storage.Kind, ch storage.Do
 	ch.DocumentID = d.id
 	for attempt := 0; attempt < 5; attempt++ {
 		_, err := d.change(doc.OrgID, kind, ch)
-		if err == nil || errors.Is(err, storage.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
+		if err == nil || errors.Is(err, storage.ErrConflict) || errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
 			return
 		}
 		d.sys.docs.Logger.Warn("cannot record the document's outcome; retrying", "document", d.id, "err", err)
@@ -280,8 +306,9 @@ func (d *docActor) change(orgID string, kind storage.Kind, ch storage.DocumentCh
 type docTracker struct {
 	inFlight atomic.Int64
 
-	mu      sync.Mutex // guards running and waiters
+	mu      sync.Mutex // guards running, waiters and spawns
 	running map[string]bool
+	spawns  uint64
 	waiters map[string][]chan struct{}
 }
 
@@ -308,8 +335,13 @@ func (s *System) StartDocument(id string) {
 		return
 	}
 	t.running[id] = true
+	t.spawns++
+	spawnID := fmt.Sprintf("%s.%d", id, t.spawns)
 	t.mu.Unlock()
-	s.engine.Spawn(func() actor.Receiver { return &docActor{id: id, sys: s} }, "doc", actor.WithID(id), actor.WithMiddleware(Recover))
+	// A spawn-unique actor id: the actor of a document's earlier run may
+	// still be leaving hollywood's registry, which would drop a spawn with
+	// the same id without a word and leak this slot.
+	s.engine.Spawn(func() actor.Receiver { return &docActor{id: id, sys: s} }, "doc", actor.WithID(spawnID), actor.WithMiddleware(Recover))
 }
 
 func (s *System) docFinished(id string) {
@@ -397,7 +429,7 @@ func (s *System) ExpireFiles(now time.Time, limit int) (int, error) {
 		if !s.placement.IsLocal(d.OrgID) {
 			continue
 		}
-		if _, err := s.AskOrg(d.OrgID, ChangeDocument{Kind: storage.KindExpireDocument, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
+		if _, err := s.AskOrg(d.OrgID, ChangeDocument{Kind: storage.KindExpireDocument, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil && !errors.Is(err, fault.ErrConflict) {
 			return n, err
 		}
 		if inUse, err := s.docs.Store.BlobInUse(d.BlobHash); err == nil && !inUse {

@@ -131,8 +131,13 @@ func (e *endpointActor) Receive(c *actor.Context) {
 	case wake:
 		e.next(c)
 	case attemptDone:
-		e.record(msg)
 		e.busy = false
+		if err := e.record(msg); err != nil {
+			// Not recorded: the delivery is sent again, with the same id, but
+			// not at once: the log may be down, and the receiver is a customer's.
+			e.sleepUntil(c, time.Second)
+			return
+		}
 		e.next(c)
 	case request:
 		if u, ok := msg.msg.(UpdateEndpoint); ok {
@@ -196,15 +201,19 @@ func (e *endpointActor) sleepUntil(c *actor.Context, d time.Duration) {
 	e.timer = time.AfterFunc(max(d, 0)+time.Millisecond, func() { engine.Send(self, wake{}) })
 }
 
+// Reset clears the actor's state after a panic (Recover calls it), so one
+// bad delivery cannot leave the endpoint stalled.
+func (e *endpointActor) Reset(*actor.Context) { e.busy = false }
+
 // record turns an attempt into its outcome and writes it.
-func (e *endpointActor) record(m attemptDone) {
+func (e *endpointActor) record(m attemptDone) error {
 	deps := e.sys.hooks
 	if e.sys.ctx.Err() != nil {
-		return // stopping: the delivery stays pending and is sent again after the restart
+		return nil // stopping: the delivery stays pending and is sent again after the restart
 	}
 	ep, err := deps.Store.Endpoint(e.id)
 	if err != nil || ep.Deleted {
-		return
+		return nil
 	}
 	a := m.attempt
 	n := m.delivery.Attempts + 1
@@ -231,9 +240,9 @@ func (e *endpointActor) record(m attemptDone) {
 		err = p.Wait()
 	}
 	if err != nil {
-		// Not recorded: the delivery is sent again, with the same id.
 		deps.Logger.Warn("endpoint: attempt not recorded; the delivery will be sent again", "delivery", m.delivery.ID, "err", err)
 	}
+	return err
 }
 
 func (e *endpointActor) update(u UpdateEndpoint) (any, error) {

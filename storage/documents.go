@@ -172,15 +172,15 @@ func (p Plan) Terms() PlanTerms {
 	return PlanTerms{MonthlyPages: p.MonthlyPages, PageRateMicros: p.PageRateMicros, Wallet: p.Wallet}
 }
 
-// Settle charges a completed document's pages to an org on terms at time at.
-// The document's own hold is used first — its allowance pages, then its
-// wallet pages — so a settlement never takes allowance held by another
-// document still rendering; only pages beyond the hold draw on what is free:
-// allowance not held by others, then the wallet. A plan without a wallet
-// counts every page against the allowance, over it if need be: a finished
-// render is never thrown away, and the next request is refused instead. The
-// org's own hold for the document must already be released. It is the one
-// place that prices pages; ApplyToOrg calls it.
+// Settle charges a completed document's pages to an org on terms at time at:
+// the allowance of at's month first, then the wallet. The allowance it may
+// take is what is neither used nor held by other documents still rendering
+// (the org's hold for this document must already be released), so a document
+// finishing early never takes allowance another was promised, and the wallet
+// is charged only for what the allowance cannot cover. A plan without a
+// wallet counts every page against the allowance, over it if need be: a
+// finished render is never thrown away, and the next request is refused
+// instead. It is the one place that prices pages; ApplyToOrg calls it.
 func Settle(o *Org, pages int64, hold Hold, terms PlanTerms, at time.Time) Charge {
 	if p := Period(at); o.UsagePeriod != p {
 		o.UsagePeriod, o.PagesUsed = p, 0
@@ -189,18 +189,8 @@ func Settle(o *Org, pages int64, hold Hold, terms PlanTerms, at time.Time) Charg
 	if !terms.Wallet {
 		ch.AllowancePages = pages
 	} else {
-		fromHold := min(pages, hold.Pages)
-		rest := pages - fromHold
-		var heldWalletPages int64
-		if terms.PageRateMicros > 0 {
-			heldWalletPages = hold.Micros / terms.PageRateMicros
-		}
-		walletHeld := min(rest, heldWalletPages)
-		rest -= walletHeld
-		free := max(terms.MonthlyPages-o.PagesUsed-fromHold-o.HeldPages, 0)
-		extra := min(rest, free)
-		ch.AllowancePages = fromHold + extra
-		ch.WalletPages = walletHeld + rest - extra
+		ch.AllowancePages = min(pages, max(terms.MonthlyPages-o.PagesUsed-o.HeldPages, 0))
+		ch.WalletPages = pages - ch.AllowancePages
 	}
 	o.PagesUsed += ch.AllowancePages
 	ch.Micros = ch.WalletPages * terms.PageRateMicros

@@ -600,6 +600,12 @@ func TestSettleUsesTheDocumentsOwnHoldFirst(t *testing.T) {
 	if c := settle(3, Hold{Pages: 1}); c.AllowancePages != 2 || c.WalletPages != 1 || c.Micros != 10 || o.BalanceMicros != 90 {
 		t.Fatalf("document over its hold: %+v, org %+v", c, o)
 	}
+	// A document held on the wallet that settles in a new month uses that
+	// month's allowance first.
+	o = Org{UsagePeriod: "2026-10", PagesUsed: 2, BalanceMicros: 10}
+	if c := Settle(&o, 1, Hold{Micros: 10}, terms, at); c.AllowancePages != 1 || c.Micros != 0 || o.BalanceMicros != 10 {
+		t.Fatalf("wallet-held document settling in a new month: %+v, org %+v", c, o)
+	}
 	// A new month starts the allowance again.
 	o = Org{UsagePeriod: "2026-10", PagesUsed: 2}
 	if c := Settle(&o, 1, Hold{}, terms, at); c.AllowancePages != 1 || o.PagesUsed != 1 || o.UsagePeriod != Period(at) {

@@ -146,6 +146,10 @@ func (s *Server) prepareDocument(orgID string, body []byte, idemKey string) (act
 		return actors.CreateDocument{}, false, err
 	}
 	create := actors.CreateDocument{Document: doc, Data: raw}
+	if p := version.Manifest.Pagination; p != nil {
+		items, _ := data[p.Collection].([]any)
+		create.EstimatePages = len(render.Paginate(items, p.ItemsPerPage, p.FirstPageItemCount))
+	}
 	if idemKey != "" {
 		if len(idemKey) > 255 || strings.IndexFunc(idemKey, unicode.IsControl) >= 0 {
 			return actors.CreateDocument{}, false, fault.Invalid("Idempotency-Key", "must be at most 255 characters without control characters")
@@ -189,10 +193,16 @@ func (s *Server) generate(r *request, create actors.CreateDocument, wait bool) e
 	}
 	cd := res.(actors.CreatedDocument)
 	created := cd.Document
-	if cd.Replayed {
+	switch {
+	case cd.Replayed && created.Pending():
+		// The first request's answer may have been lost before its render
+		// started; starting an actor that runs already is a no-op.
+		r.Response.Header.Set("Idempotent-Replayed", "true")
+		s.deps.Actors.StartDocument(created.ID)
+	case cd.Replayed:
 		release()
 		r.Response.Header.Set("Idempotent-Replayed", "true")
-	} else {
+	default:
 		s.deps.Actors.StartDocument(created.ID)
 	}
 	if !wait {

@@ -32,9 +32,6 @@ type RealtimeConfig struct {
 	// Heartbeat is how often the server pings; a peer silent for two beats
 	// is dead and closed.
 	Heartbeat time.Duration
-	// MaxLag is how many events a connection may fall behind its
-	// organisation's feed before it is closed with 1013; it resumes with since.
-	MaxLag uint64
 	// WriteTimeout bounds one frame's write: a reader that takes longer is
 	// closed with 1013.
 	WriteTimeout time.Duration
@@ -49,7 +46,7 @@ type RealtimeConfig struct {
 // DefaultRealtimeConfig returns DESIGN.md's auth window and limits that cut a
 // reader that cannot keep up before it costs the node memory.
 func DefaultRealtimeConfig() RealtimeConfig {
-	return RealtimeConfig{AuthTimeout: 10 * time.Second, Heartbeat: 30 * time.Second, MaxLag: 1000, WriteTimeout: 10 * time.Second, SendQueue: 16,
+	return RealtimeConfig{AuthTimeout: 10 * time.Second, Heartbeat: 30 * time.Second, WriteTimeout: 10 * time.Second, SendQueue: 16,
 		SocketBuffer: 256 << 10}
 }
 
@@ -180,6 +177,7 @@ type rtConn struct {
 	// no goroutine but its reader. wmu guards writing.
 	wmu     sync.Mutex
 	writing bool
+	stopped bool // no writer starts once set
 	drains  sync.WaitGroup
 
 	// Owned by the running writer.
@@ -244,8 +242,15 @@ func (c *rtConn) serve() {
 	c.read = c.s.deps.Store.FeedSeq(c.org.ID)
 	c.genDone, c.subFrom = c.read, c.read
 	c.s.hub.add(c)
-	defer c.s.hub.remove(c)
-	defer c.drains.Wait()
+	defer func() {
+		// Out of the hub, closed, no new writer: then wait for the last.
+		c.s.hub.remove(c)
+		c.close(websocket.CloseNormalClosure, "")
+		c.wmu.Lock()
+		c.stopped = true
+		c.wmu.Unlock()
+		c.drains.Wait()
+	}()
 	c.ws.SetPongHandler(func(string) error { return c.ws.SetReadDeadline(time.Now().Add(2 * cfg.Heartbeat)) })
 	for {
 		c.ws.SetReadDeadline(time.Now().Add(2 * cfg.Heartbeat))
@@ -286,7 +291,21 @@ func (c *rtConn) authFrame() bool {
 	return false
 }
 
+// keyLive reports whether the connection's key still authenticates; a
+// revoked key closes the connection with 4401.
+func (c *rtConn) keyLive() bool {
+	k, err := c.s.deps.Store.APIKey(c.key.ID)
+	if err == nil && k.RevokedAt == nil {
+		return true
+	}
+	c.close(closeUnauthorized, "the key was revoked")
+	return false
+}
+
 func (c *rtConn) handle(f frame) {
+	if !c.keyLive() {
+		return
+	}
 	if wait := c.s.limits.allow(c.key.ID); wait > 0 {
 		c.reply(c.errorFrame(f.Ref, &retryAfter{err: fmt.Errorf("%w: slow down", errRateLimited), seconds: int(wait.Seconds()) + 1}))
 		return
@@ -342,9 +361,7 @@ func (c *rtConn) generate(f frame) {
 	}})
 	select {
 	case <-registered:
-	case <-c.done:
-		release()
-		return
+	case <-c.done: // the document exists and renders, watched or not
 	}
 	s.deps.Actors.StartDocument(doc.ID)
 }
@@ -412,7 +429,7 @@ func (c *rtConn) permitted(kind string) bool { return auth.Grants(c.key.Scopes, 
 func (c *rtConn) kick() {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if c.writing {
+	if c.writing || c.stopped {
 		return
 	}
 	c.writing = true
@@ -488,11 +505,11 @@ func (c *rtConn) pump() {
 			return
 		default:
 		}
-		latest := store.FeedSeq(c.org.ID)
-		if latest > c.read && latest-c.read > c.s.cfg.Realtime.MaxLag {
-			c.close(closeTryAgainLater, fmt.Sprintf("too far behind; reconnect and subscribe with since=%d", c.read))
+		if !c.keyLive() {
 			return
 		}
+		// Read in pages: a connection far behind, or replaying, costs no
+		// memory; one that does not take what is written is cut by write.
 		evs, err := store.Feed(c.org.ID, c.read, 200)
 		if err != nil || len(evs) == 0 {
 			return

@@ -180,7 +180,7 @@ func TestRealtimeFeedAndReplayFromCursor(t *testing.T) {
 
 func TestRealtimeSlowReaderIsCutOffWithoutHoldingOthers(t *testing.T) {
 	n := testnode.Start(t, func(c *node.Config) {
-		c.HTTP.Realtime.MaxLag, c.HTTP.Realtime.WriteTimeout, c.HTTP.Realtime.SocketBuffer = 100, 300*time.Millisecond, 4096
+		c.HTTP.Realtime.WriteTimeout, c.HTTP.Realtime.SocketBuffer = 300*time.Millisecond, 4096
 	})
 	testnode.Do(t, "PATCH", n.URL+"/admin/v1/orgs/"+n.OrgID, n.OperatorToken, map[string]any{"plan": "starter"})
 	// The slow client shrinks its own receive buffer and never reads.
@@ -319,4 +319,51 @@ ws.on("message", (raw) => {
 		t.Fatalf("node client: %v\n%s", err, out)
 	}
 	_ = json.Valid
+}
+
+func TestRealtimeRevokedKeyIsClosed(t *testing.T) {
+	n := withInvoice(t, nil)
+	id, key := createKey(t, n, n.OrgID, "documents.generate")
+	c, _, err := dialWS(t, n, key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.send(map[string]any{"type": "ping"})
+	c.until("pong")
+	testnode.Do(t, "DELETE", n.URL+"/admin/v1/orgs/"+n.OrgID+"/keys/"+id, n.OperatorToken, nil)
+	c.send(map[string]any{"type": "generate", "ref": "g", "body": map[string]any{"templateId": "invoice", "data": invoiceData(1)}})
+	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		var m map[string]any
+		if err := c.conn.ReadJSON(&m); err != nil {
+			if !websocket.IsCloseError(err, 4401) {
+				t.Fatalf("after revocation: %v", err)
+			}
+			break
+		}
+		if m["type"] == "document.queued" {
+			t.Fatal("a revoked key generated a document")
+		}
+	}
+}
+
+// TestRealtimeReplaysFarBack: a replay longer than any lag limit completes.
+func TestRealtimeReplaysFarBack(t *testing.T) {
+	n := testnode.Start(t, nil)
+	testnode.Do(t, "PATCH", n.URL+"/admin/v1/orgs/"+n.OrgID, n.OperatorToken, map[string]any{"plan": "starter"})
+	for i := 0; i < 1300; i++ {
+		testnode.Do(t, "POST", n.URL+"/admin/v1/orgs/"+n.OrgID+"/wallet/credit", n.OperatorToken, map[string]any{"amountMicros": 1, "reference": fmt.Sprint("r", i)})
+	}
+	c, _, err := dialWS(t, n, n.Key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.send(map[string]any{"type": "subscribe", "since": "0"})
+	c.until("subscribed")
+	for i := 1; i <= 1300; i++ {
+		m := c.next(10 * time.Second)
+		if m["type"] != "event" || cursorOf(t, m) != uint64(i) {
+			t.Fatalf("event %d: %v", i, m)
+		}
+	}
 }

@@ -20,7 +20,8 @@ var blocked = func() []netip.Prefix {
 		"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
 		"192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
 		"224.0.0.0/4", "240.0.0.0/4", "255.255.255.255/32",
-		"::/128", "::1/128", "fc00::/7", "fe80::/10", "ff00::/8", "2001:db8::/32", "100::/64",
+		"::/96", "::ffff:0:0:0/96", "64:ff9b:1::/48", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
+		"2001::/32", "2001:db8::/32", "100::/64",
 	} {
 		out = append(out, netip.MustParsePrefix(s))
 	}
@@ -29,13 +30,15 @@ var blocked = func() []netip.Prefix {
 
 // Public reports whether addr may be reached by a delivery. IPv4 carried in
 // IPv6 (mapped, NAT64 64:ff9b::/96, 6to4 2002::/16) is judged by the IPv4
-// address inside it.
+// address inside it; IPv4-compatible (::/96), SIIT (::ffff:0:0:0/96), the
+// local NAT64 prefix (64:ff9b:1::/48), site-local (fec0::/10) and Teredo
+// (2001::/32) addresses are refused outright.
 func Public(addr netip.Addr) bool {
 	addr = addr.Unmap()
 	if addr.Is6() {
 		b := addr.As16()
 		switch {
-		case netip.MustParsePrefix("64:ff9b::/96").Contains(addr), netip.MustParsePrefix("64:ff9b:1::/48").Contains(addr):
+		case netip.MustParsePrefix("64:ff9b::/96").Contains(addr):
 			return Public(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
 		case netip.MustParsePrefix("2002::/16").Contains(addr):
 			return Public(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))

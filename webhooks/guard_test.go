@@ -79,6 +79,7 @@ func TestForbiddenAddressesNeverConnect(t *testing.T) {
 		p("224.0.0.1"), p("239.255.255.250"), p("240.0.0.1"), p("255.255.255.255"),
 		p("[fc00::1]"), p("[fd12:3456::1]"), p("[fe80::1]"), p("[ff02::1]"),
 		p("[64:ff9b::7f00:1]"), p("[64:ff9b::a00:1]"), p("[2002:7f00:1::]"), p("[2002:a00:1::]"),
+		p("[::127.0.0.1]"), p("[::ffff:0:7f00:1]"), p("[64:ff9b:1::7f00:1]"), p("[fec0::1]"), p("[2001:0:4136:e378::1]"),
 		p("private.example"), p("loop.example"), p("v6loop.example"), p("rebind.example"),
 		p("does-not-resolve.example"),
 		"https://user:secret@public.example/hook",

@@ -338,6 +338,8 @@ func TestFileExpiresAfterRetentionAndTheRecordStays(t *testing.T) {
 
 func TestFullQueueAnswersOverloaded(t *testing.T) {
 	n := withInvoice(t, func(c *node.Config) { c.DocumentQueue = 1; c.RenderPages = 1 })
+	// The slow document has 200 pages: more than the sandbox's allowance.
+	testnode.Do(t, "PUT", n.URL+"/admin/v1/plans/sandbox", n.OperatorToken, map[string]any{"monthlyPages": 100000})
 	slow := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(600), "wait": false})
 	if slow.Status != 202 {
 		t.Fatal(slow)

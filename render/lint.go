@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/aymerick/raymond/ast"
 	"github.com/aymerick/raymond/parser"
@@ -62,7 +63,7 @@ func walkExpr(e *ast.Expression, call bool) error {
 		return nil
 	}
 	name := e.HelperName()
-	if name != "" && (call || len(e.Params) > 0 || e.Hash != nil) && !contains(HelperNames, name) && !contains(builtinHelpers, name) {
+	if name != "" && (call || len(e.Params) > 0 || e.Hash != nil) && !slices.Contains(HelperNames, name) && !slices.Contains(builtinHelpers, name) {
 		return fmt.Errorf("line %d: unknown helper %q", e.Line, name)
 	}
 	for _, p := range e.Params {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -119,7 +120,7 @@ func checkAssets(assets map[string]string) error {
 		if err != nil {
 			return fault.Invalid(field, "must be a base64 data URI such as data:image/png;base64,…: %v", err)
 		}
-		if !contains(assetTypes, mediaType) {
+		if !slices.Contains(assetTypes, mediaType) {
 			return fault.Invalid(field, "has type %s; assets may be %s", mediaType, strings.Join(assetTypes, ", "))
 		}
 		if len(data) > MaxAssetBytes {
@@ -160,13 +161,4 @@ func cleanRaymondError(err error) string {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "Parse error on line ")
 	return msg
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

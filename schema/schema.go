@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/mail"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,7 +97,7 @@ func (s Schema) check(at string, depth int) error {
 		if name == "" || strings.ContainsAny(name, ".[]") {
 			return fault.Invalid(path, "field names must be non-empty and contain no '.', '[' or ']'")
 		}
-		if !contains(types, f.Type) {
+		if !slices.Contains(types, f.Type) {
 			return fault.Invalid(path+".type", "unknown type %q; types are %s", f.Type, strings.Join(types, ", "))
 		}
 		if err := f.parseBounds(path); err != nil {
@@ -409,12 +410,3 @@ func listValues(vs []any) string {
 }
 
 func fmtNum(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

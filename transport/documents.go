@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -357,7 +358,7 @@ func (s *Server) listDocuments(r *request) error {
 	}
 	q := r.QueryArgs()
 	f := storage.DocumentFilter{Status: string(q.Peek("status")), CorrelationID: string(q.Peek("correlationId"))}
-	if f.Status != "" && !contains(documentStatuses, f.Status) {
+	if f.Status != "" && !slices.Contains(documentStatuses, f.Status) {
 		return fault.Invalid("status", "must be one of %s", strings.Join(documentStatuses, ", "))
 	}
 	if ref := string(q.Peek("templateId")); ref != "" {
@@ -443,13 +444,4 @@ func (s *Server) serveFile(r *request) error {
 	r.Response.Header.Set("X-Content-Type-Options", "nosniff")
 	r.SetBodyStream(f, int(info.Size()))
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -384,7 +385,7 @@ func scopeOf(kind string) auth.Scope {
 func (c *rtConn) subscribe(f frame) {
 	var events map[string]bool
 	for i, k := range f.Events {
-		if !contains(feedKinds, k) {
+		if !slices.Contains(feedKinds, k) {
 			c.reply(c.errorFrame(f.Ref, fault.Invalid(fmt.Sprintf("events[%d]", i), "unknown event %q; events are %s", k, strings.Join(feedKinds, ", "))))
 			return
 		}

@@ -66,18 +66,7 @@ type versionSummary struct {
 
 // template resolves :templateId, an id or a slug, within the caller's organisation.
 func (s *Server) template(r *request) (storage.Template, error) {
-	ref := r.param("templateId")
-	var t storage.Template
-	var err error
-	if ids.HasKind(ref, ids.Template) {
-		t, err = s.deps.Store.Template(ref)
-	} else {
-		t, err = s.deps.Store.TemplateBySlug(r.org.ID, ref)
-	}
-	if errors.Is(err, storage.ErrNotFound) || (err == nil && t.OrgID != r.org.ID) {
-		return storage.Template{}, fmt.Errorf("%w: template %q", fault.ErrNotFound, ref)
-	}
-	return t, err
+	return s.templateRef(r.org.ID, r.param("templateId"))
 }
 
 // versionInput is the source of a version in a request.

@@ -268,6 +268,7 @@ func (d *docActor) run() {
 	if err != nil {
 		code, msg := failure(err)
 		log.Info("document failed", "code", code, "err", err)
+		DocumentsFailed.Add(1)
 		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: code, Message: msg, DurationMs: 0})
 		return
 	}
@@ -276,6 +277,7 @@ func (d *docActor) run() {
 		log.Error("cannot store the PDF; the document stays pending", "err", err)
 		return
 	}
+	DocumentsCompleted.Add(1)
 	expires := time.Now().UTC().Add(deps.Retention)
 	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
 		BlobHash: hash, RenderedWith: res.Engine, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires})
@@ -323,6 +325,9 @@ func (s *System) Admit() (release func(), err error) {
 	var once sync.Once
 	return func() { once.Do(func() { s.tracker.inFlight.Add(-1) }) }, nil
 }
+
+// InFlight is how many documents are queued or rendering on this node.
+func (s *System) InFlight() int64 { return s.tracker.inFlight.Load() }
 
 // StartDocument starts the actor that renders a document admitted earlier.
 // A document already running here is not started twice.

@@ -22,6 +22,16 @@ type Resetter interface {
 // Panics counts panics caught by Recover, for metrics and tests.
 var Panics atomic.Int64
 
+// Counters for the node's metrics.
+var (
+	// DocumentsCompleted and DocumentsFailed count the documents this node
+	// finished rendering.
+	DocumentsCompleted, DocumentsFailed atomic.Int64
+	// WebhooksDelivered, WebhooksRetried and WebhooksFailed count recorded
+	// delivery attempts by outcome.
+	WebhooksDelivered, WebhooksRetried, WebhooksFailed atomic.Int64
+)
+
 // Recover is middleware that catches a panic in an actor's Receive, logs it
 // with its stack, answers a waiting requester with ErrPanicked, and lets the
 // actor go on with its next message. It never lets the panic reach

@@ -241,8 +241,17 @@ func (e *endpointActor) record(m attemptDone) error {
 	}
 	if err != nil {
 		deps.Logger.Warn("endpoint: attempt not recorded; the delivery will be sent again", "delivery", m.delivery.ID, "err", err)
+		return err
 	}
-	return err
+	switch ra.Outcome {
+	case storage.AttemptDelivered:
+		WebhooksDelivered.Add(1)
+	case storage.AttemptRetry:
+		WebhooksRetried.Add(1)
+	default:
+		WebhooksFailed.Add(1)
+	}
+	return nil
 }
 
 func (e *endpointActor) update(u UpdateEndpoint) (any, error) {

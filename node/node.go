@@ -154,6 +154,25 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 			func() float64 { return float64(n.store.AppliedIndex()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "platen_actor_panics_total", Help: "Panics caught in actors."},
 			func() float64 { return float64(actors.Panics.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "platen_documents_in_flight", Help: "Documents queued or rendering on this node."},
+			func() float64 { return float64(n.actors.InFlight()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "platen_documents_completed_total", Help: "Documents this node rendered."},
+			func() float64 { return float64(actors.DocumentsCompleted.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "platen_documents_failed_total", Help: "Documents whose render failed on this node."},
+			func() float64 { return float64(actors.DocumentsFailed.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "platen_webhook_attempts_delivered_total", Help: "Webhook attempts the receiver took."},
+			func() float64 { return float64(actors.WebhooksDelivered.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "platen_webhook_attempts_retried_total", Help: "Webhook attempts to be retried."},
+			func() float64 { return float64(actors.WebhooksRetried.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "platen_webhook_attempts_failed_total", Help: "Webhook deliveries that failed for good."},
+			func() float64 { return float64(actors.WebhooksFailed.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "platen_realtime_connections", Help: "Open realtime connections."},
+			func() float64 {
+				if n.http == nil {
+					return 0
+				}
+				return float64(n.http.RealtimeConnections())
+			}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "platen_ready", Help: "1 when the node is ready to serve."},
 			func() float64 {
 				if n.ready() == nil {

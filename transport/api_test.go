@@ -296,7 +296,8 @@ func TestRequestIDsHealthAndMetrics(t *testing.T) {
 		t.Fatal(r)
 	}
 	m := testnode.Do(t, "GET", n.URL+"/metrics", "", nil)
-	for _, want := range []string{`platen_http_requests_total{method="GET",route="/v1",status="200"} 1`, "platen_raft_applied_index", "platen_ready 1"} {
+	for _, want := range []string{`platen_http_requests_total{method="GET",route="/v1",status="200"} 1`, "platen_raft_applied_index", "platen_ready 1",
+		"platen_documents_in_flight 0", "platen_documents_completed_total", "platen_webhook_attempts_delivered_total", "platen_realtime_connections 0"} {
 		if !strings.Contains(string(m.Body), want) {
 			t.Errorf("metrics lack %q", want)
 		}

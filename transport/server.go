@@ -163,6 +163,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 // Serve answers on ln until Shutdown.
 func (s *Server) Serve(ln net.Listener) error { return s.http.Serve(ln) }
 
+// RealtimeConnections is how many realtime connections are open.
+func (s *Server) RealtimeConnections() int { return s.hub.count() }
+
 // Shutdown stops accepting connections and waits for open requests to finish,
 // until ctx ends; then it waits for handlers still running, each bounded by its
 // own timeouts, so nothing reads the store after it returns.

@@ -1,0 +1,168 @@
+package cluster
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/memberlist"
+)
+
+// Meta is what a node tells the others about itself in gossip. It must stay
+// within memberlist's 512 bytes.
+type Meta struct {
+	// Actors is where the node's actors are reached.
+	Actors string `json:"a,omitempty"`
+	// Raft and HTTP are the node's raft and HTTP addresses.
+	Raft string `json:"r,omitempty"`
+	HTTP string `json:"h,omitempty"`
+	// Load is the node's documents queued or rendering.
+	Load int64 `json:"l"`
+}
+
+// MembershipConfig configures a node's gossip membership.
+type MembershipConfig struct {
+	// NodeID names the node in the cluster.
+	NodeID string
+	// Bind is where gossip listens (TCP and UDP).
+	Bind string
+	// Key is the cluster key (16, 24 or 32 bytes): gossip is encrypted with it
+	// and a node without it cannot join.
+	Key []byte
+	// Meta returns the node's current meta; it is read at each gossip round.
+	Meta func() Meta
+	// LogOutput receives memberlist's log; nil discards it.
+	LogOutput io.Writer
+}
+
+// Membership is a node's view of who is alive, kept by memberlist, and the
+// placement it feeds: every join, update and leave changes the members that
+// rendezvous hashing places keys on.
+type Membership struct {
+	ml        *memberlist.Memberlist
+	placement *Rendezvous
+
+	mu      sync.Mutex // guards members
+	members map[string]Meta
+
+	left    sync.Once
+	leftErr error
+}
+
+// StartMembership starts gossip on cfg.Bind; the node is a cluster of one
+// until Join.
+func StartMembership(cfg MembershipConfig, placement *Rendezvous) (*Membership, error) {
+	switch len(cfg.Key) {
+	case 16, 24, 32:
+	default:
+		return nil, errors.New("membership: the cluster key must be 16, 24 or 32 bytes")
+	}
+	host, portStr, err := net.SplitHostPort(cfg.Bind)
+	if err != nil {
+		return nil, fmt.Errorf("membership: gossip address: %w", err)
+	}
+	port, _ := strconv.Atoi(portStr)
+	m := &Membership{placement: placement, members: map[string]Meta{}}
+	mc := memberlist.DefaultLANConfig()
+	mc.Name = cfg.NodeID
+	mc.BindAddr, mc.BindPort = host, port
+	mc.AdvertiseAddr, mc.AdvertisePort = host, port
+	mc.SecretKey = cfg.Key
+	mc.GossipVerifyIncoming, mc.GossipVerifyOutgoing = true, true
+	mc.LogOutput = cfg.LogOutput
+	if mc.LogOutput == nil {
+		mc.LogOutput = io.Discard
+	}
+	mc.Delegate = metaDelegate{meta: cfg.Meta}
+	mc.Events = (*memberEvents)(m)
+	if m.ml, err = memberlist.Create(mc); err != nil {
+		return nil, fmt.Errorf("membership: %w", err)
+	}
+	return m, nil
+}
+
+// Addr is the gossip address the node listens on.
+func (m *Membership) Addr() string {
+	n := m.ml.LocalNode()
+	return net.JoinHostPort(n.Addr.String(), strconv.Itoa(int(n.Port)))
+}
+
+// Join contacts peers (gossip addresses) and returns how many answered.
+func (m *Membership) Join(peers []string) (int, error) { return m.ml.Join(peers) }
+
+// Members returns the live members and their meta, ordered by id.
+func (m *Membership) Members() map[string]Meta {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]Meta, len(m.members))
+	for k, v := range m.members {
+		out[k] = v
+	}
+	return out
+}
+
+// UpdateMeta gossips the node's meta again now, rather than at the next round.
+func (m *Membership) UpdateMeta() error { return m.ml.UpdateNode(5 * time.Second) }
+
+// Leave tells the others the node is going, then stops gossip. It may be
+// called again: memberlist itself panics on a Leave after its Shutdown.
+func (m *Membership) Leave(timeout time.Duration) error {
+	m.left.Do(func() {
+		m.leftErr = m.ml.Leave(timeout)
+		if err := m.ml.Shutdown(); m.leftErr == nil {
+			m.leftErr = err
+		}
+	})
+	return m.leftErr
+}
+
+// memberEvents keeps the member table from memberlist's events. memberlist
+// calls them holding its own lock, so they must not call back into it.
+type memberEvents Membership
+
+func (e *memberEvents) set(n *memberlist.Node, alive bool) {
+	m := (*Membership)(e)
+	m.mu.Lock()
+	if alive {
+		var meta Meta
+		_ = json.Unmarshal(n.Meta, &meta)
+		m.members[n.Name] = meta
+	} else {
+		delete(m.members, n.Name)
+	}
+	list := make([]Member, 0, len(m.members))
+	for id, meta := range m.members {
+		list = append(list, Member{ID: id, Addr: meta.Actors})
+	}
+	m.mu.Unlock()
+	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	m.placement.SetMembers(list)
+}
+
+func (e *memberEvents) NotifyJoin(n *memberlist.Node)   { e.set(n, true) }
+func (e *memberEvents) NotifyUpdate(n *memberlist.Node) { e.set(n, true) }
+func (e *memberEvents) NotifyLeave(n *memberlist.Node)  { e.set(n, false) }
+
+// metaDelegate hands memberlist the node's meta.
+type metaDelegate struct{ meta func() Meta }
+
+func (d metaDelegate) NodeMeta(limit int) []byte {
+	if d.meta == nil {
+		return nil
+	}
+	b, err := json.Marshal(d.meta())
+	if err != nil || len(b) > limit {
+		return nil
+	}
+	return b
+}
+func (metaDelegate) NotifyMsg([]byte)                           {}
+func (metaDelegate) GetBroadcasts(overhead, limit int) [][]byte { return nil }
+func (metaDelegate) LocalState(join bool) []byte                { return nil }
+func (metaDelegate) MergeRemoteState(buf []byte, join bool)     {}

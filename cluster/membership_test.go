@@ -1,0 +1,85 @@
+package cluster
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+)
+
+func startMember(t *testing.T, id string, key []byte) (*Membership, *Rendezvous) {
+	t.Helper()
+	p := NewRendezvous(Member{ID: id, Addr: "actors-" + id})
+	m, err := StartMembership(MembershipConfig{NodeID: id, Bind: "127.0.0.1:0", Key: key,
+		Meta: func() Meta { return Meta{Actors: "actors-" + id, HTTP: "http-" + id} }}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Leave(time.Second) })
+	return m, p
+}
+
+func waitMembers(t *testing.T, m *Membership, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); len(m.Members()) != n; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d members, want %d", len(m.Members()), n)
+		}
+	}
+}
+
+func TestMembershipFeedsPlacementOnEveryNode(t *testing.T) {
+	key := bytes.Repeat([]byte{1}, 32)
+	m1, p1 := startMember(t, "n1", key)
+	m2, p2 := startMember(t, "n2", key)
+	m3, p3 := startMember(t, "n3", key)
+	for _, m := range []*Membership{m2, m3} {
+		if _, err := m.Join([]string{m1.Addr()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range []*Membership{m1, m2, m3} {
+		waitMembers(t, m, 3)
+	}
+	if meta := m1.Members()["n2"]; meta.HTTP != "http-n2" {
+		t.Fatalf("meta of n2 as n1 sees it: %+v", meta)
+	}
+	owners := map[string]int{}
+	for i := 0; i < 300; i++ {
+		k := fmt.Sprint("org_", i)
+		o := p1.Owner(k)
+		if p2.Owner(k) != o || p3.Owner(k) != o {
+			t.Fatalf("nodes disagree on the owner of %s", k)
+		}
+		owners[o.ID]++
+	}
+	if len(owners) != 3 || p1.Owner("org_1").Addr == "" {
+		t.Fatalf("keys placed on %v", owners)
+	}
+	// n3 leaves: its keys move, the others stay.
+	if err := m3.Leave(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	waitMembers(t, m1, 2)
+	waitMembers(t, m2, 2)
+	for i := 0; i < 300; i++ {
+		if o := p1.Owner(fmt.Sprint("org_", i)); o.ID == "n3" {
+			t.Fatal("a key still placed on the node that left")
+		}
+	}
+}
+
+func TestMembershipRefusesANodeWithoutTheKey(t *testing.T) {
+	m1, _ := startMember(t, "n1", bytes.Repeat([]byte{1}, 32))
+	intruder, _ := startMember(t, "x", bytes.Repeat([]byte{2}, 32))
+	if n, err := intruder.Join([]string{m1.Addr()}); err == nil && n > 0 {
+		time.Sleep(500 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if got := len(m1.Members()); got != 1 {
+		t.Fatalf("a node with another key joined: %d members", got)
+	}
+	if _, err := StartMembership(MembershipConfig{NodeID: "y", Bind: "127.0.0.1:0", Key: []byte("short")}, NewRendezvous(Member{ID: "y"})); err == nil {
+		t.Fatal("a short key accepted")
+	}
+}

@@ -36,6 +36,10 @@ type RaftConfig struct {
 	TrailingLogs uint64
 	// LogOutput receives raft's own warnings, a line each; nil means stderr.
 	LogOutput io.Writer
+	// Join, when set, starts the replica with no configuration of its own:
+	// it waits for a leader to add it. Unset, a replica with no raft state
+	// bootstraps a one-voter cluster of itself (the embedded default).
+	Join bool
 }
 
 // DefaultRaftConfig returns defaults for a node whose id and addresses the
@@ -146,7 +150,7 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 		logs.Close()
 		return nil, err
 	}
-	if !existing {
+	if !existing && !cfg.Join {
 		boot := raft.Configuration{Servers: []raft.Server{{
 			ID: rc.LocalID, Address: transport.LocalAddr(), Suffrage: raft.Voter,
 		}}}
@@ -282,6 +286,38 @@ func (r *Replicator) WaitReady(timeout time.Duration) error {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return nil
+}
+
+// AddVoter makes a server a voter; only the leader can. Adding a server that
+// is already a voter at that address changes nothing.
+func (r *Replicator) AddVoter(id, addr string, timeout time.Duration) error {
+	return r.leaderOnly(r.raft.AddVoter(raft.ServerID(id), raft.ServerAddress(addr), 0, timeout).Error())
+}
+
+// AddNonvoter adds a server that receives the log but does not vote.
+func (r *Replicator) AddNonvoter(id, addr string, timeout time.Duration) error {
+	return r.leaderOnly(r.raft.AddNonvoter(raft.ServerID(id), raft.ServerAddress(addr), 0, timeout).Error())
+}
+
+// RemoveServer removes a server from the configuration; only the leader can.
+func (r *Replicator) RemoveServer(id string, timeout time.Duration) error {
+	return r.leaderOnly(r.raft.RemoveServer(raft.ServerID(id), 0, timeout).Error())
+}
+
+// Leader returns the current leader's id and address, empty when there is none.
+func (r *Replicator) Leader() (id, addr string) {
+	a, i := r.raft.LeaderWithID()
+	return string(i), string(a)
+}
+
+// IsLeader reports whether this replica leads.
+func (r *Replicator) IsLeader() bool { return r.raft.State() == raft.Leader }
+
+func (r *Replicator) leaderOnly(err error) error {
+	if errors.Is(err, raft.ErrNotLeader) {
+		return fmt.Errorf("%w: %v", ErrNotLeader, err)
+	}
+	return err
 }
 
 // Snapshot takes a snapshot now and compacts the log behind it.

@@ -1,0 +1,104 @@
+package cluster
+
+import (
+	"errors"
+	"io"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/storage"
+)
+
+func startNamed(t *testing.T, id string, join bool) replica {
+	t.Helper()
+	dir := t.TempDir()
+	store, err := storage.OpenStore(filepath.Join(dir, "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultRaftConfig()
+	cfg.NodeID, cfg.Bind, cfg.Dir, cfg.LogOutput, cfg.Join = id, "127.0.0.1:0", filepath.Join(dir, "raft"), io.Discard, join
+	rep, err := StartRaft(cfg, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replica{store, rep}
+}
+
+// TestThreeReplicasReplicateAndSurviveTheLeader: one bootstraps, two join as
+// voters; writes reach every store; when the leader stops, the others elect
+// a new one and writes go on. The failover time is logged for the note.
+func TestThreeReplicasReplicateAndSurviveTheLeader(t *testing.T) {
+	r1 := startNamed(t, "n1", false)
+	if err := r1.rep.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r2, r3 := startNamed(t, "n2", true), startNamed(t, "n3", true)
+	all := []replica{r1, r2, r3}
+	defer func() {
+		for _, r := range all {
+			r.rep.Shutdown()
+			r.store.Close()
+		}
+	}()
+	for id, r := range map[string]replica{"n2": r2, "n3": r3} {
+		if err := r1.rep.AddVoter(id, r.rep.Addr(), 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r2.rep.AddVoter("n9", "127.0.0.1:1", time.Second); !errors.Is(err, ErrNotLeader) {
+		t.Fatalf("a follower added a voter: %v", err)
+	}
+	create := &storage.Command{Kind: storage.KindCreateOrg, OrgID: "org_a", At: at, CreateOrg: &storage.CreateOrg{Name: "A", Plan: storage.PlanStarter}}
+	if err := r1.rep.Apply(create, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for v := uint64(1); v <= 20; v++ {
+		if err := r1.rep.Apply(creditCmd(v), 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitBalance := func(r replica, want int64) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if o, err := r.store.Org("org_a"); err == nil && o.BalanceMicros == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				o, _ := r.store.Org("org_a")
+				t.Fatalf("replica at %s has balance %d, want %d", r.rep.Addr(), o.BalanceMicros, want)
+			}
+		}
+	}
+	for _, r := range all {
+		waitBalance(r, 200)
+	}
+	if err := r2.rep.Apply(creditCmd(21), time.Second); !errors.Is(err, ErrNotLeader) {
+		t.Fatalf("a follower applied a command: %v", err)
+	}
+
+	// The leader stops; the two left elect a new one and take writes.
+	stopped := time.Now()
+	r1.rep.Shutdown()
+	r1.store.Close()
+	all = all[1:]
+	var leader replica
+	for deadline := time.Now().Add(20 * time.Second); leader.rep == nil; time.Sleep(10 * time.Millisecond) {
+		for _, r := range all {
+			if r.rep.IsLeader() {
+				leader = r
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no new leader")
+		}
+	}
+	if err := leader.rep.Apply(creditCmd(21), 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("failover: a write committed %s after the leader stopped", time.Since(stopped).Round(time.Millisecond))
+	for _, r := range all {
+		waitBalance(r, 210)
+	}
+}

@@ -17,16 +17,8 @@ func (s *Store) Org(id string) (Org, error) {
 
 // Orgs returns every organisation, in id order.
 func (s *Store) Orgs() ([]Org, error) {
-	var out []Org
-	err := s.scan([]byte("o/"), 0, func(_, v []byte) error {
-		var o Org
-		if err := decode(v, &o); err != nil {
-			return err
-		}
-		out = append(out, o)
-		return nil
-	})
-	return out, err
+	prefix := []byte("o/")
+	return decodeRange[Org](s, prefix, prefixEnd(prefix), 0)
 }
 
 // APIKey returns a key record by id.
@@ -54,46 +46,19 @@ func (s *Store) APIKeyByHash(hash string) (APIKey, error) {
 
 // OrgKeys returns an organisation's keys, revoked ones included, oldest first.
 func (s *Store) OrgKeys(orgID string) ([]APIKey, error) {
-	var out []APIKey
-	prefix := orgKeysPrefix(orgID)
-	err := s.scan(prefix, 0, func(k, _ []byte) error {
-		key, err := s.APIKey(string(k[len(prefix):]))
-		if err != nil {
-			return err
-		}
-		out = append(out, key)
-		return nil
-	})
-	return out, err
+	return lookupIndex(s, orgKeysPrefix(orgID), s.APIKey)
 }
 
 // Ledger returns an organisation's ledger rows, oldest first; limit 0 means all.
 func (s *Store) Ledger(orgID string, limit int) ([]LedgerEntry, error) {
-	var out []LedgerEntry
-	err := s.scan(ledgerPrefix(orgID), limit, func(_, v []byte) error {
-		var e LedgerEntry
-		if err := decode(v, &e); err != nil {
-			return err
-		}
-		out = append(out, e)
-		return nil
-	})
-	return out, err
+	prefix := ledgerPrefix(orgID)
+	return decodeRange[LedgerEntry](s, prefix, prefixEnd(prefix), limit)
 }
 
 // LedgerAfter returns an organisation's ledger rows after sequence number
 // after, oldest first, at most limit.
 func (s *Store) LedgerAfter(orgID string, after uint64, limit int) ([]LedgerEntry, error) {
-	var out []LedgerEntry
-	err := s.scanRange(ledgerKey(orgID, after+1), prefixEnd(ledgerPrefix(orgID)), limit, func(_, v []byte) error {
-		var e LedgerEntry
-		if err := decode(v, &e); err != nil {
-			return err
-		}
-		out = append(out, e)
-		return nil
-	})
-	return out, err
+	return decodeRange[LedgerEntry](s, ledgerKey(orgID, after+1), prefixEnd(ledgerPrefix(orgID)), limit)
 }
 
 // LedgerRecent returns an organisation's newest ledger rows, newest first.
@@ -127,17 +92,7 @@ func (s *Store) LedgerByReference(orgID, reference string) (LedgerEntry, error) 
 // Feed returns an organisation's change-feed events after sequence number
 // after, oldest first, at most limit of them (0: all).
 func (s *Store) Feed(orgID string, after uint64, limit int) ([]Event, error) {
-	var out []Event
-	lower := feedKey(orgID, after+1)
-	err := s.scanRange(lower, prefixEnd(feedPrefix(orgID)), limit, func(_, v []byte) error {
-		var e Event
-		if err := decode(v, &e); err != nil {
-			return err
-		}
-		out = append(out, e)
-		return nil
-	})
-	return out, err
+	return decodeRange[Event](s, feedKey(orgID, after+1), prefixEnd(feedPrefix(orgID)), limit)
 }
 
 // Template returns a template by id.
@@ -180,16 +135,8 @@ func (s *Store) TemplateVersion(tplID string, n int) (TemplateVersion, error) {
 
 // TemplateVersions returns every version of a template, oldest first.
 func (s *Store) TemplateVersions(tplID string) ([]TemplateVersion, error) {
-	var out []TemplateVersion
-	err := s.scan(versionsPrefix(tplID), 0, func(_, v []byte) error {
-		var tv TemplateVersion
-		if err := decode(v, &tv); err != nil {
-			return err
-		}
-		out = append(out, tv)
-		return nil
-	})
-	return out, err
+	prefix := versionsPrefix(tplID)
+	return decodeRange[TemplateVersion](s, prefix, prefixEnd(prefix), 0)
 }
 
 // FeedSeq returns the sequence number of an organisation's latest event.
@@ -274,6 +221,36 @@ var errStop = errors.New("stop")
 
 func (s *Store) scan(prefix []byte, limit int, fn func(k, v []byte) error) error {
 	return s.scanRange(prefix, prefixEnd(prefix), limit, fn)
+}
+
+// decodeRange decodes the records in [lower, upper), in key order, at most
+// limit of them (0: no limit).
+func decodeRange[T any](s *Store, lower, upper []byte, limit int) ([]T, error) {
+	var out []T
+	err := s.scanRange(lower, upper, limit, func(_, v []byte) error {
+		var rec T
+		if err := decode(v, &rec); err != nil {
+			return err
+		}
+		out = append(out, rec)
+		return nil
+	})
+	return out, err
+}
+
+// lookupIndex reads the index under prefix, whose keys end in record ids,
+// and fetches each record with get, in key order.
+func lookupIndex[T any](s *Store, prefix []byte, get func(id string) (T, error)) ([]T, error) {
+	var out []T
+	err := s.scan(prefix, 0, func(k, _ []byte) error {
+		rec, err := get(string(k[len(prefix):]))
+		if err != nil {
+			return err
+		}
+		out = append(out, rec)
+		return nil
+	})
+	return out, err
 }
 
 // scanRange calls fn for each key in [lower, upper), at most limit times (0: no limit).

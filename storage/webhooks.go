@@ -261,17 +261,7 @@ func (s *Store) Endpoint(id string) (Endpoint, error) {
 
 // OrgEndpoints returns an organisation's endpoints, oldest first.
 func (s *Store) OrgEndpoints(orgID string) ([]Endpoint, error) {
-	var out []Endpoint
-	prefix := orgEndpointsPrefix(orgID)
-	err := s.scan(prefix, 0, func(k, _ []byte) error {
-		e, err := s.Endpoint(string(k[len(prefix):]))
-		if err != nil {
-			return err
-		}
-		out = append(out, e)
-		return nil
-	})
-	return out, err
+	return lookupIndex(s, orgEndpointsPrefix(orgID), s.Endpoint)
 }
 
 // Delivery returns a delivery.

@@ -368,9 +368,9 @@ func (s *Server) listDocuments(r *request) error {
 		}
 		f.TemplateID = t.ID
 	}
-	cursor := string(q.Peek("cursor"))
-	if cursor != "" && !ids.HasKind(cursor, ids.Document) {
-		return fault.Invalid("cursor", "is not a cursor this listing gave")
+	cursor, err := listCursor(r, ids.Document)
+	if err != nil {
+		return err
 	}
 	docs, err := s.deps.Store.Documents(r.org.ID, f, cursor, limit+1)
 	if err != nil {

@@ -129,6 +129,16 @@ func listLimit(r *request) (int, error) {
 	return n, nil
 }
 
+// listCursor reads a listing's cursor parameter, which must be an id of the
+// kind the listing pages through; empty means the first page.
+func listCursor(r *request, kind string) (string, error) {
+	cursor := string(r.QueryArgs().Peek("cursor"))
+	if cursor != "" && !ids.HasKind(cursor, kind) {
+		return "", fault.Invalid("cursor", "is not a cursor this listing gave")
+	}
+	return cursor, nil
+}
+
 func (s *Server) listTemplates(r *request) error {
 	limit, err := listLimit(r)
 	if err != nil {
@@ -138,9 +148,9 @@ func (s *Server) listTemplates(r *request) error {
 	if archived != "" && archived != "true" && archived != "false" {
 		return fault.Invalid("archived", "must be true or false")
 	}
-	cursor := string(r.QueryArgs().Peek("cursor"))
-	if cursor != "" && !ids.HasKind(cursor, ids.Template) {
-		return fault.Invalid("cursor", "is not a cursor this listing gave")
+	cursor, err := listCursor(r, ids.Template)
+	if err != nil {
+		return err
 	}
 	items := []templateView{}
 	var next *string

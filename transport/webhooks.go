@@ -174,9 +174,9 @@ func (s *Server) listDeliveries(r *request) error {
 	if err != nil {
 		return err
 	}
-	cursor := string(r.QueryArgs().Peek("cursor"))
-	if cursor != "" && !ids.HasKind(cursor, ids.Delivery) {
-		return fault.Invalid("cursor", "is not a cursor this listing gave")
+	cursor, err := listCursor(r, ids.Delivery)
+	if err != nil {
+		return err
 	}
 	ds, err := s.deps.Store.Deliveries(e.ID, cursor, limit+1)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/anthdm/hollywood/actor"
+
+	"github.com/platen/platen/internal/fault"
 )
 
 // ErrPanicked is the reply to a request whose handling panicked.
@@ -73,4 +75,10 @@ func NewEngine() (*actor.Engine, error) {
 type Reply struct {
 	Value any
 	Err   error
+}
+
+func init() {
+	fault.Register("actors.not_owner", ErrNotOwner)
+	fault.Register("actors.no_answer", ErrNoAnswer)
+	fault.Register("actors.panicked", ErrPanicked)
 }

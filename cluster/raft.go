@@ -36,6 +36,9 @@ type RaftConfig struct {
 	TrailingLogs uint64
 	// LogOutput receives raft's own warnings, a line each; nil means stderr.
 	LogOutput io.Writer
+	// Stream, when set, carries raft instead of plain TCP on Bind: the
+	// cluster port's TLS stream (PeerPort.Raft).
+	Stream raft.StreamLayer
 	// Join, when set, starts the replica with no configuration of its own:
 	// it waits for a leader to add it. Unset, a replica with no raft state
 	// bootstraps a one-voter cluster of itself (the embedded default).
@@ -81,6 +84,9 @@ type Replicator struct {
 	// barrier: everything committed before its leadership is in the store.
 	caughtUpTerm atomic.Uint64
 	done         chan struct{}
+	id           string
+	// fwd, when set, sends a follower's proposals to the leader.
+	fwd atomic.Pointer[forwarder]
 }
 
 // ErrNotLeader is returned when a command is proposed on a node that does not
@@ -122,8 +128,10 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 			return nil, fmt.Errorf("raft advertise address: %w", err)
 		}
 	}
-	transport, err := raft.NewTCPTransportWithLogger(cfg.Bind, advertise, 3, 10*time.Second, logger)
-	if err != nil {
+	var transport *raft.NetworkTransport
+	if cfg.Stream != nil {
+		transport = raft.NewNetworkTransportWithLogger(cfg.Stream, 3, 10*time.Second, logger)
+	} else if transport, err = raft.NewTCPTransportWithLogger(cfg.Bind, advertise, 3, 10*time.Second, logger); err != nil {
 		logs.Close()
 		return nil, fmt.Errorf("raft transport on %s: %w", cfg.Bind, err)
 	}
@@ -166,7 +174,7 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 		logs.Close()
 		return nil, err
 	}
-	rep := &Replicator{raft: r, store: store, logs: logs, transport: transport, done: make(chan struct{})}
+	rep := &Replicator{raft: r, store: store, logs: logs, transport: transport, done: make(chan struct{}), id: cfg.NodeID}
 	go rep.watchLeadership()
 	return rep, nil
 }
@@ -219,12 +227,20 @@ func checkStoreBehindLog(store *storage.Store, logs *storage.LogStore, snaps raf
 	return nil
 }
 
-// Pending is a proposed command whose outcome is not known yet.
-type Pending struct{ f raft.ApplyFuture }
+// Pending is a proposed command whose outcome is not known yet: appended to
+// this node's log, or forwarded to the leader.
+type Pending struct {
+	f      raft.ApplyFuture
+	remote <-chan outcome
+	store  *storage.Store
+}
 
 // Wait blocks until the command is applied or refused. A nil error means it
-// is durable in the log and applied to the store.
+// is durable in the log and applied to this node's store.
 func (p Pending) Wait() error {
+	if p.remote != nil {
+		return waitLocal(p.store, <-p.remote)
+	}
 	if err := p.f.Error(); err != nil {
 		switch {
 		case errors.Is(err, raft.ErrNotLeader), errors.Is(err, raft.ErrRaftShutdown):
@@ -248,6 +264,9 @@ func (r *Replicator) Propose(c *storage.Command, timeout time.Duration) (Pending
 	data, err := storage.EncodeCommand(c)
 	if err != nil {
 		return Pending{}, err
+	}
+	if f := r.fwd.Load(); f != nil && r.raft.State() != raft.Leader {
+		return f.enqueue(data), nil
 	}
 	return Pending{f: r.raft.Apply(data, timeout)}, nil
 }

@@ -1,6 +1,10 @@
 package storage
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/platen/platen/internal/fault"
+)
 
 // ErrNotFound is returned when a record does not exist.
 var ErrNotFound = errors.New("not found")
@@ -15,3 +19,10 @@ var ErrConflict = errors.New("conflict")
 
 // ErrCodec is returned when a stored record or command cannot be decoded.
 var ErrCodec = errors.New("codec")
+
+func init() {
+	fault.Register("storage.not_found", ErrNotFound)
+	fault.Register("storage.stale", ErrStale)
+	fault.Register("storage.conflict", ErrConflict)
+	fault.Register("storage.codec", ErrCodec)
+}

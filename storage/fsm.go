@@ -36,6 +36,8 @@ type Store struct {
 	deliveryHook atomic.Pointer[func(endpointIDs []string)]
 	// feedHook is told which organisations got feed events.
 	feedHook atomic.Pointer[func(orgIDs []string)]
+	// advanced is closed, and replaced, each time the applied index moves.
+	advanced atomic.Pointer[chan struct{}]
 }
 
 // OnFeed sets the function told, after each batch commits, which
@@ -79,6 +81,44 @@ func (s *Store) Close() error { return s.db.Close() }
 
 // AppliedIndex is the raft index of the last applied command.
 func (s *Store) AppliedIndex() uint64 { return s.applied.Load() }
+
+// WaitApplied waits until the store has applied index, so that a read here
+// sees a write committed elsewhere (DESIGN.md consistency rule 4). It reports
+// whether it got there before the timeout.
+func (s *Store) WaitApplied(index uint64, timeout time.Duration) bool {
+	if s.applied.Load() >= index {
+		return true
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		ch := s.advancedCh()
+		if s.applied.Load() >= index {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return s.applied.Load() >= index
+		}
+	}
+}
+
+func (s *Store) advancedCh() chan struct{} {
+	for {
+		if ch := s.advanced.Load(); ch != nil {
+			return *ch
+		}
+		ch := make(chan struct{})
+		s.advanced.CompareAndSwap(nil, &ch)
+	}
+}
+
+func (s *Store) signalAdvanced() {
+	if ch := s.advanced.Swap(nil); ch != nil {
+		close(*ch)
+	}
+}
 
 // NeedsSnapshotRestore reports whether raft must restore its latest snapshot
 // into this store on start: the store is empty or a restore was cut off. When
@@ -136,6 +176,7 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 		panic(fmt.Sprintf("storage: commit batch at index %d: %v", last, err))
 	}
 	s.applied.Store(last)
+	s.signalAdvanced()
 	if plansChanged {
 		s.plans.Store(nil)
 	}
@@ -571,6 +612,7 @@ func (s *Store) restore(r *bufio.Reader) error {
 	}
 	s.needsRestore = false
 	s.applied.Store(applied)
+	s.signalAdvanced()
 	s.plans.Store(nil)
 	return nil
 }

@@ -1,0 +1,182 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/raft"
+
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/storage"
+)
+
+// Commands proposed on a follower go to the leader through the peer API. One
+// goroutine sends them in the order they were proposed, in batches: while one
+// batch is on its way, the next gathers. Order matters because an org actor
+// pipelines commands that carry consecutive org versions.
+
+// ApplyPath is where a leader takes commands forwarded by followers.
+const ApplyPath = "/peer/v1/raft/apply"
+
+// maxForwardBatch bounds the commands in one forwarded batch.
+const maxForwardBatch = 256
+
+type forwardRequest struct {
+	Commands [][]byte `json:"commands"`
+}
+
+type forwardResult struct {
+	Index uint64     `json:"index"`
+	Err   fault.Wire `json:"err"`
+}
+
+type forwardResponse struct {
+	Results []forwardResult `json:"results"`
+}
+
+type outcome struct {
+	index uint64
+	err   error
+}
+
+type forwardItem struct {
+	data []byte
+	done chan outcome
+}
+
+type forwarder struct {
+	r     *Replicator
+	peers *Peers
+
+	mu    sync.Mutex // guards queue
+	queue []forwardItem
+	kick  chan struct{}
+}
+
+// ForwardTo makes proposals on a follower go to the leader through peers.
+// Without it a follower refuses them with ErrNotLeader.
+func (r *Replicator) ForwardTo(peers *Peers) {
+	f := &forwarder{r: r, peers: peers, kick: make(chan struct{}, 1)}
+	r.fwd.Store(f)
+	go f.loop()
+}
+
+func (f *forwarder) enqueue(data []byte) Pending {
+	done := make(chan outcome, 1)
+	f.mu.Lock()
+	f.queue = append(f.queue, forwardItem{data: data, done: done})
+	f.mu.Unlock()
+	select {
+	case f.kick <- struct{}{}:
+	default:
+	}
+	return Pending{remote: done, store: f.r.store}
+}
+
+func (f *forwarder) loop() {
+	for {
+		select {
+		case <-f.r.done:
+			f.mu.Lock()
+			q := f.queue
+			f.queue = nil
+			f.mu.Unlock()
+			for _, it := range q {
+				it.done <- outcome{err: fmt.Errorf("%w: the node is stopping", ErrNotLeader)}
+			}
+			return
+		case <-f.kick:
+		}
+		for {
+			f.mu.Lock()
+			n := min(len(f.queue), maxForwardBatch)
+			batch := f.queue[:n:n]
+			f.queue = f.queue[n:]
+			f.mu.Unlock()
+			if n == 0 {
+				break
+			}
+			f.send(batch)
+		}
+	}
+}
+
+func (f *forwarder) send(batch []forwardItem) {
+	fail := func(err error) {
+		for _, it := range batch {
+			it.done <- outcome{err: err}
+		}
+	}
+	leaderAddr, leaderID := f.r.raft.LeaderWithID()
+	switch {
+	case leaderAddr == "":
+		fail(fmt.Errorf("%w: no leader", ErrNotLeader))
+		return
+	case string(leaderID) == f.r.id:
+		// Became the leader since the proposal: apply here.
+		for _, it := range batch {
+			p := Pending{f: f.r.raft.Apply(it.data, 5*time.Second)}
+			err := p.Wait()
+			var idx uint64
+			if p.f.Error() == nil {
+				idx = p.f.Index()
+			}
+			it.done <- outcome{index: idx, err: err}
+		}
+		return
+	}
+	req := forwardRequest{Commands: make([][]byte, len(batch))}
+	for i, it := range batch {
+		req.Commands[i] = it.data
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var resp forwardResponse
+	if err := f.peers.Call(ctx, string(leaderAddr), ApplyPath, req, &resp); err != nil {
+		fail(err)
+		return
+	}
+	if len(resp.Results) != len(batch) {
+		fail(fmt.Errorf("%w: the leader answered %d results for %d commands", ErrOutcomeUnknown, len(resp.Results), len(batch)))
+		return
+	}
+	for i, it := range batch {
+		it.done <- outcome{index: resp.Results[i].Index, err: resp.Results[i].Err.Err()}
+	}
+}
+
+// ServeApply is the leader's side of forwarding: it appends the commands in
+// order and answers each one's outcome and log index.
+func (r *Replicator) ServeApply(w http.ResponseWriter, req *http.Request) {
+	var in forwardRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, req.Body, 64<<20)).Decode(&in); err != nil {
+		WriteJSON(w, nil, fmt.Errorf("%w: %v", fault.ErrInvalid, err))
+		return
+	}
+	futures := make([]raft.ApplyFuture, len(in.Commands))
+	for i, data := range in.Commands {
+		futures[i] = r.raft.Apply(data, 5*time.Second)
+	}
+	out := forwardResponse{Results: make([]forwardResult, len(futures))}
+	for i, f := range futures {
+		out.Results[i].Err = fault.ToWire(Pending{f: f}.Wait())
+		if f.Error() == nil {
+			out.Results[i].Index = f.Index()
+		}
+	}
+	WriteJSON(w, out, nil)
+}
+
+// waitLocal waits for a write committed through the leader to be applied
+// here, so that this node reads its own writes.
+func waitLocal(store *storage.Store, o outcome) error {
+	if o.err != nil {
+		return o.err
+	}
+	store.WaitApplied(o.index, 10*time.Second)
+	return nil
+}

@@ -1,0 +1,101 @@
+package fault
+
+import (
+	"errors"
+	"sort"
+	"sync"
+)
+
+// Errors cross between nodes as text plus the names of the kinds they match,
+// so errors.Is answers the same on the node that asked as on the node that
+// decided. Each package registers the kinds of its own that may cross.
+
+var (
+	wireMu    sync.RWMutex
+	wireKinds = map[string]error{}
+)
+
+func init() {
+	Register("invalid", ErrInvalid)
+	Register("payload", ErrPayload)
+	Register("not_found", ErrNotFound)
+	Register("conflict", ErrConflict)
+	Register("payment_required", ErrPaymentRequired)
+	Register("overloaded", ErrOverloaded)
+	Register("unavailable", ErrUnavailable)
+}
+
+// Register names a kind of error so that it survives the trip between nodes.
+// Names are global; registering one twice panics.
+func Register(name string, kind error) {
+	wireMu.Lock()
+	defer wireMu.Unlock()
+	if _, dup := wireKinds[name]; dup {
+		panic("fault: kind registered twice: " + name)
+	}
+	wireKinds[name] = kind
+}
+
+// Wire is an error as it travels between nodes. The zero Wire is no error.
+type Wire struct {
+	Message string   `json:"message,omitempty"`
+	Kinds   []string `json:"kinds,omitempty"`
+	Field   string   `json:"field,omitempty"`
+	// FieldMsg is the reason of a FieldError, without its field path.
+	FieldMsg string `json:"fieldMsg,omitempty"`
+}
+
+// ToWire encodes err; nil encodes as the zero Wire.
+func ToWire(err error) Wire {
+	if err == nil {
+		return Wire{}
+	}
+	w := Wire{Message: err.Error()}
+	wireMu.RLock()
+	for name, kind := range wireKinds {
+		if errors.Is(err, kind) {
+			w.Kinds = append(w.Kinds, name)
+		}
+	}
+	wireMu.RUnlock()
+	sort.Strings(w.Kinds)
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		w.Field, w.FieldMsg = fe.Field, fe.Msg
+	}
+	if w.Message == "" {
+		w.Message = "error"
+	}
+	return w
+}
+
+// Err decodes w: nil for the zero Wire, else an error with the same text that
+// matches the same registered kinds (and is a FieldError when it was one).
+func (w Wire) Err() error {
+	if w.Message == "" {
+		return nil
+	}
+	e := &remoteError{msg: w.Message}
+	wireMu.RLock()
+	for _, name := range w.Kinds {
+		if kind, ok := wireKinds[name]; ok {
+			e.kinds = append(e.kinds, kind)
+		}
+	}
+	wireMu.RUnlock()
+	if w.Field == "" {
+		return e
+	}
+	// The text of the whole, and under it the field error with the kinds.
+	fe := &FieldError{Kind: &remoteError{msg: w.FieldMsg, kinds: e.kinds}, Field: w.Field, Msg: w.FieldMsg}
+	return &remoteError{msg: w.Message, kinds: []error{fe}}
+}
+
+// remoteError is an error decided on another node.
+type remoteError struct {
+	msg   string
+	kinds []error
+}
+
+func (e *remoteError) Error() string   { return e.msg }
+func (e *remoteError) Unwrap() []error { return e.kinds }

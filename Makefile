@@ -4,11 +4,15 @@ export PATH := $(PATH):/usr/local/go/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build deps test lint bench cover clean
+.PHONY: run build deps test lint bench cover clean cluster
 
 ## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
 run: deps build
 	./bin/platen serve
+
+## cluster: build, and start three nodes on loopback (HTTP 127.0.0.1:8081-8083) to try a cluster
+cluster: deps build
+	./deploy/cluster.sh
 
 ## build: build bin/platen
 build:

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -277,10 +278,15 @@ func (d *docActor) run() {
 		log.Error("cannot store the PDF; the document stays pending", "err", err)
 		return
 	}
+	holders, err := d.sys.copyBlob(hash, res.PDF)
+	if err != nil {
+		log.Error("cannot copy the PDF to a second node; the document stays pending", "err", err)
+		return
+	}
 	DocumentsCompleted.Add(1)
 	expires := time.Now().UTC().Add(deps.Retention)
 	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
-		BlobHash: hash, RenderedWith: res.Engine, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires})
+		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires})
 }
 
 // finish records the outcome, retrying while the org actor cannot answer.
@@ -312,6 +318,8 @@ type docTracker struct {
 	running map[string]bool
 	spawns  uint64
 	waiters map[string][]chan struct{}
+	// waitOrg is the organisation of each document waited for.
+	waitOrg map[string]string
 }
 
 // Admit reserves room for one more document on this node, or refuses with
@@ -355,6 +363,7 @@ func (s *System) docFinished(id string) {
 	delete(t.running, id)
 	ws := t.waiters[id]
 	delete(t.waiters, id)
+	delete(t.waitOrg, id)
 	t.mu.Unlock()
 	t.inFlight.Add(-1)
 	for _, w := range ws {
@@ -363,14 +372,27 @@ func (s *System) docFinished(id string) {
 }
 
 // WaitDocument waits until a document is no longer pending or ctx ends, and
-// returns its record.
+// returns its record. The document may render on any node: a waiter wakes
+// when its render ends here and whenever its organisation's feed moves on
+// this node's store, which every node applies.
 func (s *System) WaitDocument(ctx context.Context, id string) (storage.Document, error) {
-	ch := make(chan struct{})
-	t := &s.tracker
-	t.mu.Lock()
-	t.waiters[id] = append(t.waiters[id], ch)
-	t.mu.Unlock()
-	defer func() {
+	for {
+		ch := make(chan struct{})
+		t := &s.tracker
+		t.mu.Lock()
+		t.waiters[id] = append(t.waiters[id], ch)
+		t.mu.Unlock()
+		// Registered first, read second: a finish between the two is not missed.
+		d, err := s.docs.Store.Document(id)
+		if err == nil && d.Pending() {
+			t.mu.Lock()
+			t.waitOrg[id] = d.OrgID
+			t.mu.Unlock()
+			select {
+			case <-ch:
+			case <-ctx.Done():
+			}
+		}
 		t.mu.Lock()
 		ws := t.waiters[id]
 		for i, w := range ws {
@@ -381,32 +403,58 @@ func (s *System) WaitDocument(ctx context.Context, id string) (storage.Document,
 		}
 		if len(t.waiters[id]) == 0 {
 			delete(t.waiters, id)
+			delete(t.waitOrg, id)
 		}
 		t.mu.Unlock()
-	}()
-	// Registered first, read second: a finish between the two is not missed.
-	d, err := s.docs.Store.Document(id)
-	if err != nil || !d.Pending() {
-		return d, err
+		if err != nil || !d.Pending() {
+			return d, err
+		}
+		if ctx.Err() != nil {
+			return s.docs.Store.Document(id)
+		}
 	}
-	select {
-	case <-ch:
-	case <-ctx.Done():
-	}
-	return s.docs.Store.Document(id)
 }
 
-// ResumePending starts an actor for every pending document of an org this
-// node owns that is not rendering here already: documents left queued or
-// rendering by a stop, and ones whose actor gave up on a transient error.
+// feedMoved wakes the waiters of the organisations whose feed moved: one of
+// their documents may have finished on another node. Waiters read their
+// document again and wait on if it has not.
+func (s *System) feedMoved(orgIDs []string) {
+	t := &s.tracker
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, ws := range t.waiters {
+		org, known := t.waitOrg[id]
+		if known && !slices.Contains(orgIDs, org) {
+			continue
+		}
+		for _, w := range ws {
+			close(w)
+		}
+		delete(t.waiters, id)
+		delete(t.waitOrg, id)
+	}
+}
+
+// ResumePending starts an actor for every pending document that is this
+// node's to render and is not rendering here already: documents this node
+// took and left queued or rendering at a stop or after a transient error,
+// and documents of organisations this node owns whose rendering node is no
+// longer a live member (DESIGN.md consistency rule 5). Rendering is
+// idempotent per document: the state machine takes one outcome.
 func (s *System) ResumePending() (int, error) {
 	pending, err := s.docs.Store.PendingDocuments()
 	if err != nil {
 		return 0, err
 	}
+	self := s.placement.Self().ID
+	alive := map[string]bool{}
+	for _, m := range s.placement.Members() {
+		alive[m.ID] = true
+	}
 	started := 0
 	for _, d := range pending {
-		if !s.placement.IsLocal(d.OrgID) {
+		mine := d.Node == self || (!alive[d.Node] && s.placement.IsLocal(d.OrgID))
+		if !mine {
 			continue
 		}
 		s.tracker.mu.Lock()
@@ -415,7 +463,7 @@ func (s *System) ResumePending() (int, error) {
 		if running {
 			continue
 		}
-		s.tracker.inFlight.Add(1) // resumed documents were admitted before the stop
+		s.tracker.inFlight.Add(1) // resumed documents were admitted before
 		s.StartDocument(d.ID)
 		started++
 	}

@@ -18,6 +18,11 @@ import (
 type Placement interface {
 	Owner(key string) cluster.Member
 	IsLocal(key string) bool
+	// Self is this node; Members the live ones, this node among them.
+	Self() cluster.Member
+	Members() []cluster.Member
+	// Ranked orders the live members by their claim on key, strongest first.
+	Ranked(key string) []cluster.Member
 }
 
 // System finds or starts the actor that owns a key and asks it things.
@@ -34,9 +39,14 @@ type System struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// remote, when set, reaches actors other nodes own.
+	remote    *Remote
+	roundTrip bool
+
 	mu        sync.Mutex // guards orgs and endpoints
 	orgs      map[string]*actor.PID
 	endpoints map[string]*actor.PID
+	spawns    uint64
 }
 
 // NewSystem returns a System on engine. timeout bounds every request.
@@ -45,8 +55,50 @@ func NewSystem(engine *actor.Engine, placement Placement, deps OrgDeps, docs Doc
 		docs.Logger = slog.Default()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &System{engine: engine, placement: placement, deps: deps, docs: docs, timeout: timeout, ctx: ctx, cancel: cancel,
-		orgs: map[string]*actor.PID{}, endpoints: map[string]*actor.PID{}, tracker: docTracker{running: map[string]bool{}, waiters: map[string][]chan struct{}{}}}
+	s := &System{engine: engine, placement: placement, deps: deps, docs: docs, timeout: timeout, ctx: ctx, cancel: cancel,
+		orgs: map[string]*actor.PID{}, endpoints: map[string]*actor.PID{}, tracker: docTracker{running: map[string]bool{}, waiters: map[string][]chan struct{}{}, waitOrg: map[string]string{}}}
+	if docs.Store != nil {
+		docs.Store.OnFeed(s.feedMoved)
+	}
+	return s
+}
+
+// NodeID is the id of the node the System runs on.
+func (s *System) NodeID() string { return s.placement.Self().ID }
+
+// Rebalance follows a change of the live members: actors this node no
+// longer owns stop (their new owner starts them from the replicated state),
+// and work this node now owns resumes: deliveries of its endpoints, and
+// documents of its organisations whose rendering node has gone.
+func (s *System) Rebalance() {
+	s.mu.Lock()
+	var gone []*actor.PID
+	for id, pid := range s.orgs {
+		if !s.placement.IsLocal(id) {
+			gone = append(gone, pid)
+			delete(s.orgs, id)
+		}
+	}
+	for id, pid := range s.endpoints {
+		if !s.placement.IsLocal(id) {
+			gone = append(gone, pid)
+			delete(s.endpoints, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, pid := range gone {
+		s.engine.Poison(pid)
+	}
+	if s.hooks.Store != nil {
+		if err := s.WakePendingEndpoints(); err != nil {
+			s.docs.Logger.Error("rebalance: cannot wake endpoints", "err", err)
+		}
+	}
+	if n, err := s.ResumePending(); err != nil {
+		s.docs.Logger.Error("rebalance: cannot resume documents", "err", err)
+	} else if n > 0 {
+		s.docs.Logger.Info("documents taken over from nodes that left", "documents", n)
+	}
 }
 
 // ErrNotOwner is returned when another node owns the actor asked for and this
@@ -74,24 +126,45 @@ func (s *System) org(orgID string) (*actor.PID, error) {
 	if pid, ok := s.orgs[orgID]; ok {
 		return pid, nil
 	}
-	pid := s.engine.Spawn(newOrgActor(orgID, s.deps), "org", actor.WithID(orgID), actor.WithMiddleware(Recover))
+	// A spawn-unique id: an earlier actor of this org, stopped when the org
+	// moved away, may still be leaving hollywood's registry.
+	s.spawns++
+	pid := s.engine.Spawn(newOrgActor(orgID, s.deps), "org", actor.WithID(fmt.Sprintf("%s.%d", orgID, s.spawns)), actor.WithMiddleware(Recover))
 	s.orgs[orgID] = pid
 	return pid, nil
 }
 
-// AskOrg sends msg to the org's actor and waits for its Reply.
+// AskOrg sends msg to the org's actor, on whichever node owns it, and waits
+// for its Reply.
 func (s *System) AskOrg(orgID string, msg any) (any, error) {
-	pid, err := s.org(orgID)
-	if err != nil {
-		return nil, err
+	return s.askOwner("org", orgID, msg)
+}
+
+// askOwner asks the actor of kind for key here if this node owns it, else
+// on its owner.
+func (s *System) askOwner(actorKind, key string, msg any) (any, error) {
+	if !s.placement.IsLocal(key) {
+		return s.forward(s.placement.Owner(key), actorKind, key, msg)
+	}
+	if s.roundTrip {
+		return s.roundTripAsk(actorKind, key, msg)
+	}
+	pid := s.localPID(actorKind, key)
+	if pid == nil {
+		return nil, fmt.Errorf("%w: %w: %s %s", fault.ErrUnavailable, ErrNotOwner, actorKind, key)
 	}
 	return s.ask(pid, msg)
 }
 
 func (s *System) ask(pid *actor.PID, msg any) (any, error) {
-	res, err := s.engine.Request(pid, request{msg: msg, deadline: time.Now().Add(s.timeout)}, s.timeout).Result()
+	return s.askUntil(pid, msg, time.Now().Add(s.timeout))
+}
+
+func (s *System) askUntil(pid *actor.PID, msg any, deadline time.Time) (any, error) {
+	wait := time.Until(deadline)
+	res, err := s.engine.Request(pid, request{msg: msg, deadline: deadline}, wait).Result()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s did not answer in %s", ErrNoAnswer, pid.ID, s.timeout)
+		return nil, fmt.Errorf("%w: %s did not answer in %s", ErrNoAnswer, pid.ID, wait.Round(time.Millisecond))
 	}
 	r, ok := res.(Reply)
 	if !ok {

@@ -156,7 +156,7 @@ func (e *endpointActor) next(c *actor.Context) {
 	}
 	ep, err := deps.Store.Endpoint(e.id)
 	if err != nil || ep.Deleted {
-		e.sys.endpointGone(e.id)
+		e.sys.endpointGone(e.id, c.PID())
 		c.Engine().Poison(c.PID())
 		return
 	}
@@ -347,24 +347,23 @@ func (s *System) endpoint(id string) *actor.PID {
 	if pid, ok := s.endpoints[id]; ok {
 		return pid
 	}
-	pid := s.engine.Spawn(func() actor.Receiver { return &endpointActor{id: id, sys: s} }, "endpoint", actor.WithID(id), actor.WithMiddleware(Recover))
+	s.spawns++
+	pid := s.engine.Spawn(func() actor.Receiver { return &endpointActor{id: id, sys: s} }, "endpoint", actor.WithID(fmt.Sprintf("%s.%d", id, s.spawns)), actor.WithMiddleware(Recover))
 	s.endpoints[id] = pid
 	return pid
 }
 
-func (s *System) endpointGone(id string) {
+func (s *System) endpointGone(id string, pid *actor.PID) {
 	s.mu.Lock()
-	delete(s.endpoints, id)
+	if cur, ok := s.endpoints[id]; ok && cur.Equals(pid) {
+		delete(s.endpoints, id)
+	}
 	s.mu.Unlock()
 }
 
 // AskEndpoint sends msg to an endpoint's actor and waits for its Reply.
 func (s *System) AskEndpoint(id string, msg any) (any, error) {
-	pid := s.endpoint(id)
-	if pid == nil {
-		return nil, fmt.Errorf("%w: %w: endpoint %s is owned by another node", fault.ErrUnavailable, ErrNotOwner, id)
-	}
-	return s.ask(pid, msg)
+	return s.askOwner("endpoint", id, msg)
 }
 
 // Ping sends a signed ping delivery to an endpoint now and returns what the

@@ -77,6 +77,20 @@ func Grants(held []string, requires Scope) bool {
 // KeyPrefix starts every API key value, so a leaked key is recognisable.
 const KeyPrefix = "plt_"
 
+// LooksLikeKey reports whether s has the shape of an API key: the prefix and
+// 43 base62 characters (256 bits).
+func LooksLikeKey(s string) bool {
+	if len(s) != len(KeyPrefix)+43 || s[:len(KeyPrefix)] != KeyPrefix {
+		return false
+	}
+	for _, c := range s[len(KeyPrefix):] {
+		if !strings.ContainsRune(base62, c) {
+			return false
+		}
+	}
+	return true
+}
+
 const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 // NewSecret returns a fresh random value with the given prefix: 43 base62

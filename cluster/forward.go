@@ -180,3 +180,41 @@ func waitLocal(store *storage.Store, o outcome) error {
 	store.WaitApplied(o.index, 10*time.Second)
 	return nil
 }
+
+// IndexPath is where the leader tells its commit index.
+const IndexPath = "/peer/v1/raft/index"
+
+// ServeIndex tells a follower the leader's commit index.
+func (r *Replicator) ServeIndex(w http.ResponseWriter, _ *http.Request) {
+	if r.raft.State() != raft.Leader {
+		WriteJSON(w, nil, fmt.Errorf("%w: ask the leader", ErrNotLeader))
+		return
+	}
+	WriteJSON(w, map[string]uint64{"index": r.raft.CommitIndex()}, nil)
+}
+
+// CatchUp waits until this node has applied everything the leader had
+// committed when asked: after it, a read here sees every write acknowledged
+// before the call (raft's read-index, done from a follower).
+func (r *Replicator) CatchUp(timeout time.Duration) error {
+	if r.raft.State() == raft.Leader {
+		return nil
+	}
+	f := r.fwd.Load()
+	leader, _ := r.raft.LeaderWithID()
+	if f == nil || leader == "" {
+		return fmt.Errorf("%w: no leader to catch up with", ErrNotLeader)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var out struct {
+		Index uint64 `json:"index"`
+	}
+	if err := f.peers.Call(ctx, string(leader), IndexPath, struct{}{}, &out); err != nil {
+		return err
+	}
+	if !r.store.WaitApplied(out.Index, timeout) {
+		return fmt.Errorf("%w: not caught up with index %d in %s", ErrOutcomeUnknown, out.Index, timeout)
+	}
+	return nil
+}

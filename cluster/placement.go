@@ -87,3 +87,17 @@ func score(memberID, key string) uint64 {
 	x ^= x >> 31
 	return x
 }
+
+// Ranked returns the live members ordered by their score for key, highest
+// first: the owner, then who would own key if the owner left, and so on.
+func (r *Rendezvous) Ranked(key string) []Member {
+	ms := r.Members()
+	sort.SliceStable(ms, func(i, j int) bool {
+		si, sj := score(ms[i].ID, key), score(ms[j].ID, key)
+		if si != sj {
+			return si > sj
+		}
+		return ms[i].ID < ms[j].ID
+	})
+	return ms
+}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net"
 	"runtime"
+	"strings"
 	"time"
 
+	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/transport"
@@ -26,8 +28,18 @@ type Config struct {
 	// node uses the token stored in its state, or makes and prints one on
 	// first start. It is a secret: never printed by String.
 	OperatorToken string
-	// RaftAddr is where raft listens for peers.
+	// RaftAddr is where raft listens for peers. With a cluster key it is the
+	// cluster port: raft and the peer API, over TLS.
 	RaftAddr string
+	// ClusterKey, when set, makes the node a cluster peer (see
+	// cluster.Key). It is a secret: never printed by String.
+	ClusterKey string
+	// GossipAddr is where gossip membership listens (TCP and UDP), with a
+	// cluster key.
+	GossipAddr string
+	// Join lists gossip addresses of nodes already in the cluster. Empty, a
+	// node with no state starts a cluster of its own.
+	Join []string
 	// ShutdownTimeout bounds the drain of open requests on SIGTERM.
 	ShutdownTimeout time.Duration
 	// RequestTimeout bounds a request's wait for an actor.
@@ -62,6 +74,10 @@ type Config struct {
 	WebhookAllowPrivate bool
 	// WebhookCAFile is a PEM file of extra CAs deliveries trust. For tests only.
 	WebhookCAFile string
+	// WireCheck sends every ask to a local actor through the encoding that
+	// asks between nodes take, both ways. For tests only: it checks that
+	// every message and reply survives the trip.
+	WireCheck bool
 	// WebhookSchedule is the wait before each retry; empty means the
 	// schedule of DESIGN.md. Tests shorten it.
 	WebhookSchedule []time.Duration
@@ -75,6 +91,8 @@ func DefaultConfig() Config {
 		HTTPAddr: "127.0.0.1:8080",
 		// Next to the HTTP port, loopback only until a cluster is configured.
 		RaftAddr: "127.0.0.1:8300",
+		// Used only with a cluster key; memberlist's usual port.
+		GossipAddr: "127.0.0.1:7946",
 		// Long enough for a render in flight to finish (60 s budget is the
 		// render's own; most finish in well under a second).
 		ShutdownTimeout: 30 * time.Second,
@@ -122,8 +140,21 @@ func (c Config) Validate() error {
 	if c.ShutdownTimeout <= 0 || c.RequestTimeout <= 0 {
 		return errors.New("timeouts must be positive")
 	}
+	if c.Clustered() {
+		if _, err := cluster.ParseKey(c.ClusterKey); err != nil {
+			return err
+		}
+		if _, _, err := net.SplitHostPort(c.GossipAddr); err != nil {
+			return fmt.Errorf("gossip address %q: %w", c.GossipAddr, err)
+		}
+	} else if len(c.Join) > 0 {
+		return errors.New("--join needs a cluster key (--cluster-key or --cluster-key-file)")
+	}
 	return c.HTTP.Validate()
 }
+
+// Clustered reports whether the node runs as a cluster peer.
+func (c Config) Clustered() bool { return c.ClusterKey != "" }
 
 // String shows the configuration with its secrets hidden.
 func (c Config) String() string {
@@ -131,8 +162,12 @@ func (c Config) String() string {
 	if c.OperatorToken != "" {
 		tok = "(set, hidden)"
 	}
-	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d",
-		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages)
+	peers := "single node"
+	if c.Clustered() {
+		peers = fmt.Sprintf("cluster (key set, hidden) gossip=%s join=%s", c.GossipAddr, strings.Join(c.Join, ","))
+	}
+	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d %s",
+		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages, peers)
 }
 
 func (c Config) baseURL() string {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -46,9 +47,12 @@ type Node struct {
 	http      *transport.Server
 	engine    *chromium.Engine
 	links     links.Links
-	listener  net.Listener
-	served    chan error
-	draining  atomic.Bool
+	blobs     *storage.Blobs
+	// peer is set on a node started with a cluster key.
+	peer     *peerParts
+	listener net.Listener
+	served   chan error
+	draining atomic.Bool
 	// janitorStop asks the janitor to stop; janitorDone is closed when it has.
 	janitorStop, janitorDone chan struct{}
 }
@@ -79,10 +83,30 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	rc := cluster.DefaultRaftConfig()
 	rc.NodeID, rc.Bind, rc.Dir = n.id, cfg.RaftAddr, filepath.Join(cfg.DataDir, "raft")
 	rc.LogOutput = logWriter{log.With("component", "raft")}
+	readyWait := 30 * time.Second
+	if cfg.Clustered() {
+		if err = n.openPeerPort(); err != nil {
+			return nil, err
+		}
+		rc.Stream, rc.Bind, rc.Join = n.peer.port.Raft(), n.peer.port.Addr().String(), len(cfg.Join) > 0
+		if rc.Join {
+			readyWait = 2 * time.Minute // until a leader has added this node
+		}
+	}
 	if n.raft, err = cluster.StartRaft(rc, n.store); err != nil {
 		return nil, err
 	}
-	if err = n.raft.WaitReady(30 * time.Second); err != nil {
+	self := cluster.Member{ID: n.id}
+	if n.peer != nil {
+		self.Addr = n.peer.port.Addr().String()
+	}
+	n.placement = cluster.NewRendezvous(self)
+	if n.peer != nil {
+		if err = n.startPeers(); err != nil {
+			return nil, err
+		}
+	}
+	if err = n.raft.WaitReady(readyWait); err != nil {
 		return nil, err
 	}
 
@@ -94,6 +118,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	if err != nil {
 		return nil, err
 	}
+	n.blobs = blobs
 	ccfg := chromium.DefaultConfig()
 	ccfg.Bin, ccfg.Pages, ccfg.Logger = cfg.ChromiumBin, cfg.RenderPages, log
 	if n.engine, err = chromium.New(ccfg); err != nil {
@@ -109,7 +134,6 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	renderer := render.NewRenderer(cfg.Render, n.engine)
 	versions := actors.NewVersions(n.store)
 
-	n.placement = cluster.NewRendezvous(cluster.Member{ID: n.id, Addr: engine.Address()})
 	clk := clock.System{}
 	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
 		Store: n.store, Proposer: n.raft, Clock: clk, Plans: n.store.Plans, ProposeTimeout: cfg.RequestTimeout,
@@ -117,6 +141,10 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		Store: n.store, Blobs: blobs, Renderer: renderer, Versions: versions, Retention: cfg.Retention,
 		QueueCapacity: cfg.DocumentQueue, Logger: log,
 	}, cfg.RequestTimeout)
+	n.actors.RoundTripLocal(cfg.WireCheck)
+	if n.peer != nil {
+		n.actors.SetRemote(storeRemote(n.peer.peers, n.store))
+	}
 
 	sealer, err := n.sealer()
 	if err != nil {
@@ -181,7 +209,16 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 				return 0
 			}),
 	)
+	var fetchBlob func(string, []string) error
+	var removeNode func(string) error
+	var catchUp func() error
+	if n.peer != nil {
+		fetchBlob, removeNode = n.fetchBlob, n.removeNode
+		catchUp = func() error { return n.raft.CatchUp(2 * time.Second) }
+		n.peer.httpAddr.Store(n.listener.Addr().String())
+	}
 	n.http, err = transport.New(cfg.HTTP, transport.Deps{
+		FetchBlob: fetchBlob, RemoveNode: removeNode, CatchUp: catchUp,
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
 		SetPlanTerms: n.setPlanTerms,
@@ -192,6 +229,10 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		return nil, err
 	}
 	go func() { n.served <- n.http.Serve(n.listener) }()
+	if n.peer != nil {
+		n.peer.system.Store(n.actors) // the peer API may now ask actors here
+		n.actors.Rebalance()
+	}
 	if err := n.actors.WakePendingEndpoints(); err != nil {
 		log.Error("cannot resume webhook deliveries", "err", err)
 	}
@@ -253,6 +294,9 @@ func (n *Node) close() {
 		<-n.janitorDone
 		n.janitorStop = nil
 	}
+	if n.peer != nil {
+		n.stopPeers()
+	}
 	if n.actors != nil {
 		n.actors.Stop()
 	}
@@ -265,6 +309,9 @@ func (n *Node) close() {
 		if err := n.raft.Shutdown(); err != nil {
 			n.log.Error("raft shutdown", "err", err)
 		}
+	}
+	if n.peer != nil {
+		n.peer.port.Close()
 	}
 	if n.store != nil {
 		if err := n.store.Close(); err != nil {
@@ -299,8 +346,27 @@ func (n *Node) clusterInfo() any {
 		"node":    map[string]any{"id": n.id, "http": n.HTTPAddr(), "raft": n.raft.Addr(), "ready": n.ready() == nil},
 		"raft":    map[string]any{"state": n.raft.State(), "term": stats["term"], "lastLogIndex": stats["last_log_index"], "commitIndex": stats["commit_index"], "appliedIndex": n.store.AppliedIndex()},
 		"servers": out,
-		"members": n.placement.Members(),
+		"members": n.members(),
 	}
+}
+
+// members lists the live members with what gossip says of them.
+func (n *Node) members() any {
+	type member struct {
+		ID   string `json:"id"`
+		HTTP string `json:"http,omitempty"`
+		Peer string `json:"peer,omitempty"`
+		Load int64  `json:"load"`
+	}
+	out := []member{}
+	if n.peer == nil || n.peer.members == nil {
+		return append(out, member{ID: n.id, HTTP: n.HTTPAddr(), Load: n.actors.InFlight()})
+	}
+	for id, m := range n.peer.members.Members() {
+		out = append(out, member{ID: id, HTTP: m.HTTP, Peer: m.Raft, Load: m.Load})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }
 
 // janitor resumes documents whose actor gave up on a transient error and
@@ -365,7 +431,11 @@ func (n *Node) sealer() (*seal.Sealer, error) {
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) && n.cfg.SealKeyFile == "" {
 		key := make([]byte, 32)
-		if _, err := rand.Read(key); err != nil {
+		if n.peer != nil {
+			// Every node of a cluster must open the secrets any node sealed:
+			// nodes that start in a cluster derive the same key.
+			key = n.peer.key.SealKey()
+		} else if _, err := rand.Read(key); err != nil {
 			return nil, err
 		}
 		raw = []byte(base64.StdEncoding.EncodeToString(key) + "\n")
@@ -530,7 +600,13 @@ type logWriter struct{ log *slog.Logger }
 
 func (w logWriter) Write(p []byte) (int, error) {
 	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
-		if line != "" {
+		switch {
+		case line == "":
+		case strings.Contains(line, "[DEBUG]"):
+			w.log.Debug(line)
+		case strings.Contains(line, "[INFO]"):
+			w.log.Info(line)
+		default:
 			w.log.Warn(line)
 		}
 	}

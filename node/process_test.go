@@ -211,8 +211,12 @@ func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 }
 
 func post(c *http.Client, url, body string) (testnode.Response, error) {
+	return postAs(c, opToken, url, body)
+}
+
+func postAs(c *http.Client, token, url, body string) (testnode.Response, error) {
 	req, _ := http.NewRequest("POST", url, bytes.NewBufferString(body))
-	req.Header.Set("Authorization", "Bearer "+opToken)
+	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := c.Do(req)
 	if err != nil {
 		return testnode.Response{}, err

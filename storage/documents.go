@@ -44,8 +44,12 @@ type Document struct {
 	Watermarked  bool   `json:"watermarked,omitempty"`
 	PageCount    int    `json:"pageCount"`
 	ByteSize     int64  `json:"byteSize"`
-	// BlobHash is the sha256 of the PDF in the blob store.
-	BlobHash        string `json:"blobHash,omitempty"`
+	// BlobHash is the sha256 of the PDF in the blob store; BlobHolders the
+	// nodes that held a copy when it completed.
+	BlobHash    string   `json:"blobHash,omitempty"`
+	BlobHolders []string `json:"blobHolders,omitempty"`
+	// Node is the node that took the document to render.
+	Node            string `json:"node,omitempty"`
 	DurationMs      int64  `json:"durationMs"`
 	ErrorCode       string `json:"errorCode,omitempty"`
 	Message         string `json:"message,omitempty"`
@@ -144,6 +148,7 @@ type DocumentChange struct {
 	PageCount    int        `json:"pageCount,omitempty"`
 	ByteSize     int64      `json:"byteSize,omitempty"`
 	BlobHash     string     `json:"blobHash,omitempty"`
+	BlobHolders  []string   `json:"blobHolders,omitempty"`
 	RenderedWith string     `json:"renderedWith,omitempty"`
 	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
 	// Completed or failed.
@@ -302,6 +307,7 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) erro
 			at := c.At
 			d.Status, d.CompletedAt = StatusCompleted, &at
 			d.PageCount, d.ByteSize, d.BlobHash, d.RenderedWith, d.ExpiresAt = ch.PageCount, ch.ByteSize, ch.BlobHash, ch.RenderedWith, ch.ExpiresAt
+			d.BlobHolders = ch.BlobHolders
 			w.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
 			if d.ExpiresAt != nil {
 				w.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,15 +35,25 @@ type Store struct {
 	plans atomic.Pointer[map[string]Plan]
 	// deliveryHook is told which endpoints got deliveries to send.
 	deliveryHook atomic.Pointer[func(endpointIDs []string)]
-	// feedHook is told which organisations got feed events.
-	feedHook atomic.Pointer[func(orgIDs []string)]
+	// feedHooks are told which organisations got feed events.
+	feedMu    sync.Mutex // serialises OnFeed
+	feedHooks atomic.Pointer[[]func(orgIDs []string)]
 	// advanced is closed, and replaced, each time the applied index moves.
 	advanced atomic.Pointer[chan struct{}]
 }
 
-// OnFeed sets the function told, after each batch commits, which
+// OnFeed adds a function told, after each batch commits, which
 // organisations got change-feed events. It must not block.
-func (s *Store) OnFeed(f func(orgIDs []string)) { s.feedHook.Store(&f) }
+func (s *Store) OnFeed(f func(orgIDs []string)) {
+	s.feedMu.Lock()
+	defer s.feedMu.Unlock()
+	var hooks []func([]string)
+	if old := s.feedHooks.Load(); old != nil {
+		hooks = append(hooks, *old...)
+	}
+	hooks = append(hooks, f)
+	s.feedHooks.Store(&hooks)
+}
 
 // OnDeliveries sets the function told, after each batch commits, which
 // endpoints got webhook deliveries to send or were re-enabled. It must not
@@ -192,8 +203,10 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 		if hook := s.deliveryHook.Load(); hook != nil && len(endpoints) > 0 {
 			(*hook)(endpoints)
 		}
-		if hook := s.feedHook.Load(); hook != nil && len(orgs) > 0 {
-			(*hook)(orgs)
+		if hooks := s.feedHooks.Load(); hooks != nil && len(orgs) > 0 {
+			for _, hook := range *hooks {
+				hook(orgs)
+			}
 		}
 	}
 	return results

@@ -206,6 +206,17 @@ func (s *Server) adminCluster(r *request) error {
 	return r.ok(http.StatusOK, s.deps.Cluster(), "")
 }
 
+func (s *Server) adminRemoveNode(r *request) error {
+	if s.deps.RemoveNode == nil {
+		return fmt.Errorf("%w: this node runs alone, not in a cluster", fault.ErrInvalid)
+	}
+	id := r.param("nodeId")
+	if err := s.deps.RemoveNode(id); err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, s.deps.Cluster(), "node "+id+" removed")
+}
+
 func (s *Server) adminPlans(r *request) error {
 	plans := s.deps.Store.Plans()
 	names := make([]string, 0, len(plans))

@@ -33,6 +33,12 @@ func (s *Server) authenticate(r *request) error {
 		return errUnauthenticated
 	}
 	key, err := s.deps.Store.APIKeyByHash(auth.Hash(string(token)))
+	if errors.Is(err, storage.ErrNotFound) && s.deps.CatchUp != nil && auth.LooksLikeKey(string(token)) {
+		// A key made on another node a moment ago may not be applied here yet.
+		if s.deps.CatchUp() == nil {
+			key, err = s.deps.Store.APIKeyByHash(auth.Hash(string(token)))
+		}
+	}
 	if errors.Is(err, storage.ErrNotFound) {
 		return errUnauthenticated
 	}

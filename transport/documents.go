@@ -146,6 +146,7 @@ func (s *Server) prepareDocument(orgID string, body []byte, idemKey string) (act
 	if err := version.Manifest.DataSchema.Validate(data); err != nil {
 		return actors.CreateDocument{}, false, err
 	}
+	doc.Node = s.deps.Actors.NodeID() // this node takes it to render
 	create := actors.CreateDocument{Document: doc, Data: raw}
 	if p := version.Manifest.Pagination; p != nil {
 		items, _ := data[p.Collection].([]any)
@@ -304,10 +305,25 @@ func cleanFilename(name string) (string, error) {
 	return name, nil
 }
 
+// readDocument reads a document from this node's store. In a cluster, a
+// document this node has as pending is read again once the node has applied
+// everything the leader had committed: a caller told on another node that it
+// is finished sees it so. (A document not found at all is retried the same
+// way for every route, in serve.)
+func (s *Server) readDocument(id string) (storage.Document, error) {
+	d, err := s.deps.Store.Document(id)
+	if s.deps.CatchUp != nil && err == nil && d.Pending() {
+		if s.deps.CatchUp() == nil {
+			d, err = s.deps.Store.Document(id)
+		}
+	}
+	return d, err
+}
+
 // document resolves :id within the caller's organisation.
 func (s *Server) document(r *request) (storage.Document, error) {
 	id := r.param("id")
-	d, err := s.deps.Store.Document(id)
+	d, err := s.readDocument(id)
 	if errors.Is(err, storage.ErrNotFound) || (err == nil && d.OrgID != r.org.ID) || !ids.HasKind(id, ids.Document) {
 		return storage.Document{}, fmt.Errorf("%w: document %q", fault.ErrNotFound, id)
 	}
@@ -418,7 +434,7 @@ func (s *Server) serveFile(r *request) error {
 	if err := s.deps.Links.Check(id, string(q.Peek("expires")), string(q.Peek("signature")), s.deps.Clock.Now()); err != nil {
 		return err
 	}
-	d, err := s.deps.Store.Document(id)
+	d, err := s.readDocument(id)
 	if err != nil {
 		return fmt.Errorf("%w: document %s", fault.ErrNotFound, id)
 	}
@@ -429,6 +445,12 @@ func (s *Server) serveFile(r *request) error {
 		return fmt.Errorf("%w: document %s has no file", fault.ErrNotFound, id)
 	}
 	f, err := s.deps.Blobs.Open(d.BlobHash)
+	if errors.Is(err, storage.ErrNotFound) && s.deps.FetchBlob != nil {
+		// Rendered elsewhere: fetch a copy from a node that holds it.
+		if err = s.deps.FetchBlob(d.BlobHash, d.BlobHolders); err == nil {
+			f, err = s.deps.Blobs.Open(d.BlobHash)
+		}
+	}
 	if err != nil {
 		return err
 	}

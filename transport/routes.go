@@ -57,6 +57,7 @@ func (s *Server) table() []*route {
 		{Method: http.MethodGet, Path: "/admin/v1/plans", Summary: "The plan catalogue", Auth: authOperator, Handler: s.adminPlans},
 		{Method: http.MethodPut, Path: "/admin/v1/plans/:plan", Summary: "Set a plan's terms", Auth: authOperator, Handler: s.adminPutPlan},
 		{Method: http.MethodGet, Path: "/admin/v1/cluster", Summary: "This node, its raft state and the cluster's members", Auth: authOperator, Handler: s.adminCluster},
+		{Method: http.MethodDelete, Path: "/admin/v1/cluster/nodes/:nodeId", Summary: "Remove a node that is gone for good from the raft configuration", Auth: authOperator, Handler: s.adminRemoveNode},
 	}
 	for _, r := range rs {
 		r.segments = strings.Split(r.Path, "/")

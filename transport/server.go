@@ -100,6 +100,14 @@ type Deps struct {
 	Versions *actors.Versions
 	// Blobs holds the PDFs.
 	Blobs *storage.Blobs
+	// FetchBlob, in a cluster, copies a blob this node lacks from one of the
+	// nodes that hold it into Blobs.
+	FetchBlob func(hash string, holders []string) error
+	// CatchUp, in a cluster, waits until this node has applied what the
+	// leader had committed when asked.
+	CatchUp func() error
+	// RemoveNode, in a cluster, takes a node out of the raft configuration.
+	RemoveNode func(id string) error
 	// Links mints and checks download links.
 	Links links.Links
 	// WaitTimeout is how long POST /v1/documents waits for a render before
@@ -392,7 +400,16 @@ func (s *Server) dispatch(r *request) error {
 	if limit := s.bodyLimit(r.route); len(r.PostBody()) > limit {
 		return fmt.Errorf("%w: the limit for this route is %d bytes", errTooLarge, limit)
 	}
-	return r.route.Handler(r)
+	err := r.route.Handler(r)
+	if s.deps.CatchUp != nil && (errors.Is(err, fault.ErrNotFound) || errors.Is(err, storage.ErrNotFound)) && s.deps.CatchUp() == nil {
+		// In a cluster this node reads its own store, which may not have
+		// applied yet what was acknowledged on another node a moment ago.
+		// A not-found decides nothing, so the handler runs once more,
+		// caught up with the leader.
+		r.Response.ResetBody()
+		err = r.route.Handler(r)
+	}
+	return err
 }
 
 // splitPath splits the raw request path into unescaped segments, so that an

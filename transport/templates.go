@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -343,7 +344,10 @@ func (s *Server) preview(r *request) error {
 	if data == nil {
 		data = checked.Sample
 	}
-	res, err := s.deps.Renderer.Render(r, render.Request{
+	// Not the request as the context: fasthttp's RequestCtx.Done reads the
+	// server's state without a lock and races with Shutdown. The render
+	// has its own time budget.
+	res, err := s.deps.Renderer.Render(context.Background(), render.Request{
 		Version: checked, Data: data, Engine: in.Engine, CacheKey: fmt.Sprintf("%s@%d", t.ID, n), Now: s.deps.Clock.Now(),
 		Watermark: &render.Watermark{Text: "PREVIEW", Notice: "Preview of " + t.Slug + " version " + strconv.Itoa(n) + ": not a billed document"},
 	})

@@ -30,6 +30,7 @@ Verbs:
   plans                                  the plan catalogue
   set-terms PLAN MONTHLY_PAGES RATE_MICROS  set a plan's allowance and rate
   cluster                                show the cluster
+  remove-node NODE_ID                    remove a node that is gone for good from raft
 `
 
 var allScopes = []string{"documents.generate", "documents.read", "templates.read", "templates.write", "webhooks.read", "webhooks.write", "wallet.read"}
@@ -132,6 +133,11 @@ func admin(args []string, out io.Writer) error {
 		return c.do("PUT", "/admin/v1/plans/"+a[0], map[string]any{"monthlyPages": pages, "pageRateMicros": rate})
 	case "cluster":
 		return c.do("GET", "/admin/v1/cluster", nil)
+	case "remove-node":
+		if err := need(1, "NODE_ID"); err != nil {
+			return err
+		}
+		return c.do("DELETE", "/admin/v1/cluster/nodes/"+a[0], nil)
 	default:
 		return fmt.Errorf("unknown verb %q; 'platen admin help' lists them", verb)
 	}

@@ -4,6 +4,7 @@
 //	platen admin [flags] VERB …   call the operator API
 //	platen render DIR [DATA] -o F render a template folder to a PDF, no server
 //	platen watch --key K          print the change feed, resuming from its cursor
+//	platen cluster-key            print a new cluster key
 //	platen version                print the version
 //
 // This file only wires; each capability lives in its package.
@@ -12,6 +13,8 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/platen/platen/cluster"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -32,6 +35,8 @@ func main() {
 		err = renderLocal(os.Args[2:])
 	case "watch":
 		err = watch(os.Args[2:], os.Stdout)
+	case "cluster-key":
+		fmt.Println(cluster.NewKey())
 	case "version", "--version", "-v":
 		fmt.Println("platen", version)
 	case "help", "-h", "--help":
@@ -57,6 +62,7 @@ Usage:
                                 render a template folder to a PDF, with no server
   platen watch --key KEY [--events K,…] [--since N]
                                 print the change feed, one JSON line an event
+  platen cluster-key            print a new cluster key, for every node of a cluster
   platen version                print the version
 `)
 }

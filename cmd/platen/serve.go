@@ -21,7 +21,11 @@ func serve(args []string) error {
 	fs.StringVar(&cfg.HTTPAddr, "http", cfg.HTTPAddr, "address for REST, realtime, downloads and the operator API")
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "public URL of this node, used in links (default http://<http>)")
 	fs.StringVar(&cfg.OperatorToken, "operator-token", cfg.OperatorToken, "operator API token (default: stored, or generated and printed once)")
-	fs.StringVar(&cfg.RaftAddr, "raft", cfg.RaftAddr, "address raft listens on for peers")
+	fs.StringVar(&cfg.RaftAddr, "raft", cfg.RaftAddr, "address raft listens on for peers; in a cluster, the TLS cluster port for raft and the peer API")
+	fs.StringVar(&cfg.ClusterKey, "cluster-key", "", "cluster key (base64, from 'platen cluster-key'): makes this node a cluster peer; prefer --cluster-key-file")
+	keyFile := fs.String("cluster-key-file", "", "file holding the cluster key")
+	fs.StringVar(&cfg.GossipAddr, "gossip", cfg.GossipAddr, "address gossip membership listens on (TCP and UDP), in a cluster")
+	join := fs.String("join", "", "comma-separated gossip addresses of nodes already in the cluster (needs a cluster key)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long SIGTERM waits for open requests")
 	fs.DurationVar(&cfg.Retention, "retention", cfg.Retention, "how long finished PDFs are kept (the records stay)")
 	fs.DurationVar(&cfg.WaitTimeout, "wait-timeout", cfg.WaitTimeout, "how long POST /v1/documents waits before answering 202")
@@ -37,6 +41,18 @@ func serve(args []string) error {
 	}
 	if err := applyEnv(fs); err != nil {
 		return err
+	}
+	if *keyFile != "" {
+		raw, err := os.ReadFile(*keyFile)
+		if err != nil {
+			return fmt.Errorf("cluster key file: %w", err)
+		}
+		cfg.ClusterKey = strings.TrimSpace(string(raw))
+	}
+	for _, p := range strings.Split(*join, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			cfg.Join = append(cfg.Join, p)
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {

@@ -43,6 +43,8 @@ func Start(t testing.TB, change func(*node.Config)) *Node {
 	cfg.OperatorToken = OperatorToken
 	// The browser starts at the first render: most tests render nothing.
 	cfg.WarmEngine = false
+	// Every ask takes the envelope's encoding, as between nodes.
+	cfg.WireCheck = true
 	if change != nil {
 		change(&cfg)
 	}

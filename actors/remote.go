@@ -1,0 +1,251 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"time"
+
+	"github.com/anthdm/hollywood/actor"
+
+	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/storage"
+)
+
+// Actors on other nodes are reached through one typed envelope: the message's
+// registered type name and its JSON, sent over the cluster port's peer API to
+// the node that owns the actor, which asks its local actor and answers with
+// the reply in the same form. Delivery is at most once and nothing relies on
+// it for durability: the owner's actor proposes to the raft log, and an
+// asker that hears nothing treats the outcome as unknown.
+
+// AskPath is where a node takes asks for its actors from its peers.
+const AskPath = "/peer/v1/actors/ask"
+
+// Envelope is a message to an actor on another node.
+type Envelope struct {
+	// Actor is "org" or "endpoint"; Key the organisation or endpoint id.
+	Actor string `json:"actor"`
+	Key   string `json:"key"`
+	// Type names the message's Go type; Body is its JSON.
+	Type string          `json:"type"`
+	Body json.RawMessage `json:"body"`
+	// Deadline is when the asker stops waiting.
+	Deadline time.Time `json:"deadline"`
+}
+
+// Answer is an actor's reply as it travels back.
+type Answer struct {
+	Type string          `json:"type,omitempty"`
+	Body json.RawMessage `json:"body,omitempty"`
+	Err  fault.Wire      `json:"err"`
+	// Index is the owner's applied raft index when it answered: the asker
+	// waits for its own store to reach it, so it reads what the reply says.
+	Index uint64 `json:"index"`
+}
+
+// wireTypes are the messages and reply values that may cross between nodes.
+var wireTypes = map[string]reflect.Type{}
+
+func init() {
+	for _, v := range []any{
+		// Messages.
+		CreateOrg{}, SetPlan{}, CreateKey{}, RevokeKey{}, CreditWallet{},
+		CreateTemplate{}, SaveVersion{}, ActivateVersion{}, UpdateTemplate{},
+		CreateDocument{}, ChangeDocument{}, CreateEndpoint{}, UpdateEndpoint{},
+		// Reply values.
+		NewKey{}, Credit{}, CreatedDocument{}, NewEndpoint{},
+		storage.Org{}, storage.APIKey{}, storage.Template{}, storage.TemplateVersion{},
+		storage.Document{}, storage.Endpoint{}, storage.LedgerEntry{},
+	} {
+		t := reflect.TypeOf(v)
+		wireTypes[t.String()] = t
+	}
+}
+
+// encodeWire gives v's type name and JSON; nil encodes as no type.
+func encodeWire(v any) (string, json.RawMessage, error) {
+	if v == nil {
+		return "", nil, nil
+	}
+	name := reflect.TypeOf(v).String()
+	if _, ok := wireTypes[name]; !ok {
+		return "", nil, fmt.Errorf("actors: %s cannot be sent between nodes", name)
+	}
+	body, err := json.Marshal(v)
+	return name, body, err
+}
+
+// decodeWire makes a value of the named type from its JSON.
+func decodeWire(name string, body json.RawMessage) (any, error) {
+	if name == "" {
+		return nil, nil
+	}
+	t, ok := wireTypes[name]
+	if !ok {
+		return nil, fmt.Errorf("actors: unknown message type %q", name)
+	}
+	p := reflect.New(t)
+	if err := json.Unmarshal(body, p.Interface()); err != nil {
+		return nil, fmt.Errorf("actors: decode %s: %w", name, err)
+	}
+	return p.Elem().Interface(), nil
+}
+
+// Remote is what a System needs to reach actors on other nodes.
+type Remote struct {
+	Peers *cluster.Peers
+	// WaitApplied waits until this node's store has applied a raft index.
+	WaitApplied func(index uint64, timeout time.Duration) bool
+	// AppliedIndex is this node's applied raft index.
+	AppliedIndex func() uint64
+}
+
+// SetRemote lets the System forward asks for actors that other nodes own.
+// Without it such an ask is refused with ErrNotOwner.
+func (s *System) SetRemote(r Remote) { s.remote = &r }
+
+// RoundTripLocal makes every local ask go through the envelope's encoding
+// both ways, as a forwarded one would. Tests use it to check that every
+// message and reply survives the trip.
+func (s *System) RoundTripLocal(on bool) { s.roundTrip = on }
+
+// forward asks the actor that owner runs.
+func (s *System) forward(owner cluster.Member, actorKind, key string, msg any) (any, error) {
+	if s.remote == nil || owner.Addr == "" {
+		return nil, fmt.Errorf("%w: %w: %s %s is owned by node %s", fault.ErrUnavailable, ErrNotOwner, actorKind, key, owner.ID)
+	}
+	name, body, err := encodeWire(msg)
+	if err != nil {
+		return nil, err
+	}
+	env := Envelope{Actor: actorKind, Key: key, Type: name, Body: body, Deadline: time.Now().Add(s.timeout)}
+	ctx, cancel := context.WithDeadline(context.Background(), env.Deadline)
+	defer cancel()
+	var ans Answer
+	if err := s.remote.Peers.Call(ctx, owner.Addr, AskPath, env, &ans); err != nil {
+		if errors.Is(err, cluster.ErrPeerUnreachable) {
+			return nil, fmt.Errorf("%w: %w", fault.ErrUnavailable, err)
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w: %s %s on node %s did not answer in %s", ErrNoAnswer, actorKind, key, owner.ID, s.timeout)
+		}
+		return nil, err
+	}
+	s.remote.WaitApplied(ans.Index, time.Until(env.Deadline))
+	value, err := decodeWire(ans.Type, ans.Body)
+	if err != nil {
+		return nil, err
+	}
+	return value, ans.Err.Err()
+}
+
+// roundTripAsk asks a local actor with the message and its reply encoded
+// and decoded on the way, as between nodes.
+func (s *System) roundTripAsk(actorKind, key string, msg any) (any, error) {
+	name, body, err := encodeWire(msg)
+	if err != nil {
+		return nil, err
+	}
+	ans := s.answer(Envelope{Actor: actorKind, Key: key, Type: name, Body: body, Deadline: time.Now().Add(s.timeout)})
+	raw, err := json.Marshal(ans)
+	if err != nil {
+		return nil, err
+	}
+	var back Answer
+	if err := json.Unmarshal(raw, &back); err != nil {
+		return nil, err
+	}
+	value, err := decodeWire(back.Type, back.Body)
+	if err != nil {
+		return nil, err
+	}
+	return value, back.Err.Err()
+}
+
+// answer asks the local actor an envelope names, as its owner.
+func (s *System) answer(env Envelope) Answer {
+	msg, err := decodeWire(env.Type, env.Body)
+	if err != nil {
+		return Answer{Err: fault.ToWire(fmt.Errorf("%w: %v", fault.ErrInvalid, err))}
+	}
+	var pid = s.localPID(env.Actor, env.Key)
+	var value any
+	switch {
+	case pid == nil:
+		err = fmt.Errorf("%w: %w: %s %s is not owned by this node", fault.ErrUnavailable, ErrNotOwner, env.Actor, env.Key)
+	case time.Until(env.Deadline) <= 0:
+		err = fmt.Errorf("%w: the asker's deadline has passed", ErrNoAnswer)
+	default:
+		value, err = s.askUntil(pid, msg, env.Deadline)
+	}
+	ans := Answer{Err: fault.ToWire(err)}
+	if s.remote != nil {
+		ans.Index = s.remote.AppliedIndex()
+	}
+	if ans.Type, ans.Body, err = encodeWire(value); err != nil {
+		ans = Answer{Err: fault.ToWire(err)}
+	}
+	return ans
+}
+
+// ServeAsk is the owner's side of a forwarded ask.
+func (s *System) ServeAsk(w http.ResponseWriter, r *http.Request) {
+	var env Envelope
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<20)).Decode(&env); err != nil {
+		cluster.WriteJSON(w, nil, fmt.Errorf("%w: envelope: %v", fault.ErrInvalid, err))
+		return
+	}
+	cluster.WriteJSON(w, s.answer(env), nil)
+}
+
+// localPID returns the local actor of kind for key, started if this node owns it.
+func (s *System) localPID(actorKind, key string) *actor.PID {
+	switch actorKind {
+	case "org":
+		pid, err := s.org(key)
+		if err != nil {
+			return nil
+		}
+		return pid
+	case "endpoint":
+		return s.endpoint(key)
+	}
+	return nil
+}
+
+// BlobPath is where a node takes and serves copies of blobs: PUT or GET
+// BlobPath + sha256.
+const BlobPath = "/peer/v1/blobs/"
+
+// copyBlob copies a finished PDF to a second live node, the first that takes
+// it in rendezvous order for its hash, and returns the nodes that hold it
+// (DESIGN.md: min(2, live nodes) holders before a document completes).
+func (s *System) copyBlob(hash string, data []byte) ([]string, error) {
+	self := s.placement.Self()
+	holders := []string{self.ID}
+	if s.remote == nil {
+		return holders, nil
+	}
+	var errs []error
+	for _, m := range s.placement.Ranked(hash) {
+		if m.ID == self.ID || m.Addr == "" {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+		_, err := s.remote.Peers.Do(ctx, http.MethodPut, m.Addr, BlobPath+hash, data)
+		cancel()
+		if err == nil {
+			return append(holders, m.ID), nil
+		}
+		errs = append(errs, fmt.Errorf("node %s: %w", m.ID, err))
+	}
+	if len(errs) == 0 {
+		return holders, nil // the only live node
+	}
+	return nil, errors.Join(errs...)
+}

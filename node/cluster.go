@@ -1,0 +1,353 @@
+package node
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/storage"
+)
+
+// A node started with a cluster key runs as a peer: gossip membership on
+// --gossip, raft and the peer API on the TLS cluster port (--raft), actors
+// placed by rendezvous over the live members, and the leader adding new
+// members to raft, the first three as voters and the rest as non-voters.
+
+// RemovePath is where the leader takes an operator's removal of a node.
+const RemovePath = "/peer/v1/raft/remove"
+
+// maxVoters is how many voters the leader keeps when it has the members.
+const maxVoters = 3
+
+// peerParts are the parts a clustered node has and a single node lacks.
+type peerParts struct {
+	key      cluster.Key
+	port     *cluster.PeerPort
+	peers    *cluster.Peers
+	members  *cluster.Membership
+	server   *http.Server
+	system   atomic.Pointer[actors.System]
+	httpAddr atomic.Value // string
+	// rebalance asks the rebalancer to follow a change of members.
+	rebalance chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+}
+
+// openPeerPort opens the cluster port; raft runs on it.
+func (n *Node) openPeerPort() error {
+	key, err := cluster.ParseKey(n.cfg.ClusterKey)
+	if err != nil {
+		return err
+	}
+	server, client, err := key.PeerTLS(n.id)
+	if err != nil {
+		return err
+	}
+	port, err := cluster.ListenPeers(n.cfg.RaftAddr, "", server, client)
+	if err != nil {
+		return fmt.Errorf("cluster port %s: %w", n.cfg.RaftAddr, err)
+	}
+	n.peer = &peerParts{key: key, port: port, peers: cluster.NewPeers(client),
+		rebalance: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	return nil
+}
+
+// startPeers serves the peer API, joins gossip and starts the loops that
+// keep raft's configuration and the actors' placement up with the members.
+func (n *Node) startPeers() error {
+	p := n.peer
+	n.raft.ForwardTo(p.peers)
+	mux := http.NewServeMux()
+	mux.HandleFunc(cluster.ApplyPath, n.raft.ServeApply)
+	mux.HandleFunc(cluster.IndexPath, n.raft.ServeIndex)
+	mux.HandleFunc(RemovePath, n.serveRemove)
+	mux.HandleFunc(actors.AskPath, func(w http.ResponseWriter, r *http.Request) {
+		sys := p.system.Load()
+		if sys == nil {
+			cluster.WriteJSON(w, nil, fmt.Errorf("%w: node %s is still starting", fault.ErrUnavailable, n.id))
+			return
+		}
+		sys.ServeAsk(w, r)
+	})
+	mux.HandleFunc(actors.BlobPath, n.serveBlob)
+	p.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
+	go p.server.Serve(p.port.HTTP())
+
+	addr := p.port.Addr().String()
+	members, err := cluster.StartMembership(cluster.MembershipConfig{
+		NodeID: n.id, Bind: n.cfg.GossipAddr, Key: p.key.GossipKey(),
+		LogOutput: logWriter{n.log.With("component", "gossip")},
+		Meta: func() cluster.Meta {
+			m := cluster.Meta{Actors: addr, Raft: addr}
+			m.HTTP, _ = p.httpAddr.Load().(string)
+			if sys := p.system.Load(); sys != nil {
+				m.Load = sys.InFlight()
+			}
+			return m
+		},
+		OnChange: func() {
+			select {
+			case p.rebalance <- struct{}{}:
+			default:
+			}
+		},
+	}, n.placement)
+	if err != nil {
+		return err
+	}
+	p.members = members
+	go n.peerLoop()
+	return nil
+}
+
+// peerLoop joins the peers given, keeps raft's configuration up with the
+// live members while this node leads, tells the actors when members change,
+// and gossips the node's load when it moves.
+func (n *Node) peerLoop() {
+	p := n.peer
+	defer close(p.done)
+	joined := len(n.cfg.Join) == 0
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	var lastLoad int64 = -1
+	var lastJoinErr time.Time
+	for {
+		if !joined {
+			if _, err := p.members.Join(n.cfg.Join); err == nil {
+				joined = true
+				n.log.Info("joined the cluster", "peers", strings.Join(n.cfg.Join, ","))
+			} else if time.Since(lastJoinErr) > 10*time.Second {
+				lastJoinErr = time.Now()
+				n.log.Warn("cannot reach the peers to join yet; trying again", "peers", strings.Join(n.cfg.Join, ","), "err", err)
+			}
+		}
+		if n.raft.IsLeader() {
+			n.reconcileRaft()
+		}
+		if sys := p.system.Load(); sys != nil {
+			if load := sys.InFlight(); load != lastLoad {
+				lastLoad = load
+				if err := p.members.UpdateMeta(); err != nil {
+					n.log.Debug("gossip meta", "err", err)
+				}
+			}
+		}
+		select {
+		case <-p.stop:
+			return
+		case <-p.rebalance:
+			if sys := p.system.Load(); sys != nil {
+				sys.Rebalance()
+			}
+		case <-tick.C:
+		}
+	}
+}
+
+// reconcileRaft adds live members raft does not know: voters up to three,
+// then non-voters; and promotes a live non-voter while voters are short. A
+// member that stops answering is not removed: only the operator does that.
+func (n *Node) reconcileRaft() {
+	servers, err := n.raft.Servers()
+	if err != nil {
+		return
+	}
+	known, addrs := map[string]string{}, map[string]string{}
+	voters := 0
+	for _, s := range servers {
+		known[string(s.ID)], addrs[string(s.ID)] = s.Suffrage.String(), string(s.Address)
+		if s.Suffrage.String() == "Voter" {
+			voters++
+		}
+	}
+	members := n.peer.members.Members()
+	for id, meta := range members {
+		if meta.Raft == "" {
+			continue
+		}
+		suffrage, ok := known[id]
+		switch {
+		case ok && addrs[id] != meta.Raft:
+			// Back at another address (a new pod IP): adding it again with
+			// its suffrage updates the address.
+			add := n.raft.AddNonvoter
+			if suffrage == "Voter" {
+				add = n.raft.AddVoter
+			}
+			if err := add(id, meta.Raft, 5*time.Second); err != nil {
+				n.log.Warn("cannot update a node's raft address", "node", id, "err", err)
+			}
+		case ok && suffrage == "Voter":
+			continue
+		case voters < maxVoters:
+			if err := n.raft.AddVoter(id, meta.Raft, 5*time.Second); err != nil {
+				n.log.Warn("cannot add a voter", "node", id, "err", err)
+				continue
+			}
+			voters++
+			n.log.Info("node added to raft as a voter", "node", id)
+		case !ok:
+			if err := n.raft.AddNonvoter(id, meta.Raft, 5*time.Second); err != nil {
+				n.log.Warn("cannot add a non-voter", "node", id, "err", err)
+				continue
+			}
+			n.log.Info("node added to raft as a non-voter", "node", id)
+		}
+	}
+}
+
+// removeNode takes a node out of raft's configuration, on the leader.
+func (n *Node) removeNode(id string) error {
+	if n.raft.IsLeader() {
+		return n.removeHere(id)
+	}
+	_, leader := n.raft.Leader()
+	if leader == "" {
+		return fmt.Errorf("%w: no raft leader", fault.ErrUnavailable)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), n.cfg.RequestTimeout)
+	defer cancel()
+	return n.peer.peers.Call(ctx, leader, RemovePath, map[string]string{"id": id}, nil)
+}
+
+func (n *Node) removeHere(id string) error {
+	servers, err := n.raft.Servers()
+	if err != nil {
+		return err
+	}
+	found := false
+	for _, s := range servers {
+		found = found || string(s.ID) == id
+	}
+	switch {
+	case !found:
+		return fmt.Errorf("%w: node %s is not in the raft configuration", fault.ErrNotFound, id)
+	case id == n.id:
+		return fmt.Errorf("%w: node %s leads; stop it and remove it from another node", fault.ErrInvalid, id)
+	}
+	if err := n.raft.RemoveServer(id, n.cfg.RequestTimeout); err != nil {
+		return fmt.Errorf("%w: %w", fault.ErrUnavailable, err)
+	}
+	n.log.Info("node removed from raft by the operator", "node", id)
+	n.reconcileRaft() // promote a non-voter if voters are short
+	return nil
+}
+
+func (n *Node) serveRemove(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		ID string `json:"id"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&in); err != nil {
+		cluster.WriteJSON(w, nil, fmt.Errorf("%w: %v", fault.ErrInvalid, err))
+		return
+	}
+	if !n.raft.IsLeader() {
+		cluster.WriteJSON(w, nil, fmt.Errorf("%w: not the leader", cluster.ErrNotLeader))
+		return
+	}
+	cluster.WriteJSON(w, struct{}{}, n.removeHere(in.ID))
+}
+
+// serveBlob takes (PUT) or gives (GET) a copy of a blob by its sha256.
+func (n *Node) serveBlob(w http.ResponseWriter, r *http.Request) {
+	hash := strings.TrimPrefix(r.URL.Path, actors.BlobPath)
+	if len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" {
+		cluster.WriteJSON(w, nil, fmt.Errorf("%w: not a sha256: %q", fault.ErrInvalid, hash))
+		return
+	}
+	switch r.Method {
+	case http.MethodPut:
+		data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 256<<20))
+		if err == nil {
+			if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != hash {
+				err = fmt.Errorf("%w: the body's sha256 is not %s", fault.ErrInvalid, hash)
+			}
+		}
+		if err == nil {
+			_, err = n.blobs.Put(data)
+		}
+		cluster.WriteJSON(w, struct{}{}, err)
+	case http.MethodGet:
+		data, err := n.blobs.Read(hash)
+		if err != nil {
+			cluster.WriteJSON(w, nil, err)
+			return
+		}
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Write(data)
+	default:
+		cluster.WriteJSON(w, nil, fmt.Errorf("%w: %s", fault.ErrInvalid, r.Method))
+	}
+}
+
+// fetchBlob copies a blob this node lacks from a live node that holds it:
+// the holders recorded at completion first, then any other member.
+func (n *Node) fetchBlob(hash string, holders []string) error {
+	addrs := map[string]string{}
+	for _, m := range n.placement.Members() {
+		addrs[m.ID] = m.Addr
+	}
+	var order []string
+	seen := map[string]bool{n.id: true}
+	for _, m := range n.placement.Ranked(hash) {
+		if slices.Contains(holders, m.ID) && !seen[m.ID] {
+			order, seen[m.ID] = append(order, m.ID), true
+		}
+	}
+	for _, m := range n.placement.Ranked(hash) {
+		if !seen[m.ID] {
+			order, seen[m.ID] = append(order, m.ID), true
+		}
+	}
+	var errs []error
+	for _, id := range order {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		data, err := n.peer.peers.Do(ctx, http.MethodGet, addrs[id], actors.BlobPath+hash, nil)
+		cancel()
+		if err == nil {
+			var got string
+			if got, err = n.blobs.Put(data); err == nil && got != hash {
+				err = fmt.Errorf("node %s sent a blob whose sha256 is %s", id, got)
+			}
+		}
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, fmt.Errorf("node %s: %w", id, err))
+	}
+	return fmt.Errorf("%w: no live node holds the file now: %w", fault.ErrUnavailable, errors.Join(errs...))
+}
+
+// stopPeers leaves gossip, so the others take this node's actors over at
+// once, and stops the peer loop and the peer API.
+func (n *Node) stopPeers() {
+	p := n.peer
+	if p.members != nil {
+		close(p.stop)
+		<-p.done
+		if err := p.members.Leave(2 * time.Second); err != nil {
+			n.log.Warn("gossip leave", "err", err)
+		}
+	}
+	if p.server != nil {
+		p.server.Close()
+	}
+}
+
+// storeRemote is what the actors need to reach their peers.
+func storeRemote(p *cluster.Peers, s *storage.Store) actors.Remote {
+	return actors.Remote{Peers: p, WaitApplied: s.WaitApplied, AppliedIndex: s.AppliedIndex}
+}

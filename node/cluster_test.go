@@ -1,0 +1,298 @@
+package node_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/testnode"
+)
+
+// peerProc is one node of a three-node cluster of real processes.
+type peerProc struct {
+	*proc
+	dir, httpAddr, raftAddr, gossipAddr string
+}
+
+type testCluster struct {
+	t       *testing.T
+	keyFile string
+	nodes   []*peerProc
+}
+
+func newTestCluster(t *testing.T, size int) *testCluster {
+	keyFile := filepath.Join(t.TempDir(), "cluster.key")
+	if err := os.WriteFile(keyFile, []byte(cluster.NewKey()+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := &testCluster{t: t, keyFile: keyFile}
+	for i := 0; i < size; i++ {
+		c.nodes = append(c.nodes, &peerProc{dir: t.TempDir(), httpAddr: freeAddr(t), raftAddr: freeAddr(t), gossipAddr: freeAddr(t)})
+	}
+	for i := range c.nodes {
+		c.start(i)
+	}
+	c.waitVoters(min(size, 3))
+	return c
+}
+
+// start starts node i; every node but the first joins through the first
+// (or, when the first is down, through another).
+func (c *testCluster) start(i int) {
+	t := c.t
+	n := c.nodes[i]
+	args := []string{"serve", "--data-dir", n.dir, "--http", n.httpAddr, "--raft", n.raftAddr,
+		"--gossip", n.gossipAddr, "--cluster-key-file", c.keyFile}
+	var peers []string
+	for j, o := range c.nodes {
+		if j != i {
+			peers = append(peers, o.gossipAddr)
+		}
+	}
+	if i != 0 || n.proc != nil { // the first node's first start makes the cluster
+		args = append(args, "--join", strings.Join(peers, ","))
+	}
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), "PLATEN_OPERATOR_TOKEN="+opToken)
+	p := &proc{cmd: cmd, url: "http://" + n.httpAddr, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}, exited: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-p.exited
+	})
+	n.proc = p
+	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if res, err := http.Get(p.url + "/readyz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return
+			}
+		}
+		select {
+		case <-p.exited:
+			t.Fatalf("node %d exited: %v\n%s", i, p.err, p.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node %d not ready in 90 s:\n%s", i, p.stderr)
+		}
+	}
+}
+
+func (c *testCluster) kill(i int) {
+	c.nodes[i].cmd.Process.Signal(syscall.SIGKILL)
+	c.nodes[i].wait(c.t, 10*time.Second)
+}
+
+// info is GET /admin/v1/cluster on node i, or nil if it does not answer.
+func (c *testCluster) info(i int) map[string]any {
+	client := &http.Client{Timeout: 2 * time.Second}
+	req, _ := http.NewRequest("GET", c.nodes[i].url+"/admin/v1/cluster", nil)
+	req.Header.Set("Authorization", "Bearer "+opToken)
+	res, err := client.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer res.Body.Close()
+	var body struct {
+		Data map[string]any `json:"data"`
+	}
+	if res.StatusCode != 200 || json.NewDecoder(res.Body).Decode(&body) != nil {
+		return nil
+	}
+	return body.Data
+}
+
+func (c *testCluster) leader() int {
+	for i := range c.nodes {
+		if inf := c.info(i); inf != nil && inf["raft"].(map[string]any)["state"] == "Leader" {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *testCluster) waitVoters(want int) {
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if l := c.leader(); l >= 0 {
+			voters := 0
+			for _, s := range c.info(l)["servers"].([]any) {
+				if s.(map[string]any)["suffrage"] == "Voter" {
+					voters++
+				}
+			}
+			if voters >= want {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the cluster did not reach %d voters", want)
+		}
+	}
+}
+
+// TestClusterOfProcessesSurvivesKill9 runs three real nodes: every call works
+// on every node (forwarded to the owner actor or the leader where needed),
+// a PDF rendered on one downloads from the others, writes go on after the
+// leader is killed, a killed node's unfinished documents complete on the
+// others, a returning node catches up, and the ledger adds up at the end.
+func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
+	c := newTestCluster(t, 3)
+	url := func(i int) string { return c.nodes[i].url }
+
+	testnode.Do(t, "PUT", url(2)+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 2, "pageRateMicros": 1000})
+	org := testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"}).Data()["id"].(string)
+	if r := testnode.Do(t, "POST", url(2)+"/admin/v1/orgs/"+org+"/wallet/credit", opToken, map[string]any{"amountMicros": 1000000, "reference": "topup"}); r.Status != 200 && r.Status != 201 {
+		t.Fatal(r)
+	}
+	key := testnode.Do(t, "POST", url(0)+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "documents.read", "templates.write", "templates.read"}}).Data()["key"].(string)
+	if r := testnode.Do(t, "POST", url(1)+"/v1/templates", key, map[string]any{"name": "Note", "slug": "note",
+		"html": `<html><body><div class="sheet" style="padding:20mm"><h1>Note {{n}}</h1></div></body></html>`}); r.Status != 201 {
+		t.Fatal(r)
+	}
+
+	// Rendered on each node, downloaded from each of the others.
+	for i := range c.nodes {
+		r := testnode.Do(t, "POST", url(i)+"/v1/documents", key, map[string]any{"templateId": "note", "data": map[string]any{"n": i}})
+		if r.Status != 201 || r.Data()["status"] != "completed" {
+			t.Fatalf("document on node %d: %s", i, r)
+		}
+		link := r.Data()["downloadUrl"].(string)
+		for j := range c.nodes {
+			if j == i {
+				continue
+			}
+			other := strings.Replace(link, c.nodes[i].httpAddr, c.nodes[j].httpAddr, 1)
+			res, err := http.Get(other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || !bytes.HasPrefix(body, []byte("%PDF")) {
+				t.Fatalf("node %d's document from node %d: HTTP %d %.200s", i, j, res.StatusCode, body)
+			}
+		}
+	}
+
+	// The leader dies; a write through a survivor goes through once a new
+	// leader is elected.
+	lead := c.leader()
+	survivor := (lead + 1) % 3
+	killed := time.Now()
+	c.kill(lead)
+	for n := 0; ; n++ {
+		r, err := post(&http.Client{Timeout: 5 * time.Second}, url(survivor)+"/admin/v1/orgs/"+org+"/wallet/credit",
+			fmt.Sprintf(`{"amountMicros":1,"reference":"after-kill"}`))
+		if err == nil && (r.Status == 200 || r.Status == 201) {
+			break
+		}
+		if time.Since(killed) > 30*time.Second {
+			t.Fatalf("no write 30 s after the leader's kill: %v %v", r, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("failover: a write through a survivor committed %s after the leader's kill -9", time.Since(killed).Round(time.Millisecond))
+
+	// The old leader returns and catches up.
+	c.start(lead)
+	if r := testnode.Do(t, "GET", url(lead)+"/v1/templates/note", key, nil); r.Status != 200 {
+		t.Fatalf("returned node: %s", r)
+	}
+
+	// A burst of documents on one node, which is killed at once: they
+	// complete on the others.
+	victim := (lead + 2) % 3
+	var ids []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 5; i++ {
+				r, err := postAs(&http.Client{Timeout: 10 * time.Second}, key, url(victim)+"/v1/documents", fmt.Sprintf(`{"templateId":"note","data":{"n":%d},"wait":false}`, g*10+i))
+				if err != nil || r.Status != 202 {
+					t.Errorf("document on node %d: %v %v", victim, r, err)
+					continue
+				}
+				mu.Lock()
+				ids = append(ids, r.Data()["id"].(string))
+				mu.Unlock()
+			}
+		}(g)
+	}
+	wg.Wait()
+	c.kill(victim)
+	killed = time.Now()
+	reader := (victim + 1) % 3
+	pendingAtKill := 0
+	for _, id := range ids {
+		for first := true; ; first = false {
+			d := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id, key, nil).Data()
+			if first && d["status"] != "completed" {
+				pendingAtKill++
+			}
+			if d["status"] == "completed" {
+				break
+			}
+			if d["status"] == "failed" || time.Since(killed) > 90*time.Second {
+				t.Fatalf("document %s after its node's kill: %v", id, d)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	t.Logf("%d of %d documents were unfinished when their node was killed; all completed elsewhere %s after the kill",
+		pendingAtKill, len(ids), time.Since(killed).Round(time.Millisecond))
+
+	c.start(victim)
+	for i := range c.nodes {
+		checkLedger(t, url(i), org)
+	}
+}
+
+// checkLedger checks, on one node, that the balance is the sum of the
+// ledger, that no document was charged twice, and that nothing is held.
+func checkLedger(t *testing.T, url, org string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		l := testnode.Do(t, "GET", url+"/admin/v1/orgs/"+org+"/ledger?limit=100", opToken, nil).Data()
+		var sum float64
+		charged := map[string]bool{}
+		for _, row := range l["items"].([]any) {
+			r := row.(map[string]any)
+			sum += r["amountMicros"].(float64)
+			if r["kind"] == "debit" {
+				ref := r["reference"].(string)
+				if charged[ref] {
+					t.Fatalf("%s: document %s charged twice", url, ref)
+				}
+				charged[ref] = true
+			}
+		}
+		if sum == l["balanceMicros"].(float64) && l["heldMicros"].(float64) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: ledger sum %v, balance %v, held %v", url, sum, l["balanceMicros"], l["heldMicros"])
+		}
+	}
+}

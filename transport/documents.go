@@ -188,6 +188,7 @@ func (s *Server) generate(r *request, create actors.CreateDocument, wait bool) e
 	if err != nil {
 		return &retryAfter{err: err, seconds: 2}
 	}
+	create.Document.Node = s.deps.Actors.NodeID() // admitted here, rendered here
 	res, err := s.deps.Actors.AskOrg(r.org.ID, create)
 	if err != nil {
 		release()

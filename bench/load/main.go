@@ -13,14 +13,17 @@ import (
 	"net/http"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 func main() {
 	url := flag.String("url", "http://127.0.0.1:8080/v1", "URL to call")
 	method := flag.String("method", "GET", "HTTP method")
-	body := flag.String("body", "", "request body (JSON)")
+	body := flag.String("body", "", "request body (JSON); {n} in it becomes a number unique to each request")
 	key := flag.String("key", os.Getenv("PLATEN_KEY"), "bearer token (PLATEN_KEY)")
 	conc := flag.Int("c", 16, "concurrent clients")
 	dur := flag.Duration("d", 10*time.Second, "how long to run (at most 5m)")
@@ -35,6 +38,7 @@ func main() {
 		latencies []time.Duration
 		statuses  = map[int]int{}
 		errs      int
+		seq       atomic.Int64
 	)
 	end := time.Now().Add(*dur)
 	var wg sync.WaitGroup
@@ -44,7 +48,7 @@ func main() {
 			defer wg.Done()
 			var local []time.Duration
 			for time.Now().Before(end) {
-				req, _ := http.NewRequest(*method, *url, bytes.NewBufferString(*body))
+				req, _ := http.NewRequest(*method, *url, bytes.NewBufferString(strings.ReplaceAll(*body, "{n}", strconv.FormatInt(seq.Add(1), 10))))
 				if *key != "" {
 					req.Header.Set("Authorization", "Bearer "+*key)
 				}

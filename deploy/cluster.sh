@@ -16,8 +16,10 @@ pids=()
 stop() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait; }
 trap stop INT TERM EXIT
 for i in 1 2 3; do
-  join=()
-  [ "$i" = 1 ] || join=(--join 127.0.0.1:7941)
+  # Node 1's first start makes the cluster; every other start joins the
+  # others (a restarted node must be told where its peers are).
+  join=(--join "$(for j in 1 2 3; do [ "$j" = "$i" ] || printf '127.0.0.1:794%s,' "$j"; done)")
+  [ "$i" = 1 ] && [ ! -s "$dir/node1/node-id" ] && join=()
   "$bin" serve --data-dir "$dir/node$i" --cluster-key-file "$dir/cluster.key" \
     --http 127.0.0.1:808$i --raft 127.0.0.1:830$i --gossip 127.0.0.1:794$i "${join[@]}" \
     >"$dir/node$i.log" 2>&1 &

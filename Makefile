@@ -4,7 +4,7 @@ export PATH := $(PATH):/usr/local/go/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build deps test lint bench cover clean cluster
+.PHONY: run build deps test lint bench cover clean cluster chaos
 
 ## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
 run: deps build
@@ -13,6 +13,10 @@ run: deps build
 ## cluster: build, and start three nodes on loopback (HTTP 127.0.0.1:8081-8083) to try a cluster
 cluster: deps build
 	./deploy/cluster.sh
+
+## chaos: the chaos test for 10 minutes (three node processes, kill -9, SIGSTOP, cut-off links, steady load)
+chaos: deps
+	PLATEN_CHAOS=10m go test -count=1 -timeout 40m -run TestChaos -v ./node/
 
 ## build: build bin/platen
 build:

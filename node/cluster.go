@@ -56,7 +56,7 @@ func (n *Node) openPeerPort() error {
 	if err != nil {
 		return err
 	}
-	port, err := cluster.ListenPeers(n.cfg.RaftAddr, "", server, client)
+	port, err := cluster.ListenPeers(n.cfg.RaftAddr, n.cfg.RaftAdvertise, server, client)
 	if err != nil {
 		return fmt.Errorf("cluster port %s: %w", n.cfg.RaftAddr, err)
 	}

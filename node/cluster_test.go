@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/internal/faultproxy"
 	"github.com/platen/platen/internal/testnode"
 )
 
@@ -29,16 +30,40 @@ type testCluster struct {
 	t       *testing.T
 	keyFile string
 	nodes   []*peerProc
+	// proxies, when set, stand in front of each node's cluster port: peers
+	// dial the proxy, which the test can cut off.
+	proxies []*faultproxy.Proxy
+	extra   []string
 }
 
-func newTestCluster(t *testing.T, size int) *testCluster {
+// clusterOpts changes how a test cluster's nodes run.
+type clusterOpts struct {
+	proxies bool
+	extra   []string // more flags for every node
+}
+
+func newTestCluster(t *testing.T, size int, opts ...clusterOpts) *testCluster {
 	keyFile := filepath.Join(t.TempDir(), "cluster.key")
 	if err := os.WriteFile(keyFile, []byte(cluster.NewKey()+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	c := &testCluster{t: t, keyFile: keyFile}
+	var o clusterOpts
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	c.extra = o.extra
 	for i := 0; i < size; i++ {
-		c.nodes = append(c.nodes, &peerProc{dir: t.TempDir(), httpAddr: freeAddr(t), raftAddr: freeAddr(t), gossipAddr: freeAddr(t)})
+		n := &peerProc{dir: t.TempDir(), httpAddr: freeAddr(t), raftAddr: freeAddr(t), gossipAddr: freeAddr(t)}
+		c.nodes = append(c.nodes, n)
+		if o.proxies {
+			p, err := faultproxy.Start(n.raftAddr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { p.Close() })
+			c.proxies = append(c.proxies, p)
+		}
 	}
 	for i := range c.nodes {
 		c.start(i)
@@ -54,6 +79,10 @@ func (c *testCluster) start(i int) {
 	n := c.nodes[i]
 	args := []string{"serve", "--data-dir", n.dir, "--http", n.httpAddr, "--raft", n.raftAddr,
 		"--gossip", n.gossipAddr, "--cluster-key-file", c.keyFile}
+	if c.proxies != nil {
+		args = append(args, "--raft-advertise", c.proxies[i].Addr())
+	}
+	args = append(args, c.extra...)
 	var peers []string
 	for j, o := range c.nodes {
 		if j != i {
@@ -274,7 +303,7 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 func checkLedger(t *testing.T, url, org string) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		l := testnode.Do(t, "GET", url+"/admin/v1/orgs/"+org+"/ledger?limit=100", opToken, nil).Data()
+		l := testnode.Do(t, "GET", url+"/admin/v1/orgs/"+org+"/ledger?limit=10000", opToken, nil).Data()
 		var sum float64
 		charged := map[string]bool{}
 		for _, row := range l["items"].([]any) {

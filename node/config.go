@@ -31,6 +31,9 @@ type Config struct {
 	// RaftAddr is where raft listens for peers. With a cluster key it is the
 	// cluster port: raft and the peer API, over TLS.
 	RaftAddr string
+	// RaftAdvertise is the cluster port's address as peers dial it, when
+	// that is not RaftAddr (behind NAT or a proxy); empty means RaftAddr.
+	RaftAdvertise string
 	// ClusterKey, when set, makes the node a cluster peer (see
 	// cluster.Key). It is a secret: never printed by String.
 	ClusterKey string

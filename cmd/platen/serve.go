@@ -23,6 +23,8 @@ func serve(args []string) error {
 	fs.StringVar(&cfg.OperatorToken, "operator-token", cfg.OperatorToken, "operator API token (default: stored, or generated and printed once)")
 	fs.StringVar(&cfg.RaftAddr, "raft", cfg.RaftAddr, "address raft listens on for peers; in a cluster, the TLS cluster port for raft and the peer API")
 	fs.StringVar(&cfg.ClusterKey, "cluster-key", "", "cluster key (base64, from 'platen cluster-key'): makes this node a cluster peer; prefer --cluster-key-file")
+	fs.StringVar(&cfg.RaftAdvertise, "raft-advertise", cfg.RaftAdvertise, "the cluster port's address as peers dial it, if not --raft (NAT, proxies)")
+	fs.DurationVar(&cfg.JanitorInterval, "janitor-interval", cfg.JanitorInterval, "how often stranded documents and deliveries are resumed and expired files deleted")
 	keyFile := fs.String("cluster-key-file", "", "file holding the cluster key")
 	fs.StringVar(&cfg.GossipAddr, "gossip", cfg.GossipAddr, "address gossip membership listens on (TCP and UDP), in a cluster")
 	join := fs.String("join", "", "comma-separated gossip addresses of nodes already in the cluster (needs a cluster key)")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"slices"
 	"sort"
@@ -40,6 +41,8 @@ type MembershipConfig struct {
 	Meta func() Meta
 	// LogOutput receives memberlist's log; nil discards it.
 	LogOutput io.Writer
+	// Faults, when set, puts a FaultTransport under gossip (tests).
+	Faults bool
 	// OnChange, when set, is called after each change of the members. It
 	// must not block.
 	OnChange func()
@@ -50,6 +53,7 @@ type MembershipConfig struct {
 // rendezvous hashing places keys on.
 type Membership struct {
 	ml        *memberlist.Memberlist
+	faults    *FaultTransport
 	placement *Rendezvous
 	onChange  func()
 
@@ -87,6 +91,16 @@ func StartMembership(cfg MembershipConfig, placement *Rendezvous) (*Membership, 
 	if mc.LogOutput == nil {
 		mc.LogOutput = io.Discard
 	}
+	if cfg.Faults {
+		nt, err := memberlist.NewNetTransport(&memberlist.NetTransportConfig{BindAddrs: []string{host}, BindPort: port,
+			Logger: log.New(mc.LogOutput, "", log.LstdFlags)})
+		if err != nil {
+			return nil, fmt.Errorf("membership: %w", err)
+		}
+		mc.BindPort, mc.AdvertisePort = nt.GetAutoBindPort(), nt.GetAutoBindPort()
+		m.faults = newFaultTransport(nt)
+		mc.Transport = m.faults
+	}
 	mc.Delegate = metaDelegate{meta: cfg.Meta}
 	mc.Events = (*memberEvents)(m)
 	if m.ml, err = memberlist.Create(mc); err != nil {
@@ -94,6 +108,9 @@ func StartMembership(cfg MembershipConfig, placement *Rendezvous) (*Membership, 
 	}
 	return m, nil
 }
+
+// Faults is the fault seam under gossip, nil unless configured.
+func (m *Membership) Faults() *FaultTransport { return m.faults }
 
 // Addr is the gossip address the node listens on.
 func (m *Membership) Addr() string {

@@ -83,3 +83,48 @@ func TestMembershipRefusesANodeWithoutTheKey(t *testing.T) {
 		t.Fatal("a short key accepted")
 	}
 }
+
+// TestIsolatedMemberIsDroppedAndReturns cuts one member's gossip off with
+// the fault transport: the others stop placing keys on it, and it comes back
+// once its network does and it joins again.
+func TestIsolatedMemberIsDroppedAndReturns(t *testing.T) {
+	key := bytes.Repeat([]byte{1}, 32)
+	ms := make([]*Membership, 3)
+	ps := make([]*Rendezvous, 3)
+	for i := range ms {
+		id := fmt.Sprint("n", i)
+		ps[i] = NewRendezvous(Member{ID: id, Addr: "actors-" + id})
+		m, err := StartMembership(MembershipConfig{NodeID: id, Bind: "127.0.0.1:0", Key: key, Faults: true,
+			Meta: func() Meta { return Meta{Actors: "actors-" + id} }}, ps[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Leave(time.Second) })
+		ms[i] = m
+	}
+	for _, m := range ms[1:] {
+		if _, err := m.Join([]string{ms[0].Addr()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, m := range ms {
+		waitMembers(t, m, 3)
+	}
+	cut := time.Now()
+	ms[2].Faults().Isolate(true)
+	waitMembers(t, ms[0], 2)
+	waitMembers(t, ms[1], 2)
+	t.Logf("an isolated member was dropped by the others after %s", time.Since(cut).Round(10*time.Millisecond))
+	for i := 0; i < 100; i++ {
+		if o := ps[0].Owner(fmt.Sprint("org_", i)); o.ID == "n2" {
+			t.Fatal("a key still placed on the isolated member")
+		}
+	}
+	ms[2].Faults().Isolate(false)
+	if _, err := ms[2].Join([]string{ms[0].Addr()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		waitMembers(t, m, 3)
+	}
+}

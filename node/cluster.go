@@ -123,8 +123,14 @@ func (n *Node) peerLoop() {
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var lastLoad int64 = -1
-	var lastJoinErr time.Time
+	var lastJoinErr, lastRejoin time.Time
 	for {
+		if joined && len(n.cfg.Join) > 0 && time.Since(lastRejoin) > 5*time.Second && n.missingMembers() {
+			// After a partition healed, both sides may think the other
+			// dead; joining again through the peers given merges them.
+			lastRejoin = time.Now()
+			p.members.Join(n.cfg.Join)
+		}
 		if !joined {
 			if _, err := p.members.Join(n.cfg.Join); err == nil {
 				joined = true
@@ -155,6 +161,22 @@ func (n *Node) peerLoop() {
 		case <-tick.C:
 		}
 	}
+}
+
+// missingMembers reports whether raft knows a server that gossip does not
+// see alive.
+func (n *Node) missingMembers() bool {
+	servers, err := n.raft.Servers()
+	if err != nil {
+		return false
+	}
+	live := n.peer.members.Members()
+	for _, s := range servers {
+		if _, ok := live[string(s.ID)]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // reconcileRaft adds live members raft does not know: voters up to three,

@@ -463,8 +463,7 @@ func (s *System) ResumePending() (int, error) {
 		if running {
 			continue
 		}
-		s.tracker.inFlight.Add(1) // resumed documents were admitted before
-		s.StartDocument(d.ID)
+		s.Resume(d.ID)
 		started++
 	}
 	return started, nil

@@ -17,7 +17,6 @@ import (
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
-	"github.com/platen/platen/storage"
 )
 
 // A node started with a cluster key runs as a peer: gossip membership on
@@ -83,6 +82,14 @@ func (n *Node) startPeers() error {
 		sys.ServeAsk(w, r)
 	})
 	mux.HandleFunc(actors.BlobPath, n.serveBlob)
+	mux.HandleFunc(actors.StartPath, func(w http.ResponseWriter, r *http.Request) {
+		sys := p.system.Load()
+		if sys == nil {
+			cluster.WriteJSON(w, nil, fmt.Errorf("%w: node %s is still starting", fault.ErrUnavailable, n.id))
+			return
+		}
+		sys.ServeStart(w, r)
+	})
 	p.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
 	go p.server.Serve(p.port.HTTP())
 
@@ -369,7 +376,15 @@ func (n *Node) stopPeers() {
 	}
 }
 
-// storeRemote is what the actors need to reach their peers.
-func storeRemote(p *cluster.Peers, s *storage.Store) actors.Remote {
-	return actors.Remote{Peers: p, WaitApplied: s.WaitApplied, AppliedIndex: s.AppliedIndex}
+// remote is what the actors need to reach their peers.
+func (n *Node) remote() actors.Remote {
+	return actors.Remote{Peers: n.peer.peers, WaitApplied: n.store.WaitApplied, AppliedIndex: n.store.AppliedIndex,
+		RenderPages: n.cfg.RenderPages,
+		Loads: func() map[string]int64 {
+			out := map[string]int64{}
+			for id, m := range n.peer.members.Members() {
+				out[id] = m.Load
+			}
+			return out
+		}}
 }

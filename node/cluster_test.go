@@ -325,3 +325,50 @@ func checkLedger(t *testing.T, url, org string) {
 		}
 	}
 }
+
+// TestLoadedNodeHandsDocumentsToAPeer sends every document to one node whose
+// queue holds one: the rest go to its peer, which renders them.
+func TestLoadedNodeHandsDocumentsToAPeer(t *testing.T) {
+	c := newTestCluster(t, 2, clusterOpts{extra: []string{"--document-queue", "1", "--render-pages", "1"}})
+	org := testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs", opToken, map[string]any{"name": "Busy", "plan": "starter"}).Data()["id"].(string)
+	key := testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "documents.read", "templates.write"}}).Data()["key"].(string)
+	if r := testnode.Do(t, "POST", c.nodes[0].url+"/v1/templates", key, map[string]any{"name": "Note", "slug": "note",
+		"html": `<html><body><h1>Note {{n}}</h1></body></html>`}); r.Status != 201 {
+		t.Fatal(r)
+	}
+	var ids []string
+	for i := 0; len(ids) < 8 && i < 100; i++ {
+		r, err := postAs(&http.Client{Timeout: 10 * time.Second}, key, c.nodes[0].url+"/v1/documents", fmt.Sprintf(`{"templateId":"note","data":{"n":%d},"wait":false}`, i))
+		if err == nil && r.Status == 202 {
+			ids = append(ids, r.Data()["id"].(string))
+		}
+	}
+	for _, id := range ids {
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if d := testnode.Do(t, "GET", c.nodes[0].url+"/v1/documents/"+id, key, nil).Data(); d["status"] == "completed" {
+				break
+			} else if d["status"] == "failed" || time.Now().After(deadline) {
+				t.Fatalf("document %s: %v", id, d)
+			}
+		}
+	}
+	rendered := func(i int) string {
+		res, err := http.Get(c.nodes[i].url + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		for _, line := range strings.Split(string(body), "\n") {
+			if strings.HasPrefix(line, "platen_documents_completed_total ") {
+				return strings.TrimPrefix(line, "platen_documents_completed_total ")
+			}
+		}
+		return "?"
+	}
+	here, there := rendered(0), rendered(1)
+	t.Logf("%d documents sent to node 0: it rendered %s, its peer %s", len(ids), here, there)
+	if there == "0" || there == "?" {
+		t.Fatal("the loaded node handed nothing to its peer")
+	}
+}

@@ -143,7 +143,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	}, cfg.RequestTimeout)
 	n.actors.RoundTripLocal(cfg.WireCheck)
 	if n.peer != nil {
-		n.actors.SetRemote(storeRemote(n.peer.peers, n.store))
+		n.actors.SetRemote(n.remote())
 	}
 
 	sealer, err := n.sealer()

@@ -146,7 +146,6 @@ func (s *Server) prepareDocument(orgID string, body []byte, idemKey string) (act
 	if err := version.Manifest.DataSchema.Validate(data); err != nil {
 		return actors.CreateDocument{}, false, err
 	}
-	doc.Node = s.deps.Actors.NodeID() // this node takes it to render
 	create := actors.CreateDocument{Document: doc, Data: raw}
 	if p := version.Manifest.Pagination; p != nil {
 		items, _ := data[p.Collection].([]any)
@@ -184,11 +183,11 @@ func canonicalHash(body []byte) string {
 // Idempotency-Key already used answers for the document the first request
 // made, by the same rules.
 func (s *Server) generate(r *request, create actors.CreateDocument, wait bool) error {
-	release, err := s.deps.Actors.Admit()
+	node, release, err := s.deps.Actors.AdmitDocument()
 	if err != nil {
 		return &retryAfter{err: err, seconds: 2}
 	}
-	create.Document.Node = s.deps.Actors.NodeID() // admitted here, rendered here
+	create.Document.Node = node
 	res, err := s.deps.Actors.AskOrg(r.org.ID, create)
 	if err != nil {
 		release()
@@ -200,13 +199,14 @@ func (s *Server) generate(r *request, create actors.CreateDocument, wait bool) e
 	case cd.Replayed && created.Pending():
 		// The first request's answer may have been lost before its render
 		// started; starting an actor that runs already is a no-op.
+		release()
 		r.Response.Header.Set("Idempotent-Replayed", "true")
-		s.deps.Actors.StartDocument(created.ID)
+		s.deps.Actors.StartOn(created.Node, created.ID, false)
 	case cd.Replayed:
 		release()
 		r.Response.Header.Set("Idempotent-Replayed", "true")
 	default:
-		s.deps.Actors.StartDocument(created.ID)
+		s.deps.Actors.StartOn(node, created.ID, true)
 	}
 	if !wait {
 		return r.ok(http.StatusAccepted, s.viewDocument(created), "queued")

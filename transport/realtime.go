@@ -339,11 +339,12 @@ func (c *rtConn) generate(f frame) {
 		c.reply(c.errorFrame(f.Ref, err))
 		return
 	}
-	release, err := s.deps.Actors.Admit()
+	node, release, err := s.deps.Actors.AdmitDocument()
 	if err != nil {
 		c.reply(c.errorFrame(f.Ref, err))
 		return
 	}
+	create.Document.Node = node
 	res, err := s.deps.Actors.AskOrg(c.org.ID, create)
 	if err != nil {
 		release()
@@ -364,7 +365,7 @@ func (c *rtConn) generate(f frame) {
 	case <-registered:
 	case <-c.done: // the document exists and renders, watched or not
 	}
-	s.deps.Actors.StartDocument(doc.ID)
+	s.deps.Actors.StartOn(node, doc.ID, true)
 }
 
 // feedKinds are the events a subscription can ask for.

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fasthttp/websocket"
+
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/faultproxy"
 	"github.com/platen/platen/internal/testnode"
@@ -248,8 +250,10 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	}
 
 	// A burst of documents on one node, which is killed at once: they
-	// complete on the others.
+	// complete on the others. A realtime client on that node reconnects to
+	// another and resumes from its cursor.
 	victim := (lead + 2) % 3
+	feed := newFeedClient(t, c.nodes[victim].httpAddr, key, "")
 	var ids []string
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -291,6 +295,28 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	}
 	t.Logf("%d of %d documents were unfinished when their node was killed; all completed elsewhere %s after the kill",
 		pendingAtKill, len(ids), time.Since(killed).Round(time.Millisecond))
+
+	before, cursor := feed.completed()
+	resumed := newFeedClient(t, c.nodes[reader].httpAddr, key, cursor)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		after, _ := resumed.completed()
+		missing := 0
+		for _, id := range ids {
+			if before[id]+after[id] == 0 {
+				missing++
+			}
+			if before[id] > 0 && after[id] > 0 {
+				t.Fatalf("document %s's completion came again after resuming from cursor %s", id, cursor)
+			}
+		}
+		if missing == 0 {
+			t.Logf("realtime: %d completions on the killed node's connection, the rest after resuming on another node from cursor %q", len(before), cursor)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d completions never reached the realtime client", missing)
+		}
+	}
 
 	c.start(victim)
 	for i := range c.nodes {
@@ -371,4 +397,67 @@ func TestLoadedNodeHandsDocumentsToAPeer(t *testing.T) {
 	if there == "0" || there == "?" {
 		t.Fatal("the loaded node handed nothing to its peer")
 	}
+}
+
+// feedClient is a realtime connection subscribed to document.completed that
+// records, in the background, each document's completions and the last cursor.
+type feedClient struct {
+	mu     sync.Mutex
+	seen   map[string]int
+	cursor string
+}
+
+func newFeedClient(t *testing.T, httpAddr, key, since string) *feedClient {
+	t.Helper()
+	h := http.Header{}
+	h.Set("Authorization", "Bearer "+key)
+	conn, _, err := websocket.DefaultDialer.Dial("ws://"+httpAddr+"/v1/realtime", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	sub := map[string]any{"type": "subscribe", "events": []string{"document.completed"}}
+	if since != "" {
+		sub["since"] = since
+	}
+	if err := conn.WriteJSON(sub); err != nil {
+		t.Fatal(err)
+	}
+	f := &feedClient{seen: map[string]int{}, cursor: since}
+	var first map[string]any
+	if err := conn.ReadJSON(&first); err != nil || first["type"] != "subscribed" {
+		t.Fatalf("subscribe: %v %v", first, err)
+	}
+	if since == "" {
+		f.cursor, _ = first["cursor"].(string)
+	}
+	go func() {
+		for {
+			var m map[string]any
+			if err := conn.ReadJSON(&m); err != nil {
+				return // the node went away, or the test ended
+			}
+			if m["type"] != "event" {
+				continue
+			}
+			data, _ := m["data"].(map[string]any)
+			f.mu.Lock()
+			f.seen[fmt.Sprint(data["id"])]++
+			f.cursor = fmt.Sprint(m["cursor"])
+			f.mu.Unlock()
+		}
+	}()
+	return f
+}
+
+// completed returns how often each document's completion arrived, and the
+// cursor of the last event processed.
+func (f *feedClient) completed() (map[string]int, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range f.seen {
+		out[k] = v
+	}
+	return out, f.cursor
 }

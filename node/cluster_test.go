@@ -187,7 +187,7 @@ func (c *testCluster) waitVoters(want int) {
 // others, a returning node catches up, and the ledger adds up at the end.
 func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	c := newTestCluster(t, 3)
-	url := func(i int) string { return c.nodes[i].url }
+	url := func(i int) string { return "http://" + c.nodes[i].httpAddr } // fixed: restarts replace proc
 
 	testnode.Do(t, "PUT", url(2)+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 2, "pageRateMicros": 1000})
 	org := testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"}).Data()["id"].(string)

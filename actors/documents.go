@@ -384,10 +384,16 @@ func (s *System) WaitDocument(ctx context.Context, id string) (storage.Document,
 		t.mu.Unlock()
 		// Registered first, read second: a finish between the two is not missed.
 		d, err := s.docs.Store.Document(id)
+		if errors.Is(err, storage.ErrNotFound) && s.remote != nil {
+			// Created through another node and not applied here yet.
+			d, err = storage.Document{Status: storage.StatusQueued}, nil
+		}
 		if err == nil && d.Pending() {
-			t.mu.Lock()
-			t.waitOrg[id] = d.OrgID
-			t.mu.Unlock()
+			if d.OrgID != "" {
+				t.mu.Lock()
+				t.waitOrg[id] = d.OrgID
+				t.mu.Unlock()
+			}
 			select {
 			case <-ch:
 			case <-ctx.Done():
@@ -410,7 +416,11 @@ func (s *System) WaitDocument(ctx context.Context, id string) (storage.Document,
 			return d, err
 		}
 		if ctx.Err() != nil {
-			return s.docs.Store.Document(id)
+			d, err := s.docs.Store.Document(id)
+			if errors.Is(err, storage.ErrNotFound) && s.remote != nil {
+				return storage.Document{ID: id, Status: storage.StatusQueued}, nil
+			}
+			return d, err
 		}
 	}
 }
@@ -451,9 +461,11 @@ func (s *System) ResumePending() (int, error) {
 	for _, m := range s.placement.Members() {
 		alive[m.ID] = true
 	}
+	// Until gossip has settled, a node missing from it may be alive.
+	settled := s.remote == nil || s.remote.Settled == nil || s.remote.Settled()
 	started := 0
 	for _, d := range pending {
-		mine := d.Node == self || (!alive[d.Node] && s.placement.IsLocal(d.OrgID))
+		mine := d.Node == self || (settled && !alive[d.Node] && s.placement.IsLocal(d.OrgID))
 		if !mine {
 			continue
 		}

@@ -34,8 +34,9 @@ type Envelope struct {
 	// Type names the message's Go type; Body is its JSON.
 	Type string          `json:"type"`
 	Body json.RawMessage `json:"body"`
-	// Deadline is when the asker stops waiting.
-	Deadline time.Time `json:"deadline"`
+	// BudgetMs is how long the asker waits, from when it sent the ask: a
+	// duration, so the nodes' clocks need not agree.
+	BudgetMs int64 `json:"budgetMs"`
 }
 
 // Answer is an actor's reply as it travels back.
@@ -108,11 +109,21 @@ type Remote struct {
 	// documents a node prints at once.
 	Loads       func() map[string]int64
 	RenderPages int
+	// Settled reports whether the live members are known: until then a
+	// node missing from them is not taken for gone.
+	Settled func() bool
 }
 
 // SetRemote lets the System forward asks for actors that other nodes own.
 // Without it such an ask is refused with ErrNotOwner.
-func (s *System) SetRemote(r Remote) { s.remote = &r }
+func (s *System) SetRemote(r Remote) {
+	s.remote = &r
+	if s.docs.Store != nil {
+		// Documents may finish on another node: waiters wake when their
+		// organisation's feed moves here.
+		s.docs.Store.OnFeed(s.feedMoved)
+	}
+}
 
 // RoundTripLocal makes every local ask go through the envelope's encoding
 // both ways, as a forwarded one would. Tests use it to check that every
@@ -128,8 +139,9 @@ func (s *System) forward(owner cluster.Member, actorKind, key string, msg any) (
 	if err != nil {
 		return nil, err
 	}
-	env := Envelope{Actor: actorKind, Key: key, Type: name, Body: body, Deadline: time.Now().Add(s.timeout)}
-	ctx, cancel := context.WithDeadline(context.Background(), env.Deadline)
+	deadline := time.Now().Add(s.timeout)
+	env := Envelope{Actor: actorKind, Key: key, Type: name, Body: body, BudgetMs: s.timeout.Milliseconds()}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	var ans Answer
 	if err := s.remote.Peers.Call(ctx, owner.Addr, AskPath, env, &ans); err != nil {
@@ -141,7 +153,7 @@ func (s *System) forward(owner cluster.Member, actorKind, key string, msg any) (
 		}
 		return nil, err
 	}
-	s.remote.WaitApplied(ans.Index, time.Until(env.Deadline))
+	s.remote.WaitApplied(ans.Index, time.Until(deadline))
 	value, err := decodeWire(ans.Type, ans.Body)
 	if err != nil {
 		return nil, err
@@ -156,7 +168,7 @@ func (s *System) roundTripAsk(actorKind, key string, msg any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ans := s.answer(Envelope{Actor: actorKind, Key: key, Type: name, Body: body, Deadline: time.Now().Add(s.timeout)})
+	ans := s.answer(Envelope{Actor: actorKind, Key: key, Type: name, Body: body, BudgetMs: s.timeout.Milliseconds()}, time.Now())
 	raw, err := json.Marshal(ans)
 	if err != nil {
 		return nil, err
@@ -172,8 +184,11 @@ func (s *System) roundTripAsk(actorKind, key string, msg any) (any, error) {
 	return value, back.Err.Err()
 }
 
-// answer asks the local actor an envelope names, as its owner.
-func (s *System) answer(env Envelope) Answer {
+// answer asks the local actor an envelope names, as its owner; received is
+// when the envelope arrived.
+func (s *System) answer(env Envelope, received time.Time) Answer {
+	// A little less than the asker's budget: the answer must travel back.
+	deadline := received.Add(time.Duration(env.BudgetMs)*time.Millisecond - 50*time.Millisecond)
 	msg, err := decodeWire(env.Type, env.Body)
 	if err != nil {
 		return Answer{Err: fault.ToWire(fmt.Errorf("%w: %v", fault.ErrInvalid, err))}
@@ -183,10 +198,10 @@ func (s *System) answer(env Envelope) Answer {
 	switch {
 	case pid == nil:
 		err = fmt.Errorf("%w: %w: %s %s is not owned by this node", fault.ErrUnavailable, ErrNotOwner, env.Actor, env.Key)
-	case time.Until(env.Deadline) <= 0:
+	case time.Until(deadline) <= 0:
 		err = fmt.Errorf("%w: the asker's deadline has passed", ErrNoAnswer)
 	default:
-		value, err = s.askUntil(pid, msg, env.Deadline)
+		value, err = s.askUntil(pid, msg, deadline)
 	}
 	ans := Answer{Err: fault.ToWire(err)}
 	if s.remote != nil {
@@ -200,12 +215,13 @@ func (s *System) answer(env Envelope) Answer {
 
 // ServeAsk is the owner's side of a forwarded ask.
 func (s *System) ServeAsk(w http.ResponseWriter, r *http.Request) {
+	received := time.Now()
 	var env Envelope
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<20)).Decode(&env); err != nil {
 		cluster.WriteJSON(w, nil, fmt.Errorf("%w: envelope: %v", fault.ErrInvalid, err))
 		return
 	}
-	cluster.WriteJSON(w, s.answer(env), nil)
+	cluster.WriteJSON(w, s.answer(env, received), nil)
 }
 
 // localPID returns the local actor of kind for key, started if this node owns it.
@@ -357,6 +373,12 @@ func (s *System) ServeStart(w http.ResponseWriter, r *http.Request) {
 		cluster.WriteJSON(w, nil, err)
 		return
 	}
-	s.Resume(in.ID)
+	// Bounded like a document taken here: a full node refuses, and the
+	// asker renders the document itself.
+	if _, err := s.Admit(); err != nil {
+		cluster.WriteJSON(w, nil, err)
+		return
+	}
+	s.StartDocument(in.ID)
 	cluster.WriteJSON(w, struct{}{}, nil)
 }

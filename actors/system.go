@@ -57,9 +57,6 @@ func NewSystem(engine *actor.Engine, placement Placement, deps OrgDeps, docs Doc
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &System{engine: engine, placement: placement, deps: deps, docs: docs, timeout: timeout, ctx: ctx, cancel: cancel,
 		orgs: map[string]*actor.PID{}, endpoints: map[string]*actor.PID{}, tracker: docTracker{running: map[string]bool{}, waiters: map[string][]chan struct{}{}, waitOrg: map[string]string{}}}
-	if docs.Store != nil {
-		docs.Store.OnFeed(s.feedMoved)
-	}
 	return s
 }
 

@@ -22,8 +22,15 @@ import (
 // ApplyPath is where a leader takes commands forwarded by followers.
 const ApplyPath = "/peer/v1/raft/apply"
 
-// maxForwardBatch bounds the commands in one forwarded batch.
-const maxForwardBatch = 256
+// maxForwardBatch bounds the commands in one forwarded batch, and
+// maxForwardBytes their size (one command alone may exceed it).
+const (
+	maxForwardBatch = 256
+	maxForwardBytes = 16 << 20
+	// maxApplyBody bounds what a leader reads of one batch: a batch of
+	// maxForwardBytes, or one command of the largest size, in base64.
+	maxApplyBody = 128 << 20
+)
 
 type forwardRequest struct {
 	Commands [][]byte `json:"commands"`
@@ -67,6 +74,12 @@ func (r *Replicator) ForwardTo(peers *Peers) {
 
 func (f *forwarder) enqueue(data []byte) Pending {
 	done := make(chan outcome, 1)
+	select {
+	case <-f.r.done:
+		done <- outcome{err: fmt.Errorf("%w: the node is stopping", ErrNotLeader)}
+		return Pending{remote: done, store: f.r.store}
+	default:
+	}
 	f.mu.Lock()
 	f.queue = append(f.queue, forwardItem{data: data, done: done})
 	f.mu.Unlock()
@@ -93,7 +106,11 @@ func (f *forwarder) loop() {
 		}
 		for {
 			f.mu.Lock()
-			n := min(len(f.queue), maxForwardBatch)
+			n, size := 0, 0
+			for n < len(f.queue) && n < maxForwardBatch && (n == 0 || size+len(f.queue[n].data) <= maxForwardBytes) {
+				size += len(f.queue[n].data)
+				n++
+			}
 			batch := f.queue[:n:n]
 			f.queue = f.queue[n:]
 			f.mu.Unlock()
@@ -153,8 +170,9 @@ func (f *forwarder) send(batch []forwardItem) {
 // order and answers each one's outcome and log index.
 func (r *Replicator) ServeApply(w http.ResponseWriter, req *http.Request) {
 	var in forwardRequest
-	if err := json.NewDecoder(http.MaxBytesReader(w, req.Body, 64<<20)).Decode(&in); err != nil {
-		WriteJSON(w, nil, fmt.Errorf("%w: %v", fault.ErrInvalid, err))
+	if err := json.NewDecoder(http.MaxBytesReader(w, req.Body, maxApplyBody)).Decode(&in); err != nil {
+		// Nothing was appended; the proposer's caller may retry.
+		WriteJSON(w, nil, fmt.Errorf("%w: the leader could not read the batch: %v", fault.ErrUnavailable, err))
 		return
 	}
 	futures := make([]raft.ApplyFuture, len(in.Commands))
@@ -186,17 +204,66 @@ const IndexPath = "/peer/v1/raft/index"
 
 // ServeIndex tells a follower the leader's commit index.
 func (r *Replicator) ServeIndex(w http.ResponseWriter, _ *http.Request) {
-	if r.raft.State() != raft.Leader {
+	// A deposed leader that has not noticed yet would tell a stale index.
+	if r.raft.State() != raft.Leader || r.raft.VerifyLeader().Error() != nil {
 		WriteJSON(w, nil, fmt.Errorf("%w: ask the leader", ErrNotLeader))
 		return
 	}
 	WriteJSON(w, map[string]uint64{"index": r.raft.CommitIndex()}, nil)
 }
 
+// catchUps lets concurrent CatchUp calls share trips to the leader: at most
+// one is on its way; calls that arrive meanwhile share the next one, which
+// starts after them, so each still sees every write acknowledged before it.
+type catchUps struct {
+	mu        sync.Mutex
+	cur, next *catchUpTrip
+}
+
+type catchUpTrip struct {
+	done chan struct{}
+	err  error
+}
+
 // CatchUp waits until this node has applied everything the leader had
 // committed when asked: after it, a read here sees every write acknowledged
 // before the call (raft's read-index, done from a follower).
 func (r *Replicator) CatchUp(timeout time.Duration) error {
+	if r.raft.State() == raft.Leader {
+		return nil
+	}
+	c := &r.catchUps
+	c.mu.Lock()
+	if c.cur == nil {
+		trip := &catchUpTrip{done: make(chan struct{})}
+		c.cur = trip
+		c.mu.Unlock()
+		r.runCatchUp(trip, timeout)
+		return trip.err
+	}
+	if c.next == nil {
+		c.next = &catchUpTrip{done: make(chan struct{})}
+	}
+	trip := c.next
+	c.mu.Unlock()
+	<-trip.done
+	return trip.err
+}
+
+func (r *Replicator) runCatchUp(trip *catchUpTrip, timeout time.Duration) {
+	trip.err = r.catchUpOnce(timeout)
+	c := &r.catchUps
+	c.mu.Lock()
+	close(trip.done)
+	c.cur, c.next = c.next, nil
+	next := c.cur
+	c.mu.Unlock()
+	if next != nil {
+		go r.runCatchUp(next, timeout)
+	}
+}
+
+func (r *Replicator) catchUpOnce(timeout time.Duration) error {
 	if r.raft.State() == raft.Leader {
 		return nil
 	}

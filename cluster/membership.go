@@ -26,6 +26,9 @@ type Meta struct {
 	HTTP string `json:"h,omitempty"`
 	// Load is the node's documents queued or rendering.
 	Load int64 `json:"l"`
+	// Ready is set once the node serves its actors: until then it is a
+	// member, but placement puts nothing on it.
+	Ready bool `json:"ready,omitempty"`
 }
 
 // MembershipConfig configures a node's gossip membership.
@@ -85,6 +88,8 @@ func StartMembership(cfg MembershipConfig, placement *Rendezvous) (*Membership, 
 	// Faster than memberlist's LAN defaults: a dead node's actors move after
 	// about two seconds rather than five. Probes are tiny; peers are near.
 	mc.ProbeInterval, mc.ProbeTimeout, mc.SuspicionMult = 500*time.Millisecond, 300*time.Millisecond, 3
+	// A join through a dead address gives up after this, not memberlist's 10 s.
+	mc.TCPTimeout = 3 * time.Second
 	mc.SecretKey = cfg.Key
 	mc.GossipVerifyIncoming, mc.GossipVerifyOutgoing = true, true
 	mc.LogOutput = cfg.LogOutput
@@ -163,7 +168,9 @@ func (e *memberEvents) set(n *memberlist.Node, alive bool) {
 	}
 	list := make([]Member, 0, len(m.members))
 	for id, meta := range m.members {
-		list = append(list, Member{ID: id, Addr: meta.Actors})
+		if meta.Ready {
+			list = append(list, Member{ID: id, Addr: meta.Actors})
+		}
 	}
 	m.mu.Unlock()
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })

@@ -11,7 +11,7 @@ func startMember(t *testing.T, id string, key []byte) (*Membership, *Rendezvous)
 	t.Helper()
 	p := NewRendezvous(Member{ID: id, Addr: "actors-" + id})
 	m, err := StartMembership(MembershipConfig{NodeID: id, Bind: "127.0.0.1:0", Key: key,
-		Meta: func() Meta { return Meta{Actors: "actors-" + id, HTTP: "http-" + id} }}, p)
+		Meta: func() Meta { return Meta{Actors: "actors-" + id, HTTP: "http-" + id, Ready: true} }}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestIsolatedMemberIsDroppedAndReturns(t *testing.T) {
 		id := fmt.Sprint("n", i)
 		ps[i] = NewRendezvous(Member{ID: id, Addr: "actors-" + id})
 		m, err := StartMembership(MembershipConfig{NodeID: id, Bind: "127.0.0.1:0", Key: key, Faults: true,
-			Meta: func() Meta { return Meta{Actors: "actors-" + id} }}, ps[i])
+			Meta: func() Meta { return Meta{Actors: "actors-" + id, Ready: true} }}, ps[i])
 		if err != nil {
 			t.Fatal(err)
 		}

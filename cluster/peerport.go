@@ -38,10 +38,13 @@ func ListenPeers(bind, advertise string, server, client *tls.Config) (*PeerPort,
 	p := &PeerPort{tl: tls.NewListener(l, server), advertise: l.Addr(), client: client,
 		raft: make(chan net.Conn), http: make(chan net.Conn), done: make(chan struct{})}
 	if advertise != "" {
-		if p.advertise, err = net.ResolveTCPAddr("tcp", advertise); err != nil {
+		// Kept as given: a DNS name (a StatefulSet pod's) stays valid when
+		// the address behind it changes.
+		if _, _, err := net.SplitHostPort(advertise); err != nil {
 			l.Close()
 			return nil, err
 		}
+		p.advertise = namedAddr(advertise)
 	}
 	go p.accept()
 	return p, nil
@@ -72,13 +75,14 @@ func (p *PeerPort) accept() {
 				return
 			default:
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				time.Sleep(10 * time.Millisecond)
-				continue
+			if errors.Is(err, net.ErrClosed) {
+				p.Close()
+				return
 			}
-			p.Close()
-			return
+			// Out of descriptors, or another passing trouble: raft and the
+			// peer API must not stop for it.
+			time.Sleep(50 * time.Millisecond)
+			continue
 		}
 		go p.route(c)
 	}
@@ -160,3 +164,9 @@ type raftStream struct{ chanListener }
 func (s *raftStream) Dial(addr raft.ServerAddress, timeout time.Duration) (net.Conn, error) {
 	return tls.DialWithDialer(&net.Dialer{Timeout: timeout}, "tcp", string(addr), s.p.client)
 }
+
+// namedAddr is an address as configured, host name or IP.
+type namedAddr string
+
+func (a namedAddr) Network() string { return "tcp" }
+func (a namedAddr) String() string  { return string(a) }

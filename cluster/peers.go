@@ -53,7 +53,7 @@ func (p *Peers) Do(ctx context.Context, method, addr, path string, body []byte) 
 	if err != nil {
 		var op *net.OpError
 		if errors.As(err, &op) && op.Op == "dial" {
-			return nil, fmt.Errorf("%w: %s: %v", ErrPeerUnreachable, addr, err)
+			return nil, fmt.Errorf("%w: %w: %s: %v", fault.ErrUnavailable, ErrPeerUnreachable, addr, err)
 		}
 		return nil, fmt.Errorf("%w: peer %s: %v", ErrOutcomeUnknown, addr, err)
 	}

@@ -86,7 +86,8 @@ type Replicator struct {
 	done         chan struct{}
 	id           string
 	// fwd, when set, sends a follower's proposals to the leader.
-	fwd atomic.Pointer[forwarder]
+	fwd      atomic.Pointer[forwarder]
+	catchUps catchUps
 }
 
 // ErrNotLeader is returned when a command is proposed on a node that does not

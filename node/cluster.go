@@ -43,6 +43,10 @@ type peerParts struct {
 	rebalance chan struct{}
 	stop      chan struct{}
 	done      chan struct{}
+	// joinedAt is when gossip joined the peers (unix ns), 0 before.
+	joinedAt atomic.Int64
+	// rejoining is set while a re-join runs.
+	rejoining atomic.Bool
 }
 
 // openPeerPort opens the cluster port; raft runs on it.
@@ -101,7 +105,7 @@ func (n *Node) startPeers() error {
 			m := cluster.Meta{Actors: addr, Raft: addr}
 			m.HTTP, _ = p.httpAddr.Load().(string)
 			if sys := p.system.Load(); sys != nil {
-				m.Load = sys.InFlight()
+				m.Load, m.Ready = sys.InFlight(), true
 			}
 			return m
 		},
@@ -116,9 +120,32 @@ func (n *Node) startPeers() error {
 		return err
 	}
 	p.members = members
+	if len(n.cfg.Join) > 0 {
+		// Joined before the node goes on: a node that thought itself alone
+		// would own every organisation and take over every pending document.
+		if _, err := members.Join(n.cfg.Join); err == nil {
+			p.joinedAt.Store(time.Now().UnixNano())
+			n.log.Info("joined the cluster", "peers", strings.Join(n.cfg.Join, ","))
+		} else {
+			n.log.Warn("cannot reach the peers to join yet; trying again", "peers", strings.Join(n.cfg.Join, ","), "err", err)
+		}
+	} else {
+		p.joinedAt.Store(time.Now().UnixNano())
+	}
 	go n.peerLoop()
 	return nil
 }
+
+// settled reports whether gossip has had time to show every live member:
+// until then a member missing from it is not taken for dead.
+func (p *peerParts) settled() bool {
+	at := p.joinedAt.Load()
+	return at != 0 && time.Since(time.Unix(0, at)) > settleTime
+}
+
+// settleTime is how long after joining a node trusts gossip's list of the
+// living: a few probe rounds.
+const settleTime = 5 * time.Second
 
 // peerLoop joins the peers given, keeps raft's configuration up with the
 // live members while this node leads, tells the actors when members change,
@@ -126,26 +153,30 @@ func (n *Node) startPeers() error {
 func (n *Node) peerLoop() {
 	p := n.peer
 	defer close(p.done)
-	joined := len(n.cfg.Join) == 0
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	var lastLoad int64 = -1
-	var lastJoinErr, lastRejoin time.Time
+	var lastJoin time.Time
 	for {
-		if joined && len(n.cfg.Join) > 0 && time.Since(lastRejoin) > 5*time.Second && n.missingMembers() {
-			// After a partition healed, both sides may think the other
-			// dead; joining again through the peers given merges them.
-			lastRejoin = time.Now()
-			p.members.Join(n.cfg.Join)
-		}
-		if !joined {
-			if _, err := p.members.Join(n.cfg.Join); err == nil {
-				joined = true
-				n.log.Info("joined the cluster", "peers", strings.Join(n.cfg.Join, ","))
-			} else if time.Since(lastJoinErr) > 10*time.Second {
-				lastJoinErr = time.Now()
-				n.log.Warn("cannot reach the peers to join yet; trying again", "peers", strings.Join(n.cfg.Join, ","), "err", err)
-			}
+		// Not joined yet, or joined and missing a server raft knows (after
+		// a partition both sides may think the other dead): join through
+		// the peers given, away from this loop, which must not wait on
+		// dead addresses.
+		joined := p.joinedAt.Load() != 0
+		if len(n.cfg.Join) > 0 && time.Since(lastJoin) > 5*time.Second && (!joined || n.missingMembers()) && p.rejoining.CompareAndSwap(false, true) {
+			lastJoin = time.Now()
+			go func() {
+				defer p.rejoining.Store(false)
+				if _, err := p.members.Join(n.cfg.Join); err != nil {
+					if !joined {
+						n.log.Warn("cannot reach the peers to join yet; trying again", "peers", strings.Join(n.cfg.Join, ","), "err", err)
+					}
+					return
+				}
+				if p.joinedAt.CompareAndSwap(0, time.Now().UnixNano()) {
+					n.log.Info("joined the cluster", "peers", strings.Join(n.cfg.Join, ","))
+				}
+			}()
 		}
 		if n.raft.IsLeader() {
 			n.reconcileRaft()
@@ -379,7 +410,7 @@ func (n *Node) stopPeers() {
 // remote is what the actors need to reach their peers.
 func (n *Node) remote() actors.Remote {
 	return actors.Remote{Peers: n.peer.peers, WaitApplied: n.store.WaitApplied, AppliedIndex: n.store.AppliedIndex,
-		RenderPages: n.cfg.RenderPages,
+		RenderPages: n.cfg.RenderPages, Settled: n.peer.settled,
 		Loads: func() map[string]int64 {
 			out := map[string]int64{}
 			for id, m := range n.peer.members.Members() {

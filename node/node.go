@@ -80,6 +80,13 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	if n.store, err = storage.OpenStore(filepath.Join(cfg.DataDir, "state")); err != nil {
 		return nil, err
 	}
+	blobs, err := storage.OpenBlobs(filepath.Join(cfg.DataDir, "blobs"))
+	if err != nil {
+		return nil, err
+	}
+	n.blobs = blobs
+	// Every node applies an expiry: each deletes its own copy of the file.
+	n.store.OnBlobsReleased(func(hashes []string) { go n.deleteReleased(hashes) })
 	rc := cluster.DefaultRaftConfig()
 	rc.NodeID, rc.Bind, rc.Dir = n.id, cfg.RaftAddr, filepath.Join(cfg.DataDir, "raft")
 	rc.LogOutput = logWriter{log.With("component", "raft")}
@@ -114,11 +121,6 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	if err != nil {
 		return nil, err
 	}
-	blobs, err := storage.OpenBlobs(filepath.Join(cfg.DataDir, "blobs"))
-	if err != nil {
-		return nil, err
-	}
-	n.blobs = blobs
 	ccfg := chromium.DefaultConfig()
 	ccfg.Bin, ccfg.Pages, ccfg.Logger = cfg.ChromiumBin, cfg.RenderPages, log
 	if n.engine, err = chromium.New(ccfg); err != nil {
@@ -231,6 +233,9 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	go func() { n.served <- n.http.Serve(n.listener) }()
 	if n.peer != nil {
 		n.peer.system.Store(n.actors) // the peer API may now ask actors here
+		if err := n.peer.members.UpdateMeta(); err != nil { // tell the others: placement may use this node
+			log.Warn("cannot gossip readiness yet; the next round will", "err", err)
+		}
 		n.actors.Rebalance()
 	}
 	if err := n.actors.WakePendingEndpoints(); err != nil {
@@ -347,6 +352,17 @@ func (n *Node) clusterInfo() any {
 		"raft":    map[string]any{"state": n.raft.State(), "term": stats["term"], "lastLogIndex": stats["last_log_index"], "commitIndex": stats["commit_index"], "appliedIndex": n.store.AppliedIndex()},
 		"servers": out,
 		"members": n.members(),
+	}
+}
+
+// deleteReleased deletes this node's copies of blobs no document refers to.
+func (n *Node) deleteReleased(hashes []string) {
+	for _, h := range hashes {
+		if inUse, err := n.store.BlobInUse(h); err == nil && !inUse {
+			if err := n.blobs.Delete(h); err != nil {
+				n.log.Warn("cannot delete an expired file", "blob", h, "err", err)
+			}
+		}
 	}
 }
 

@@ -344,6 +344,7 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) erro
 		}
 		d.FileExpired = true
 		w.delete(append(blobRefPrefix(d.BlobHash), d.ID...))
+		w.woke = append(w.woke, releasedPrefix+d.BlobHash)
 		if d.ExpiresAt != nil {
 			w.delete(expiryKey(*d.ExpiresAt, d.ID))
 		}

@@ -38,6 +38,8 @@ type Store struct {
 	// feedHooks are told which organisations got feed events.
 	feedMu    sync.Mutex // serialises OnFeed
 	feedHooks atomic.Pointer[[]func(orgIDs []string)]
+	// releaseHook is told which blobs lost a reference.
+	releaseHook atomic.Pointer[func(hashes []string)]
 	// advanced is closed, and replaced, each time the applied index moves.
 	advanced atomic.Pointer[chan struct{}]
 }
@@ -54,6 +56,15 @@ func (s *Store) OnFeed(f func(orgIDs []string)) {
 	hooks = append(hooks, f)
 	s.feedHooks.Store(&hooks)
 }
+
+// releasedPrefix marks, among the ids a batch wakes, a blob that lost a
+// reference.
+const releasedPrefix = "blob:"
+
+// OnBlobsReleased sets the function told, after each batch commits, which
+// blobs lost a reference (a document's file expired). Every node applies
+// the batch, so every node can delete its own copy. It must not block.
+func (s *Store) OnBlobsReleased(f func(hashes []string)) { s.releaseHook.Store(&f) }
 
 // OnDeliveries sets the function told, after each batch commits, which
 // endpoints got webhook deliveries to send or were re-enabled. It must not
@@ -192,13 +203,19 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 		s.plans.Store(nil)
 	}
 	if len(woke) > 0 {
-		var endpoints, orgs []string
+		var endpoints, orgs, released []string
 		for _, id := range woke {
-			if strings.HasPrefix(id, "org_") {
+			switch {
+			case strings.HasPrefix(id, "org_"):
 				orgs = append(orgs, id)
-			} else {
+			case strings.HasPrefix(id, releasedPrefix):
+				released = append(released, strings.TrimPrefix(id, releasedPrefix))
+			default:
 				endpoints = append(endpoints, id)
 			}
+		}
+		if hook := s.releaseHook.Load(); hook != nil && len(released) > 0 {
+			(*hook)(released)
 		}
 		if hook := s.deliveryHook.Load(); hook != nil && len(endpoints) > 0 {
 			(*hook)(endpoints)

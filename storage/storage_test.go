@@ -480,9 +480,14 @@ func TestDocumentLifecycle(t *testing.T) {
 	if due, _ := s.ExpiringDocuments(exp, 10); len(due) != 1 {
 		t.Fatalf("expiring %+v", due)
 	}
+	var released []string
+	s.OnBlobsReleased(func(h []string) { released = append(released, h...) })
 	applyCmds(t, s, change(KindExpireDocument, 6, "doc_1", DocumentChange{}))
 	if inUse, _ := s.BlobInUse("h"); inUse {
 		t.Fatal("expired document still holds its blob")
+	}
+	if strings.Join(released, ",") != "h" {
+		t.Fatalf("released blobs told to the hook: %v", released)
 	}
 	if d1, _ := s.Document("doc_1"); !d1.FileExpired {
 		t.Fatal("not marked expired")

@@ -217,6 +217,9 @@ func (s *Server) generate(r *request, create actors.CreateDocument, wait bool) e
 	if err != nil {
 		return err
 	}
+	if d.OrgID == "" {
+		d = created // recorded through another node, not applied here yet
+	}
 	switch d.Status {
 	case storage.StatusCompleted:
 		return r.ok(http.StatusCreated, s.viewDocument(d), fmt.Sprintf("rendered %d %s", d.PageCount, plural(d.PageCount, "page", "pages")))

@@ -401,11 +401,13 @@ func (s *Server) dispatch(r *request) error {
 		return fmt.Errorf("%w: the limit for this route is %d bytes", errTooLarge, limit)
 	}
 	err := r.route.Handler(r)
-	if s.deps.CatchUp != nil && (errors.Is(err, fault.ErrNotFound) || errors.Is(err, storage.ErrNotFound)) && s.deps.CatchUp() == nil {
+	safe := method == fasthttp.MethodGet
+	if safe && s.deps.CatchUp != nil && (errors.Is(err, fault.ErrNotFound) || errors.Is(err, storage.ErrNotFound)) && s.deps.CatchUp() == nil {
 		// In a cluster this node reads its own store, which may not have
 		// applied yet what was acknowledged on another node a moment ago.
-		// A not-found decides nothing, so the handler runs once more,
-		// caught up with the leader.
+		// A read that found nothing runs once more, caught up with the
+		// leader. Only reads: a write that failed on a not-found may have
+		// done something before it, and must not be done twice.
 		r.Response.ResetBody()
 		err = r.route.Handler(r)
 	}

@@ -232,8 +232,10 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	}
 	go func() { n.served <- n.http.Serve(n.listener) }()
 	if n.peer != nil {
-		n.peer.system.Store(n.actors) // the peer API may now ask actors here
-		if err := n.peer.members.UpdateMeta(); err != nil { // tell the others: placement may use this node
+		// The peer API may now ask actors here; gossip tells the others
+		// that placement may use this node.
+		n.peer.system.Store(n.actors)
+		if err := n.peer.members.UpdateMeta(); err != nil {
 			log.Warn("cannot gossip readiness yet; the next round will", "err", err)
 		}
 		n.actors.Rebalance()

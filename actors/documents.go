@@ -92,8 +92,8 @@ func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() 
 		// it would fail as stale.
 		switch m.Kind {
 		case storage.KindStartRender:
-			if d.Status != storage.StatusQueued {
-				return nil, nil, fmt.Errorf("%w: document %s is %s, not queued", fault.ErrConflict, d.ID, d.Status)
+			if err := storage.CanStartRender(d, m.Change.Node); err != nil {
+				return nil, nil, fmt.Errorf("%w: %v", fault.ErrConflict, err)
 			}
 		case storage.KindCompleteDocument, storage.KindFailDocument:
 			if !d.Pending() {
@@ -237,9 +237,11 @@ func (d *docActor) run() {
 	if err != nil || !doc.Pending() {
 		return
 	}
-	if doc.Status == storage.StatusQueued {
-		if _, err := d.change(doc.OrgID, storage.KindStartRender, storage.DocumentChange{DocumentID: d.id}); err != nil {
-			log.Warn("cannot mark document rendering; it stays queued for a later try", "err", err)
+	// The record names the node rendering it, so that the node it was
+	// handed to, or a node that comes back, does not render it again.
+	if self := d.sys.placement.Self().ID; doc.Status == storage.StatusQueued || doc.Node != self {
+		if !d.changeRetrying(doc.OrgID, storage.KindStartRender, storage.DocumentChange{DocumentID: d.id, Node: self}) {
+			log.Info("document not started here: another node took it, or its organisation cannot be reached; it stays pending for a later try")
 			return
 		}
 	}
@@ -292,18 +294,32 @@ func (d *docActor) run() {
 // finish records the outcome, retrying while the org actor cannot answer.
 func (d *docActor) finish(doc storage.Document, kind storage.Kind, ch storage.DocumentChange) {
 	ch.DocumentID = d.id
-	for attempt := 0; attempt < 5; attempt++ {
-		_, err := d.change(doc.OrgID, kind, ch)
-		if err == nil || errors.Is(err, storage.ErrConflict) || errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
-			return
+	d.changeRetrying(doc.OrgID, kind, ch)
+}
+
+// changeRetrying asks the org actor for a change until it answers, for
+// about a minute: while an organisation moves between nodes, or its owner
+// cannot reach the leader, asks fail for a few seconds. A refusal (conflict,
+// not found) is an answer. It reports whether the change was made.
+func (d *docActor) changeRetrying(orgID string, kind storage.Kind, ch storage.DocumentChange) bool {
+	for attempt := 0; attempt < 40; attempt++ {
+		_, err := d.change(orgID, kind, ch)
+		if err == nil {
+			return true
 		}
-		d.sys.docs.Logger.Warn("cannot record the document's outcome; retrying", "document", d.id, "err", err)
+		if errors.Is(err, storage.ErrConflict) || errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
+			return false
+		}
+		if attempt%5 == 0 {
+			d.sys.docs.Logger.Warn("cannot record a change of the document; retrying", "document", d.id, "change", kind, "err", err)
+		}
 		select {
 		case <-d.sys.ctx.Done():
-			return
-		case <-time.After(time.Duration(attempt+1) * 200 * time.Millisecond):
+			return false
+		case <-time.After(min(time.Duration(attempt+1)*200*time.Millisecond, 2*time.Second)):
 		}
 	}
+	return false
 }
 
 func (d *docActor) change(orgID string, kind storage.Kind, ch storage.DocumentChange) (any, error) {

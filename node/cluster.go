@@ -157,6 +157,7 @@ func (n *Node) peerLoop() {
 	defer tick.Stop()
 	var lastLoad int64 = -1
 	var lastJoin time.Time
+	wasSettled := false
 	for {
 		// Not joined yet, or joined and missing a server raft knows (after
 		// a partition both sides may think the other dead): join through
@@ -180,6 +181,13 @@ func (n *Node) peerLoop() {
 		}
 		if n.raft.IsLeader() {
 			n.reconcileRaft()
+		}
+		if settled := p.settled(); settled && !wasSettled {
+			// Members missing from gossip may now be taken for gone.
+			wasSettled = true
+			if sys := p.system.Load(); sys != nil {
+				sys.Rebalance()
+			}
 		}
 		if sys := p.system.Load(); sys != nil {
 			if load := sys.InFlight(); load != lastLoad {

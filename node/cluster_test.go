@@ -262,7 +262,17 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			for i := 0; i < 5; i++ {
-				r, err := postAs(&http.Client{Timeout: 10 * time.Second}, key, url(victim)+"/v1/documents", fmt.Sprintf(`{"templateId":"note","data":{"n":%d},"wait":false}`, g*10+i))
+				// As a client should, a 503 is retried after its Retry-After
+				// (an org actor may be moving to the node that just returned).
+				var r testnode.Response
+				var err error
+				for attempt := 0; attempt < 5; attempt++ {
+					r, err = postAs(&http.Client{Timeout: 10 * time.Second}, key, url(victim)+"/v1/documents", fmt.Sprintf(`{"templateId":"note","data":{"n":%d},"wait":false}`, g*10+i))
+					if err != nil || r.Status != 503 {
+						break
+					}
+					time.Sleep(time.Second)
+				}
 				if err != nil || r.Status != 202 {
 					t.Errorf("document on node %d: %v %v", victim, r, err)
 					continue
@@ -295,6 +305,23 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	}
 	t.Logf("%d of %d documents were unfinished when their node was killed; all completed elsewhere %s after the kill",
 		pendingAtKill, len(ids), time.Since(killed).Round(time.Millisecond))
+	if testing.Verbose() {
+		slow := time.Since(killed) > 10*time.Second
+		for i, n := range c.nodes {
+			for _, line := range strings.Split(n.stderr.String(), "\n") {
+				if strings.Contains(line, "taken over") || strings.Contains(line, "resumed") || strings.Contains(line, "joined") ||
+					(slow && strings.Contains(line, "document") && !strings.Contains(line, `"msg":"request"`)) {
+					t.Logf("node %d: %.300s", i, line)
+				}
+			}
+		}
+		t.Logf("killed at %s", killed.UTC().Format(time.RFC3339Nano))
+		for i := range c.nodes {
+			if inf := c.info(i); inf != nil {
+				t.Logf("node %d (%s) places on %v", i, inf["node"].(map[string]any)["id"], inf["placement"])
+			}
+		}
+	}
 
 	before, cursor := feed.completed()
 	resumed := newFeedClient(t, c.nodes[reader].httpAddr, key, cursor)

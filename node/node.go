@@ -230,16 +230,16 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	if err != nil {
 		return nil, err
 	}
-	go func() { n.served <- n.http.Serve(n.listener) }()
 	if n.peer != nil {
 		// The peer API may now ask actors here; gossip tells the others
-		// that placement may use this node.
+		// that placement may use this node, before its clients can.
 		n.peer.system.Store(n.actors)
 		if err := n.peer.members.UpdateMeta(); err != nil {
 			log.Warn("cannot gossip readiness yet; the next round will", "err", err)
 		}
 		n.actors.Rebalance()
 	}
+	go func() { n.served <- n.http.Serve(n.listener) }()
 	if err := n.actors.WakePendingEndpoints(); err != nil {
 		log.Error("cannot resume webhook deliveries", "err", err)
 	}
@@ -354,6 +354,8 @@ func (n *Node) clusterInfo() any {
 		"raft":    map[string]any{"state": n.raft.State(), "term": stats["term"], "lastLogIndex": stats["last_log_index"], "commitIndex": stats["commit_index"], "appliedIndex": n.store.AppliedIndex()},
 		"servers": out,
 		"members": n.members(),
+		// The members actors are placed on: live and ready.
+		"placement": n.placement.Members(),
 	}
 }
 
@@ -375,13 +377,15 @@ func (n *Node) members() any {
 		HTTP string `json:"http,omitempty"`
 		Peer string `json:"peer,omitempty"`
 		Load int64  `json:"load"`
+		// Ready is false while the node starts: nothing is placed on it yet.
+		Ready bool `json:"ready"`
 	}
 	out := []member{}
 	if n.peer == nil || n.peer.members == nil {
-		return append(out, member{ID: n.id, HTTP: n.HTTPAddr(), Load: n.actors.InFlight()})
+		return append(out, member{ID: n.id, HTTP: n.HTTPAddr(), Load: n.actors.InFlight(), Ready: true})
 	}
 	for id, m := range n.peer.members.Members() {
-		out = append(out, member{ID: id, HTTP: m.HTTP, Peer: m.Raft, Load: m.Load})
+		out = append(out, member{ID: id, HTTP: m.HTTP, Peer: m.Raft, Load: m.Load, Ready: m.Ready})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out

@@ -145,12 +145,14 @@ type DocumentChange struct {
 	DocumentID string `json:"documentId"`
 	EventID    string `json:"eventId,omitempty"`
 	// Completed.
-	PageCount    int        `json:"pageCount,omitempty"`
-	ByteSize     int64      `json:"byteSize,omitempty"`
-	BlobHash     string     `json:"blobHash,omitempty"`
-	BlobHolders  []string   `json:"blobHolders,omitempty"`
-	RenderedWith string     `json:"renderedWith,omitempty"`
-	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
+	PageCount    int      `json:"pageCount,omitempty"`
+	ByteSize     int64    `json:"byteSize,omitempty"`
+	BlobHash     string   `json:"blobHash,omitempty"`
+	BlobHolders  []string `json:"blobHolders,omitempty"`
+	RenderedWith string   `json:"renderedWith,omitempty"`
+	// Started: the node that renders it from now on.
+	Node      string     `json:"node,omitempty"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 	// Completed or failed.
 	DurationMs int64 `json:"durationMs,omitempty"`
 	// Failed.
@@ -289,10 +291,13 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) erro
 	from := d.Status
 	switch c.Kind {
 	case KindStartRender:
-		if d.Status != StatusQueued {
-			return fmt.Errorf("%w: document %s is %s, not queued", ErrConflict, d.ID, d.Status)
+		if err := CanStartRender(d, ch.Node); err != nil {
+			return err
 		}
 		d.Status = StatusRendering
+		if ch.Node != "" {
+			d.Node = ch.Node
+		}
 	case KindCompleteDocument, KindFailDocument:
 		// Once finished, a document is never finished again: it is charged
 		// and announced at most once.
@@ -360,6 +365,20 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) erro
 	}
 	w.set(documentKey(d.ID), mustEncode(&d))
 	return w.err
+}
+
+// CanStartRender reports whether node may start rendering d: a queued
+// document, or one already rendering, which node takes over (its node died,
+// or handed it on) or starts again (its first start's outcome was unknown).
+// Only the first start is announced.
+func CanStartRender(d Document, node string) error {
+	switch {
+	case d.Status == StatusQueued:
+		return nil
+	case d.Status == StatusRendering && node != "":
+		return nil
+	}
+	return fmt.Errorf("%w: document %s is %s on node %q", ErrConflict, d.ID, d.Status, d.Node)
 }
 
 // Document returns a document record.

@@ -71,7 +71,7 @@ func (s *Server) adminCreateOrg(r *request) error {
 		in.Plan = storage.PlanSandbox
 	}
 	id := ids.New(ids.Org, s.deps.Clock.Now())
-	v, err := s.deps.Actors.AskOrg(id, actors.CreateOrg{Name: in.Name, Plan: in.Plan})
+	v, err := r.askOrg(id, actors.CreateOrg{Name: in.Name, Plan: in.Plan})
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (s *Server) adminPatchOrg(r *request) error {
 	if in.Plan == "" {
 		return fault.Invalid("plan", "is required")
 	}
-	v, err := s.deps.Actors.AskOrg(id, actors.SetPlan{Plan: in.Plan})
+	v, err := r.askOrg(id, actors.SetPlan{Plan: in.Plan})
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func (s *Server) adminCreateKey(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	v, err := s.deps.Actors.AskOrg(id, actors.CreateKey{Name: in.Name, Scopes: in.Scopes})
+	v, err := r.askOrg(id, actors.CreateKey{Name: in.Name, Scopes: in.Scopes})
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (s *Server) adminRevokeKey(r *request) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.deps.Actors.AskOrg(id, actors.RevokeKey{KeyID: r.param("keyId")})
+	v, err := r.askOrg(id, actors.RevokeKey{KeyID: r.param("keyId")})
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (s *Server) adminCredit(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	v, err := s.deps.Actors.AskOrg(id, actors.CreditWallet{AmountMicros: in.AmountMicros, Reference: in.Reference})
+	v, err := r.askOrg(id, actors.CreditWallet{AmountMicros: in.AmountMicros, Reference: in.Reference})
 	if err != nil {
 		return err
 	}

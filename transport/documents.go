@@ -188,7 +188,7 @@ func (s *Server) generate(r *request, create actors.CreateDocument, wait bool) e
 		return &retryAfter{err: err, seconds: 2}
 	}
 	create.Document.Node = node
-	res, err := s.deps.Actors.AskOrg(r.org.ID, create)
+	res, err := r.askOrg(r.org.ID, create)
 	if err != nil {
 		release()
 		return err
@@ -362,7 +362,7 @@ func (s *Server) downloadLink(r *request) error {
 	case d.Status != storage.StatusCompleted:
 		return fmt.Errorf("%w: document %s is %s; there is no file yet", fault.ErrConflict, d.ID, d.Status)
 	}
-	if _, err := s.deps.Actors.AskOrg(r.org.ID, actors.ChangeDocument{Kind: storage.KindRecordDownload, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
+	if _, err := r.askOrg(r.org.ID, actors.ChangeDocument{Kind: storage.KindRecordDownload, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
 		return err
 	}
 	exp := s.deps.Clock.Now().Add(ttl).Truncate(time.Second)

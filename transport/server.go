@@ -239,6 +239,21 @@ type request struct {
 	// key and org are set on authKey routes.
 	key storage.APIKey
 	org storage.Org
+	// asked is set once the handler has asked an actor: from then on a
+	// not-found may follow a change, and the handler must not run twice.
+	asked bool
+}
+
+// askOrg asks an organisation's actor on the request's behalf.
+func (r *request) askOrg(orgID string, msg any) (any, error) {
+	r.asked = true
+	return r.srv.deps.Actors.AskOrg(orgID, msg)
+}
+
+// askEndpoint asks a webhook endpoint's actor on the request's behalf.
+func (r *request) askEndpoint(id string, msg any) (any, error) {
+	r.asked = true
+	return r.srv.deps.Actors.AskEndpoint(id, msg)
 }
 
 // param returns a path parameter.
@@ -401,13 +416,12 @@ func (s *Server) dispatch(r *request) error {
 		return fmt.Errorf("%w: the limit for this route is %d bytes", errTooLarge, limit)
 	}
 	err := r.route.Handler(r)
-	safe := method == fasthttp.MethodGet
-	if safe && s.deps.CatchUp != nil && (errors.Is(err, fault.ErrNotFound) || errors.Is(err, storage.ErrNotFound)) && s.deps.CatchUp() == nil {
+	if !r.asked && s.deps.CatchUp != nil && (errors.Is(err, fault.ErrNotFound) || errors.Is(err, storage.ErrNotFound)) && s.deps.CatchUp() == nil {
 		// In a cluster this node reads its own store, which may not have
 		// applied yet what was acknowledged on another node a moment ago.
-		// A read that found nothing runs once more, caught up with the
-		// leader. Only reads: a write that failed on a not-found may have
-		// done something before it, and must not be done twice.
+		// A handler that found nothing before asking any actor changed
+		// nothing: it runs once more, caught up with the leader. One that
+		// asked may have changed something, and is not run twice.
 		r.Response.ResetBody()
 		err = r.route.Handler(r)
 	}

@@ -100,7 +100,7 @@ func (s *Server) createTemplate(r *request) error {
 		msg.Version = &v
 		msg.Activate = in.Activate == nil || *in.Activate
 	}
-	res, err := s.deps.Actors.AskOrg(r.org.ID, msg)
+	res, err := r.askOrg(r.org.ID, msg)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func (s *Server) patchTemplate(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Name: in.Name, Slug: in.Slug, Description: in.Description, Archived: in.Archived})
+	res, err := r.askOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Name: in.Name, Slug: in.Slug, Description: in.Description, Archived: in.Archived})
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func (s *Server) archiveTemplate(r *request) error {
 		return err
 	}
 	yes := true
-	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Archived: &yes})
+	res, err := r.askOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Archived: &yes})
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func (s *Server) createVersion(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Activate: in.Activate != nil && *in.Activate})
+	res, err := r.askOrg(r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Activate: in.Activate != nil && *in.Activate})
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (s *Server) activateVersion(r *request) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.ActivateVersion{TemplateID: t.ID, Number: n})
+	res, err := r.askOrg(r.org.ID, actors.ActivateVersion{TemplateID: t.ID, Number: n})
 	if err != nil {
 		return err
 	}
@@ -416,7 +416,7 @@ func (s *Server) copyStarter(r *request) error {
 		}
 	}
 	v := st.Version
-	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.CreateTemplate{Name: name, Slug: slug, Description: st.Description, Version: &v, Activate: true, CopiedFrom: st.Slug})
+	res, err := r.askOrg(r.org.ID, actors.CreateTemplate{Name: name, Slug: slug, Description: st.Description, Version: &v, Activate: true, CopiedFrom: st.Slug})
 	if err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func (s *Server) createWebhook(r *request) error {
 	if err := s.checkWebhookURL(ctx, in.URL); err != nil {
 		return err
 	}
-	res, err := s.deps.Actors.AskOrg(r.org.ID, actors.CreateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events})
+	res, err := r.askOrg(r.org.ID, actors.CreateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events})
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func (s *Server) patchWebhook(r *request) error {
 	if in.Name != nil && *in.Name == "" {
 		return fault.Invalid("name", "must not be empty")
 	}
-	res, err := s.deps.Actors.AskEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events, Enabled: in.Enabled}})
+	res, err := r.askEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events, Enabled: in.Enabled}})
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *Server) deleteWebhook(r *request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.deps.Actors.AskEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Delete: true}}); err != nil {
+	if _, err := r.askEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Delete: true}}); err != nil {
 		return err
 	}
 	return r.ok(http.StatusOK, map[string]any{"id": e.ID, "deleted": true}, "endpoint deleted; its undelivered deliveries are dropped")

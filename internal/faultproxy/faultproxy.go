@@ -97,18 +97,29 @@ func (p *Proxy) accept() {
 			in.Close()
 			continue
 		}
-		p.track(in, out)
+		if !p.track(in, out) {
+			// Cut off while the target was being dialled.
+			in.Close()
+			out.Close()
+			continue
+		}
 		go p.pipe(in, out)
 		go p.pipe(out, in)
 	}
 }
 
-func (p *Proxy) track(cs ...net.Conn) {
+// track records connections so that CutOff and Close can end them, unless
+// the proxy is cut off or closed by now; it reports whether it did.
+func (p *Proxy) track(cs ...net.Conn) bool {
 	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cut || p.closed {
+		return false
+	}
 	for _, c := range cs {
 		p.conns[c] = struct{}{}
 	}
-	p.mu.Unlock()
+	return true
 }
 
 // pipe copies src to dst chunk by chunk, applying the faults in force.

@@ -1,0 +1,300 @@
+// Package pdfform reads an uploaded PDF's text as the pieces a person would
+// mark as fields (words joined into runs on one line), each with its page,
+// box, font family, size and colour. It drives PDFium compiled to
+// WebAssembly (go-pdfium), so a malformed file can fail but not take the
+// node down: PDFium runs inside the WebAssembly sandbox.
+package pdfform
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/enums"
+	pdferrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/webassembly"
+)
+
+// Refusals of an upload.
+var (
+	// ErrEncrypted is a PDF that needs a password.
+	ErrEncrypted = errors.New("the PDF is encrypted; upload it without a password")
+	// ErrUnreadable is a file PDFium cannot read as a PDF.
+	ErrUnreadable = errors.New("the file is not a readable PDF")
+	// ErrTooLarge is a PDF over the limits on size or pages.
+	ErrTooLarge = errors.New("the PDF is too large")
+)
+
+// Limits bound what an upload may be.
+type Limits struct {
+	MaxBytes int
+	MaxPages int
+}
+
+// DefaultLimits are generous for forms and certificates.
+var DefaultLimits = Limits{MaxBytes: 20 << 20, MaxPages: 50}
+
+// Box is a rectangle in points, from the page's top-left corner, the way
+// a page image shows it.
+type Box struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// Piece is a run of text on one line in one font, size and colour.
+type Piece struct {
+	ID   string `json:"id"`
+	Page int    `json:"page"` // from 1
+	Text string `json:"text"`
+	Box  Box    `json:"box"`
+	// Font is the font's family name; Size is in points, after the text
+	// matrix (what the eye sees); Color is #rrggbb.
+	Font  string  `json:"font"`
+	Size  float64 `json:"size"`
+	Color string  `json:"color"`
+	// Objects are the indexes of the page's text objects the piece is made of.
+	Objects []int `json:"-"`
+}
+
+// Page is a page's size in points.
+type Page struct {
+	Number int     `json:"number"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Analysis is what an upload holds.
+type Analysis struct {
+	Pages  []Page  `json:"pages"`
+	Pieces []Piece `json:"pieces"`
+}
+
+// Engine is a pool of PDFium instances sharing one compiled module.
+type Engine struct {
+	pool pdfium.Pool
+	size int
+}
+
+// New compiles PDFium (a few seconds, once) and keeps up to instances of it.
+func New(instances int) (*Engine, error) {
+	instances = max(instances, 1)
+	pool, err := webassembly.Init(webassembly.Config{MinIdle: 1, MaxIdle: instances, MaxTotal: instances})
+	if err != nil {
+		return nil, fmt.Errorf("pdfium: %w", err)
+	}
+	return &Engine{pool: pool, size: instances}, nil
+}
+
+// Close releases the instances.
+func (e *Engine) Close() error { return e.pool.Close() }
+
+// with runs f on an instance from the pool.
+func (e *Engine) with(f func(p pdfium.Pdfium) error) error {
+	inst, err := e.pool.GetInstance(30 * time.Second)
+	if err != nil {
+		return fmt.Errorf("pdfium: no instance free: %w", err)
+	}
+	defer inst.Close()
+	return f(inst)
+}
+
+// Analyze reads every page's text pieces.
+func (e *Engine) Analyze(pdf []byte, lim Limits) (*Analysis, error) {
+	if len(pdf) > lim.MaxBytes {
+		return nil, fmt.Errorf("%w: %d bytes; the limit is %d", ErrTooLarge, len(pdf), lim.MaxBytes)
+	}
+	if !strings.HasPrefix(strings.TrimLeft(string(pdf[:min(len(pdf), 1024)]), "\x00\t\r\n "), "%PDF-") {
+		return nil, fmt.Errorf("%w: it does not start with %%PDF-", ErrUnreadable)
+	}
+	var out *Analysis
+	err := e.with(func(p pdfium.Pdfium) error {
+		doc, err := p.OpenDocument(&requests.OpenDocument{File: &pdf})
+		if err != nil {
+			if errors.Is(err, pdferrors.ErrPassword) {
+				return ErrEncrypted
+			}
+			return fmt.Errorf("%w: %v", ErrUnreadable, err)
+		}
+		defer p.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+		count, err := p.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrUnreadable, err)
+		}
+		if count.PageCount < 1 {
+			return fmt.Errorf("%w: it has no pages", ErrUnreadable)
+		}
+		if count.PageCount > lim.MaxPages {
+			return fmt.Errorf("%w: %d pages; the limit is %d", ErrTooLarge, count.PageCount, lim.MaxPages)
+		}
+		out = &Analysis{}
+		for i := 0; i < count.PageCount; i++ {
+			page, pieces, err := readPage(p, doc.Document, i)
+			if err != nil {
+				return fmt.Errorf("%w: page %d: %v", ErrUnreadable, i+1, err)
+			}
+			out.Pages = append(out.Pages, page)
+			out.Pieces = append(out.Pieces, pieces...)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// glyphRun is one text object as read.
+type glyphRun struct {
+	index                    int
+	text                     string
+	font                     string
+	size                     float64
+	color                    string
+	left, bottom, right, top float64
+	baseline                 float64
+}
+
+func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, []Piece, error) {
+	size, err := p.GetPageSize(&requests.GetPageSize{Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: index}}})
+	if err != nil {
+		return Page{}, nil, err
+	}
+	page := Page{Number: index + 1, Width: size.Width, Height: size.Height}
+	loaded, err := p.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: index})
+	if err != nil {
+		return page, nil, err
+	}
+	defer p.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: loaded.Page})
+	ref := requests.Page{ByReference: &loaded.Page}
+	text, err := p.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
+	if err != nil {
+		return page, nil, err
+	}
+	defer p.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: text.TextPage})
+	n, err := p.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: ref})
+	if err != nil {
+		return page, nil, err
+	}
+	var runs []glyphRun
+	for j := 0; j < n.Count; j++ {
+		obj, err := p.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: ref, Index: j})
+		if err != nil {
+			return page, nil, err
+		}
+		kind, err := p.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: obj.PageObject})
+		if err != nil || kind.Type != enums.FPDF_PAGEOBJ_TEXT {
+			continue
+		}
+		r, ok := readRun(p, obj.PageObject, text.TextPage, page.Height)
+		if ok {
+			r.index = j
+			runs = append(runs, r)
+		}
+	}
+	return page, joinRuns(runs, page.Number), nil
+}
+
+func readRun(p pdfium.Pdfium, obj references.FPDF_PAGEOBJECT, tp references.FPDF_TEXTPAGE, pageHeight float64) (glyphRun, bool) {
+	t, err := p.FPDFTextObj_GetText(&requests.FPDFTextObj_GetText{PageObject: obj, TextPage: tp})
+	if err != nil {
+		return glyphRun{}, false
+	}
+	sz, err := p.FPDFTextObj_GetFontSize(&requests.FPDFTextObj_GetFontSize{PageObject: obj})
+	if err != nil {
+		return glyphRun{}, false
+	}
+	m, err := p.FPDFPageObj_GetMatrix(&requests.FPDFPageObj_GetMatrix{PageObject: obj})
+	if err != nil {
+		return glyphRun{}, false
+	}
+	b, err := p.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj})
+	if err != nil {
+		return glyphRun{}, false
+	}
+	r := glyphRun{text: t.Text, color: "#000000",
+		// The size the eye sees: the font size scaled by the text matrix.
+		size:     round2(float64(sz.FontSize) * math.Sqrt(math.Abs(float64(m.Matrix.A*m.Matrix.D-m.Matrix.B*m.Matrix.C)))),
+		left:     float64(b.Left),
+		right:    float64(b.Right),
+		top:      pageHeight - float64(b.Top),
+		bottom:   pageHeight - float64(b.Bottom),
+		baseline: pageHeight - float64(m.Matrix.F),
+	}
+	if f, err := p.FPDFTextObj_GetFont(&requests.FPDFTextObj_GetFont{PageObject: obj}); err == nil {
+		if fam, err := p.FPDFFont_GetFamilyName(&requests.FPDFFont_GetFamilyName{Font: f.Font}); err == nil {
+			r.font = fam.FamilyName
+		}
+	}
+	if c, err := p.FPDFPageObj_GetFillColor(&requests.FPDFPageObj_GetFillColor{PageObject: obj}); err == nil {
+		r.color = fmt.Sprintf("#%02x%02x%02x", c.FillColor.R, c.FillColor.G, c.FillColor.B)
+	}
+	return r, true
+}
+
+// joinRuns joins text objects into pieces: consecutive objects on the same
+// baseline in the same font, size and colour, with gaps no wider than a
+// word space. A wider gap (a column, a tab stop) starts a new piece.
+func joinRuns(runs []glyphRun, page int) []Piece {
+	var out []Piece
+	var cur *Piece
+	var last glyphRun
+	flush := func() {
+		if cur != nil {
+			cur.Text = strings.Join(strings.Fields(cur.Text), " ")
+			if cur.Text != "" {
+				cur.ID = fmt.Sprintf("p%d-%d", page, len(out)+1)
+				cur.Box = Box{X: round2(cur.Box.X), Y: round2(cur.Box.Y), W: round2(cur.Box.W), H: round2(cur.Box.H)}
+				out = append(out, *cur)
+			}
+		}
+		cur = nil
+	}
+	for _, r := range runs {
+		empty := strings.TrimFunc(r.text, unicode.IsSpace) == ""
+		if cur != nil && continues(last, r) {
+			cur.Text += r.text
+			cur.Objects = append(cur.Objects, r.index)
+			if !empty {
+				x2 := max(cur.Box.X+cur.Box.W, r.right)
+				y2 := max(cur.Box.Y+cur.Box.H, r.bottom)
+				cur.Box.X, cur.Box.Y = min(cur.Box.X, r.left), min(cur.Box.Y, r.top)
+				cur.Box.W, cur.Box.H = x2-cur.Box.X, y2-cur.Box.Y
+			}
+			if !empty || r.right > last.right {
+				last = r
+			}
+			continue
+		}
+		if empty && cur == nil {
+			continue
+		}
+		flush()
+		if empty {
+			continue
+		}
+		cur = &Piece{Page: page, Text: r.text, Font: r.font, Size: r.size, Color: r.color, Objects: []int{r.index},
+			Box: Box{X: r.left, Y: r.top, W: r.right - r.left, H: r.bottom - r.top}}
+		last = r
+	}
+	flush()
+	return out
+}
+
+// continues reports whether r carries on the run that ended with last.
+func continues(last, r glyphRun) bool {
+	if r.font != last.font || r.color != last.color || math.Abs(r.size-last.size) > 0.05 {
+		return false
+	}
+	if math.Abs(r.baseline-last.baseline) > 0.2*r.size {
+		return false
+	}
+	gap := r.left - last.right
+	return gap > -0.5*r.size && gap < 0.6*r.size
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }

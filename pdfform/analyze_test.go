@@ -1,0 +1,136 @@
+package pdfform
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+)
+
+var (
+	engineOnce sync.Once
+	engine     *Engine
+	engineErr  error
+)
+
+// testEngine is one real PDFium (WebAssembly) for the package's tests:
+// compiling it takes seconds.
+func testEngine(t testing.TB) *Engine {
+	t.Helper()
+	engineOnce.Do(func() { engine, engineErr = New(2) })
+	if engineErr != nil {
+		t.Fatal(engineErr)
+	}
+	return engine
+}
+
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestAnalyzeJoinsGlyphsIntoPieces reads a PDF that Chromium printed (the
+// invoice starter): PDFium sees one text object per glyph there, and the
+// pieces are whole runs with the size the eye sees (16 pt × 0.75 = 12 pt).
+func TestAnalyzeJoinsGlyphsIntoPieces(t *testing.T) {
+	a, err := testEngine(t).Analyze(readFixture(t, "chromium-invoice.pdf"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Pages) != 1 || a.Pages[0].Width < 590 || a.Pages[0].Width > 600 || a.Pages[0].Height < 835 || a.Pages[0].Height > 845 {
+		t.Fatalf("pages %+v, want one A4 page", a.Pages)
+	}
+	var seller *Piece
+	for i, p := range a.Pieces {
+		if p.Text == "Halden & Rowe Studio Ltd" && seller == nil {
+			seller = &a.Pieces[i]
+		}
+		if p.Font == "" || p.Size <= 0 || p.Box.W <= 0 || p.Box.H <= 0 || p.Box.X < 0 || p.Box.Y < 0 ||
+			p.Box.X+p.Box.W > a.Pages[0].Width || p.Box.Y+p.Box.H > a.Pages[0].Height || len(p.Objects) == 0 {
+			t.Errorf("piece %+v is not well formed", p)
+		}
+	}
+	if seller == nil {
+		var texts []string
+		for _, p := range a.Pieces[:min(len(a.Pieces), 15)] {
+			texts = append(texts, p.Text)
+		}
+		t.Fatalf("the seller's name is not one piece; first pieces: %q", texts)
+	}
+	if seller.Size != 12 || seller.Font != "Liberation Sans" || seller.Color != "#1b2426" || len(seller.Objects) < 10 {
+		t.Fatalf("seller piece %+v", *seller)
+	}
+	// Near the top left of the page, as a page image shows it.
+	if seller.Box.Y > 60 || seller.Box.X < 90 || seller.Box.X > 110 {
+		t.Fatalf("seller box %+v is not where the page shows it", seller.Box)
+	}
+	t.Logf("%d pieces on the page", len(a.Pieces))
+}
+
+func TestAnalyzeRefusesWhatItCannotUse(t *testing.T) {
+	e := testEngine(t)
+	good := readFixture(t, "chromium-invoice.pdf")
+
+	var enc bytes.Buffer
+	if err := api.Encrypt(bytes.NewReader(good), &enc, model.NewAESConfiguration("secret", "owner", 256)); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		pdf  []byte
+		lim  Limits
+		want error
+	}{
+		{"encrypted", enc.Bytes(), DefaultLimits, ErrEncrypted},
+		{"not a PDF", []byte("hello, world"), DefaultLimits, ErrUnreadable},
+		{"a PDF header and garbage", append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte{0xde, 0xad}, 500)...), DefaultLimits, ErrUnreadable},
+		{"over the byte limit", good, Limits{MaxBytes: 1000, MaxPages: 50}, ErrTooLarge},
+		{"over the page limit", good, Limits{MaxBytes: 1 << 20, MaxPages: 0}, ErrTooLarge},
+	}
+	for _, c := range cases {
+		if _, err := e.Analyze(c.pdf, c.lim); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	// A truncated file is repaired or refused, never a crash.
+	if _, err := e.Analyze(good[:len(good)/2], DefaultLimits); err != nil && !errors.Is(err, ErrUnreadable) {
+		t.Errorf("truncated: %v", err)
+	}
+}
+
+// FuzzAnalyze feeds mutated PDFs to the parser: it may refuse them, but
+// must neither panic nor hang.
+func FuzzAnalyze(f *testing.F) {
+	good := readFixture(f, "chromium-invoice.pdf")
+	f.Add(good)
+	f.Add(good[:len(good)/3])
+	f.Add([]byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"))
+	e := testEngine(f)
+	f.Fuzz(func(t *testing.T, pdf []byte) {
+		a, err := e.Analyze(pdf, Limits{MaxBytes: 1 << 20, MaxPages: 5})
+		if err == nil && len(a.Pages) == 0 {
+			t.Fatal("no error and no pages")
+		}
+	})
+}
+
+// BenchmarkAnalyze measures the analysis of a one-page invoice (about 1,000
+// glyphs) on a warm instance.
+func BenchmarkAnalyze(b *testing.B) {
+	e := testEngine(b)
+	pdf := readFixture(b, "chromium-invoice.pdf")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := e.Analyze(pdf, DefaultLimits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

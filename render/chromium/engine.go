@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -283,7 +284,7 @@ const mmPerInch = 25.4
 
 func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, error) {
 	p := pg.p.Context(ctx)
-	if err := p.SetDocumentContent(job.HTML); err != nil {
+	if err := p.SetDocumentContent(noRefresh(job.HTML)); err != nil {
 		return nil, fmt.Errorf("%w: load document: %v", render.ErrRender, err)
 	}
 	// Images decode and fonts load after the content is set; printing before
@@ -417,3 +418,12 @@ func (e *Engine) PID() int {
 	}
 	return e.launcher.PID()
 }
+
+// refreshRE matches a <meta http-equiv="refresh"> element.
+var refreshRE = regexp.MustCompile(`(?is)<meta\b[^>]*http-equiv\s*=\s*["']?\s*refresh[^>]*>`)
+
+// noRefresh removes meta refreshes: with scripts off they are the one way a
+// document navigates by itself, and a navigation while the page prints
+// fails the render (its target is gone), whether or not the request it
+// makes is blocked.
+func noRefresh(html string) string { return refreshRE.ReplaceAllString(html, "") }

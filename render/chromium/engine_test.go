@@ -174,3 +174,11 @@ func childPIDs(t *testing.T, pid int) []int {
 	}
 	return pids
 }
+
+func TestNoRefreshRemovesMetaRefreshOnly(t *testing.T) {
+	in := `<head><meta charset="utf-8"><META HTTP-EQUIV='Refresh' CONTENT="0; url=http://x/"><meta http-equiv=refresh content=1><meta name="viewport" content="width=1"></head>`
+	want := `<head><meta charset="utf-8"><meta name="viewport" content="width=1"></head>`
+	if got := noRefresh(in); got != want {
+		t.Fatalf("got %s", got)
+	}
+}

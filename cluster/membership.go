@@ -29,6 +29,9 @@ type Meta struct {
 	// Ready is set once the node serves its actors: until then it is a
 	// member, but placement puts nothing on it.
 	Ready bool `json:"ready,omitempty"`
+	// Run is random for each start of the node's process: a node the
+	// operator removed is added again only by a new run.
+	Run string `json:"run,omitempty"`
 }
 
 // MembershipConfig configures a node's gossip membership.

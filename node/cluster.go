@@ -11,12 +11,14 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
 )
 
 // A node started with a cluster key runs as a peer: gossip membership on
@@ -47,6 +49,12 @@ type peerParts struct {
 	joinedAt atomic.Int64
 	// rejoining is set while a re-join runs.
 	rejoining atomic.Bool
+	// run is this process's Meta.Run.
+	run string
+	// removed maps the nodes the operator removed to the run that was
+	// removed: that run is not added back; a new one is.
+	removedMu sync.Mutex
+	removed   map[string]string
 }
 
 // openPeerPort opens the cluster port; raft runs on it.
@@ -63,8 +71,8 @@ func (n *Node) openPeerPort() error {
 	if err != nil {
 		return fmt.Errorf("cluster port %s: %w", n.cfg.RaftAddr, err)
 	}
-	n.peer = &peerParts{key: key, port: port, peers: cluster.NewPeers(client),
-		rebalance: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	n.peer = &peerParts{key: key, port: port, peers: cluster.NewPeers(client), run: ids.New("run", time.Now()),
+		rebalance: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), removed: map[string]string{}}
 	return nil
 }
 
@@ -102,7 +110,7 @@ func (n *Node) startPeers() error {
 		NodeID: n.id, Bind: n.cfg.GossipAddr, Key: p.key.GossipKey(),
 		LogOutput: logWriter{n.log.With("component", "gossip")},
 		Meta: func() cluster.Meta {
-			m := cluster.Meta{Actors: addr, Raft: addr}
+			m := cluster.Meta{Actors: addr, Raft: addr, Run: p.run}
 			m.HTTP, _ = p.httpAddr.Load().(string)
 			if sys := p.system.Load(); sys != nil {
 				m.Load, m.Ready = sys.InFlight(), true
@@ -242,9 +250,15 @@ func (n *Node) reconcileRaft() {
 		}
 	}
 	members := n.peer.members.Members()
+	n.peer.removedMu.Lock()
+	removed := map[string]string{}
+	for id, run := range n.peer.removed {
+		removed[id] = run
+	}
+	n.peer.removedMu.Unlock()
 	for id, meta := range members {
-		if meta.Raft == "" {
-			continue
+		if meta.Raft == "" || (removed[id] != "" && removed[id] == meta.Run) {
+			continue // the run the operator removed, still in gossip
 		}
 		suffrage, ok := known[id]
 		switch {
@@ -306,6 +320,15 @@ func (n *Node) removeHere(id string) error {
 	case id == n.id:
 		return fmt.Errorf("%w: node %s leads; stop it and remove it from another node", fault.ErrInvalid, id)
 	}
+	// Recorded first: the reconciler must not add back the run being
+	// removed, which gossip may still list for a few seconds.
+	run := n.peer.members.Members()[id].Run
+	n.peer.removedMu.Lock()
+	n.peer.removed[id] = run
+	if run == "" {
+		n.peer.removed[id] = "(not in gossip)"
+	}
+	n.peer.removedMu.Unlock()
 	if err := n.raft.RemoveServer(id, n.cfg.RequestTimeout); err != nil {
 		return fmt.Errorf("%w: %w", fault.ErrUnavailable, err)
 	}

@@ -349,6 +349,46 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	for i := range c.nodes {
 		checkLedger(t, url(i), org)
 	}
+
+	// The operator removes a node that is gone, through any node; it comes
+	// back into raft when it runs again.
+	servers := func(i int) map[string]string {
+		out := map[string]string{}
+		for _, s := range c.info(i)["servers"].([]any) {
+			m := s.(map[string]any)
+			out[m["id"].(string)] = m["suffrage"].(string)
+		}
+		return out
+	}
+	goneID := c.info(victim)["node"].(map[string]any)["id"].(string)
+	c.kill(victim)
+	asker := (victim + 1) % 3
+	if r := testnode.Do(t, "DELETE", url(asker)+"/admin/v1/cluster/nodes/node_unknown", opToken, nil); r.Status != 404 {
+		t.Fatalf("removing an unknown node: %s", r)
+	}
+	var removed testnode.Response
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		// Retried while a new leader settles if the victim led.
+		if removed = testnode.Do(t, "DELETE", url(asker)+"/admin/v1/cluster/nodes/"+goneID, opToken, nil); removed.Status == 200 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if removed.Status != 200 {
+		t.Fatalf("removing the dead node: %s", removed)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if s := servers(asker); len(s) == 2 && s[goneID] == "" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("raft servers after the removal: %v", s)
+		}
+	}
+	c.start(victim)
+	for deadline := time.Now().Add(20 * time.Second); servers(asker)[goneID] != "Voter"; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the removed node did not come back as a voter: %v", servers(asker))
+		}
+	}
 }
 
 // checkLedger checks, on one node, that the balance is the sum of the

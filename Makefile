@@ -27,9 +27,11 @@ deps:
 	./scripts/install-deps.sh
 	go mod download
 
-## test: install what the tests need, check formatting and vet, run every test with the race detector
+## test: install what the tests need, check formatting and vet, run every test with the race detector.
+## One package at a time (-p 1): on two cores, the browser, WebAssembly and node-process tests of
+## different packages starved each other into timeouts.
 test: deps lint
-	go test -race -count=1 -timeout 20m ./...
+	go test -race -count=1 -p 1 -timeout 20m ./...
 
 ## lint: gofmt and go vet
 lint:

@@ -154,11 +154,16 @@ func (s *System) forward(owner cluster.Member, actorKind, key string, msg any) (
 		return nil, err
 	}
 	s.remote.WaitApplied(ans.Index, time.Until(deadline))
-	value, err := decodeWire(ans.Type, ans.Body)
+	return ans.reply()
+}
+
+// reply decodes the actor's reply: its value and its error.
+func (a Answer) reply() (any, error) {
+	value, err := decodeWire(a.Type, a.Body)
 	if err != nil {
 		return nil, err
 	}
-	return value, ans.Err.Err()
+	return value, a.Err.Err()
 }
 
 // roundTripAsk asks a local actor with the message and its reply encoded
@@ -177,11 +182,7 @@ func (s *System) roundTripAsk(actorKind, key string, msg any) (any, error) {
 	if err := json.Unmarshal(raw, &back); err != nil {
 		return nil, err
 	}
-	value, err := decodeWire(back.Type, back.Body)
-	if err != nil {
-		return nil, err
-	}
-	return value, back.Err.Err()
+	return back.reply()
 }
 
 // answer asks the local actor an envelope names, as its owner; received is

@@ -133,22 +133,17 @@ func (f *forwarder) send(batch []forwardItem) {
 	case leaderAddr == "":
 		fail(fmt.Errorf("%w: no leader", ErrNotLeader))
 		return
-	case string(leaderID) == f.r.id:
-		// Became the leader since the proposal: apply here.
-		for _, it := range batch {
-			p := Pending{f: f.r.raft.Apply(it.data, 5*time.Second)}
-			err := p.Wait()
-			var idx uint64
-			if p.f.Error() == nil {
-				idx = p.f.Index()
-			}
-			it.done <- outcome{index: idx, err: err}
-		}
-		return
 	}
 	req := forwardRequest{Commands: make([][]byte, len(batch))}
 	for i, it := range batch {
 		req.Commands[i] = it.data
+	}
+	if string(leaderID) == f.r.id {
+		// Became the leader since the proposal: apply here.
+		for i, res := range f.r.applyInOrder(req.Commands) {
+			batch[i].done <- outcome{index: res.Index, err: res.Err.Err()}
+		}
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -175,18 +170,24 @@ func (r *Replicator) ServeApply(w http.ResponseWriter, req *http.Request) {
 		WriteJSON(w, nil, fmt.Errorf("%w: the leader could not read the batch: %v", fault.ErrUnavailable, err))
 		return
 	}
-	futures := make([]raft.ApplyFuture, len(in.Commands))
-	for i, data := range in.Commands {
+	WriteJSON(w, forwardResponse{Results: r.applyInOrder(in.Commands)}, nil)
+}
+
+// applyInOrder appends commands in order, without waiting between them,
+// then waits for each one's outcome and log index.
+func (r *Replicator) applyInOrder(cmds [][]byte) []forwardResult {
+	futures := make([]raft.ApplyFuture, len(cmds))
+	for i, data := range cmds {
 		futures[i] = r.raft.Apply(data, 5*time.Second)
 	}
-	out := forwardResponse{Results: make([]forwardResult, len(futures))}
+	out := make([]forwardResult, len(futures))
 	for i, f := range futures {
-		out.Results[i].Err = fault.ToWire(Pending{f: f}.Wait())
+		out[i].Err = fault.ToWire(Pending{f: f}.Wait())
 		if f.Error() == nil {
-			out.Results[i].Index = f.Index()
+			out[i].Index = f.Index()
 		}
 	}
-	WriteJSON(w, out, nil)
+	return out
 }
 
 // waitLocal waits for a write committed through the leader to be applied

@@ -66,7 +66,7 @@ func TestChaos(t *testing.T) {
 
 	c := newTestCluster(t, 3, clusterOpts{proxies: true, extra: []string{
 		"--webhook-allow-private", "--webhook-ca-file", caFile, "--janitor-interval", "2s", "--render-pages", "1"}})
-	url := func(i int) string { return "http://" + c.nodes[i].httpAddr } // fixed: restarts replace proc
+	url := c.url
 
 	testnode.Do(t, "PUT", url(0)+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 5, "pageRateMicros": 1000})
 	org := testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Chaos", "plan": "starter"}).Data()["id"].(string)

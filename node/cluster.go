@@ -85,23 +85,20 @@ func (n *Node) startPeers() error {
 	mux.HandleFunc(cluster.ApplyPath, n.raft.ServeApply)
 	mux.HandleFunc(cluster.IndexPath, n.raft.ServeIndex)
 	mux.HandleFunc(RemovePath, n.serveRemove)
-	mux.HandleFunc(actors.AskPath, func(w http.ResponseWriter, r *http.Request) {
-		sys := p.system.Load()
-		if sys == nil {
-			cluster.WriteJSON(w, nil, fmt.Errorf("%w: node %s is still starting", fault.ErrUnavailable, n.id))
-			return
+	// The actors' handlers, once the actors are up.
+	withActors := func(serve func(*actors.System, http.ResponseWriter, *http.Request)) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			sys := p.system.Load()
+			if sys == nil {
+				cluster.WriteJSON(w, nil, fmt.Errorf("%w: node %s is still starting", fault.ErrUnavailable, n.id))
+				return
+			}
+			serve(sys, w, r)
 		}
-		sys.ServeAsk(w, r)
-	})
+	}
+	mux.HandleFunc(actors.AskPath, withActors((*actors.System).ServeAsk))
+	mux.HandleFunc(actors.StartPath, withActors((*actors.System).ServeStart))
 	mux.HandleFunc(actors.BlobPath, n.serveBlob)
-	mux.HandleFunc(actors.StartPath, func(w http.ResponseWriter, r *http.Request) {
-		sys := p.system.Load()
-		if sys == nil {
-			cluster.WriteJSON(w, nil, fmt.Errorf("%w: node %s is still starting", fault.ErrUnavailable, n.id))
-			return
-		}
-		sys.ServeStart(w, r)
-	})
 	p.server = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: nil}
 	go p.server.Serve(p.port.HTTP())
 

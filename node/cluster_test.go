@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -94,39 +93,11 @@ func (c *testCluster) start(i int) {
 	if i != 0 || n.proc != nil { // the first node's first start makes the cluster
 		args = append(args, "--join", strings.Join(peers, ","))
 	}
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "PLATEN_OPERATOR_TOKEN="+opToken)
-	p := &proc{cmd: cmd, url: "http://" + n.httpAddr, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}, exited: make(chan struct{})}
-	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-p.exited
-	})
-	n.proc = p
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if res, err := http.Get(p.url + "/readyz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return
-			}
-		}
-		select {
-		case <-p.exited:
-			t.Fatalf("node %d exited: %v\n%s", i, p.err, p.stderr)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("node %d not ready in 90 s:\n%s", i, p.stderr)
-		}
-	}
+	n.proc = launch(t, n.httpAddr, 90*time.Second, args...)
 }
+
+// url is node i's base URL; fixed, where the process behind it changes.
+func (c *testCluster) url(i int) string { return "http://" + c.nodes[i].httpAddr }
 
 func (c *testCluster) kill(i int) {
 	c.nodes[i].cmd.Process.Signal(syscall.SIGKILL)
@@ -187,7 +158,7 @@ func (c *testCluster) waitVoters(want int) {
 // others, a returning node catches up, and the ledger adds up at the end.
 func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	c := newTestCluster(t, 3)
-	url := func(i int) string { return "http://" + c.nodes[i].httpAddr } // fixed: restarts replace proc
+	url := c.url
 
 	testnode.Do(t, "PUT", url(2)+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 2, "pageRateMicros": 1000})
 	org := testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"}).Data()["id"].(string)

@@ -237,7 +237,6 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		if err := n.peer.members.UpdateMeta(); err != nil {
 			log.Warn("cannot gossip readiness yet; the next round will", "err", err)
 		}
-		n.actors.Rebalance()
 	}
 	go func() { n.served <- n.http.Serve(n.listener) }()
 	if err := n.actors.WakePendingEndpoints(); err != nil {

@@ -72,7 +72,14 @@ const opToken = "process-test-operator-token-1234"
 
 func startProc(t *testing.T, dataDir, httpAddr, raftAddr string) *proc {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--data-dir", dataDir, "--http", httpAddr, "--raft", raftAddr)
+	return launch(t, httpAddr, 30*time.Second, "serve", "--data-dir", dataDir, "--http", httpAddr, "--raft", raftAddr)
+}
+
+// launch runs the platen binary with args and waits until the node on
+// httpAddr is ready; the test ends it with SIGKILL if it still runs.
+func launch(t *testing.T, httpAddr string, readyWait time.Duration, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
 	cmd.Env = append(os.Environ(), "PLATEN_OPERATOR_TOKEN="+opToken)
 	p := &proc{cmd: cmd, url: "http://" + httpAddr, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
@@ -87,19 +94,21 @@ func startProc(t *testing.T, dataDir, httpAddr, raftAddr string) *proc {
 		cmd.Process.Kill()
 		<-p.exited
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := http.Get(p.url + "/readyz")
-		if err == nil {
+	for deadline := time.Now().Add(readyWait); ; time.Sleep(50 * time.Millisecond) {
+		if res, err := http.Get(p.url + "/readyz"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
 				return p
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("node not ready in 30 s:\n%s\n%s", p.stdout, p.stderr)
+		select {
+		case <-p.exited:
+			t.Fatalf("node on %s exited: %v\n%s", httpAddr, p.err, p.stderr)
+		default:
 		}
-		time.Sleep(50 * time.Millisecond)
+		if time.Now().After(deadline) {
+			t.Fatalf("node on %s not ready in %s:\n%s\n%s", httpAddr, readyWait, p.stdout, p.stderr)
+		}
 	}
 }
 

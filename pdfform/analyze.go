@@ -117,16 +117,17 @@ func (e *Engine) with(f func(p pdfium.Pdfium) error) error {
 	return f(inst)
 }
 
-// Analyze reads every page's text pieces.
-func (e *Engine) Analyze(pdf []byte, lim Limits) (*Analysis, error) {
+// withDoc checks an upload against the limits, opens it on an instance and
+// runs f with its page count. Encrypted, unreadable and oversized files are
+// refused with their errors.
+func (e *Engine) withDoc(pdf []byte, lim Limits, f func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error) error {
 	if len(pdf) > lim.MaxBytes {
-		return nil, fmt.Errorf("%w: %d bytes; the limit is %d", ErrTooLarge, len(pdf), lim.MaxBytes)
+		return fmt.Errorf("%w: %d bytes; the limit is %d", ErrTooLarge, len(pdf), lim.MaxBytes)
 	}
 	if !strings.HasPrefix(strings.TrimLeft(string(pdf[:min(len(pdf), 1024)]), "\x00\t\r\n "), "%PDF-") {
-		return nil, fmt.Errorf("%w: it does not start with %%PDF-", ErrUnreadable)
+		return fmt.Errorf("%w: it does not start with %%PDF-", ErrUnreadable)
 	}
-	var out *Analysis
-	err := e.with(func(p pdfium.Pdfium) error {
+	return e.with(func(p pdfium.Pdfium) error {
 		doc, err := p.OpenDocument(&requests.OpenDocument{File: &pdf})
 		if err != nil {
 			if errors.Is(err, pdferrors.ErrPassword) {
@@ -145,9 +146,17 @@ func (e *Engine) Analyze(pdf []byte, lim Limits) (*Analysis, error) {
 		if count.PageCount > lim.MaxPages {
 			return fmt.Errorf("%w: %d pages; the limit is %d", ErrTooLarge, count.PageCount, lim.MaxPages)
 		}
+		return f(p, doc.Document, count.PageCount)
+	})
+}
+
+// Analyze reads every page's text pieces.
+func (e *Engine) Analyze(pdf []byte, lim Limits) (*Analysis, error) {
+	var out *Analysis
+	err := e.withDoc(pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
 		out = &Analysis{}
-		for i := 0; i < count.PageCount; i++ {
-			page, pieces, err := readPage(p, doc.Document, i)
+		for i := 0; i < pages; i++ {
+			page, pieces, err := readPage(p, doc, i)
 			if err != nil {
 				return fmt.Errorf("%w: page %d: %v", ErrUnreadable, i+1, err)
 			}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -345,9 +346,17 @@ func substitute(family string, bold, italic bool) (file, name string) {
 	return base + "-Regular.ttf", name
 }
 
+// fontFiles caches the substitute fonts' bytes: a fill loads them into each
+// document it writes, and the files do not change.
+var fontFiles sync.Map // file name → []byte
+
 func readFont(file string) ([]byte, error) {
+	if b, ok := fontFiles.Load(file); ok {
+		return b.([]byte), nil
+	}
 	for _, dir := range FontDirs {
 		if b, err := os.ReadFile(dir + "/" + file); err == nil {
+			fontFiles.Store(file, b)
 			return b, nil
 		}
 	}

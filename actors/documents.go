@@ -182,6 +182,9 @@ type DocDeps struct {
 	// QueueCapacity bounds the documents queued or rendering on this node.
 	QueueCapacity int
 	Logger        *slog.Logger
+	// FetchBlob, in a cluster, copies a blob this node lacks from a node
+	// that holds it.
+	FetchBlob func(hash string, holders []string) error
 }
 
 // Error codes of failed documents (docs/api.md).
@@ -261,6 +264,14 @@ func (d *docActor) run() {
 	}
 	req := render.Request{Version: version, Data: data, Engine: doc.Engine, Queue: true, Now: time.Now().UTC(),
 		CacheKey: VersionKey(doc.TemplateID, doc.TemplateVersion)}
+	if f := version.Form; f != nil {
+		if req.Source, err = d.sys.Blob(f.SourceHash, f.Holders); err != nil {
+			log.Error("the template's uploaded PDF cannot be read", "err", err)
+			d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
+				Message: "The template's uploaded PDF could not be read on any live node. Regenerate the document once the nodes that hold it are back."})
+			return
+		}
+	}
 	if doc.Watermarked {
 		req.Watermark = &render.Watermark{Text: "SANDBOX", Notice: "Sandbox document: not for production use"}
 	}
@@ -280,15 +291,20 @@ func (d *docActor) run() {
 		log.Error("cannot store the PDF; the document stays pending", "err", err)
 		return
 	}
-	holders, err := d.sys.copyBlob(hash, res.PDF)
+	holders, err := d.sys.CopyBlob(hash, res.PDF)
 	if err != nil {
 		log.Error("cannot copy the PDF to a second node; the document stays pending", "err", err)
 		return
 	}
+	var report json.RawMessage
+	if res.Report != nil {
+		report, _ = json.Marshal(map[string]any{"fields": res.Report})
+	}
 	DocumentsCompleted.Add(1)
 	expires := time.Now().UTC().Add(deps.Retention)
 	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
-		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires})
+		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires,
+		Report: report})
 }
 
 // finish records the outcome, retrying while the org actor cannot answer.

@@ -244,10 +244,10 @@ func (s *System) localPID(actorKind, key string) *actor.PID {
 // BlobPath + sha256.
 const BlobPath = "/peer/v1/blobs/"
 
-// copyBlob copies a finished PDF to a second live node, the first that takes
+// CopyBlob copies a finished PDF (or an upload) to a second live node, the first that takes
 // it in rendezvous order for its hash, and returns the nodes that hold it
 // (DESIGN.md: min(2, live nodes) holders before a document completes).
-func (s *System) copyBlob(hash string, data []byte) ([]string, error) {
+func (s *System) CopyBlob(hash string, data []byte) ([]string, error) {
 	self := s.placement.Self()
 	holders := []string{self.ID}
 	if s.remote == nil {

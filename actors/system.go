@@ -12,6 +12,7 @@ import (
 
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/storage"
 )
 
 // Placement tells which node owns an actor's key.
@@ -187,4 +188,16 @@ func (s *System) Stop() {
 	for _, pid := range pids {
 		<-s.engine.Poison(pid).Done()
 	}
+}
+
+// Blob reads a blob, first copying it from a node that holds it when this
+// node lacks it.
+func (s *System) Blob(hash string, holders []string) ([]byte, error) {
+	data, err := s.docs.Blobs.Read(hash)
+	if errors.Is(err, storage.ErrNotFound) && s.docs.FetchBlob != nil {
+		if err = s.docs.FetchBlob(hash, holders); err == nil {
+			data, err = s.docs.Blobs.Read(hash)
+		}
+	}
+	return data, err
 }

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -22,13 +23,19 @@ type (
 		Version                 *render.Version
 		Activate                bool
 		CopiedFrom              string
+		// Source and Pieces make a template from an uploaded PDF (already
+		// in the blob store); it has no version until fields are marked.
+		Source *storage.PDFSource
+		Pieces json.RawMessage
 	}
 	// SaveVersion saves the next version. The Reply's value is the
 	// storage.TemplateVersion.
 	SaveVersion struct {
 		TemplateID string
 		Version    render.Version
-		Activate   bool
+		// Fields are the version of a template made from an uploaded PDF.
+		Fields   []storage.FormField
+		Activate bool
 	}
 	// ActivateVersion makes a saved version the one that generates. The
 	// Reply's value is the storage.Template.
@@ -102,6 +109,12 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 		t := storage.Template{ID: ids.New(ids.Template, now), OrgID: a.id, Slug: m.Slug, Name: m.Name,
 			Description: m.Description, CopiedFrom: m.CopiedFrom}
 		ct := &storage.CreateTemplate{Template: t, Activate: m.Activate, EventID: ids.New(ids.Event, now)}
+		if m.Source != nil {
+			if m.Version != nil {
+				return nil, nil, fault.Invalid("version", "a template made from a PDF gets its versions once fields are marked")
+			}
+			ct.Template.Source, ct.Pieces = m.Source, m.Pieces
+		}
 		if m.Version != nil {
 			if _, err := m.Version.Check(); err != nil {
 				return nil, nil, err
@@ -116,10 +129,22 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, err := m.Version.Check(); err != nil {
-			return nil, nil, err
-		}
 		v := versionRecord(t.ID, t.LatestVersion+1, m.Version)
+		if t.Kind == storage.TemplatePDF {
+			if m.Version.HTML != "" || m.Version.Manifest != nil || len(m.Version.Assets) > 0 {
+				return nil, nil, fault.Invalid("html", "a template made from a PDF has fields, not markup")
+			}
+			if v.Fields, err = a.checkFields(t, m.Fields); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			if m.Fields != nil {
+				return nil, nil, fault.Invalid("fields", "only a template made from an uploaded PDF has fields")
+			}
+			if _, err := m.Version.Check(); err != nil {
+				return nil, nil, err
+			}
+		}
 		cmd.Kind = storage.KindSaveVersion
 		cmd.SaveVersion = &storage.SaveVersion{Version: v, Activate: m.Activate, EventID: ids.New(ids.Event, now)}
 		return func() any {
@@ -168,6 +193,67 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 		return readTemplate(t.ID), nil, nil
 	}
 	return nil, nil, fmt.Errorf("actors: %T is not a template message", msg)
+}
+
+// MaxFormFields bounds the fields of one version.
+const MaxFormFields = 500
+
+var fieldKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+
+// checkFields checks the fields of a version of a template made from an
+// uploaded PDF against its pieces, and fills in what a field leaves out:
+// whenMissing is "default" when a default is given, else "original".
+func (a *orgActor) checkFields(t storage.Template, fields []storage.FormField) ([]storage.FormField, error) {
+	if len(fields) == 0 {
+		return nil, fault.Invalid("fields", "mark at least one piece as a field")
+	}
+	if len(fields) > MaxFormFields {
+		return nil, fault.Invalid("fields", "at most %d fields", MaxFormFields)
+	}
+	raw, err := a.deps.Store.TemplatePieces(t.ID)
+	if err != nil {
+		return nil, err
+	}
+	var pieces []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(raw, &pieces); err != nil {
+		return nil, err
+	}
+	exists := map[string]bool{}
+	for _, p := range pieces {
+		exists[p.ID] = true
+	}
+	out := make([]storage.FormField, len(fields))
+	keys, used := map[string]bool{}, map[string]bool{}
+	for i, f := range fields {
+		at := fmt.Sprintf("fields[%d]", i)
+		switch {
+		case !exists[f.PieceID]:
+			return nil, fault.Invalid(at+".pieceId", "%q is not a piece of this template's PDF", f.PieceID)
+		case used[f.PieceID]:
+			return nil, fault.Invalid(at+".pieceId", "%q is marked twice", f.PieceID)
+		case !fieldKeyRE.MatchString(f.Key):
+			return nil, fault.Invalid(at+".key", "a key is 1 to 64 letters, digits and '_', not starting with a digit")
+		case keys[f.Key]:
+			return nil, fault.Invalid(at+".key", "%q names two fields", f.Key)
+		case len(f.Default) > render.MaxFormValueBytes || !utf8.ValidString(f.Default):
+			return nil, fault.Invalid(at+".default", "must be text of at most %d bytes", render.MaxFormValueBytes)
+		}
+		switch f.WhenMissing {
+		case "":
+			f.WhenMissing = storage.WhenMissingOriginal
+			if f.Default != "" {
+				f.WhenMissing = storage.WhenMissingDefault
+			}
+		case storage.WhenMissingDefault, storage.WhenMissingBlank, storage.WhenMissingOriginal:
+		default:
+			return nil, fault.Invalid(at+".whenMissing", "must be default, blank or original")
+		}
+		used[f.PieceID], keys[f.Key] = true, true
+		out[i] = f
+	}
+	return out, nil
 }
 
 // template reads one of the organisation's templates.

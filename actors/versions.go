@@ -41,8 +41,12 @@ func (v *Versions) Get(tplID string, n int) (*render.Checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err = render.Version{HTML: stored.HTML, Content: stored.Content, Manifest: stored.Manifest,
-		SampleData: stored.SampleData, Assets: stored.Assets}.Check()
+	if stored.Fields != nil {
+		c, err = v.form(stored)
+	} else {
+		c, err = render.Version{HTML: stored.HTML, Content: stored.Content, Manifest: stored.Manifest,
+			SampleData: stored.SampleData, Assets: stored.Assets}.Check()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("version %d of %s no longer passes its checks: %w", n, tplID, err)
 	}
@@ -53,4 +57,21 @@ func (v *Versions) Get(tplID string, n int) (*render.Checked, error) {
 	v.m[key] = c
 	v.mu.Unlock()
 	return c, nil
+}
+
+// form is a version of a template made from an uploaded PDF.
+func (v *Versions) form(stored storage.TemplateVersion) (*render.Checked, error) {
+	t, err := v.store.Template(stored.TemplateID)
+	if err != nil {
+		return nil, err
+	}
+	if t.Source == nil {
+		return nil, fmt.Errorf("template %s has fields but no uploaded PDF", t.ID)
+	}
+	f := &render.Form{SourceHash: t.Source.BlobHash, Holders: t.Source.BlobHolders}
+	for _, fl := range stored.Fields {
+		f.Fields = append(f.Fields, render.FormField{PieceID: fl.PieceID, Key: fl.Key, Default: fl.Default,
+			WhenMissing: fl.WhenMissing, Required: fl.Required})
+	}
+	return &render.Checked{Form: f, Sample: f.Sample()}, nil
 }

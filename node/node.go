@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -28,6 +29,7 @@ import (
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/internal/seal"
 	"github.com/platen/platen/links"
+	"github.com/platen/platen/pdfform"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/storage"
@@ -46,8 +48,10 @@ type Node struct {
 	actors    *actors.System
 	http      *transport.Server
 	engine    *chromium.Engine
-	links     links.Links
-	blobs     *storage.Blobs
+	// forms fills templates made from an uploaded PDF and reads uploads.
+	forms *pdfform.Engine
+	links links.Links
+	blobs *storage.Blobs
 	// peer is set on a node started with a cluster key.
 	peer     *peerParts
 	listener net.Listener
@@ -134,14 +138,24 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		}()
 	}
 	renderer := render.NewRenderer(cfg.Render, n.engine)
+	// PDFium compiles once, in the background at start when the engines
+	// are warmed, else at the first upload; its compiled module is kept in
+	// the data folder for the next start.
+	n.forms = pdfform.Start(pdfform.Options{Instances: min(runtime.NumCPU(), 4), Lazy: !cfg.WarmEngine,
+		CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})
+	renderer.SetForms(n.forms)
 	versions := actors.NewVersions(n.store)
+	var fetchBlob func(string, []string) error
+	if n.peer != nil {
+		fetchBlob = n.fetchBlob
+	}
 
 	clk := clock.System{}
 	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
 		Store: n.store, Proposer: n.raft, Clock: clk, Plans: n.store.Plans, ProposeTimeout: cfg.RequestTimeout,
 	}, actors.DocDeps{
 		Store: n.store, Blobs: blobs, Renderer: renderer, Versions: versions, Retention: cfg.Retention,
-		QueueCapacity: cfg.DocumentQueue, Logger: log,
+		QueueCapacity: cfg.DocumentQueue, Logger: log, FetchBlob: fetchBlob,
 	}, cfg.RequestTimeout)
 	n.actors.RoundTripLocal(cfg.WireCheck)
 	if n.peer != nil {
@@ -211,11 +225,10 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 				return 0
 			}),
 	)
-	var fetchBlob func(string, []string) error
 	var removeNode func(string) error
 	var catchUp func() error
 	if n.peer != nil {
-		fetchBlob, removeNode = n.fetchBlob, n.removeNode
+		removeNode = n.removeNode
 		catchUp = func() error { return n.raft.CatchUp(2 * time.Second) }
 		n.peer.httpAddr.Store(n.listener.Addr().String())
 	}
@@ -224,7 +237,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
 		SetPlanTerms: n.setPlanTerms,
-		Renderer:     renderer, Versions: versions, Blobs: blobs, WaitTimeout: cfg.WaitTimeout,
+		Renderer:     renderer, Versions: versions, Blobs: blobs, WaitTimeout: cfg.WaitTimeout, Forms: n.forms,
 		Links: n.links, Guard: guard,
 	})
 	if err != nil {
@@ -310,6 +323,9 @@ func (n *Node) close() {
 		if err := n.engine.Close(); err != nil {
 			n.log.Error("chromium close", "err", err)
 		}
+	}
+	if n.forms != nil {
+		n.forms.Close()
 	}
 	if n.raft != nil {
 		if err := n.raft.Shutdown(); err != nil {

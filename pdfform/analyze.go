@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
 	"github.com/klippa-app/go-pdfium/webassembly"
+	"github.com/tetratelabs/wazero"
 )
 
 // Refusals of an upload.
@@ -90,30 +93,96 @@ type Analysis struct {
 
 // Engine is a pool of PDFium instances sharing one compiled module.
 type Engine struct {
-	pool pdfium.Pool
-	size int
+	opts    Options
+	once    sync.Once
+	started atomic.Bool
+	pool    pdfium.Pool
+	err     error
 }
 
-// New compiles PDFium (a few seconds, once) and keeps up to instances of it.
+// Options configure an Engine.
+type Options struct {
+	// Instances is how many PDFium instances may run at once.
+	Instances int
+	// CacheDir, when set, keeps the compiled module on disk, so a node
+	// that starts again does not compile PDFium again.
+	CacheDir string
+	// Lazy compiles PDFium at the first use rather than at Start.
+	Lazy bool
+}
+
+// New compiles PDFium (a second or two without a warm cache) and keeps up
+// to instances of it.
 func New(instances int) (*Engine, error) {
-	instances = max(instances, 1)
-	pool, err := webassembly.Init(webassembly.Config{MinIdle: 1, MaxIdle: instances, MaxTotal: instances})
-	if err != nil {
-		return nil, fmt.Errorf("pdfium: %w", err)
+	e := &Engine{opts: Options{Instances: instances}}
+	e.init()
+	return e, e.err
+}
+
+// Start begins compiling PDFium in the background, or with Lazy at the
+// first use, and returns at once: a node serves while it compiles, and the
+// first use waits for it.
+func Start(opts Options) *Engine {
+	e := &Engine{opts: opts}
+	if !opts.Lazy {
+		go e.init()
 	}
-	return &Engine{pool: pool, size: instances}, nil
+	return e
+}
+
+// init compiles PDFium once; callers wait until it is done.
+func (e *Engine) init() {
+	e.once.Do(func() {
+		e.started.Store(true)
+		instances := max(e.opts.Instances, 1)
+		rc := wazero.NewRuntimeConfig()
+		if e.opts.CacheDir != "" {
+			cache, err := wazero.NewCompilationCacheWithDir(e.opts.CacheDir)
+			if err != nil {
+				e.err = fmt.Errorf("pdfium: compilation cache: %w", err)
+				return
+			}
+			rc = rc.WithCompilationCache(cache)
+		}
+		e.pool, e.err = webassembly.Init(webassembly.Config{MinIdle: 1, MaxIdle: instances, MaxTotal: instances, RuntimeConfig: rc})
+		if e.err != nil {
+			e.err = fmt.Errorf("pdfium: %w", e.err)
+		}
+	})
 }
 
 // Close releases the instances.
-func (e *Engine) Close() error { return e.pool.Close() }
+func (e *Engine) Close() error {
+	if !e.started.Load() {
+		return nil
+	}
+	e.init() // waits for a compile under way
+	if e.pool == nil {
+		return nil
+	}
+	return e.pool.Close()
+}
 
-// with runs f on an instance from the pool.
-func (e *Engine) with(f func(p pdfium.Pdfium) error) error {
+// with runs f on an instance from the pool. A panic in f (a malformed file
+// reaching a bug) is an ErrUnreadable, and the instance it ran on is killed
+// rather than reused.
+func (e *Engine) with(f func(p pdfium.Pdfium) error) (err error) {
+	e.init()
+	if e.err != nil {
+		return e.err
+	}
 	inst, err := e.pool.GetInstance(30 * time.Second)
 	if err != nil {
 		return fmt.Errorf("pdfium: no instance free: %w", err)
 	}
-	defer inst.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			inst.Kill()
+			err = fmt.Errorf("%w: %v", ErrUnreadable, r)
+			return
+		}
+		inst.Close()
+	}()
 	return f(inst)
 }
 

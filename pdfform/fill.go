@@ -43,9 +43,10 @@ type Filled struct {
 	Lines int `json:"lines"`
 }
 
-// minShrink is the smallest fraction of the original size a value shrinks
-// to before it wraps.
-const minShrink = 0.7
+// shrinkFloor is the smallest size a value shrinks to before it wraps
+// (DESIGN.md "shrink floor"): the larger of 6 pt and half the original's
+// size, and never larger than the original.
+func shrinkFloor(size float64) float64 { return min(size, max(6, size/2)) }
 
 // FontDirs are where the substitute fonts are looked for (Debian's
 // fonts-liberation and fonts-dejavu-core).
@@ -58,6 +59,9 @@ var FontDirs = []string{"/usr/share/fonts/truetype/liberation", "/usr/share/font
 // pieces' size and colour at their origin and baseline, on an overlay page
 // stamped over the page.
 func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) ([]byte, []Filled, error) {
+	if len(fills) == 0 {
+		return pdf, []Filled{}, nil
+	}
 	a, err := e.Analyze(pdf, lim)
 	if err != nil {
 		return nil, nil, err
@@ -276,8 +280,8 @@ func setValues(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, target references.
 }
 
 // fitText returns the size and lines a value takes in a piece's box: the
-// original size if it fits, else smaller down to minShrink of it, else
-// wrapped at that size.
+// original size if it fits, else smaller down to the shrink floor, else
+// wrapped at that size. An empty value takes no lines.
 func fitText(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, font references.FPDF_FONT, text string, piece Piece) (float64, []string) {
 	width := func(s string, size float64) float64 {
 		obj, err := p.FPDFPageObj_CreateTextObj(&requests.FPDFPageObj_CreateTextObj{Document: doc, Font: font, FontSize: float32(size)})
@@ -292,27 +296,37 @@ func fitText(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, font references.FPDF
 		}
 		return float64(b.Right - b.Left)
 	}
+	if strings.TrimSpace(text) == "" {
+		return piece.Size, nil
+	}
 	// A little room: the original's box is its ink, a value's width its advance.
 	room := piece.Box.W * 1.02
 	w := width(text, piece.Size)
-	if w <= room || w == 0 {
+	if !strings.Contains(text, "\n") && (w <= room || w == 0) {
 		return piece.Size, []string{text}
 	}
-	size := max(piece.Size*room/w, piece.Size*minShrink)
-	if width(text, size) <= room {
+	size := piece.Size
+	if w > room {
+		size = max(piece.Size*room/w, shrinkFloor(piece.Size))
+	}
+	if !strings.Contains(text, "\n") && width(text, size) <= room {
 		return size, []string{text}
 	}
+	// A value with line breaks keeps them, and each of its lines wraps.
 	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		next := strings.TrimSpace(line + " " + word)
-		if line != "" && width(next, size) > room {
-			lines = append(lines, line)
-			next = word
+	for _, para := range strings.Split(text, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			next := strings.TrimSpace(line + " " + word)
+			if line != "" && width(next, size) > room {
+				lines = append(lines, line)
+				next = word
+			}
+			line = next
 		}
-		line = next
+		lines = append(lines, line)
 	}
-	return size, append(lines, line)
+	return size, lines
 }
 
 // substitute picks the font file a piece's value is set in, in the piece's

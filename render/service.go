@@ -8,6 +8,7 @@ import (
 
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/pdf"
+	"github.com/platen/platen/pdfform"
 )
 
 // Renderer turns a checked version and data into a finished PDF: it checks
@@ -20,7 +21,16 @@ type Renderer struct {
 	fallback string
 	slots    chan struct{}
 	cfg      RendererConfig
+	// forms fills templates made from an uploaded PDF.
+	forms *pdfform.Engine
 }
+
+// EngineForm is the engine that fills templates made from an uploaded PDF.
+const EngineForm = "pdfium"
+
+// SetForms gives the renderer the engine that fills templates made from an
+// uploaded PDF. It is set once, before the renderer is used.
+func (r *Renderer) SetForms(e *pdfform.Engine) { r.forms = e }
 
 // RendererConfig is the render service's settings.
 type RendererConfig struct {
@@ -64,6 +74,8 @@ type Request struct {
 	// Queue makes the render wait for a free slot (documents, admitted
 	// earlier); without it a full queue refuses at once (previews).
 	Queue bool
+	// Source is the uploaded PDF of a Form version.
+	Source []byte
 }
 
 // Watermark is what a watermarked document carries.
@@ -75,6 +87,8 @@ type Result struct {
 	Pages    int
 	Engine   string
 	Duration time.Duration
+	// Report says how a Form version's fields were set.
+	Report []FieldReport
 }
 
 // ErrTooManyPages is a document over the page cap.
@@ -91,6 +105,9 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if req.Data == nil {
 		req.Data = map[string]any{}
 	}
+	if req.Version.Form != nil {
+		return r.renderForm(ctx, req, start)
+	}
 	if err := req.Version.Manifest.DataSchema.Validate(req.Data); err != nil {
 		return Result{}, err
 	}
@@ -98,20 +115,11 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if req.Queue {
-		select {
-		case r.slots <- struct{}{}:
-		case <-ctx.Done():
-			return Result{}, ctx.Err()
-		}
-	} else {
-		select {
-		case r.slots <- struct{}{}:
-		default:
-			return Result{}, fmt.Errorf("%w: %d renders are already running or waiting", fault.ErrOverloaded, r.cfg.Capacity)
-		}
+	release, err := r.slot(ctx, req.Queue)
+	if err != nil {
+		return Result{}, err
 	}
-	defer func() { <-r.slots }()
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 
@@ -145,6 +153,25 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 		}
 	}
 	return Result{PDF: out, Pages: pages, Engine: engine.Name(), Duration: time.Since(start)}, nil
+}
+
+// slot takes a place in the bounded queue, waiting for one when queue is
+// set, and returns the function that gives it back.
+func (r *Renderer) slot(ctx context.Context, queue bool) (release func(), err error) {
+	if queue {
+		select {
+		case r.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	} else {
+		select {
+		case r.slots <- struct{}{}:
+		default:
+			return nil, fmt.Errorf("%w: %d renders are already running or waiting", fault.ErrOverloaded, r.cfg.Capacity)
+		}
+	}
+	return func() { <-r.slots }, nil
 }
 
 // engine picks the engine: the request's, else the manifest's, else the

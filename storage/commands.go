@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -64,6 +65,9 @@ type CreateTemplate struct {
 	Version  *TemplateVersion `json:"version,omitempty"`
 	Activate bool             `json:"activate,omitempty"`
 	EventID  string           `json:"eventId,omitempty"`
+	// Pieces are the text pieces of a TemplatePDF template's upload, as
+	// the analysis wrote them (JSON), stored apart from the record.
+	Pieces json.RawMessage `json:"pieces,omitempty"`
 }
 
 // SaveVersion stores the next version of a template. Its number must be the

@@ -49,12 +49,14 @@ type Document struct {
 	BlobHash    string   `json:"blobHash,omitempty"`
 	BlobHolders []string `json:"blobHolders,omitempty"`
 	// Node is the node that took the document to render.
-	Node            string `json:"node,omitempty"`
-	DurationMs      int64  `json:"durationMs"`
-	ErrorCode       string `json:"errorCode,omitempty"`
-	Message         string `json:"message,omitempty"`
-	RegeneratedFrom string `json:"regeneratedFrom,omitempty"`
-	Downloads       int    `json:"downloads"`
+	Node       string `json:"node,omitempty"`
+	DurationMs int64  `json:"durationMs"`
+	// Report says how an uploaded-PDF template's fields were set (JSON).
+	Report          json.RawMessage `json:"report,omitempty"`
+	ErrorCode       string          `json:"errorCode,omitempty"`
+	Message         string          `json:"message,omitempty"`
+	RegeneratedFrom string          `json:"regeneratedFrom,omitempty"`
+	Downloads       int             `json:"downloads"`
 	// Hold is what the document reserved when it was created; Charge what
 	// it cost when it completed.
 	Hold           Hold       `json:"hold"`
@@ -145,11 +147,12 @@ type DocumentChange struct {
 	DocumentID string `json:"documentId"`
 	EventID    string `json:"eventId,omitempty"`
 	// Completed.
-	PageCount    int      `json:"pageCount,omitempty"`
-	ByteSize     int64    `json:"byteSize,omitempty"`
-	BlobHash     string   `json:"blobHash,omitempty"`
-	BlobHolders  []string `json:"blobHolders,omitempty"`
-	RenderedWith string   `json:"renderedWith,omitempty"`
+	PageCount    int             `json:"pageCount,omitempty"`
+	ByteSize     int64           `json:"byteSize,omitempty"`
+	BlobHash     string          `json:"blobHash,omitempty"`
+	BlobHolders  []string        `json:"blobHolders,omitempty"`
+	RenderedWith string          `json:"renderedWith,omitempty"`
+	Report       json.RawMessage `json:"report,omitempty"`
 	// Started: the node that renders it from now on.
 	Node      string     `json:"node,omitempty"`
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
@@ -312,7 +315,7 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) erro
 			at := c.At
 			d.Status, d.CompletedAt = StatusCompleted, &at
 			d.PageCount, d.ByteSize, d.BlobHash, d.RenderedWith, d.ExpiresAt = ch.PageCount, ch.ByteSize, ch.BlobHash, ch.RenderedWith, ch.ExpiresAt
-			d.BlobHolders = ch.BlobHolders
+			d.BlobHolders, d.Report = ch.BlobHolders, ch.Report
 			w.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
 			if d.ExpiresAt != nil {
 				w.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))

@@ -397,6 +397,13 @@ func apply(b *pebble.Batch, c *Command, woke *[]string) error {
 		ct := c.CreateTemplate
 		t := ct.Template
 		t.Kind, t.CreatedAt, t.UpdatedAt, t.ActiveVersion, t.LatestVersion = TemplateWritten, c.At, c.At, 0, 0
+		if t.Source != nil {
+			// The upload is a blob this template holds for good: templates
+			// are archived, never deleted.
+			t.Kind = TemplatePDF
+			w.set(append(blobRefPrefix(t.Source.BlobHash), t.ID...), nil)
+			w.set(templatePiecesKey(t.ID), ct.Pieces)
+		}
 		if ct.Version != nil {
 			v := *ct.Version
 			v.CreatedAt = c.At

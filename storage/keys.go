@@ -62,6 +62,7 @@ func templateKey(id string) []byte              { return []byte("t/" + id) }
 func templateSlugKey(orgID, slug string) []byte { return []byte("ts/" + orgID + "/" + slug) }
 func orgTemplatesPrefix(orgID string) []byte    { return []byte("ot/" + orgID + "/") }
 func orgTemplateKey(orgID, tplID string) []byte { return append(orgTemplatesPrefix(orgID), tplID...) }
+func templatePiecesKey(id string) []byte        { return []byte("tp/" + id) }
 func versionsPrefix(tplID string) []byte        { return []byte("tv/" + tplID + "/") }
 func versionKey(tplID string, n int) []byte {
 	return binary.BigEndian.AppendUint32(versionsPrefix(tplID), uint32(n))

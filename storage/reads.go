@@ -2,6 +2,7 @@ package storage
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -100,6 +101,13 @@ func (s *Store) Template(id string) (Template, error) {
 	var t Template
 	err := getRecord(s.db, templateKey(id), &t)
 	return t, err
+}
+
+// TemplatePieces returns the text pieces of a TemplatePDF template's
+// upload, as JSON.
+func (s *Store) TemplatePieces(id string) (json.RawMessage, error) {
+	raw, err := getRaw(s.db, templatePiecesKey(id))
+	return json.RawMessage(raw), err
 }
 
 // TemplateBySlug returns an organisation's template by slug.

@@ -134,6 +134,9 @@ type Event struct {
 // Template kinds.
 const (
 	TemplateWritten = "written"
+	// TemplatePDF is a template made from an uploaded PDF: its versions
+	// mark text pieces of the upload as fields.
+	TemplatePDF = "pdf"
 )
 
 // Template is a template record; its versions are TemplateVersion records.
@@ -147,14 +150,53 @@ type Template struct {
 	// ActiveVersion is the version that generates; 0 before any is active.
 	ActiveVersion int `json:"activeVersion"`
 	// LatestVersion is the highest version number saved.
-	LatestVersion int        `json:"latestVersion"`
-	CopiedFrom    string     `json:"copiedFrom,omitempty"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	UpdatedAt     time.Time  `json:"updatedAt"`
-	ArchivedAt    *time.Time `json:"archivedAt,omitempty"`
+	LatestVersion int    `json:"latestVersion"`
+	CopiedFrom    string `json:"copiedFrom,omitempty"`
+	// Source is the uploaded PDF of a TemplatePDF template.
+	Source     *PDFSource `json:"source,omitempty"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+	ArchivedAt *time.Time `json:"archivedAt,omitempty"`
 }
 
-// TemplateVersion is one immutable version of a written template.
+// PDFSource is the upload a TemplatePDF template was made from. The file is
+// a blob; its text pieces are stored apart (TemplatePieces).
+type PDFSource struct {
+	Filename string `json:"filename"`
+	BlobHash string `json:"blobHash"`
+	// BlobHolders are the nodes that held the file when the template was
+	// created.
+	BlobHolders []string  `json:"blobHolders,omitempty"`
+	ByteSize    int64     `json:"byteSize"`
+	Pages       []PDFPage `json:"pages"`
+	PieceCount  int       `json:"pieceCount"`
+}
+
+// PDFPage is one page of an upload, in points as displayed.
+type PDFPage struct {
+	Number int     `json:"number"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// When a field's key is missing from a document's data (FormField.WhenMissing).
+const (
+	WhenMissingDefault  = "default"
+	WhenMissingBlank    = "blank"
+	WhenMissingOriginal = "original"
+)
+
+// FormField marks one text piece of an upload as a field.
+type FormField struct {
+	PieceID     string `json:"pieceId"`
+	Key         string `json:"key"`
+	Default     string `json:"default,omitempty"`
+	WhenMissing string `json:"whenMissing"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// TemplateVersion is one immutable version of a template: markup for a
+// written template, fields for a TemplatePDF one.
 type TemplateVersion struct {
 	TemplateID string            `json:"templateId"`
 	Number     int               `json:"number"`
@@ -163,6 +205,7 @@ type TemplateVersion struct {
 	Manifest   json.RawMessage   `json:"manifest,omitempty"`
 	SampleData json.RawMessage   `json:"sampleData,omitempty"`
 	Assets     map[string]string `json:"assets,omitempty"`
+	Fields     []FormField       `json:"fields,omitempty"`
 	CreatedAt  time.Time         `json:"createdAt"`
 }
 

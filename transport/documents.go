@@ -28,21 +28,23 @@ var errFileExpired = errors.New("the document's file was deleted at the end of i
 
 // documentView is the document record of the spec.
 type documentView struct {
-	ID                   string          `json:"id"`
-	Status               string          `json:"status"`
-	TemplateID           string          `json:"templateId"`
-	TemplateSlug         string          `json:"templateSlug"`
-	TemplateVersion      int             `json:"templateVersion"`
-	CorrelationID        string          `json:"correlationId"`
-	PageCount            int             `json:"pageCount"`
-	ByteSize             int64           `json:"byteSize"`
-	Filename             string          `json:"filename"`
-	DownloadURL          string          `json:"downloadUrl,omitempty"`
-	DownloadURLExpiresAt *time.Time      `json:"downloadUrlExpiresAt,omitempty"`
-	DurationMs           int64           `json:"durationMs"`
-	ErrorCode            string          `json:"errorCode,omitempty"`
-	Message              string          `json:"message,omitempty"`
-	Metadata             json.RawMessage `json:"metadata,omitempty"`
+	ID                   string     `json:"id"`
+	Status               string     `json:"status"`
+	TemplateID           string     `json:"templateId"`
+	TemplateSlug         string     `json:"templateSlug"`
+	TemplateVersion      int        `json:"templateVersion"`
+	CorrelationID        string     `json:"correlationId"`
+	PageCount            int        `json:"pageCount"`
+	ByteSize             int64      `json:"byteSize"`
+	Filename             string     `json:"filename"`
+	DownloadURL          string     `json:"downloadUrl,omitempty"`
+	DownloadURLExpiresAt *time.Time `json:"downloadUrlExpiresAt,omitempty"`
+	DurationMs           int64      `json:"durationMs"`
+	// Report says how the fields of a template made from a PDF were set.
+	Report    json.RawMessage `json:"report,omitempty"`
+	ErrorCode string          `json:"errorCode,omitempty"`
+	Message   string          `json:"message,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitempty"`
 	// Engine is the engine that rendered the document, or the one asked for
 	// while it is pending.
 	Engine          string     `json:"engine,omitempty"`
@@ -58,7 +60,7 @@ type documentView struct {
 // viewDocument shows a record with a fresh download link when it has a file.
 func (s *Server) viewDocument(d storage.Document) documentView {
 	v := documentView{ID: d.ID, Status: d.Status, TemplateID: d.TemplateID, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
-		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename, DurationMs: d.DurationMs,
+		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename, DurationMs: d.DurationMs, Report: d.Report,
 		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, Watermarked: d.Watermarked,
 		RegeneratedFrom: d.RegeneratedFrom, Downloads: d.Downloads, CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt,
 		FileExpiresAt: d.ExpiresAt, FileExpired: d.FileExpired}
@@ -143,10 +145,15 @@ func (s *Server) prepareDocument(orgID string, body []byte, idemKey string) (act
 	if err != nil {
 		return actors.CreateDocument{}, false, err
 	}
-	if err := version.Manifest.DataSchema.Validate(data); err != nil {
+	create := actors.CreateDocument{Document: doc, Data: raw}
+	if version.Form != nil {
+		if _, err := version.Form.Values(data); err != nil {
+			return actors.CreateDocument{}, false, err
+		}
+		create.EstimatePages = len(t.Source.Pages)
+	} else if err := version.Manifest.DataSchema.Validate(data); err != nil {
 		return actors.CreateDocument{}, false, err
 	}
-	create := actors.CreateDocument{Document: doc, Data: raw}
 	if p := version.Manifest.Pagination; p != nil {
 		items, _ := data[p.Collection].([]any)
 		create.EstimatePages = len(render.Paginate(items, p.ItemsPerPage, p.FirstPageItemCount))

@@ -24,6 +24,7 @@ import (
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/links"
+	"github.com/platen/platen/pdfform"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 	"github.com/platen/platen/webhooks"
@@ -98,6 +99,8 @@ type Deps struct {
 	Renderer *render.Renderer
 	// Versions is the cache of checked template versions.
 	Versions *actors.Versions
+	// Forms reads uploaded PDFs: their text pieces and page images.
+	Forms *pdfform.Engine
 	// Blobs holds the PDFs.
 	Blobs *storage.Blobs
 	// FetchBlob, in a cluster, copies a blob this node lacks from one of the

@@ -19,22 +19,24 @@ import (
 
 // templateView is a template as the API shows it.
 type templateView struct {
-	ID            string     `json:"id"`
-	Slug          string     `json:"slug"`
-	Name          string     `json:"name"`
-	Description   string     `json:"description,omitempty"`
-	Kind          string     `json:"kind"`
-	ActiveVersion int        `json:"activeVersion"`
-	LatestVersion int        `json:"latestVersion"`
-	CopiedFrom    string     `json:"copiedFrom,omitempty"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	UpdatedAt     time.Time  `json:"updatedAt"`
-	ArchivedAt    *time.Time `json:"archivedAt,omitempty"`
+	ID            string `json:"id"`
+	Slug          string `json:"slug"`
+	Name          string `json:"name"`
+	Description   string `json:"description,omitempty"`
+	Kind          string `json:"kind"`
+	ActiveVersion int    `json:"activeVersion"`
+	LatestVersion int    `json:"latestVersion"`
+	CopiedFrom    string `json:"copiedFrom,omitempty"`
+	// Source is the upload of a template made from a PDF.
+	Source     *sourceView `json:"source,omitempty"`
+	CreatedAt  time.Time   `json:"createdAt"`
+	UpdatedAt  time.Time   `json:"updatedAt"`
+	ArchivedAt *time.Time  `json:"archivedAt,omitempty"`
 }
 
 func viewTemplate(t storage.Template) templateView {
 	return templateView{ID: t.ID, Slug: t.Slug, Name: t.Name, Description: t.Description, Kind: t.Kind,
-		ActiveVersion: t.ActiveVersion, LatestVersion: t.LatestVersion, CopiedFrom: t.CopiedFrom,
+		ActiveVersion: t.ActiveVersion, LatestVersion: t.LatestVersion, CopiedFrom: t.CopiedFrom, Source: viewSource(t.Source),
 		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, ArchivedAt: t.ArchivedAt}
 }
 
@@ -43,17 +45,19 @@ type versionView struct {
 	TemplateID string            `json:"templateId"`
 	Version    int               `json:"version"`
 	Active     bool              `json:"active"`
-	HTML       string            `json:"html"`
+	HTML       string            `json:"html,omitempty"`
 	Content    json.RawMessage   `json:"content,omitempty"`
 	Manifest   json.RawMessage   `json:"manifest,omitempty"`
 	SampleData json.RawMessage   `json:"sampleData,omitempty"`
 	Assets     map[string]string `json:"assets,omitempty"`
-	CreatedAt  time.Time         `json:"createdAt"`
+	// Fields are a version of a template made from a PDF.
+	Fields    []storage.FormField `json:"fields,omitempty"`
+	CreatedAt time.Time           `json:"createdAt"`
 }
 
 func viewVersion(v storage.TemplateVersion, t storage.Template) versionView {
 	return versionView{TemplateID: v.TemplateID, Version: v.Number, Active: v.Number == t.ActiveVersion, HTML: v.HTML,
-		Content: v.Content, Manifest: v.Manifest, SampleData: v.SampleData, Assets: v.Assets, CreatedAt: v.CreatedAt}
+		Content: v.Content, Manifest: v.Manifest, SampleData: v.SampleData, Assets: v.Assets, Fields: v.Fields, CreatedAt: v.CreatedAt}
 }
 
 // versionSummary is a version in a listing, without its source.
@@ -62,6 +66,7 @@ type versionSummary struct {
 	Active     bool      `json:"active"`
 	HTMLBytes  int       `json:"htmlBytes"`
 	AssetCount int       `json:"assetCount"`
+	FieldCount int       `json:"fieldCount,omitempty"`
 	CreatedAt  time.Time `json:"createdAt"`
 }
 
@@ -77,7 +82,9 @@ type versionInput struct {
 	Manifest   json.RawMessage   `json:"manifest"`
 	SampleData json.RawMessage   `json:"sampleData"`
 	Assets     map[string]string `json:"assets"`
-	Activate   *bool             `json:"activate"`
+	// Fields mark pieces of a template made from a PDF.
+	Fields   []storage.FormField `json:"fields"`
+	Activate *bool               `json:"activate"`
 }
 
 func (v versionInput) version() render.Version {
@@ -230,7 +237,7 @@ func (s *Server) createVersion(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	res, err := r.askOrg(r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Activate: in.Activate != nil && *in.Activate})
+	res, err := r.askOrg(r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Fields: in.Fields, Activate: in.Activate != nil && *in.Activate})
 	if err != nil {
 		return err
 	}
@@ -257,7 +264,7 @@ func (s *Server) listVersions(r *request) error {
 	items := make([]versionSummary, 0, len(vs))
 	for i := len(vs) - 1; i >= 0; i-- {
 		v := vs[i]
-		items = append(items, versionSummary{Version: v.Number, Active: v.Number == t.ActiveVersion, HTMLBytes: len(v.HTML), AssetCount: len(v.Assets), CreatedAt: v.CreatedAt})
+		items = append(items, versionSummary{Version: v.Number, Active: v.Number == t.ActiveVersion, HTMLBytes: len(v.HTML), AssetCount: len(v.Assets), FieldCount: len(v.Fields), CreatedAt: v.CreatedAt})
 	}
 	return r.ok(http.StatusOK, map[string]any{"items": items}, fmt.Sprintf("%d versions", len(items)))
 }
@@ -328,15 +335,10 @@ func (s *Server) preview(r *request) error {
 	if n == 0 {
 		return fmt.Errorf("%w: template %s has no active version to preview; save one first", fault.ErrConflict, t.Slug)
 	}
-	stored, err := s.deps.Store.TemplateVersion(t.ID, n)
+	checked, err := s.deps.Versions.Get(t.ID, n)
 	if errors.Is(err, storage.ErrNotFound) {
 		return fault.Invalid("version", "template %s has no version %d", t.Slug, n)
 	}
-	if err != nil {
-		return err
-	}
-	checked, err := render.Version{HTML: stored.HTML, Content: stored.Content, Manifest: stored.Manifest,
-		SampleData: stored.SampleData, Assets: stored.Assets}.Check()
 	if err != nil {
 		return err
 	}
@@ -344,13 +346,19 @@ func (s *Server) preview(r *request) error {
 	if data == nil {
 		data = checked.Sample
 	}
+	req := render.Request{
+		Version: checked, Data: data, Engine: in.Engine, CacheKey: actors.VersionKey(t.ID, n), Now: s.deps.Clock.Now(),
+		Watermark: &render.Watermark{Text: "PREVIEW", Notice: "Preview of " + t.Slug + " version " + strconv.Itoa(n) + ": not a billed document"},
+	}
+	if f := checked.Form; f != nil {
+		if req.Source, err = s.deps.Actors.Blob(f.SourceHash, f.Holders); err != nil {
+			return err
+		}
+	}
 	// Not the request as the context: fasthttp's RequestCtx.Done reads the
 	// server's state without a lock and races with Shutdown. The render
 	// has its own time budget.
-	res, err := s.deps.Renderer.Render(context.Background(), render.Request{
-		Version: checked, Data: data, Engine: in.Engine, CacheKey: fmt.Sprintf("%s@%d", t.ID, n), Now: s.deps.Clock.Now(),
-		Watermark: &render.Watermark{Text: "PREVIEW", Notice: "Preview of " + t.Slug + " version " + strconv.Itoa(n) + ": not a billed document"},
-	})
+	res, err := s.deps.Renderer.Render(context.Background(), req)
 	if err != nil {
 		return err
 	}

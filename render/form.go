@@ -1,0 +1,197 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/pdf"
+	"github.com/platen/platen/pdfform"
+)
+
+// Form is a version of a template made from an uploaded PDF: which of the
+// upload's text pieces are fields, and what each does when its key is
+// missing from a document's data.
+type Form struct {
+	// SourceHash is the sha256 of the upload in the blob store; Holders
+	// the nodes that held it when the template was made.
+	SourceHash string
+	Holders    []string
+	Fields     []FormField
+}
+
+// FormField is one marked piece.
+type FormField struct {
+	PieceID     string
+	Key         string
+	Default     string
+	WhenMissing string // "default", "blank" or "original"
+	Required    bool
+}
+
+// MaxFormValueBytes bounds one value of a form's data.
+const MaxFormValueBytes = 4 << 10
+
+// Values checks a document's data against the fields, and returns the text
+// each field's key gives it. data is a flat object whose keys are the
+// fields' keys: a key no field has is refused, naming it, as is a value
+// that is not text, a number or a boolean; a missing required key is
+// refused naming the key. null is a missing key.
+func (f *Form) Values(data map[string]any) (map[string]string, error) {
+	known := map[string]bool{}
+	for _, fl := range f.Fields {
+		known[fl.Key] = true
+	}
+	keys := make([]string, 0, len(data))
+	for k := range data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := map[string]string{}
+	for _, k := range keys {
+		if !known[k] {
+			return nil, fault.Payload(k, "is not a field of this template; its fields are %s", strings.Join(f.keys(), ", "))
+		}
+		var s string
+		switch v := data[k].(type) {
+		case nil:
+			continue
+		case string:
+			s = v
+		case float64:
+			s = strconv.FormatFloat(v, 'f', -1, 64)
+		case bool:
+			s = strconv.FormatBool(v)
+		default:
+			return nil, fault.Payload(k, "must be text, a number or a boolean: the data of a template made from a PDF is a flat object")
+		}
+		if len(s) > MaxFormValueBytes || !utf8.ValidString(s) {
+			return nil, fault.Payload(k, "must be valid text of at most %d bytes", MaxFormValueBytes)
+		}
+		out[k] = s
+	}
+	for _, fl := range f.Fields {
+		if _, ok := out[fl.Key]; !ok && fl.Required {
+			return nil, fault.Payload(fl.Key, "is required")
+		}
+	}
+	return out, nil
+}
+
+func (f *Form) keys() []string {
+	var keys []string
+	for _, fl := range f.Fields {
+		keys = append(keys, fl.Key)
+	}
+	return keys
+}
+
+// Sample is data that fills every field with its default, or its key in
+// capitals when it has none: what a preview without data shows.
+func (f *Form) Sample() map[string]any {
+	out := map[string]any{}
+	for _, fl := range f.Fields {
+		if fl.Default != "" {
+			out[fl.Key] = fl.Default
+		} else {
+			out[fl.Key] = strings.ToUpper(fl.Key)
+		}
+	}
+	return out
+}
+
+// FieldReport is how one field was set in a document.
+type FieldReport struct {
+	Key     string `json:"key"`
+	PieceID string `json:"pieceId"`
+	// From is where the text came from: "data", "default", "blank" (the
+	// original removed, nothing set) or "original" (left as printed).
+	From string `json:"from"`
+	// Font is the font the value was set in; Substituted says it is a
+	// metric-compatible substitute for the original's, and Reason why.
+	Font        string  `json:"font,omitempty"`
+	Substituted bool    `json:"substituted,omitempty"`
+	Reason      string  `json:"reason,omitempty"`
+	Size        float64 `json:"size,omitempty"`
+	Lines       int     `json:"lines,omitempty"`
+}
+
+// fills turns checked values into the pieces to fill and the report of
+// what each field takes from where.
+func (f *Form) fills(values map[string]string) ([]pdfform.Fill, []FieldReport) {
+	var fills []pdfform.Fill
+	report := make([]FieldReport, 0, len(f.Fields))
+	for _, fl := range f.Fields {
+		r := FieldReport{Key: fl.Key, PieceID: fl.PieceID, From: "data"}
+		text, ok := values[fl.Key]
+		if !ok {
+			switch fl.WhenMissing {
+			case "blank":
+				r.From, text = "blank", ""
+			case "original":
+				r.From = "original"
+			default:
+				r.From, text = "default", fl.Default
+			}
+		}
+		if r.From != "original" {
+			fills = append(fills, pdfform.Fill{PieceID: fl.PieceID, Text: text})
+		}
+		report = append(report, r)
+	}
+	return fills, report
+}
+
+// renderForm fills an uploaded PDF's fields.
+func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time) (Result, error) {
+	form := req.Version.Form
+	values, err := form.Values(req.Data)
+	if err != nil {
+		return Result{}, err
+	}
+	if r.forms == nil {
+		return Result{}, fmt.Errorf("%w: this node has no PDF form engine", ErrRender)
+	}
+	if len(req.Source) == 0 {
+		return Result{}, fmt.Errorf("%w: the template's uploaded PDF is not at hand", ErrRender)
+	}
+	release, err := r.slot(ctx, req.Queue)
+	if err != nil {
+		return Result{}, err
+	}
+	defer release()
+	fills, report := form.fills(values)
+	out, filled, err := r.forms.Fill(req.Source, fills, pdfform.DefaultLimits)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrFill, err)
+	}
+	byPiece := map[string]pdfform.Filled{}
+	for _, f := range filled {
+		byPiece[f.PieceID] = f
+	}
+	for i := range report {
+		f, ok := byPiece[report[i].PieceID]
+		if !ok || report[i].From == "blank" {
+			continue
+		}
+		report[i].Font, report[i].Substituted, report[i].Size, report[i].Lines = f.Font, f.Substituted, f.Size, f.Lines
+		if f.Substituted {
+			report[i].Reason = "the original's embedded font is a subset that may lack the new glyphs; set in its metric-compatible substitute"
+		}
+	}
+	pages, err := pdf.PageCount(out)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
+	}
+	if w := req.Watermark; w != nil {
+		if out, err = pdf.Watermark(out, w.Text, w.Notice); err != nil {
+			return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
+		}
+	}
+	return Result{PDF: out, Pages: pages, Engine: EngineForm, Duration: time.Since(start), Report: report}, nil
+}

@@ -1,0 +1,197 @@
+package transport_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/platen/platen/internal/testnode"
+)
+
+// upload posts a PDF to POST /v1/templates/pdf as a browser form would.
+func upload(t *testing.T, n *testnode.Node, file []byte, fields map[string]string) testnode.Response {
+	t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for k, v := range fields {
+		w.WriteField(k, v)
+	}
+	if file != nil {
+		part, _ := w.CreateFormFile("file", "Invoice 0142.pdf")
+		part.Write(file)
+	}
+	w.Close()
+	req, _ := http.NewRequest("POST", n.URL+"/v1/templates/pdf", &body)
+	req.Header.Set("Authorization", "Bearer "+n.Key)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := testnode.Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	_ = json.Unmarshal(raw, &r.JSON)
+	return r
+}
+
+// TestPDFTemplateLifecycle: upload a PDF, read its pieces and page images,
+// mark fields in a version, and generate through the same request, link
+// and billing as a written template.
+func TestPDFTemplateLifecycle(t *testing.T) {
+	n := testnode.Start(t, nil)
+	invoice, err := os.ReadFile("../pdfform/testdata/chromium-invoice.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := upload(t, n, invoice, map[string]string{"name": "Studio invoice", "slug": "studio-invoice"})
+	if r.Status != 201 {
+		t.Fatalf("upload: %s", r)
+	}
+	tpl := r.Data()
+	if tpl["kind"] != "pdf" || tpl["activeVersion"].(float64) != 0 || tpl["source"].(map[string]any)["filename"] != "Invoice 0142.pdf" {
+		t.Fatalf("template %v", tpl)
+	}
+	pieceID := map[string]string{}
+	for _, raw := range tpl["pieces"].([]any) {
+		p := raw.(map[string]any)
+		if _, ok := pieceID[p["text"].(string)]; !ok {
+			pieceID[p["text"].(string)] = p["id"].(string)
+		}
+		if p["text"] == "INV-2026-0142" && (p["size"].(float64) < 6 || p["color"] == "" || p["font"] == "" || p["box"].(map[string]any)["w"].(float64) <= 0) {
+			t.Fatalf("the number's piece lacks its style: %v", p)
+		}
+	}
+	for _, want := range []string{"INV-2026-0142", "£12,920.40", "Marlow Coffee Roasters Ltd", "2 March 2026"} {
+		if pieceID[want] == "" {
+			t.Fatalf("no piece %q among %v", want, pieceID)
+		}
+	}
+
+	// Refusals, each with its code and field.
+	if r := upload(t, n, invoice, map[string]string{"slug": "studio-invoice"}); r.Status != 409 {
+		t.Fatalf("a taken slug: %s", r)
+	}
+	if r := upload(t, n, nil, map[string]string{"slug": "x"}); r.Status != 400 || r.Field() != "file" {
+		t.Fatalf("no file: %s", r)
+	}
+	if r := upload(t, n, []byte("%PDF-1.7\nnot really"), map[string]string{"slug": "broken"}); r.Status != 400 || r.Field() != "file" {
+		t.Fatalf("a broken PDF: %s", r)
+	}
+	if r := upload(t, n, []byte("hello"), map[string]string{"slug": "text"}); r.Status != 400 || r.Field() != "file" {
+		t.Fatalf("not a PDF: %s", r)
+	}
+
+	// Pieces and page images, in the same coordinates.
+	r = testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice/pieces?page=1", n.Key, nil)
+	if r.Status != 200 || len(r.Data()["items"].([]any)) != len(tpl["pieces"].([]any)) {
+		t.Fatalf("pieces: %s", r)
+	}
+	r = testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice/pages/1.png", n.Key, nil)
+	if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" {
+		t.Fatalf("page image: HTTP %d %s", r.Status, r.Header)
+	}
+	img, err := png.Decode(bytes.NewReader(r.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := tpl["source"].(map[string]any)["pages"].([]any)[0].(map[string]any)
+	if b := img.Bounds(); b.Dx() != int(page["width"].(float64)+0.5) || b.Dy() != int(page["height"].(float64)+0.5) {
+		t.Fatalf("a 72 dpi image of a %vx%v pt page is %v", page["width"], page["height"], b)
+	}
+	if r := testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice/pages/2.png", n.Key, nil); r.Status != 404 {
+		t.Fatalf("a page the PDF lacks: %s", r)
+	}
+
+	// A version of fields, checked against the pieces.
+	fields := []map[string]any{
+		{"pieceId": pieceID["INV-2026-0142"], "key": "number", "required": true},
+		{"pieceId": pieceID["£12,920.40"], "key": "amount", "default": "£0.00"},
+		{"pieceId": pieceID["Marlow Coffee Roasters Ltd"], "key": "customer"},
+		{"pieceId": pieceID["2 March 2026"], "key": "issued", "whenMissing": "blank"},
+	}
+	bad := []map[string]any{{"pieceId": "p9-9", "key": "number"}}
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/versions", n.Key, map[string]any{"fields": bad}); r.Status != 400 || r.Field() != "fields[0].pieceId" {
+		t.Fatalf("a piece the PDF lacks: %s", r)
+	}
+	twice := []map[string]any{fields[0], {"pieceId": pieceID["£12,920.40"], "key": "number"}}
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/versions", n.Key, map[string]any{"fields": twice}); r.Status != 400 || r.Field() != "fields[1].key" {
+		t.Fatalf("a key used twice: %s", r)
+	}
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/versions", n.Key, map[string]any{"html": "<p>x</p>", "fields": fields}); r.Status != 400 {
+		t.Fatalf("markup on a PDF template: %s", r)
+	}
+	r = testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/versions", n.Key, map[string]any{"fields": fields, "activate": true})
+	if r.Status != 201 {
+		t.Fatalf("save fields: %s", r)
+	}
+	saved := r.Data()["fields"].([]any)
+	if saved[2].(map[string]any)["whenMissing"] != "original" || saved[1].(map[string]any)["whenMissing"] != "default" {
+		t.Fatalf("whenMissing left out: %v", saved)
+	}
+
+	// The data is flat, its keys the fields'.
+	gen := func(data map[string]any) testnode.Response {
+		return testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "studio-invoice", "data": data})
+	}
+	if r := gen(map[string]any{"amount": "£1.00"}); r.Status != 422 || r.Code() != "PAYLOAD_VALIDATION_FAILED" || r.Field() != "number" {
+		t.Fatalf("a missing required key: %s", r)
+	}
+	if r := gen(map[string]any{"number": "A", "colour": "red"}); r.Status != 422 || r.Field() != "colour" {
+		t.Fatalf("an unknown key: %s", r)
+	}
+	if r := gen(map[string]any{"number": map[string]any{"a": 1}}); r.Status != 422 || r.Field() != "number" {
+		t.Fatalf("a nested value: %s", r)
+	}
+
+	r = gen(map[string]any{"number": "INV-2026-0999", "customer": "Acme Ltd"})
+	if r.Status != 201 || r.Data()["status"] != "completed" {
+		t.Fatalf("generate: %s", r)
+	}
+	doc := r.Data()
+	if doc["pageCount"].(float64) != 1 || doc["engine"] != "pdfium" {
+		t.Fatalf("document %v", doc)
+	}
+	report := doc["report"].(map[string]any)["fields"].([]any)
+	from := map[string]string{}
+	for _, f := range report {
+		f := f.(map[string]any)
+		from[f["key"].(string)] = f["from"].(string)
+		if f["key"] == "number" && (f["font"] == "" || f["size"].(float64) < 9) {
+			t.Fatalf("report of the number: %v", f)
+		}
+	}
+	if from["number"] != "data" || from["amount"] != "default" || from["issued"] != "blank" {
+		t.Fatalf("report %v", report)
+	}
+	_, pdf := download(t, doc["downloadUrl"].(string))
+	text := pdfText(t, []byte(pdf))
+	orig := pdfText(t, invoice)
+	for _, c := range []struct {
+		text  string
+		delta int
+	}{{"INV-2026-0999", 1}, {"Acme Ltd", 1}, {"£0.00", 1}, {"INV-2026-0142", -1}, {"£12,920.40", -1}, {"2 March 2026", -1}, {"1 April 2026", 0}} {
+		if got := strings.Count(text, c.text) - strings.Count(orig, c.text); got != c.delta {
+			t.Errorf("%q: %d more in the document than in the upload, want %d", c.text, got, c.delta)
+		}
+	}
+
+	// Billed by its page like any document.
+	w := testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil).Data()
+	if used := w["allowance"].(map[string]any)["usedPages"]; used != float64(1) {
+		t.Fatalf("allowance used %v after a one-page document: %v", used, w)
+	}
+
+	// A preview with the defaults and keys: a PDF, unbilled.
+	r = testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/preview", n.Key, map[string]any{})
+	if r.Status != 200 || !bytes.HasPrefix(r.Body, []byte("%PDF-")) || !strings.Contains(pdfText(t, r.Body), "NUMBER") {
+		t.Fatalf("preview: HTTP %d", r.Status)
+	}
+}

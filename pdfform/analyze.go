@@ -63,26 +63,71 @@ type Piece struct {
 	Font  string  `json:"font"`
 	Size  float64 `json:"size"`
 	Color string  `json:"color"`
-	// Bold and Italic are the face, from the font's name and weight.
+	// Bold and Italic are the face, from the font's name, weight and flags;
+	// Serif and Mono its kind, from its flags.
 	Bold   bool `json:"bold,omitempty"`
 	Italic bool `json:"italic,omitempty"`
-	// Objects are the indexes of the page's text objects the piece is made
-	// of; OriginX and Baseline (points from the top left) are where its
-	// first glyph stands, where a new value starts.
-	Objects           []int   `json:"-"`
-	OriginX, Baseline float64 `json:"-"`
-	// TextRanks are the objects' places among the page's text objects,
-	// which are its content's text-showing operators, in order.
-	TextRanks []int `json:"-"`
+	Serif  bool `json:"-"`
+	Mono   bool `json:"-"`
+	// Parts are the pieces of the page's text-showing operators the piece
+	// is made of.
+	Parts []Part `json:"-"`
+	// Origin is where the piece's first glyph stands, in user space, and
+	// Dir the unit vector of its text's x axis: where and which way a new
+	// value starts.
+	Origin, Dir [2]float64 `json:"-"`
 }
 
-// Page is a page's size in points.
+// Part is the glyphs [From, To) of one text-showing operator, the Rank-th
+// of its page. Whole says they are all of its glyphs; otherwise Advance is
+// how far they move the text position, in thousandths of the font size
+// (what a TJ adjustment counts in).
+type Part struct {
+	Rank     int
+	From, To int
+	Whole    bool
+	Advance  float64
+	// Glyphs is how many glyphs the operator shows.
+	Glyphs int
+}
+
+// Page is one page of an upload, in points as displayed.
 type Page struct {
 	Number int     `json:"number"`
 	Width  float64 `json:"width"`
 	Height float64 `json:"height"`
 	// TextObjects is how many text objects the page holds.
 	TextObjects int `json:"-"`
+	// Geom maps user space to the page as displayed.
+	Geom pageGeom `json:"-"`
+}
+
+// pageGeom maps a page's user space to the page as displayed, in points
+// from its top-left corner: the crop box's corners and the page's
+// rotation (quarter turns clockwise).
+type pageGeom struct {
+	Rot        int
+	L, B, R, T float64
+}
+
+func (g pageGeom) display(x, y float64) (float64, float64) {
+	switch g.Rot {
+	case 1:
+		return y - g.B, x - g.L
+	case 2:
+		return g.R - x, y - g.B
+	case 3:
+		return g.T - y, g.R - x
+	}
+	return x - g.L, g.T - y
+}
+
+// box maps a user-space rectangle to a displayed one: left, top, right,
+// bottom.
+func (g pageGeom) box(l, b, r, t float64) (float64, float64, float64, float64) {
+	x1, y1 := g.display(l, b)
+	x2, y2 := g.display(r, t)
+	return min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)
 }
 
 // Analysis is what an upload holds.
@@ -237,21 +282,58 @@ func (e *Engine) Analyze(pdf []byte, lim Limits) (*Analysis, error) {
 	return out, err
 }
 
-// glyphRun is one text object as read.
+// glyphRun is the glyphs of one text object between gaps: a word or words
+// on a line, in one style, in display coordinates.
 type glyphRun struct {
-	index                    int
 	text                     string
-	font                     string
-	size                     float64
-	color                    string
-	left, bottom, right, top float64
-	originX, baseline        float64
-	rank                     int
-	bold, italic             bool
+	style                    objStyle
+	left, top, right, bottom float64
+	// x, y is the first glyph's origin as displayed.
+	x, y float64
+	part Part
+	// origin and dir are the first glyph's origin and the text's direction
+	// in user space.
+	origin, dir [2]float64
+}
+
+// objStyle is what a text object's glyphs share.
+type objStyle struct {
+	font                      string
+	size                      float64
+	color                     string
+	bold, italic, serif, mono bool
+}
+
+// textObj is one text object of a page and its glyphs.
+type textObj struct {
+	rank  int
+	style objStyle
+	// tf is the font size operand; scale the text matrix's (and the
+	// CTM's) scale; dir its x axis in user space.
+	tf, scale float64
+	dir       [2]float64
+	font      references.FPDF_FONT
+	hasFont   bool
+	bounds    [4]float64 // left, bottom, right, top in user space
+	text      string
+	chars     []char
+}
+
+// char is one character of the text page: a glyph, or two or more
+// characters from one glyph (a ligature), which share the glyph's number.
+type char struct {
+	r rune
+	// gen is a space PDFium made up for a gap: text, not a glyph.
+	gen     bool
+	glyph   int
+	x, y    float64    // origin, user space
+	box     [4]float64 // left, bottom, right, top, user space
+	unicode uint32
 }
 
 func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, []Piece, error) {
-	size, err := p.GetPageSize(&requests.GetPageSize{Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: index}}})
+	pageRef := requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: index}}
+	size, err := p.GetPageSize(&requests.GetPageSize{Page: pageRef})
 	if err != nil {
 		return Page{}, nil, err
 	}
@@ -262,6 +344,14 @@ func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, [
 	}
 	defer p.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: loaded.Page})
 	ref := requests.Page{ByReference: &loaded.Page}
+	if rot, err := p.FPDFPage_GetRotation(&requests.FPDFPage_GetRotation{Page: ref}); err == nil {
+		page.Geom.Rot = int(rot.PageRotation)
+	}
+	bb, err := p.FPDF_GetPageBoundingBox(&requests.FPDF_GetPageBoundingBox{Page: ref})
+	if err != nil {
+		return page, nil, err
+	}
+	page.Geom.L, page.Geom.B, page.Geom.R, page.Geom.T = float64(bb.Rect.Left), float64(bb.Rect.Bottom), float64(bb.Rect.Right), float64(bb.Rect.Top)
 	text, err := p.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: ref})
 	if err != nil {
 		return page, nil, err
@@ -271,7 +361,8 @@ func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, [
 	if err != nil {
 		return page, nil, err
 	}
-	var runs []glyphRun
+	var objs []*textObj
+	byKey := map[objKey][]*textObj{}
 	for j := 0; j < n.Count; j++ {
 		obj, err := p.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: ref, Index: j})
 		if err != nil {
@@ -281,65 +372,289 @@ func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, [
 		if err != nil || kind.Type != enums.FPDF_PAGEOBJ_TEXT {
 			continue
 		}
-		r, ok := readRun(p, obj.PageObject, text.TextPage, page.Height)
-		if ok {
-			r.index, r.rank = j, page.TextObjects
-			runs = append(runs, r)
+		if o, key, ok := readObject(p, obj.PageObject, text.TextPage); ok {
+			o.rank = page.TextObjects
+			objs = append(objs, o)
+			byKey[key] = append(byKey[key], o)
 		}
 		page.TextObjects++
+	}
+	readChars(p, text.TextPage, byKey)
+	var runs []glyphRun
+	for _, o := range objs {
+		runs = append(runs, o.runs(p, page.Geom)...)
 	}
 	return page, joinRuns(runs, page.Number), nil
 }
 
-func readRun(p pdfium.Pdfium, obj references.FPDF_PAGEOBJECT, tp references.FPDF_TEXTPAGE, pageHeight float64) (glyphRun, bool) {
-	t, err := p.FPDFTextObj_GetText(&requests.FPDFTextObj_GetText{PageObject: obj, TextPage: tp})
-	if err != nil {
-		return glyphRun{}, false
-	}
-	sz, err := p.FPDFTextObj_GetFontSize(&requests.FPDFTextObj_GetFontSize{PageObject: obj})
-	if err != nil {
-		return glyphRun{}, false
-	}
+// objKey tells a page's text objects apart: the text page names a
+// character's object by a new handle, so objects are matched by matrix
+// and bounds.
+type objKey [10]float32
+
+func keyOf(p pdfium.Pdfium, obj references.FPDF_PAGEOBJECT) (objKey, bool) {
 	m, err := p.FPDFPageObj_GetMatrix(&requests.FPDFPageObj_GetMatrix{PageObject: obj})
 	if err != nil {
-		return glyphRun{}, false
+		return objKey{}, false
 	}
 	b, err := p.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj})
 	if err != nil {
-		return glyphRun{}, false
+		return objKey{}, false
 	}
-	r := glyphRun{text: t.Text, color: "#000000",
-		// The size the eye sees: the font size scaled by the text matrix.
-		size:     round2(float64(sz.FontSize) * math.Sqrt(math.Abs(float64(m.Matrix.A*m.Matrix.D-m.Matrix.B*m.Matrix.C)))),
-		left:     float64(b.Left),
-		right:    float64(b.Right),
-		top:      pageHeight - float64(b.Top),
-		bottom:   pageHeight - float64(b.Bottom),
-		originX:  float64(m.Matrix.E),
-		baseline: pageHeight - float64(m.Matrix.F),
+	x := m.Matrix
+	return objKey{x.A, x.B, x.C, x.D, x.E, x.F, b.Left, b.Bottom, b.Right, b.Top}, true
+}
+
+// readObject reads a text object's style and place.
+func readObject(p pdfium.Pdfium, obj references.FPDF_PAGEOBJECT, tp references.FPDF_TEXTPAGE) (*textObj, objKey, bool) {
+	key, ok := keyOf(p, obj)
+	if !ok {
+		return nil, key, false
 	}
+	t, err := p.FPDFTextObj_GetText(&requests.FPDFTextObj_GetText{PageObject: obj, TextPage: tp})
+	if err != nil {
+		return nil, key, false
+	}
+	sz, err := p.FPDFTextObj_GetFontSize(&requests.FPDFTextObj_GetFontSize{PageObject: obj})
+	if err != nil {
+		return nil, key, false
+	}
+	a, b, c, d := float64(key[0]), float64(key[1]), float64(key[2]), float64(key[3])
+	o := &textObj{text: t.Text, tf: float64(sz.FontSize), scale: math.Sqrt(math.Abs(a*d - b*c)),
+		bounds: [4]float64{float64(key[6]), float64(key[7]), float64(key[8]), float64(key[9])}}
+	if l := math.Hypot(a, b); l > 0 {
+		o.dir = [2]float64{a / l, b / l}
+	} else {
+		o.dir = [2]float64{1, 0}
+	}
+	// The size the eye sees: the font size scaled by the text matrix.
+	o.style = objStyle{size: round2(o.tf * o.scale), color: "#000000"}
 	if f, err := p.FPDFTextObj_GetFont(&requests.FPDFTextObj_GetFont{PageObject: obj}); err == nil {
+		o.font, o.hasFont = f.Font, true
 		if fam, err := p.FPDFFont_GetFamilyName(&requests.FPDFFont_GetFamilyName{Font: f.Font}); err == nil {
-			r.font = fam.FamilyName
+			o.style.font = fam.FamilyName
 		}
 		if base, err := p.FPDFFont_GetBaseFontName(&requests.FPDFFont_GetBaseFontName{Font: f.Font}); err == nil {
-			name := strings.ToLower(base.BaseFontName)
-			r.bold = strings.Contains(name, "bold") || strings.Contains(name, "black") || strings.Contains(name, "heavy")
-			r.italic = strings.Contains(name, "italic") || strings.Contains(name, "oblique")
+			o.style.bold, o.style.italic = faceOf(base.BaseFontName)
 		}
 		if w, err := p.FPDFFont_GetWeight(&requests.FPDFFont_GetWeight{Font: f.Font}); err == nil && w.Weight >= 600 {
-			r.bold = true
+			o.style.bold = true
+		}
+		if fl, err := p.FPDFFont_GetFlags(&requests.FPDFFont_GetFlags{Font: f.Font}); err == nil {
+			o.style.italic = o.style.italic || fl.Italic
+			o.style.bold = o.style.bold || fl.ForceBold
+			o.style.serif, o.style.mono = fl.Serif, fl.FixedPitch
 		}
 	}
 	if c, err := p.FPDFPageObj_GetFillColor(&requests.FPDFPageObj_GetFillColor{PageObject: obj}); err == nil {
-		r.color = fmt.Sprintf("#%02x%02x%02x", c.FillColor.R, c.FillColor.G, c.FillColor.B)
+		o.style.color = fmt.Sprintf("#%02x%02x%02x", c.FillColor.R, c.FillColor.G, c.FillColor.B)
 	}
-	return r, true
+	return o, key, true
 }
 
-// joinRuns joins text objects into pieces: consecutive objects on the same
-// baseline in the same font, size and colour, with gaps no wider than a
-// word space. A wider gap (a column, a tab stop) starts a new piece.
+// faceOf reads bold and italic from a font's PostScript name, TeX's
+// (CMBX12, CMTI12) included.
+func faceOf(base string) (bold, italic bool) {
+	name := strings.ToLower(base)
+	if i := strings.IndexByte(name, '+'); i >= 0 {
+		name = name[i+1:] // a subset's tag
+	}
+	bold = strings.Contains(name, "bold") || strings.Contains(name, "black") || strings.Contains(name, "heavy") || strings.Contains(name, "semibold")
+	italic = strings.Contains(name, "italic") || strings.Contains(name, "oblique")
+	if strings.HasPrefix(name, "cm") || strings.HasPrefix(name, "lm") {
+		bold = bold || strings.Contains(name, "bx") || strings.HasPrefix(name, "cmb")
+		italic = italic || strings.Contains(name, "ti") || strings.Contains(name, "sl")
+	}
+	return bold, italic
+}
+
+// readChars gives each text object its characters, in order. A character
+// whose object cannot be told (two objects alike) is left out, and so is
+// a character PDFium made up (a space for a gap).
+func readChars(p pdfium.Pdfium, tp references.FPDF_TEXTPAGE, byKey map[objKey][]*textObj) {
+	count, err := p.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: tp})
+	if err != nil {
+		return
+	}
+	for i := 0; i < count.Count; i++ {
+		g, err := p.FPDFText_IsGenerated(&requests.FPDFText_IsGenerated{TextPage: tp, Index: i})
+		if err != nil {
+			continue
+		}
+		obj, err := p.FPDFText_GetTextObject(&requests.FPDFText_GetTextObject{TextPage: tp, Index: i})
+		if err != nil {
+			continue
+		}
+		key, ok := keyOf(p, obj.TextObject)
+		if !ok || len(byKey[key]) != 1 {
+			continue
+		}
+		o := byKey[key][0]
+		u, err := p.FPDFText_GetUnicode(&requests.FPDFText_GetUnicode{TextPage: tp, Index: i})
+		if err != nil {
+			continue
+		}
+		if g.IsGenerated {
+			if n := len(o.chars); n > 0 && unicode.IsSpace(rune(u.Unicode)) {
+				o.chars = append(o.chars, char{r: ' ', gen: true, glyph: o.chars[n-1].glyph})
+			}
+			continue
+		}
+		org, err := p.FPDFText_GetCharOrigin(&requests.FPDFText_GetCharOrigin{TextPage: tp, Index: i})
+		if err != nil {
+			continue
+		}
+		box, err := p.FPDFText_GetCharBox(&requests.FPDFText_GetCharBox{TextPage: tp, Index: i})
+		if err != nil {
+			continue
+		}
+		c := char{r: rune(u.Unicode), unicode: uint32(u.Unicode), x: org.X, y: org.Y, box: [4]float64{box.Left, box.Bottom, box.Right, box.Top}}
+		// The characters of a ligature share their glyph's origin.
+		if last, ok := o.lastGlyph(); ok {
+			c.glyph = last.glyph + 1
+			if math.Abs(last.x-c.x) < 1e-3 && math.Abs(last.y-c.y) < 1e-3 {
+				c.glyph = last.glyph
+			}
+		}
+		o.chars = append(o.chars, c)
+	}
+}
+
+// lastGlyph is the object's last character that is a glyph.
+func (o *textObj) lastGlyph() (char, bool) {
+	for i := len(o.chars) - 1; i >= 0; i-- {
+		if !o.chars[i].gen {
+			return o.chars[i], true
+		}
+	}
+	return char{}, false
+}
+
+// runs splits a text object into runs at gaps wider than a word space
+// (a column, a tab stop: Ghostscript and TeX set a whole line, cells and
+// all, in one TJ). An object whose characters are not all known is one
+// run.
+func (o *textObj) runs(p pdfium.Pdfium, g pageGeom) []glyphRun {
+	whole := func() glyphRun {
+		r := glyphRun{text: o.text, style: o.style, dir: o.dir, part: Part{Rank: o.rank, Whole: true}}
+		r.left, r.top, r.right, r.bottom = g.box(o.bounds[0], o.bounds[1], o.bounds[2], o.bounds[3])
+		if len(o.chars) > 0 {
+			r.origin = [2]float64{o.chars[0].x, o.chars[0].y}
+		} else {
+			r.origin = [2]float64{o.bounds[0], o.bounds[1]}
+		}
+		r.x, r.y = g.display(r.origin[0], r.origin[1])
+		return r
+	}
+	noSpace := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	var known strings.Builder
+	for _, c := range o.chars {
+		known.WriteRune(c.r)
+	}
+	last, ok := o.lastGlyph()
+	if !ok || o.tf <= 0 || o.scale <= 0 || noSpace(known.String()) != noSpace(o.text) {
+		return []glyphRun{whole()}
+	}
+	along := func(x, y float64) float64 { return x*o.dir[0] + y*o.dir[1] }
+	extent := func(c char) float64 {
+		return max(along(c.box[0], c.box[1]), along(c.box[2], c.box[1]), along(c.box[0], c.box[3]), along(c.box[2], c.box[3]))
+	}
+	glyphs := last.glyph + 1
+	var runs []glyphRun
+	start := 0
+	end := math.Inf(-1) // the far edge of the glyphs so far
+	flush := func(to int) {
+		seg := o.chars[start:to]
+		first, ok := firstGlyph(seg)
+		if !ok {
+			return
+		}
+		r := glyphRun{style: o.style, dir: o.dir, origin: [2]float64{first.x, first.y}}
+		var sb strings.Builder
+		l, b, rr, t := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		lastSeg := first
+		for _, c := range seg {
+			sb.WriteRune(c.r)
+			if c.gen {
+				continue
+			}
+			lastSeg = c
+			if unicode.IsSpace(c.r) || c.box[2] <= c.box[0] {
+				continue
+			}
+			l, b, rr, t = min(l, c.box[0]), min(b, c.box[1]), max(rr, c.box[2]), max(t, c.box[3])
+		}
+		if math.IsInf(l, 0) {
+			return
+		}
+		r.text = sb.String()
+		r.left, r.top, r.right, r.bottom = g.box(l, b, rr, t)
+		r.x, r.y = g.display(r.origin[0], r.origin[1])
+		r.part = Part{Rank: o.rank, From: first.glyph, To: lastSeg.glyph + 1, Whole: first.glyph == 0 && lastSeg.glyph+1 == glyphs, Glyphs: glyphs}
+		if next, ok := firstGlyph(o.chars[to:]); ok {
+			r.part.Advance = along(next.x-first.x, next.y-first.y)
+		} else {
+			r.part.Advance = along(lastSeg.x-first.x, lastSeg.y-first.y) + o.glyphWidth(p, lastSeg.unicode)
+		}
+		// In thousandths of the font size, in text space.
+		r.part.Advance = r.part.Advance / o.scale / o.tf * 1000
+		runs = append(runs, r)
+	}
+	for i, c := range o.chars {
+		if c.gen || unicode.IsSpace(c.r) {
+			continue
+		}
+		pos := along(c.x, c.y)
+		if !math.IsInf(end, -1) && i > start && pos-end > 0.6*o.style.size {
+			flush(i)
+			start = i
+		}
+		end = max(end, extent(c), pos)
+	}
+	flush(len(o.chars))
+	switch {
+	case len(runs) == 0:
+		return []glyphRun{whole()}
+	case len(runs) == 1 && runs[0].part.Whole:
+		// The object's own text keeps the spaces PDFium sees between
+		// objects (Chromium sets a glyph an object).
+		runs[0].text = o.text
+	}
+	return runs
+}
+
+// firstGlyph is the first character of cs that is a glyph.
+func firstGlyph(cs []char) (char, bool) {
+	for _, c := range cs {
+		if !c.gen {
+			return c, true
+		}
+	}
+	return char{}, false
+}
+
+// glyphWidth is how far a glyph moves the text position, in user space.
+func (o *textObj) glyphWidth(p pdfium.Pdfium, u uint32) float64 {
+	if !o.hasFont {
+		return 0
+	}
+	w, err := p.FPDFFont_GetGlyphWidth(&requests.FPDFFont_GetGlyphWidth{Font: o.font, Glyph: u, FontSize: float32(o.tf)})
+	if err != nil {
+		return 0
+	}
+	return float64(w.GlyphWidth) * o.scale
+}
+
+// joinRuns joins runs into pieces: consecutive runs on the same baseline
+// in the same font, size and colour, with gaps no wider than a word space.
+// A wider gap (a column, a tab stop) starts a new piece.
 func joinRuns(runs []glyphRun, page int) []Piece {
 	var out []Piece
 	var cur *Piece
@@ -359,8 +674,7 @@ func joinRuns(runs []glyphRun, page int) []Piece {
 		empty := strings.TrimFunc(r.text, unicode.IsSpace) == ""
 		if cur != nil && continues(last, r) {
 			cur.Text += r.text
-			cur.Objects = append(cur.Objects, r.index)
-			cur.TextRanks = append(cur.TextRanks, r.rank)
+			cur.Parts = append(cur.Parts, r.part)
 			if !empty {
 				x2 := max(cur.Box.X+cur.Box.W, r.right)
 				y2 := max(cur.Box.Y+cur.Box.H, r.bottom)
@@ -379,8 +693,9 @@ func joinRuns(runs []glyphRun, page int) []Piece {
 		if empty {
 			continue
 		}
-		cur = &Piece{Page: page, Text: r.text, Font: r.font, Size: r.size, Color: r.color, Objects: []int{r.index}, TextRanks: []int{r.rank},
-			OriginX: r.originX, Baseline: r.baseline, Bold: r.bold, Italic: r.italic,
+		st := r.style
+		cur = &Piece{Page: page, Text: r.text, Font: st.font, Size: st.size, Color: st.color, Bold: st.bold, Italic: st.italic,
+			Serif: st.serif, Mono: st.mono, Parts: []Part{r.part}, Origin: r.origin, Dir: r.dir,
 			Box: Box{X: r.left, Y: r.top, W: r.right - r.left, H: r.bottom - r.top}}
 		last = r
 	}
@@ -390,14 +705,14 @@ func joinRuns(runs []glyphRun, page int) []Piece {
 
 // continues reports whether r carries on the run that ended with last.
 func continues(last, r glyphRun) bool {
-	if r.font != last.font || r.color != last.color || r.bold != last.bold || r.italic != last.italic || math.Abs(r.size-last.size) > 0.05 {
+	if r.style != last.style {
 		return false
 	}
-	if math.Abs(r.baseline-last.baseline) > 0.2*r.size {
+	if math.Abs(r.y-last.y) > 0.2*r.style.size {
 		return false
 	}
 	gap := r.left - last.right
-	return gap > -0.5*r.size && gap < 0.6*r.size
+	return gap > -0.5*r.style.size && gap < 0.6*r.style.size
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

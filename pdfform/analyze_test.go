@@ -54,7 +54,7 @@ func TestAnalyzeJoinsGlyphsIntoPieces(t *testing.T) {
 			seller = &a.Pieces[i]
 		}
 		if p.Font == "" || p.Size <= 0 || p.Box.W <= 0 || p.Box.H <= 0 || p.Box.X < 0 || p.Box.Y < 0 ||
-			p.Box.X+p.Box.W > a.Pages[0].Width || p.Box.Y+p.Box.H > a.Pages[0].Height || len(p.Objects) == 0 {
+			p.Box.X+p.Box.W > a.Pages[0].Width || p.Box.Y+p.Box.H > a.Pages[0].Height || len(p.Parts) == 0 {
 			t.Errorf("piece %+v is not well formed", p)
 		}
 	}
@@ -65,7 +65,7 @@ func TestAnalyzeJoinsGlyphsIntoPieces(t *testing.T) {
 		}
 		t.Fatalf("the seller's name is not one piece; first pieces: %q", texts)
 	}
-	if seller.Size != 12 || seller.Font != "Liberation Sans" || seller.Color != "#1b2426" || len(seller.Objects) < 10 {
+	if seller.Size != 12 || seller.Font != "Liberation Sans" || seller.Color != "#1b2426" || len(seller.Parts) < 10 {
 		t.Fatalf("seller piece %+v", *seller)
 	}
 	// Near the top left of the page, as a page image shows it.
@@ -133,4 +133,30 @@ func BenchmarkAnalyze(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzContent feeds arbitrary content streams to the operator scanner and
+// the operator rewriter: a malformed page may be refused, never crash.
+func FuzzContent(f *testing.F) {
+	f.Add([]byte("BT /F1 12 Tf 1 0 0 1 50 700 Tm [(Consignee:)-4032.91(Borealis)]TJ T*(x)' 1 2 (y)\" ET"), 1)
+	f.Add([]byte("q BT /F2 9 Tf <0041 0042>Tj ET Q BI /W 1 ID \x00\x01 EI (a\\(b\\)c\\101) Tj"), 2)
+	f.Add([]byte("[(unterminated"), 1)
+	f.Fuzz(func(t *testing.T, content []byte, width int) {
+		ops, err := textOps(content)
+		if err != nil {
+			return
+		}
+		width = 1 + abs(width)%2
+		for _, op := range ops {
+			rewriteTextOp(content, op, width, []Part{{From: 0, To: 1, Advance: 500, Glyphs: 3}})
+		}
+		editTextOps(content, ops, map[int][]byte{0: nil})
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

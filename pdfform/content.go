@@ -2,7 +2,10 @@ package pdfform
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"strconv"
 )
 
 // ErrNotEditable is a page whose content the filler cannot map to the text
@@ -14,6 +17,8 @@ var ErrNotEditable = errors.New("the page's text cannot be edited in place")
 type textOp struct {
 	start, end int
 	op         string // Tj, TJ, ' or "
+	// font is the name of the font resource the operator shows text in.
+	font string
 }
 
 func isSpace(c byte) bool {
@@ -29,6 +34,8 @@ func textOps(b []byte) ([]textOp, error) {
 	var ops []textOp
 	operands := -1 // start of the operands since the last operator
 	depth := 0     // inside [ ] or << >>
+	font := ""     // the current font resource
+	var saved []string
 	for i := 0; i < len(b); {
 		c := b[i]
 		switch {
@@ -91,7 +98,17 @@ func textOps(b []byte) ([]textOp, error) {
 			// An operator.
 			switch word {
 			case "Tj", "TJ", "'", `"`:
-				ops = append(ops, textOp{start: operands, end: i, op: word})
+				ops = append(ops, textOp{start: operands, end: i, op: word, font: font})
+			case "Tf":
+				if f := bytes.Fields(b[operands : i-2]); len(f) == 2 && len(f[0]) > 1 && f[0][0] == '/' {
+					font = string(f[0][1:])
+				}
+			case "q":
+				saved = append(saved, font)
+			case "Q":
+				if n := len(saved); n > 0 {
+					font, saved = saved[n-1], saved[:n-1]
+				}
 			case "BI":
 				// An inline image: its data runs to "EI" between whitespace.
 				k := bytes.Index(b[i:], []byte("ID"))
@@ -142,21 +159,25 @@ func isNumber(w string) bool {
 	return digits > 0
 }
 
-// removeTextOps returns b without the text-showing operators ranked in
-// drop (their order among all of b's). ' and " also move to the next line,
-// and " sets the spacing: that part of them stays.
-func removeTextOps(b []byte, ops []textOp, drop map[int]bool) []byte {
+// editTextOps returns b with the text-showing operators ranked in edits
+// (their order among all of b's) replaced: by the given bytes, or, for
+// nil, removed. A removed ' or " still moves to the next line, and " still
+// sets the spacing.
+func editTextOps(b []byte, ops []textOp, edits map[int][]byte) []byte {
 	var out bytes.Buffer
 	last := 0
 	for rank, op := range ops {
-		if !drop[rank] {
+		edit, ok := edits[rank]
+		if !ok {
 			continue
 		}
 		out.Write(b[last:op.start])
-		switch op.op {
-		case "'":
+		switch {
+		case edit != nil:
+			out.Write(edit)
+		case op.op == "'":
 			out.WriteString("T*")
-		case `"`:
+		case op.op == `"`:
 			// aw ac string " → aw Tw ac Tc T*
 			fields := bytes.Fields(b[op.start:op.end])
 			if len(fields) >= 4 {
@@ -170,4 +191,202 @@ func removeTextOps(b []byte, ops []textOp, drop map[int]bool) []byte {
 	}
 	out.Write(b[last:])
 	return out.Bytes()
+}
+
+// operand is a string or a number of a text operator.
+type operand struct {
+	str   []byte
+	num   []byte // as written
+	isStr bool
+}
+
+// parseOperands reads the strings and numbers of a text operator's
+// operands (b holds them and the operator).
+func parseOperands(b []byte) ([]operand, error) {
+	var out []operand
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case isSpace(c) || c == '[' || c == ']':
+			i++
+		case c == '(':
+			end, err := skipLiteral(b, i)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, operand{str: unescape(b[i+1 : end-1]), isStr: true})
+			i = end
+		case c == '<':
+			j := bytes.IndexByte(b[i:], '>')
+			if j < 0 {
+				return nil, errors.New("content: unterminated hex string")
+			}
+			out = append(out, operand{str: unhex(b[i+1 : i+j]), isStr: true})
+			i += j + 1
+		default:
+			j := i
+			for j < len(b) && !isSpace(b[j]) && !isDelim(b[j]) {
+				j++
+			}
+			if j == i {
+				return nil, fmt.Errorf("content: unexpected %q in a text operator", c)
+			}
+			if w := b[i:j]; isNumber(string(w)) {
+				out = append(out, operand{num: w})
+			}
+			i = j // the operator itself is not an operand
+		}
+	}
+	return out, nil
+}
+
+// unescape decodes a literal string's body.
+func unescape(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' || i+1 == len(b) {
+			if c == '\r' { // an end of line in a string is a line feed
+				if i+1 < len(b) && b[i+1] == '\n' {
+					i++
+				}
+				c = '\n'
+			}
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch e := b[i]; e {
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+		default:
+			if e >= '0' && e <= '7' {
+				v, n := 0, 0
+				for n < 3 && i < len(b) && b[i] >= '0' && b[i] <= '7' {
+					v = v*8 + int(b[i]-'0')
+					i++
+					n++
+				}
+				i--
+				out = append(out, byte(v))
+			} else {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// unhex decodes a hex string's body; a last odd digit is followed by 0.
+func unhex(b []byte) []byte {
+	var digits []byte
+	for _, c := range b {
+		if !isSpace(c) {
+			digits = append(digits, c)
+		}
+	}
+	if len(digits)%2 == 1 {
+		digits = append(digits, '0')
+	}
+	out := make([]byte, len(digits)/2)
+	hex.Decode(out, digits)
+	return out
+}
+
+// rewriteTextOp returns a text operator with the glyphs of drops left out,
+// each run of them replaced by a TJ adjustment of its advance, so every
+// glyph it keeps stays where it was. width is the bytes of one character
+// code (1, or 2 for a CID font with Identity encoding).
+func rewriteTextOp(b []byte, op textOp, width int, drops []Part) ([]byte, error) {
+	body := b[op.start:op.end]
+	ops, err := parseOperands(body)
+	if err != nil {
+		return nil, err
+	}
+	var prefix string
+	switch op.op {
+	case "'":
+		prefix = "T* "
+	case `"`:
+		// aw ac string " → aw Tw ac Tc T* [...] TJ
+		if len(ops) != 3 || ops[0].isStr || ops[1].isStr {
+			return nil, errors.New(`content: a " operator without its spacing`)
+		}
+		prefix = string(ops[0].num) + " Tw " + string(ops[1].num) + " Tc T* "
+		ops = ops[2:]
+	}
+	dropped := func(g int) (Part, bool) {
+		for _, d := range drops {
+			if g >= d.From && g < d.To {
+				return d, true
+			}
+		}
+		return Part{}, false
+	}
+	var out bytes.Buffer
+	out.WriteString(prefix + "[")
+	glyph := 0
+	var pending []byte // a kept string not yet written
+	flushStr := func() {
+		if len(pending) > 0 {
+			out.WriteString("<" + hex.EncodeToString(pending) + ">")
+			pending = nil
+		}
+	}
+	inDrop := false
+	var held [][]byte // adjustments after a dropped run: kept only if no glyph follows
+	for _, o := range ops {
+		if !o.isStr {
+			if inDrop {
+				held = append(held, o.num)
+				continue
+			}
+			flushStr()
+			out.WriteString(" " + string(o.num) + " ")
+			continue
+		}
+		if len(o.str)%width != 0 {
+			return nil, fmt.Errorf("%w: a string of %d bytes in a font of %d-byte codes", ErrNotEditable, len(o.str), width)
+		}
+		for i := 0; i < len(o.str); i += width {
+			if d, ok := dropped(glyph); ok {
+				if glyph == d.From {
+					flushStr()
+					held = nil
+					out.WriteString(" " + strconv.FormatFloat(-d.Advance, 'f', 2, 64) + " ")
+				}
+				inDrop = true
+			} else {
+				if inDrop {
+					// The dropped run's advance already covers what it
+					// held back.
+					inDrop, held = false, nil
+				}
+				pending = append(pending, o.str[i:i+width]...)
+			}
+			glyph++
+		}
+	}
+	flushStr()
+	for _, h := range held {
+		out.WriteString(" " + string(h) + " ")
+	}
+	if want := drops[0].Glyphs; glyph != want {
+		return nil, fmt.Errorf("%w: an operator shows %d codes where PDFium saw %d glyphs", ErrNotEditable, glyph, want)
+	}
+	out.WriteString("] TJ")
+	return out.Bytes(), nil
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +43,8 @@ type Filled struct {
 	// Lines is how many lines the value took: more than one when it did not
 	// fit on one even at the smallest size allowed.
 	Lines int `json:"lines"`
+	// Box is where the value's ink is on the page, as pieces' boxes are.
+	Box Box `json:"box"`
 }
 
 // shrinkFloor is the smallest size a value shrinks to before it wraps
@@ -58,7 +62,14 @@ var FontDirs = []string{"/usr/share/fonts/truetype/liberation", "/usr/share/font
 // text and everything unmarked prints as before. The values are set, in the
 // pieces' size and colour at their origin and baseline, on an overlay page
 // stamped over the page.
-func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) ([]byte, []Filled, error) {
+func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report []Filled, err error) {
+	// pdfcpu runs outside PDFium's sandbox: a malformed file that reaches
+	// a bug in it is refused, not a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			out, report, err = nil, nil, fmt.Errorf("%w: %v", ErrUnreadable, r)
+		}
+	}()
 	if len(fills) == 0 {
 		return pdf, []Filled{}, nil
 	}
@@ -84,13 +95,20 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) ([]byte, []Filled, e
 	}
 	sort.Ints(pages)
 
-	drop := map[int]map[int]bool{}
+	// page → operator rank → the parts of it to drop
+	drop := map[int]map[int][]Part{}
+	var stamped []int // the pages with a value to set
 	for _, n := range pages {
-		drop[n] = map[int]bool{}
+		drop[n] = map[int][]Part{}
+		text := false
 		for _, f := range perPage[n] {
-			for _, r := range byID[f.PieceID].TextRanks {
-				drop[n][r] = true
+			for _, part := range byID[f.PieceID].Parts {
+				drop[n][part.Rank] = append(drop[n][part.Rank], part)
 			}
+			text = text || strings.TrimSpace(f.Text) != ""
+		}
+		if text {
+			stamped = append(stamped, n)
 		}
 	}
 	edited, err := removeText(pdf, a.Pages, drop)
@@ -102,6 +120,9 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) ([]byte, []Filled, e
 		return nil, nil, err
 	}
 	for k, n := range pages {
+		if !slices.Contains(stamped, n) {
+			continue
+		}
 		wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(overlay), k+1, "scalefactor:1 abs, position:bl, rotation:0, offset:0 0", true, false, types.POINTS)
 		if err != nil {
 			return nil, nil, fmt.Errorf("overlay of page %d: %w", n, err)
@@ -115,18 +136,24 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) ([]byte, []Filled, e
 	return edited, report, nil
 }
 
-// removeText deletes the given text operators (by rank) from the pages'
-// content streams and writes the document again.
-func removeText(pdf []byte, pages []Page, drop map[int]map[int]bool) ([]byte, error) {
+// removeText deletes the given parts of text operators (by rank) from the
+// pages' content streams and writes the document again: a whole operator
+// goes, and a part of one is cut out of it, its advance kept.
+func removeText(pdf []byte, pages []Page, drop map[int]map[int][]Part) ([]byte, error) {
 	ctx, err := api.ReadContext(bytes.NewReader(pdf), model.NewDefaultConfiguration())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
-	if err := ctx.EnsurePageCount(); err != nil {
+	// Validation reads every object, those in object streams too: without
+	// it WriteContext loses the ones nothing touched (pdfTeX's fonts).
+	if err := api.ValidateContext(ctx); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
 	for n, ranks := range drop {
-		d, _, _, err := ctx.PageDict(n, false)
+		if len(ranks) == 0 {
+			continue
+		}
+		d, _, inh, err := ctx.PageDict(n, false)
 		if err != nil || d == nil {
 			return nil, fmt.Errorf("%w: page %d: %v", ErrUnreadable, n, err)
 		}
@@ -142,7 +169,6 @@ func removeText(pdf []byte, pages []Page, drop map[int]map[int]bool) ([]byte, er
 			}
 		}
 		// The page's operators are counted across its content streams, in order.
-		offset, total := 0, 0
 		type part struct {
 			sd   *types.StreamDict
 			nr   int
@@ -150,6 +176,7 @@ func removeText(pdf []byte, pages []Page, drop map[int]map[int]bool) ([]byte, er
 			base int
 		}
 		var parts []part
+		total := 0
 		for _, r := range refs {
 			sd, _, err := ctx.DereferenceStreamDict(r)
 			if err != nil || sd == nil {
@@ -162,24 +189,46 @@ func removeText(pdf []byte, pages []Page, drop map[int]map[int]bool) ([]byte, er
 			if err != nil {
 				return nil, fmt.Errorf("%w: page %d: %v", ErrNotEditable, n, err)
 			}
-			parts = append(parts, part{sd: sd, nr: r.ObjectNumber.Value(), ops: ops, base: offset})
-			offset += len(ops)
+			parts = append(parts, part{sd: sd, nr: r.ObjectNumber.Value(), ops: ops, base: total})
 			total += len(ops)
 		}
 		if total != pages[n-1].TextObjects {
 			return nil, fmt.Errorf("%w: page %d shows text %d times where PDFium sees %d text objects", ErrNotEditable, n, total, pages[n-1].TextObjects)
 		}
-		for _, pt := range parts {
-			local := map[int]bool{}
-			for r := range ranks {
-				if r >= pt.base && r < pt.base+len(pt.ops) {
-					local[r-pt.base] = true
-				}
+		var resources types.Dict
+		if inh != nil {
+			resources = inh.Resources
+		}
+		if r, ok := d["Resources"]; ok {
+			if rd, err := ctx.DereferenceDict(r); err == nil && rd != nil {
+				resources = rd
 			}
-			if len(local) == 0 {
+		}
+		for _, pt := range parts {
+			edits := map[int][]byte{}
+			for rank, ps := range ranks {
+				if rank < pt.base || rank >= pt.base+len(pt.ops) {
+					continue
+				}
+				op := pt.ops[rank-pt.base]
+				if slices.ContainsFunc(ps, func(p Part) bool { return p.Whole }) {
+					edits[rank-pt.base] = nil
+					continue
+				}
+				width := codeWidth(ctx, resources, op.font)
+				if width == 0 {
+					return nil, fmt.Errorf("%w: page %d: part of a line in font %q, whose encoding is not one this filler can cut", ErrNotEditable, n, op.font)
+				}
+				b, err := rewriteTextOp(pt.sd.Content, op, width, ps)
+				if err != nil {
+					return nil, fmt.Errorf("page %d: %w", n, err)
+				}
+				edits[rank-pt.base] = b
+			}
+			if len(edits) == 0 {
 				continue
 			}
-			pt.sd.Content = removeTextOps(pt.sd.Content, pt.ops, local)
+			pt.sd.Content = editTextOps(pt.sd.Content, pt.ops, edits)
 			if err := pt.sd.Encode(); err != nil {
 				return nil, err
 			}
@@ -195,6 +244,31 @@ func removeText(pdf []byte, pages []Page, drop map[int]map[int]bool) ([]byte, er
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// codeWidth is the bytes of one character code in a page's font: 1 for a
+// simple font, 2 for a Type 0 font with Identity encoding, 0 when neither
+// is known.
+func codeWidth(ctx *model.Context, resources types.Dict, name string) int {
+	if resources == nil || name == "" {
+		return 0
+	}
+	fonts, err := ctx.DereferenceDict(resources["Font"])
+	if err != nil || fonts == nil {
+		return 0
+	}
+	font, err := ctx.DereferenceDict(fonts[name])
+	if err != nil || font == nil {
+		return 0
+	}
+	if st, _ := font["Subtype"].(types.Name); st != "Type0" {
+		return 1
+	}
+	switch enc, _ := font["Encoding"].(types.Name); enc {
+	case "Identity-H", "Identity-V":
+		return 2
+	}
+	return 0
 }
 
 // overlay makes a document with one page per filled page, of its size,
@@ -237,24 +311,39 @@ func setValues(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, target references.
 	var report []Filled
 	for _, f := range fills {
 		piece := byID[f.PieceID]
-		file, name := substitute(piece.Font, piece.Bold, piece.Italic)
-		font, ok := fonts[file]
+		file, name := substitute(piece)
+		// A simple font when WinAnsi encodes the value (its ToUnicode reads
+		// back exactly); a CID font, which encodes anything the font has,
+		// otherwise.
+		cid := !winAnsi(f.Text)
+		key := fmt.Sprintf("%s/%v", file, cid)
+		font, ok := fonts[key]
 		if !ok {
 			data, err := readFont(file)
 			if err != nil {
 				return nil, err
 			}
-			loadedFont, err := p.FPDFText_LoadFont(&requests.FPDFText_LoadFont{Document: doc, Data: data, FontType: enums.FPDF_FONT_TRUETYPE, CID: false})
+			loadedFont, err := p.FPDFText_LoadFont(&requests.FPDFText_LoadFont{Document: doc, Data: data, FontType: enums.FPDF_FONT_TRUETYPE, CID: cid})
 			if err != nil {
 				return nil, fmt.Errorf("load font %s: %w", file, err)
 			}
-			font, fonts[file] = loadedFont.Font, loadedFont.Font
+			font, fonts[key] = loadedFont.Font, loadedFont.Font
 		}
 		size, lines := fitText(p, doc, font, f.Text, piece)
 		color := parseColor(piece.Color)
-		// Each line starts at the piece's origin; the first sits on the
-		// original's baseline, the rest below it.
-		baseline := page.Height - piece.Baseline
+		// The overlay page is the page as displayed (the stamp turns a
+		// rotated page upright). Each line starts at the piece's origin,
+		// the first on the original's baseline, the rest below it, along
+		// the original's direction.
+		ox, oy := page.Geom.display(piece.Origin[0], piece.Origin[1])
+		tx, ty := page.Geom.display(piece.Origin[0]+piece.Dir[0], piece.Origin[1]+piece.Dir[1])
+		dx, dy := tx-ox, oy-ty // y up on the overlay
+		if l := math.Hypot(dx, dy); l > 0 {
+			dx, dy = dx/l, dy/l
+		} else {
+			dx, dy = 1, 0
+		}
+		var box Box // where the value's ink is, as displayed
 		for i, line := range lines {
 			obj, err := p.FPDFPageObj_CreateTextObj(&requests.FPDFPageObj_CreateTextObj{Document: doc, Font: font, FontSize: float32(size)})
 			if err != nil {
@@ -264,14 +353,22 @@ func setValues(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, target references.
 				return nil, err
 			}
 			p.FPDFPageObj_SetFillColor(&requests.FPDFPageObj_SetFillColor{PageObject: obj.PageObject, FillColor: color})
-			y := baseline - float64(i)*size*1.15
+			down := float64(i) * size * 1.15
 			p.FPDFPageObj_Transform(&requests.FPDFPageObj_Transform{PageObject: obj.PageObject,
-				Transform: structs.FPDF_FS_MATRIX{A: 1, D: 1, E: float32(piece.OriginX), F: float32(y)}})
+				Transform: structs.FPDF_FS_MATRIX{A: float32(dx), B: float32(dy), C: float32(-dy), D: float32(dx),
+					E: float32(ox + down*dy), F: float32(page.Height - oy - down*dx)}})
+			if b, err := p.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj.PageObject}); err == nil {
+				l, t, r, btm := float64(b.Left), page.Height-float64(b.Top), float64(b.Right), page.Height-float64(b.Bottom)
+				if i > 0 {
+					l, t, r, btm = min(l, box.X), min(t, box.Y), max(r, box.X+box.W), max(btm, box.Y+box.H)
+				}
+				box = Box{X: l, Y: t, W: r - l, H: btm - t}
+			}
 			if _, err := p.FPDFPage_InsertObject(&requests.FPDFPage_InsertObject{Page: ref, PageObject: obj.PageObject}); err != nil {
 				return nil, err
 			}
 		}
-		report = append(report, Filled{PieceID: f.PieceID, Font: name, Substituted: name != piece.Font, Size: round2(size), Lines: len(lines)})
+		report = append(report, Filled{PieceID: f.PieceID, Font: name, Substituted: name != piece.Font, Size: round2(size), Lines: len(lines), Box: Box{X: round2(box.X), Y: round2(box.Y), W: round2(box.W), H: round2(box.H)}})
 	}
 	if _, err := p.FPDFPage_GenerateContent(&requests.FPDFPage_GenerateContent{Page: ref}); err != nil {
 		return nil, err
@@ -331,30 +428,46 @@ func fitText(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, font references.FPDF
 
 // substitute picks the font file a piece's value is set in, in the piece's
 // face: the metric-compatible Liberation family for Arial, Helvetica, Times
-// and Courier (and Liberation itself), else DejaVu.
-func substitute(family string, bold, italic bool) (file, name string) {
-	f := strings.ToLower(family)
+// and Courier (and their clones: Liberation, Nimbus, Arimo, Tinos,
+// Cousine), else DejaVu of the piece's kind (sans, serif or mono), from
+// fonts-dejavu-core, which has upright and bold faces only.
+func substitute(p Piece) (file, name string) {
+	f := strings.ToLower(p.Font)
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if strings.Contains(f, n) {
+				return true
+			}
+		}
+		return false
+	}
 	var base string
 	switch {
-	case strings.Contains(f, "courier") || strings.Contains(f, "mono"):
+	case has("courier", "liberation mono", "nimbus mono", "cousine"):
 		base, name = "LiberationMono", "Liberation Mono"
-	case strings.Contains(f, "times") || strings.Contains(f, "serif") && !strings.Contains(f, "sans"):
+	case has("times", "liberation serif", "nimbus roman", "tinos"):
 		base, name = "LiberationSerif", "Liberation Serif"
-	case strings.Contains(f, "arial") || strings.Contains(f, "helvetica") || strings.Contains(f, "liberation sans"):
+	case has("arial", "helvetica", "liberation sans", "nimbus sans", "arimo"):
 		base, name = "LiberationSans", "Liberation Sans"
 	default:
-		// DejaVu Sans: fonts-dejavu-core has the upright faces only.
-		if bold {
-			return "DejaVuSans-Bold.ttf", "DejaVu Sans"
+		file, name = "DejaVuSans", "DejaVu Sans"
+		switch {
+		case p.Mono || has("mono"):
+			file, name = "DejaVuSansMono", "DejaVu Sans Mono"
+		case p.Serif || has("serif") && !has("sans"):
+			file, name = "DejaVuSerif", "DejaVu Serif"
 		}
-		return "DejaVuSans.ttf", "DejaVu Sans"
+		if p.Bold {
+			return file + "-Bold.ttf", name
+		}
+		return file + ".ttf", name
 	}
 	switch {
-	case bold && italic:
+	case p.Bold && p.Italic:
 		return base + "-BoldItalic.ttf", name
-	case bold:
+	case p.Bold:
 		return base + "-Bold.ttf", name
-	case italic:
+	case p.Italic:
 		return base + "-Italic.ttf", name
 	}
 	return base + "-Regular.ttf", name
@@ -381,4 +494,36 @@ func parseColor(hex string) structs.FPDF_COLOR {
 	var r, g, b uint
 	fmt.Sscanf(strings.TrimPrefix(hex, "#"), "%02x%02x%02x", &r, &g, &b)
 	return structs.FPDF_COLOR{R: r, G: g, B: b, A: 255}
+}
+
+// winAnsiExtra are the characters WinAnsiEncoding has in 0x80–0x9F.
+const winAnsiExtra = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
+
+// winAnsi reports whether WinAnsiEncoding has every character of s.
+func winAnsi(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 && (r < 0xa0 || r > 0xff) && !strings.ContainsRune(winAnsiExtra, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckEditable reports whether the filler can rewrite the PDF: pdfcpu,
+// which edits content streams, must read and validate it as PDFium did.
+// An upload is checked once, so that no document made from it fails later.
+func CheckEditable(pdf []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrUnreadable, r)
+		}
+	}()
+	ctx, err := api.ReadContext(bytes.NewReader(pdf), model.NewDefaultConfiguration())
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUnreadable, err)
+	}
+	if err := api.ValidateContext(ctx); err != nil {
+		return fmt.Errorf("%w: %v", ErrUnreadable, err)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,12 +18,15 @@ import (
 
 // pageImage renders page 1 of a PDF with poppler at 72 dpi: one pixel is
 // one point, so a piece's box is its pixels.
-func pageImage(t *testing.T, pdf []byte) image.Image {
+func pageImage(t *testing.T, pdf []byte) image.Image { return pageImageN(t, pdf, 1) }
+
+// pageImageN renders page n with poppler at 72 dpi.
+func pageImageN(t *testing.T, pdf []byte, n int) image.Image {
 	t.Helper()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.pdf")
 	os.WriteFile(in, pdf, 0o600)
-	if out, err := exec.Command("pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", "-singlefile", in, filepath.Join(dir, "page")).CombinedOutput(); err != nil {
+	if out, err := exec.Command("pdftoppm", "-r", "72", "-f", strconv.Itoa(n), "-l", strconv.Itoa(n), "-png", "-singlefile", in, filepath.Join(dir, "page")).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm: %v %s", err, out)
 	}
 	f, err := os.Open(filepath.Join(dir, "page.png"))
@@ -207,6 +211,11 @@ type charStyle struct {
 // textStyle finds text on page 1 through PDFium's text layer and returns
 // the style of its first character.
 func textStyle(t *testing.T, e *Engine, pdf []byte, text string) charStyle {
+	return textStyleOn(t, e, pdf, 1, text)
+}
+
+// textStyleOn finds text on page n.
+func textStyleOn(t *testing.T, e *Engine, pdf []byte, n int, text string) charStyle {
 	t.Helper()
 	var st charStyle
 	err := e.with(func(p pdfium.Pdfium) error {
@@ -215,7 +224,7 @@ func textStyle(t *testing.T, e *Engine, pdf []byte, text string) charStyle {
 			return err
 		}
 		defer p.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
-		page := requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: 0}}
+		page := requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: n - 1}}
 		tp, err := p.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: page})
 		if err != nil {
 			return err

@@ -78,6 +78,9 @@ func (s *Server) createPDFTemplate(r *request) error {
 	if err != nil {
 		return uploadError(err)
 	}
+	if err := pdfform.CheckEditable(data); err != nil {
+		return uploadError(err)
+	}
 	if len(a.Pieces) == 0 {
 		return fault.Invalid("file", "the PDF has no text to mark as fields (a scanned page is an image: it has none)")
 	}

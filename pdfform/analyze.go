@@ -87,8 +87,10 @@ type Part struct {
 	From, To int
 	Whole    bool
 	Advance  float64
-	// Glyphs is how many glyphs the operator shows.
+	// Glyphs is how many glyphs the operator shows; Object is its index
+	// among the page's objects.
 	Glyphs int
+	Object int
 }
 
 // Page is one page of an upload, in points as displayed.
@@ -307,6 +309,7 @@ type objStyle struct {
 // textObj is one text object of a page and its glyphs.
 type textObj struct {
 	rank  int
+	index int // among the page's objects
 	style objStyle
 	// tf is the font size operand; scale the text matrix's (and the
 	// CTM's) scale; dir its x axis in user space.
@@ -373,7 +376,7 @@ func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, [
 			continue
 		}
 		if o, key, ok := readObject(p, obj.PageObject, text.TextPage); ok {
-			o.rank = page.TextObjects
+			o.rank, o.index = page.TextObjects, j
 			objs = append(objs, o)
 			byKey[key] = append(byKey[key], o)
 		}
@@ -536,7 +539,7 @@ func (o *textObj) lastGlyph() (char, bool) {
 // run.
 func (o *textObj) runs(p pdfium.Pdfium, g pageGeom) []glyphRun {
 	whole := func() glyphRun {
-		r := glyphRun{text: o.text, style: o.style, dir: o.dir, part: Part{Rank: o.rank, Whole: true}}
+		r := glyphRun{text: o.text, style: o.style, dir: o.dir, part: Part{Rank: o.rank, Whole: true, Object: o.index}}
 		r.left, r.top, r.right, r.bottom = g.box(o.bounds[0], o.bounds[1], o.bounds[2], o.bounds[3])
 		if len(o.chars) > 0 {
 			r.origin = [2]float64{o.chars[0].x, o.chars[0].y}
@@ -597,7 +600,7 @@ func (o *textObj) runs(p pdfium.Pdfium, g pageGeom) []glyphRun {
 		r.text = sb.String()
 		r.left, r.top, r.right, r.bottom = g.box(l, b, rr, t)
 		r.x, r.y = g.display(r.origin[0], r.origin[1])
-		r.part = Part{Rank: o.rank, From: first.glyph, To: lastSeg.glyph + 1, Whole: first.glyph == 0 && lastSeg.glyph+1 == glyphs, Glyphs: glyphs}
+		r.part = Part{Rank: o.rank, From: first.glyph, To: lastSeg.glyph + 1, Whole: first.glyph == 0 && lastSeg.glyph+1 == glyphs, Glyphs: glyphs, Object: o.index}
 		if next, ok := firstGlyph(o.chars[to:]); ok {
 			r.part.Advance = along(next.x-first.x, next.y-first.y)
 		} else {

@@ -148,7 +148,7 @@ func FuzzContent(f *testing.F) {
 		}
 		width = 1 + abs(width)%2
 		for _, op := range ops {
-			rewriteTextOp(content, op, width, []Part{{From: 0, To: 1, Advance: 500, Glyphs: 3}})
+			rewriteTextOp(content, op, width, []Part{{From: 0, To: 1, Advance: 500, Glyphs: 3}}, &insertion{from: 0, tj: []byte("<0102> -333 <03>"), advance: 300})
 		}
 		editTextOps(content, ops, map[int][]byte{0: nil})
 	})

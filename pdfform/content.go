@@ -17,8 +17,9 @@ var ErrNotEditable = errors.New("the page's text cannot be edited in place")
 type textOp struct {
 	start, end int
 	op         string // Tj, TJ, ' or "
-	// font is the name of the font resource the operator shows text in.
-	font string
+	// font is the name of the font resource the operator shows text in,
+	// and size the size operand it was set at, as written.
+	font, size string
 }
 
 func isSpace(c byte) bool {
@@ -32,10 +33,10 @@ func isDelim(c byte) bool {
 // textOps lists the text-showing operators of a content stream in order.
 func textOps(b []byte) ([]textOp, error) {
 	var ops []textOp
-	operands := -1 // start of the operands since the last operator
-	depth := 0     // inside [ ] or << >>
-	font := ""     // the current font resource
-	var saved []string
+	operands := -1     // start of the operands since the last operator
+	depth := 0         // inside [ ] or << >>
+	var font [2]string // the current font resource and size
+	var saved [][2]string
 	for i := 0; i < len(b); {
 		c := b[i]
 		switch {
@@ -98,10 +99,10 @@ func textOps(b []byte) ([]textOp, error) {
 			// An operator.
 			switch word {
 			case "Tj", "TJ", "'", `"`:
-				ops = append(ops, textOp{start: operands, end: i, op: word, font: font})
+				ops = append(ops, textOp{start: operands, end: i, op: word, font: font[0], size: font[1]})
 			case "Tf":
 				if f := bytes.Fields(b[operands : i-2]); len(f) == 2 && len(f[0]) > 1 && f[0][0] == '/' {
-					font = string(f[0][1:])
+					font = [2]string{string(f[0][1:]), string(f[1])}
 				}
 			case "q":
 				saved = append(saved, font)
@@ -310,7 +311,11 @@ func unhex(b []byte) []byte {
 // each run of them replaced by a TJ adjustment of its advance, so every
 // glyph it keeps stays where it was. width is the bytes of one character
 // code (1, or 2 for a CID font with Identity encoding).
-func rewriteTextOp(b []byte, op textOp, width int, drops []Part) ([]byte, error) {
+//
+// ins, when set, writes a value's codes at the place of the drop that
+// starts at ins.from, followed by the adjustment that keeps the rest of
+// the operator where it was.
+func rewriteTextOp(b []byte, op textOp, width int, drops []Part, ins *insertion) ([]byte, error) {
 	body := b[op.start:op.end]
 	ops, err := parseOperands(body)
 	if err != nil {
@@ -366,7 +371,24 @@ func rewriteTextOp(b []byte, op textOp, width int, drops []Part) ([]byte, error)
 				if glyph == d.From {
 					flushStr()
 					held = nil
-					out.WriteString(" " + strconv.FormatFloat(-d.Advance, 'f', 2, 64) + " ")
+					adjust := -d.Advance
+					switch {
+					case ins != nil && ins.from == d.From && ins.size > 0:
+						// The value at a smaller size: its own TJ between
+						// two Tf, the second setting the size back; the
+						// adjustment counts in the smaller size.
+						num := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+						out.WriteString("] TJ /" + op.font + " " + num(ins.size) + " Tf [")
+						out.Write(ins.tj)
+						out.WriteString(" " + num(ins.advance-d.Advance*ins.tf/ins.size) + " ] TJ /" + op.font + " " + op.size + " Tf [")
+						inDrop = true
+						glyph++
+						continue
+					case ins != nil && ins.from == d.From:
+						out.Write(ins.tj)
+						adjust += ins.advance
+					}
+					out.WriteString(" " + strconv.FormatFloat(adjust, 'f', 2, 64) + " ")
 				}
 				inDrop = true
 			} else {

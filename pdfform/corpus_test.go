@@ -8,24 +8,26 @@ import (
 )
 
 // corpus is PDFs made by different producers (see testdata/corpus/README.md)
-// and, for each, pieces to fill: the piece's text and the new value.
+// and, for each, pieces to fill: the piece's text, the new value, and
+// whether the embedded font has the value's glyphs ("embedded") or the
+// value must be set in a substitute.
 var corpus = []struct {
 	file  string
 	why   string
-	fills [][2]string
+	fills [][3]string
 }{
 	{"chromium-invoice.pdf", "Chromium: CID TrueType subsets, a text object a glyph",
-		[][2]string{{"INV-2026-0142", "INV-2026-0999"}, {"Marlow Coffee Roasters Ltd", "Acme Ltd"}}},
+		[][3]string{{"INV-2026-0142", "INV-2026-0999", "embedded"}, {"Marlow Coffee Roasters Ltd", "Acme Ltd", "embedded"}}},
 	{"corpus/latex-certificate.pdf", "pdfTeX: Type 1 fonts, ligatures, table cells in one TJ",
-		[][2]string{{"Margaret Okonkwo-Hale", "Jonathan Price"}, {"Grade: Distinction", "Grade: Merit"}, {"Certificate no. CW-88213", "Certificate no. CW-90001"}}},
+		[][3]string{{"Margaret Okonkwo-Hale", "Jonathan Price", "substitute"}, {"Grade: Distinction", "Grade: Merit", "substitute"}, {"Certificate no. CW-88213", "Certificate no. CW-90001", "substitute"}, {"Centre: Leeds", "Centre: Derby", "embedded"}}},
 	{"corpus/ghostscript-rotated.pdf", "Ghostscript: Type 1C fonts, label and value in one TJ, a page with /Rotate 90",
-		[][2]string{{"Borealis Timber AB", "Nordic Pine Oy"}, {"MSKU 7739210", "CAIU 5512004"}, {"20 ft standard", "40 ft reefer"}}},
+		[][3]string{{"Borealis Timber AB", "Nordic Pine Oy", "substitute"}, {"MSKU 7739210", "CAIU 5512004", "substitute"}, {"20 ft standard", "40 ft reefer", "embedded"}}},
 	{"corpus/libreoffice-letter.pdf", "LibreOffice: simple TrueType subsets, a table",
-		[][2]string{{"GBP 78,500 per year", "GBP 81,000 per year"}, {"Jonas Whitfield", "Ana Ribeiro"}}},
+		[][3]string{{"GBP 78,500 per year", "GBP 81,000 per year", "embedded"}, {"Jonas Whitfield", "Ana Ribeiro", "embedded"}}},
 	{"corpus/libreoffice-coloured.pdf", "LibreOffice: light text on coloured cells",
-		[][2]string{{"Harbour Lights Festival", "Winter Lights Festival"}, {"Gate C, Row 14, Seat 22", "Gate A, Row 2, Seat 9"}}},
+		[][3]string{{"Harbour Lights Festival", "Winter Lights Festival", "embedded"}, {"Gate C, Row 14, Seat 22", "Gate A, Row 2, Seat 9", "embedded"}}},
 	{"corpus/pdfium-cid.pdf", "PDFium: Type 0 CID fonts with Identity-H, Greek, white on a coloured band",
-		[][2]string{{"Ελένη Παπαδοπούλου", "Νίκος Γεωργίου"}, {"SC-2026-0457", "SC-2026-0999"}, {"Κλαμπ Κολύμβησης · Swim Club", "Όμιλος · Swim Club"}}},
+		[][3]string{{"Ελένη Παπαδοπούλου", "Νίκος Γεωργίου", "embedded"}, {"SC-2026-0457", "SC-2026-0999", "embedded"}, {"Κλαμπ Κολύμβησης · Swim Club", "Όμιλος · Swim Club", "embedded"}}},
 }
 
 // TestCorpusRoundTrips fills pieces of every corpus PDF and checks what
@@ -57,6 +59,14 @@ func TestCorpusRoundTrips(t *testing.T) {
 			out, report, err := e.Fill(orig, fills, DefaultLimits)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for i, r := range report {
+				t.Logf("%s: %s %v pt, substituted %v %s", r.PieceID, r.Font, r.Size, r.Substituted, r.Reason)
+				p, _ := findPiece(a, c.fills[i][0])
+				embedded := !r.Substituted && r.Font == p.Font
+				if embedded != (c.fills[i][2] == "embedded") || r.Substituted && r.Reason == "" {
+					t.Errorf("%q: report %+v, want it set in the %s font", c.fills[i][1], r, c.fills[i][2])
+				}
 			}
 
 			before, after := pdfText(t, orig), pdfText(t, out)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
@@ -35,10 +37,12 @@ type Fill struct {
 // Filled is what happened to one piece.
 type Filled struct {
 	PieceID string `json:"pieceId"`
-	// Font is the font the value was set in; Substituted says it is not the
-	// original's (whose embedded subset may lack the new glyphs).
+	// Font is the font the value was set in: the original's embedded font
+	// when it has every glyph of the value and the value fits, else a
+	// substitute, which Substituted and Reason tell.
 	Font        string  `json:"font"`
 	Substituted bool    `json:"substituted"`
+	Reason      string  `json:"reason,omitempty"`
 	Size        float64 `json:"size"`
 	// Lines is how many lines the value took: more than one when it did not
 	// fit on one even at the smallest size allowed.
@@ -95,34 +99,64 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 	}
 	sort.Ints(pages)
 
-	// page → operator rank → the parts of it to drop
-	drop := map[int]map[int][]Part{}
-	var stamped []int // the pages with a value to set
+	missing, err := e.missingGlyphs(pdf, lim, fills, byID)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, err := readForEdit(pdf)
+	if err != nil {
+		return nil, nil, err
+	}
+	ed := &editor{ctx: ctx, pages: a.Pages, content: map[int]*pageContent{}, drops: map[int]map[int][]Part{}, inserts: map[int]map[int]insertion{}}
+	// A value is set in the original's own embedded font, in place of its
+	// glyphs, when the font has a glyph for every character and it fits;
+	// else it goes on the overlay in a substitute.
+	inPlace := map[string]Filled{}
+	reasons := map[string]string{} // why a value is not in place
+	for _, f := range fills {
+		piece := byID[f.PieceID]
+		filled, why, err := ed.setInPlace(piece, f.Text, missing[f.PieceID])
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case filled.PieceID != "":
+			inPlace[f.PieceID] = filled
+		default:
+			reasons[f.PieceID] = why
+		}
+		for _, part := range piece.Parts {
+			ed.drop(piece.Page, part)
+		}
+	}
+	if err := ed.apply(); err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	if err := api.WriteContext(ctx, &buf); err != nil {
+		return nil, nil, err
+	}
+	edited := buf.Bytes()
+
+	overlaid := map[int][]Fill{}
+	var stamped []int // the pages with a value on the overlay
 	for _, n := range pages {
-		drop[n] = map[int][]Part{}
 		text := false
 		for _, f := range perPage[n] {
-			for _, part := range byID[f.PieceID].Parts {
-				drop[n][part.Rank] = append(drop[n][part.Rank], part)
+			if _, ok := inPlace[f.PieceID]; ok {
+				continue
 			}
+			overlaid[n] = append(overlaid[n], f)
 			text = text || strings.TrimSpace(f.Text) != ""
 		}
 		if text {
 			stamped = append(stamped, n)
 		}
 	}
-	edited, err := removeText(pdf, a.Pages, drop)
+	overlay, onOverlay, err := e.overlay(a.Pages, stamped, overlaid, byID)
 	if err != nil {
 		return nil, nil, err
 	}
-	overlay, report, err := e.overlay(a.Pages, pages, perPage, byID)
-	if err != nil {
-		return nil, nil, err
-	}
-	for k, n := range pages {
-		if !slices.Contains(stamped, n) {
-			continue
-		}
+	for k, n := range stamped {
 		wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(overlay), k+1, "scalefactor:1 abs, position:bl, rotation:0, offset:0 0", true, false, types.POINTS)
 		if err != nil {
 			return nil, nil, fmt.Errorf("overlay of page %d: %w", n, err)
@@ -133,13 +167,30 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 		}
 		edited = out.Bytes()
 	}
+	// The report, in the fills' order.
+	byPiece := map[string]Filled{}
+	for _, f := range onOverlay {
+		byPiece[f.PieceID] = f
+	}
+	for id, f := range inPlace {
+		byPiece[id] = f
+	}
+	report = make([]Filled, 0, len(fills))
+	for _, f := range fills {
+		r, ok := byPiece[f.PieceID]
+		if !ok { // a blank value on a page with nothing to stamp
+			r = Filled{PieceID: f.PieceID, Font: byID[f.PieceID].Font, Size: byID[f.PieceID].Size}
+		}
+		if r.Substituted {
+			r.Reason = reasons[f.PieceID]
+		}
+		report = append(report, r)
+	}
 	return edited, report, nil
 }
 
-// removeText deletes the given parts of text operators (by rank) from the
-// pages' content streams and writes the document again: a whole operator
-// goes, and a part of one is cut out of it, its advance kept.
-func removeText(pdf []byte, pages []Page, drop map[int]map[int][]Part) ([]byte, error) {
+// readForEdit reads a PDF with pdfcpu for editing its content streams.
+func readForEdit(pdf []byte) (*model.Context, error) {
 	ctx, err := api.ReadContext(bytes.NewReader(pdf), model.NewDefaultConfiguration())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
@@ -149,126 +200,283 @@ func removeText(pdf []byte, pages []Page, drop map[int]map[int][]Part) ([]byte, 
 	if err := api.ValidateContext(ctx); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
-	for n, ranks := range drop {
-		if len(ranks) == 0 {
+	return ctx, nil
+}
+
+// editor collects the edits of pages' text operators and applies them:
+// glyphs cut out (their advance kept, so the rest of a line stays put),
+// and values written in place of the first glyphs they replace.
+type editor struct {
+	ctx     *model.Context
+	pages   []Page
+	content map[int]*pageContent
+	// page → operator rank → the parts to cut, and the value written
+	drops   map[int]map[int][]Part
+	inserts map[int]map[int]insertion
+}
+
+// insertion is a value written at a part's place: its TJ operands in the
+// operator's font, and how far they move (thousandths of the font size).
+type insertion struct {
+	from    int
+	tj      []byte
+	advance float64
+	// size, when set, is the smaller Tf size the value shrank to, and tf
+	// the operator's own.
+	size, tf float64
+}
+
+// pageContent is a page's content streams and their text operators.
+type pageContent struct {
+	streams   []contentStream
+	resources types.Dict
+	fonts     map[string]*pageFont
+}
+
+type contentStream struct {
+	sd   *types.StreamDict
+	nr   int
+	ops  []textOp
+	base int // the rank of its first operator among the page's
+}
+
+// page reads page n's content streams once.
+func (ed *editor) page(n int) (*pageContent, error) {
+	if pc, ok := ed.content[n]; ok {
+		return pc, nil
+	}
+	d, _, inh, err := ed.ctx.PageDict(n, false)
+	if err != nil || d == nil {
+		return nil, fmt.Errorf("%w: page %d: %v", ErrUnreadable, n, err)
+	}
+	var refs []types.IndirectRef
+	switch c := d["Contents"].(type) {
+	case types.IndirectRef:
+		refs = append(refs, c)
+	case types.Array:
+		for _, o := range c {
+			if r, ok := o.(types.IndirectRef); ok {
+				refs = append(refs, r)
+			}
+		}
+	}
+	pc := &pageContent{fonts: map[string]*pageFont{}}
+	total := 0
+	for _, r := range refs {
+		sd, _, err := ed.ctx.DereferenceStreamDict(r)
+		if err != nil || sd == nil {
+			return nil, fmt.Errorf("%w: page %d content: %v", ErrUnreadable, n, err)
+		}
+		if err := sd.Decode(); err != nil {
+			return nil, fmt.Errorf("%w: page %d content: %v", ErrUnreadable, n, err)
+		}
+		ops, err := textOps(sd.Content)
+		if err != nil {
+			return nil, fmt.Errorf("%w: page %d: %v", ErrNotEditable, n, err)
+		}
+		pc.streams = append(pc.streams, contentStream{sd: sd, nr: r.ObjectNumber.Value(), ops: ops, base: total})
+		total += len(ops)
+	}
+	// The operators are counted across the page's content streams, in
+	// order, and must be PDFium's text objects one for one.
+	if total != ed.pages[n-1].TextObjects {
+		return nil, fmt.Errorf("%w: page %d shows text %d times where PDFium sees %d text objects", ErrNotEditable, n, total, ed.pages[n-1].TextObjects)
+	}
+	if inh != nil {
+		pc.resources = inh.Resources
+	}
+	if r, ok := d["Resources"]; ok {
+		if rd, err := ed.ctx.DereferenceDict(r); err == nil && rd != nil {
+			pc.resources = rd
+		}
+	}
+	ed.content[n] = pc
+	return pc, nil
+}
+
+// op finds the operator of a rank.
+func (pc *pageContent) op(rank int) (textOp, bool) {
+	for _, cs := range pc.streams {
+		if rank >= cs.base && rank < cs.base+len(cs.ops) {
+			return cs.ops[rank-cs.base], true
+		}
+	}
+	return textOp{}, false
+}
+
+func (ed *editor) font(pc *pageContent, name string) *pageFont {
+	f, ok := pc.fonts[name]
+	if !ok {
+		f = readPageFont(ed.ctx, pc.resources, name)
+		pc.fonts[name] = f
+	}
+	return f
+}
+
+func (ed *editor) drop(page int, p Part) {
+	if ed.drops[page] == nil {
+		ed.drops[page] = map[int][]Part{}
+	}
+	ed.drops[page][p.Rank] = append(ed.drops[page][p.Rank], p)
+}
+
+// setInPlace writes a value in place of a piece's first glyphs, in the
+// piece's own font, when the font has every glyph, the value is one line
+// and it fits. It reports whether it did, and if not, why.
+func (ed *editor) setInPlace(piece Piece, text string, missing rune) (Filled, string, error) {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return Filled{}, "", nil
+	case missing != 0:
+		return Filled{}, fmt.Sprintf("the embedded font has no glyph for %q", missing), nil
+	case strings.ContainsAny(text, "\n\r"):
+		return Filled{}, "a value of several lines is set in a substitute font", nil
+	case len(piece.Parts) == 0 || piece.Parts[0].Glyphs == 0:
+		return Filled{}, "the original's glyphs could not be read one by one", nil
+	}
+	first := piece.Parts[0]
+	pc, err := ed.page(piece.Page)
+	if err != nil {
+		return Filled{}, "", err
+	}
+	op, ok := pc.op(first.Rank)
+	if !ok {
+		return Filled{}, "the original's operator was not found", nil
+	}
+	font := ed.font(pc, op.font)
+	if font == nil || font.width == 0 || font.codes == nil {
+		return Filled{}, "the embedded font's encoding cannot be written to", nil
+	}
+	tj, advance, missing, ok := font.encode(text)
+	if !ok {
+		return Filled{}, fmt.Sprintf("the embedded font has no glyph for %q", missing), nil
+	}
+	ins := insertion{from: first.From, tj: tj, advance: advance}
+	// Wider than the space: smaller, down to the floor, in the same font.
+	size := piece.Size
+	// The room is the original's: its ink, or its advance in the same
+	// font, whichever is wider (advances count the glyphs' side bearings).
+	room := piece.Box.W
+	if _, was, _, ok := font.encode(piece.Text); ok {
+		room = max(room, was/1000*size)
+	}
+	room *= 1.02
+	if width := advance / 1000 * size; width > room {
+		tf, err := strconv.ParseFloat(op.size, 64)
+		if size = size * room / width; err != nil || tf <= 0 || size < shrinkFloor(piece.Size) {
+			return Filled{}, "the value does not fit on one line in the embedded font, even at the smallest size", nil
+		}
+		ins.tf, ins.size = tf, tf*size/piece.Size
+	}
+	if ed.inserts[piece.Page] == nil {
+		ed.inserts[piece.Page] = map[int]insertion{}
+	}
+	ed.inserts[piece.Page][first.Rank] = ins
+	return Filled{PieceID: piece.ID, Font: piece.Font, Size: round2(size), Lines: 1,
+		Box: Box{X: piece.Box.X, Y: piece.Box.Y, W: round2(advance / 1000 * size), H: piece.Box.H}}, "", nil
+}
+
+// missingGlyphs finds, for each value, the first character the embedded
+// font of its piece has no glyph for: a subset holds only the glyphs its
+// document used, though its encoding and widths may name more.
+func (e *Engine) missingGlyphs(pdf []byte, lim Limits, fills []Fill, byID map[string]Piece) (map[string]rune, error) {
+	out := map[string]rune{}
+	err := e.withDoc(pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
+		for _, f := range fills {
+			piece := byID[f.PieceID]
+			if len(piece.Parts) == 0 || strings.TrimSpace(f.Text) == "" {
+				continue
+			}
+			out[f.PieceID] = missingGlyph(p, doc, piece, f.Text)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// missingGlyph is the first character of text the font of piece's first
+// glyphs cannot draw; a font that cannot be read lacks them all.
+func missingGlyph(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, piece Piece, text string) rune {
+	first, _ := utf8.DecodeRuneInString(strings.TrimSpace(text))
+	page, err := p.FPDF_LoadPage(&requests.FPDF_LoadPage{Document: doc, Index: piece.Page - 1})
+	if err != nil {
+		return first
+	}
+	defer p.FPDF_ClosePage(&requests.FPDF_ClosePage{Page: page.Page})
+	obj, err := p.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: requests.Page{ByReference: &page.Page}, Index: piece.Parts[0].Object})
+	if err != nil {
+		return first
+	}
+	font, err := p.FPDFTextObj_GetFont(&requests.FPDFTextObj_GetFont{PageObject: obj.PageObject})
+	if err != nil {
+		return first
+	}
+	seen := map[rune]bool{}
+	for _, r := range text {
+		if unicode.IsSpace(r) || seen[r] {
 			continue
 		}
-		d, _, inh, err := ctx.PageDict(n, false)
-		if err != nil || d == nil {
-			return nil, fmt.Errorf("%w: page %d: %v", ErrUnreadable, n, err)
+		seen[r] = true
+		path, err := p.FPDFFont_GetGlyphPath(&requests.FPDFFont_GetGlyphPath{Font: font.Font, Glyph: uint32(r), FontSize: 12})
+		if err != nil {
+			return r
 		}
-		var refs []types.IndirectRef
-		switch c := d["Contents"].(type) {
-		case types.IndirectRef:
-			refs = append(refs, c)
-		case types.Array:
-			for _, o := range c {
-				if r, ok := o.(types.IndirectRef); ok {
-					refs = append(refs, r)
-				}
-			}
+		n, err := p.FPDFGlyphPath_CountGlyphSegments(&requests.FPDFGlyphPath_CountGlyphSegments{GlyphPath: path.GlyphPath})
+		if err != nil || n.Count <= 0 {
+			return r
 		}
-		// The page's operators are counted across its content streams, in order.
-		type part struct {
-			sd   *types.StreamDict
-			nr   int
-			ops  []textOp
-			base int
+	}
+	return 0
+}
+
+// apply rewrites the edited operators in their content streams.
+func (ed *editor) apply() error {
+	for n, ranks := range ed.drops {
+		pc, err := ed.page(n)
+		if err != nil {
+			return err
 		}
-		var parts []part
-		total := 0
-		for _, r := range refs {
-			sd, _, err := ctx.DereferenceStreamDict(r)
-			if err != nil || sd == nil {
-				return nil, fmt.Errorf("%w: page %d content: %v", ErrUnreadable, n, err)
-			}
-			if err := sd.Decode(); err != nil {
-				return nil, fmt.Errorf("%w: page %d content: %v", ErrUnreadable, n, err)
-			}
-			ops, err := textOps(sd.Content)
-			if err != nil {
-				return nil, fmt.Errorf("%w: page %d: %v", ErrNotEditable, n, err)
-			}
-			parts = append(parts, part{sd: sd, nr: r.ObjectNumber.Value(), ops: ops, base: total})
-			total += len(ops)
-		}
-		if total != pages[n-1].TextObjects {
-			return nil, fmt.Errorf("%w: page %d shows text %d times where PDFium sees %d text objects", ErrNotEditable, n, total, pages[n-1].TextObjects)
-		}
-		var resources types.Dict
-		if inh != nil {
-			resources = inh.Resources
-		}
-		if r, ok := d["Resources"]; ok {
-			if rd, err := ctx.DereferenceDict(r); err == nil && rd != nil {
-				resources = rd
-			}
-		}
-		for _, pt := range parts {
+		for _, cs := range pc.streams {
 			edits := map[int][]byte{}
-			for rank, ps := range ranks {
-				if rank < pt.base || rank >= pt.base+len(pt.ops) {
+			for rank, parts := range ranks {
+				if rank < cs.base || rank >= cs.base+len(cs.ops) {
 					continue
 				}
-				op := pt.ops[rank-pt.base]
-				if slices.ContainsFunc(ps, func(p Part) bool { return p.Whole }) {
-					edits[rank-pt.base] = nil
+				op := cs.ops[rank-cs.base]
+				font := ed.font(pc, op.font)
+				known := font != nil && font.width > 0 && !slices.ContainsFunc(parts, func(p Part) bool { return p.Glyphs == 0 })
+				if !known {
+					if !slices.ContainsFunc(parts, func(p Part) bool { return p.Whole }) {
+						return fmt.Errorf("%w: page %d: part of a line in font %q, whose encoding this filler cannot cut", ErrNotEditable, n, op.font)
+					}
+					edits[rank-cs.base] = nil // the whole operator goes
 					continue
 				}
-				width := codeWidth(ctx, resources, op.font)
-				if width == 0 {
-					return nil, fmt.Errorf("%w: page %d: part of a line in font %q, whose encoding is not one this filler can cut", ErrNotEditable, n, op.font)
+				var ins *insertion
+				if in, ok := ed.inserts[n][rank]; ok {
+					ins = &in
 				}
-				b, err := rewriteTextOp(pt.sd.Content, op, width, ps)
+				b, err := rewriteTextOp(cs.sd.Content, op, font.width, parts, ins)
 				if err != nil {
-					return nil, fmt.Errorf("page %d: %w", n, err)
+					return fmt.Errorf("page %d: %w", n, err)
 				}
-				edits[rank-pt.base] = b
+				edits[rank-cs.base] = b
 			}
 			if len(edits) == 0 {
 				continue
 			}
-			pt.sd.Content = editTextOps(pt.sd.Content, pt.ops, edits)
-			if err := pt.sd.Encode(); err != nil {
-				return nil, err
+			cs.sd.Content = editTextOps(cs.sd.Content, cs.ops, edits)
+			if err := cs.sd.Encode(); err != nil {
+				return err
 			}
-			entry, ok := ctx.FindTableEntryLight(pt.nr)
+			entry, ok := ed.ctx.FindTableEntryLight(cs.nr)
 			if !ok {
-				return nil, fmt.Errorf("%w: page %d content object %d", ErrUnreadable, n, pt.nr)
+				return fmt.Errorf("%w: page %d content object %d", ErrUnreadable, n, cs.nr)
 			}
-			entry.Object = *pt.sd
+			entry.Object = *cs.sd
 		}
 	}
-	var out bytes.Buffer
-	if err := api.WriteContext(ctx, &out); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
-}
-
-// codeWidth is the bytes of one character code in a page's font: 1 for a
-// simple font, 2 for a Type 0 font with Identity encoding, 0 when neither
-// is known.
-func codeWidth(ctx *model.Context, resources types.Dict, name string) int {
-	if resources == nil || name == "" {
-		return 0
-	}
-	fonts, err := ctx.DereferenceDict(resources["Font"])
-	if err != nil || fonts == nil {
-		return 0
-	}
-	font, err := ctx.DereferenceDict(fonts[name])
-	if err != nil || font == nil {
-		return 0
-	}
-	if st, _ := font["Subtype"].(types.Name); st != "Type0" {
-		return 1
-	}
-	switch enc, _ := font["Encoding"].(types.Name); enc {
-	case "Identity-H", "Identity-V":
-		return 2
-	}
-	return 0
+	return nil
 }
 
 // overlay makes a document with one page per filled page, of its size,
@@ -518,12 +726,6 @@ func CheckEditable(pdf []byte) (err error) {
 			err = fmt.Errorf("%w: %v", ErrUnreadable, r)
 		}
 	}()
-	ctx, err := api.ReadContext(bytes.NewReader(pdf), model.NewDefaultConfiguration())
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUnreadable, err)
-	}
-	if err := api.ValidateContext(ctx); err != nil {
-		return fmt.Errorf("%w: %v", ErrUnreadable, err)
-	}
-	return nil
+	_, err = readForEdit(pdf)
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,6 +242,12 @@ func textStyleOn(t *testing.T, e *Engine, pdf []byte, n int, text string) charSt
 		}
 		i := len([]rune(string(all)[:at]))
 		size, _ := p.FPDFText_GetFontSize(&requests.FPDFText_GetFontSize{TextPage: tp.TextPage, Index: i})
+		// The size the eye sees: the font size scaled by the character's
+		// matrix (Chromium scales by 0.75 in the CTM).
+		if m, err := p.FPDFText_GetMatrix(&requests.FPDFText_GetMatrix{TextPage: tp.TextPage, Index: i}); err == nil {
+			x := m.Matrix
+			size.FontSize *= math.Sqrt(math.Abs(float64(x.A*x.D - x.B*x.C)))
+		}
 		col, _ := p.FPDFText_GetFillColor(&requests.FPDFText_GetFillColor{TextPage: tp.TextPage, Index: i})
 		font, _ := p.FPDFText_GetFontInfo(&requests.FPDFText_GetFontInfo{TextPage: tp.TextPage, Index: i})
 		st = charStyle{font: font.FontName, size: round2(size.FontSize), color: fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B)}

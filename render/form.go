@@ -181,7 +181,7 @@ func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time)
 		}
 		report[i].Font, report[i].Substituted, report[i].Size, report[i].Lines = f.Font, f.Substituted, f.Size, f.Lines
 		if f.Substituted {
-			report[i].Reason = "the original's embedded font is a subset that may lack the new glyphs; set in its metric-compatible substitute"
+			report[i].Reason = f.Reason + "; set in " + f.Font + ", a metric-compatible substitute"
 		}
 	}
 	pages, err := pdf.PageCount(out)

@@ -131,7 +131,7 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 		}
 		v := versionRecord(t.ID, t.LatestVersion+1, m.Version)
 		if t.Kind == storage.TemplatePDF {
-			if m.Version.HTML != "" || m.Version.Manifest != nil || len(m.Version.Assets) > 0 {
+			if m.Version.HTML != "" || m.Version.Manifest != nil || len(m.Version.Assets) > 0 || m.Version.Content != nil || m.Version.SampleData != nil {
 				return nil, nil, fault.Invalid("html", "a template made from a PDF has fields, not markup")
 			}
 			if v.Fields, err = a.checkFields(t, m.Fields); err != nil {

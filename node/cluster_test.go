@@ -19,6 +19,7 @@ import (
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/faultproxy"
 	"github.com/platen/platen/internal/testnode"
+	"mime/multipart"
 )
 
 // peerProc is one node of a three-node cluster of real processes.
@@ -192,6 +193,29 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 			if res.StatusCode != 200 || !bytes.HasPrefix(body, []byte("%PDF")) {
 				t.Fatalf("node %d's document from node %d: HTTP %d %.200s", i, j, res.StatusCode, body)
 			}
+		}
+	}
+
+	// A template made from a PDF uploaded to one node fills on every node:
+	// a node without the upload fetches it from a holder.
+	upload := uploadPDF(t, url(0), key, "../pdfform/testdata/chromium-invoice.pdf", "pdf-invoice")
+	var numberPiece string
+	for _, p := range upload["pieces"].([]any) {
+		if p := p.(map[string]any); p["text"] == "INV-2026-0142" && numberPiece == "" {
+			numberPiece = p["id"].(string)
+		}
+	}
+	if r := testnode.Do(t, "POST", url(1)+"/v1/templates/pdf-invoice/versions", key, map[string]any{
+		"fields": []map[string]any{{"pieceId": numberPiece, "key": "number", "required": true}}, "activate": true}); r.Status != 201 {
+		t.Fatalf("fields: %s", r)
+	}
+	for i := range c.nodes {
+		r := testnode.Do(t, "POST", url(i)+"/v1/documents", key, map[string]any{"templateId": "pdf-invoice", "data": map[string]any{"number": fmt.Sprintf("INV-2026-090%d", i)}})
+		if r.Status != 201 || r.Data()["status"] != "completed" || r.Data()["engine"] != "pdfium" {
+			t.Fatalf("PDF template document on node %d: %s", i, r)
+		}
+		if img := testnode.Do(t, "GET", url(i)+"/v1/templates/pdf-invoice/pages/1.png", key, nil); img.Status != 200 || img.Header.Get("Content-Type") != "image/png" {
+			t.Fatalf("page image on node %d: HTTP %d", i, img.Status)
 		}
 	}
 
@@ -498,4 +522,35 @@ func (f *feedClient) completed() (map[string]int, string) {
 		out[k] = v
 	}
 	return out, f.cursor
+}
+
+// uploadPDF makes a template from a PDF file through POST /v1/templates/pdf.
+func uploadPDF(t *testing.T, baseURL, key, path, slug string) map[string]any {
+	t.Helper()
+	file, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	w.WriteField("slug", slug)
+	part, _ := w.CreateFormFile("file", filepath.Base(path))
+	part.Write(file)
+	w.Close()
+	req, _ := http.NewRequest("POST", baseURL+"/v1/templates/pdf", &body)
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	res, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var out struct {
+		Data map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil || res.StatusCode != 201 {
+		t.Fatalf("upload: HTTP %d %.300s", res.StatusCode, raw)
+	}
+	return out.Data
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"math/rand"
+	"time"
 )
 
 var (
@@ -113,12 +115,25 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/3])
 	f.Add([]byte("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF"))
+	for _, c := range corpus[1:] {
+		f.Add(readFixture(f, c.file))
+	}
 	e := testEngine(f)
 	f.Fuzz(func(t *testing.T, pdf []byte) {
-		a, err := e.Analyze(pdf, Limits{MaxBytes: 1 << 20, MaxPages: 5})
-		if err == nil && len(a.Pages) == 0 {
+		lim := Limits{MaxBytes: 1 << 20, MaxPages: 5}
+		a, err := e.Analyze(pdf, lim)
+		if err != nil {
+			return
+		}
+		if len(a.Pages) == 0 {
 			t.Fatal("no error and no pages")
 		}
+		// What an upload that passed goes through: the editability check
+		// and a fill. Either may refuse; neither may crash.
+		if CheckEditable(pdf) != nil || len(a.Pieces) == 0 {
+			return
+		}
+		e.Fill(pdf, []Fill{{PieceID: a.Pieces[0].ID, Text: "Fuzz 123"}, {PieceID: a.Pieces[len(a.Pieces)-1].ID, Text: ""}}, lim)
 	})
 }
 
@@ -159,4 +174,57 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// TestMalformedUploadsAreRefusedNotFatal runs damaged copies of the corpus
+// (bytes overwritten, files cut short; a fixed seed, so the same ones each
+// run) through what an upload goes through: analysis, the editability
+// check and a fill. Each may be refused; none may panic or hang. FuzzAnalyze
+// explores further when run with -fuzz.
+func TestMalformedUploadsAreRefusedNotFatal(t *testing.T) {
+	e := testEngine(t)
+	var seeds [][]byte
+	for _, c := range corpus {
+		seeds = append(seeds, readFixture(t, c.file))
+	}
+	rng := rand.New(rand.NewSource(7))
+	refused, filled := 0, 0
+	for n := 0; n < 60; n++ {
+		b := append([]byte(nil), seeds[rng.Intn(len(seeds))]...)
+		for k := 0; k < 1+rng.Intn(20); k++ {
+			b[rng.Intn(len(b))] = byte(rng.Intn(256))
+		}
+		if rng.Intn(4) == 0 {
+			b = b[:rng.Intn(len(b))]
+		}
+		done := make(chan error, 1)
+		go func() {
+			lim := Limits{MaxBytes: 1 << 20, MaxPages: 5}
+			a, err := e.Analyze(b, lim)
+			if err == nil && len(a.Pieces) == 0 {
+				err = errors.New("no pieces")
+			}
+			if err == nil {
+				err = CheckEditable(b)
+			}
+			if err == nil {
+				_, _, err = e.Fill(b, []Fill{{PieceID: a.Pieces[0].ID, Text: "Fuzz 123"}}, lim)
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				refused++
+			} else {
+				filled++
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("damaged input %d: no answer in 30 s", n)
+		}
+	}
+	t.Logf("%d damaged uploads: %d refused, %d filled", refused+filled, refused, filled)
+	if refused == 0 || filled == 0 {
+		t.Fatalf("%d refused, %d filled: the damage should break some and spare some", refused, filled)
+	}
 }

@@ -156,6 +156,11 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(stamped) > 0 {
+		if overlay, err = fixHyphens(overlay, fills); err != nil {
+			return nil, nil, err
+		}
+	}
 	for k, n := range stamped {
 		wm, err := api.PDFWatermarkForReadSeeker(bytes.NewReader(overlay), k+1, "scalefactor:1 abs, position:bl, rotation:0, offset:0 0", true, false, types.POINTS)
 		if err != nil {
@@ -523,7 +528,7 @@ func setValues(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, target references.
 		// A simple font when WinAnsi encodes the value (its ToUnicode reads
 		// back exactly); a CID font, which encodes anything the font has,
 		// otherwise.
-		cid := !winAnsi(f.Text)
+		cid := !ascii(f.Text)
 		key := fmt.Sprintf("%s/%v", file, cid)
 		font, ok := fonts[key]
 		if !ok {
@@ -576,7 +581,7 @@ func setValues(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, target references.
 				return nil, err
 			}
 		}
-		report = append(report, Filled{PieceID: f.PieceID, Font: name, Substituted: name != piece.Font, Size: round2(size), Lines: len(lines), Box: Box{X: round2(box.X), Y: round2(box.Y), W: round2(box.W), H: round2(box.H)}})
+		report = append(report, Filled{PieceID: f.PieceID, Font: name, Substituted: true, Size: round2(size), Lines: len(lines), Box: Box{X: round2(box.X), Y: round2(box.Y), W: round2(box.W), H: round2(box.H)}})
 	}
 	if _, err := p.FPDFPage_GenerateContent(&requests.FPDFPage_GenerateContent{Page: ref}); err != nil {
 		return nil, err
@@ -704,13 +709,11 @@ func parseColor(hex string) structs.FPDF_COLOR {
 	return structs.FPDF_COLOR{R: r, G: g, B: b, A: 255}
 }
 
-// winAnsiExtra are the characters WinAnsiEncoding has in 0x80–0x9F.
-const winAnsiExtra = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
-
-// winAnsi reports whether WinAnsiEncoding has every character of s.
-func winAnsi(s string) bool {
+// ascii reports whether s is all ASCII: what a simple font loaded by PDFium
+// reads back exactly.
+func ascii(s string) bool {
 	for _, r := range s {
-		if r >= 0x80 && (r < 0xa0 || r > 0xff) && !strings.ContainsRune(winAnsiExtra, r) {
+		if r >= 0x80 {
 			return false
 		}
 	}
@@ -728,4 +731,54 @@ func CheckEditable(pdf []byte) (err error) {
 	}()
 	_, err = readForEdit(pdf)
 	return err
+}
+
+// fixHyphens corrects the overlay's CID fonts' ToUnicode maps: a font has
+// one glyph for the hyphen and the soft hyphen, and PDFium maps it back to
+// the soft hyphen, so copied text would lose its hyphens. Unless a value
+// holds a soft hyphen, the glyph reads back as a hyphen.
+func fixHyphens(overlay []byte, fills []Fill) ([]byte, error) {
+	for _, f := range fills {
+		if strings.ContainsRune(f.Text, '\u00ad') {
+			return overlay, nil
+		}
+	}
+	if !bytes.Contains(overlay, []byte("ToUnicode")) {
+		return overlay, nil
+	}
+	ctx, err := readForEdit(overlay)
+	if err != nil {
+		return nil, err
+	}
+	changed := false
+	for _, entry := range ctx.Table {
+		if entry == nil || entry.Free {
+			continue
+		}
+		sd, ok := entry.Object.(types.StreamDict)
+		if !ok {
+			continue
+		}
+		if err := sd.Decode(); err != nil || !bytes.Contains(sd.Content, []byte("begincmap")) {
+			continue
+		}
+		fixed := bytes.ReplaceAll(bytes.ReplaceAll(sd.Content, []byte("<00AD>"), []byte("<002D>")), []byte("<00ad>"), []byte("<002d>"))
+		if bytes.Equal(fixed, sd.Content) {
+			continue
+		}
+		sd.Content = fixed
+		if err := sd.Encode(); err != nil {
+			return nil, err
+		}
+		entry.Object = sd
+		changed = true
+	}
+	if !changed {
+		return overlay, nil
+	}
+	var out bytes.Buffer
+	if err := api.WriteContext(ctx, &out); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }

@@ -151,7 +151,7 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 		t.Fatalf("a nested value: %s", r)
 	}
 
-	r = gen(map[string]any{"number": "INV-2026-0999", "customer": "Acme Ltd"})
+	r = gen(map[string]any{"number": "INV-2026-0999", "customer": "Øresund-Ærø Ltd"})
 	if r.Status != 201 || r.Data()["status"] != "completed" {
 		t.Fatalf("generate: %s", r)
 	}
@@ -164,8 +164,17 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	for _, f := range report {
 		f := f.(map[string]any)
 		from[f["key"].(string)] = f["from"].(string)
-		if f["key"] == "number" && (f["font"] == "" || f["size"].(float64) < 9) {
-			t.Fatalf("report of the number: %v", f)
+		switch f["key"] {
+		case "number":
+			// The invoice's own font has every glyph of the new number.
+			if f["font"] != "Liberation Sans" || f["substituted"] == true || f["size"].(float64) < 9 {
+				t.Fatalf("report of the number: %v", f)
+			}
+		case "customer":
+			// Its subset has no Ø: a substitute, and the report says why.
+			if f["substituted"] != true || !strings.Contains(f["reason"].(string), "Ø") {
+				t.Fatalf("report of the customer: %v", f)
+			}
 		}
 	}
 	if from["number"] != "data" || from["amount"] != "default" || from["issued"] != "blank" {
@@ -177,7 +186,7 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	for _, c := range []struct {
 		text  string
 		delta int
-	}{{"INV-2026-0999", 1}, {"Acme Ltd", 1}, {"£0.00", 1}, {"INV-2026-0142", -1}, {"£12,920.40", -1}, {"2 March 2026", -1}, {"1 April 2026", 0}} {
+	}{{"INV-2026-0999", 1}, {"Øresund-Ærø Ltd", 1}, {"£0.00", 1}, {"INV-2026-0142", -1}, {"£12,920.40", -1}, {"2 March 2026", -1}, {"Marlow Coffee Roasters Ltd", -1}, {"1 April 2026", 0}} {
 		if got := strings.Count(text, c.text) - strings.Count(orig, c.text); got != c.delta {
 			t.Errorf("%q: %d more in the document than in the upload, want %d", c.text, got, c.delta)
 		}

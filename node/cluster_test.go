@@ -198,7 +198,7 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 
 	// A template made from a PDF uploaded to one node fills on every node:
 	// a node without the upload fetches it from a holder.
-	upload := uploadPDF(t, url(0), key, "../pdfform/testdata/chromium-invoice.pdf", "pdf-invoice")
+	upload := uploadPDF(t, url(0), key, "../pdfform/testdata/chromium-invoice.pdf", "pdf-invoice", c.nodes[0].stderr)
 	var numberPiece string
 	for _, p := range upload["pieces"].([]any) {
 		if p := p.(map[string]any); p["text"] == "INV-2026-0142" && numberPiece == "" {
@@ -525,7 +525,7 @@ func (f *feedClient) completed() (map[string]int, string) {
 }
 
 // uploadPDF makes a template from a PDF file through POST /v1/templates/pdf.
-func uploadPDF(t *testing.T, baseURL, key, path, slug string) map[string]any {
+func uploadPDF(t *testing.T, baseURL, key, path, slug string, logs fmt.Stringer) map[string]any {
 	t.Helper()
 	file, err := os.ReadFile(path)
 	if err != nil {
@@ -542,7 +542,7 @@ func uploadPDF(t *testing.T, baseURL, key, path, slug string) map[string]any {
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	res, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("upload: %v; the node's log:\n%s", err, logs)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)

@@ -648,7 +648,8 @@ func (o *textObj) glyphWidth(p pdfium.Pdfium, u uint32) float64 {
 	if !o.hasFont {
 		return 0
 	}
-	w, err := p.FPDFFont_GetGlyphWidth(&requests.FPDFFont_GetGlyphWidth{Font: o.font, Glyph: u, FontSize: float32(o.tf)})
+	req := &paddedGlyphWidth{req: requests.FPDFFont_GetGlyphWidth{Font: o.font, Glyph: u, FontSize: float32(o.tf)}}
+	w, err := p.FPDFFont_GetGlyphWidth(&req.req)
 	if err != nil {
 		return 0
 	}
@@ -719,3 +720,19 @@ func continues(last, r glyphRun) bool {
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// paddedGlyphWidth and paddedGlyphPath hold go-pdfium requests whose 4-byte
+// Glyph and FontSize fields it reads 8 bytes at a time: harmless (the
+// WebAssembly function takes the low 32 bits), but the read runs past the
+// request's end, which checkptr (on under -race) stops the process for. The
+// padding keeps the read inside one allocation.
+type (
+	paddedGlyphWidth struct {
+		req requests.FPDFFont_GetGlyphWidth
+		_   uint64
+	}
+	paddedGlyphPath struct {
+		req requests.FPDFFont_GetGlyphPath
+		_   uint64
+	}
+)

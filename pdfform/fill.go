@@ -422,7 +422,8 @@ func missingGlyph(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, piece Piece, te
 			continue
 		}
 		seen[r] = true
-		path, err := p.FPDFFont_GetGlyphPath(&requests.FPDFFont_GetGlyphPath{Font: font.Font, Glyph: uint32(r), FontSize: 12})
+		req := &paddedGlyphPath{req: requests.FPDFFont_GetGlyphPath{Font: font.Font, Glyph: uint32(r), FontSize: 12}}
+		path, err := p.FPDFFont_GetGlyphPath(&req.req)
 		if err != nil {
 			return r
 		}

@@ -6,6 +6,7 @@
 package pdfform
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -145,7 +146,16 @@ type Engine struct {
 	started atomic.Bool
 	pool    pdfium.Pool
 	err     error
+
+	// analyses keeps the analyses of the PDFs filled lately, by their
+	// sha256: a template's upload never changes, and reading every glyph
+	// of it again is most of a fill's time.
+	mu       sync.Mutex
+	analyses map[[32]byte]*Analysis
 }
+
+// analysisCacheSize bounds the analyses kept; when full it is emptied.
+const analysisCacheSize = 256
 
 // Options configure an Engine.
 type Options struct {
@@ -264,6 +274,29 @@ func (e *Engine) withDoc(pdf []byte, lim Limits, f func(p pdfium.Pdfium, doc ref
 		}
 		return f(p, doc.Document, count.PageCount)
 	})
+}
+
+// analysis is Analyze through the cache, for the filler; the analysis
+// it returns is shared and must not be changed.
+func (e *Engine) analysis(pdf []byte, lim Limits) (*Analysis, error) {
+	sum := sha256.Sum256(pdf)
+	e.mu.Lock()
+	a, ok := e.analyses[sum]
+	e.mu.Unlock()
+	if ok {
+		return a, nil
+	}
+	a, err := e.Analyze(pdf, lim)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	if e.analyses == nil || len(e.analyses) >= analysisCacheSize {
+		e.analyses = map[[32]byte]*Analysis{}
+	}
+	e.analyses[sum] = a
+	e.mu.Unlock()
+	return a, nil
 }
 
 // Analyze reads every page's text pieces.

@@ -77,7 +77,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 	if len(fills) == 0 {
 		return pdf, []Filled{}, nil
 	}
-	a, err := e.Analyze(pdf, lim)
+	a, err := e.analysis(pdf, lim)
 	if err != nil {
 		return nil, nil, err
 	}

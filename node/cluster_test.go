@@ -19,7 +19,6 @@ import (
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/faultproxy"
 	"github.com/platen/platen/internal/testnode"
-	"mime/multipart"
 )
 
 // peerProc is one node of a three-node cluster of real processes.
@@ -531,26 +530,9 @@ func uploadPDF(t *testing.T, baseURL, key, path, slug string, logs fmt.Stringer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	w.WriteField("slug", slug)
-	part, _ := w.CreateFormFile("file", filepath.Base(path))
-	part.Write(file)
-	w.Close()
-	req, _ := http.NewRequest("POST", baseURL+"/v1/templates/pdf", &body)
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	res, err := (&http.Client{Timeout: 60 * time.Second}).Do(req)
-	if err != nil {
-		t.Fatalf("upload: %v; the node's log:\n%s", err, logs)
+	r := testnode.Upload(t, baseURL+"/v1/templates/pdf", key, filepath.Base(path), file, map[string]string{"slug": slug})
+	if r.Status != 201 {
+		t.Fatalf("upload: %s; the node's log:\n%s", r, logs)
 	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	var out struct {
-		Data map[string]any `json:"data"`
-	}
-	if err := json.Unmarshal(raw, &out); err != nil || res.StatusCode != 201 {
-		t.Fatalf("upload: HTTP %d %.300s", res.StatusCode, raw)
-	}
-	return out.Data
+	return r.Data()
 }

@@ -2,11 +2,7 @@ package transport_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"image/png"
-	"io"
-	"mime/multipart"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -17,28 +13,7 @@ import (
 // upload posts a PDF to POST /v1/templates/pdf as a browser form would.
 func upload(t *testing.T, n *testnode.Node, file []byte, fields map[string]string) testnode.Response {
 	t.Helper()
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	for k, v := range fields {
-		w.WriteField(k, v)
-	}
-	if file != nil {
-		part, _ := w.CreateFormFile("file", "Invoice 0142.pdf")
-		part.Write(file)
-	}
-	w.Close()
-	req, _ := http.NewRequest("POST", n.URL+"/v1/templates/pdf", &body)
-	req.Header.Set("Authorization", "Bearer "+n.Key)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	r := testnode.Response{Status: res.StatusCode, Header: res.Header, Body: raw}
-	_ = json.Unmarshal(raw, &r.JSON)
-	return r
+	return testnode.Upload(t, n.URL+"/v1/templates/pdf", n.Key, "Invoice 0142.pdf", file, fields)
 }
 
 // TestPDFTemplateLifecycle: upload a PDF, read its pieces and page images,

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"regexp"
 	"sync"
@@ -103,6 +104,12 @@ func Do(t testing.TB, method, url, token string, body any) Response {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	return send(t, req)
+}
+
+// send makes a request and decodes the answer.
+func send(t testing.TB, req *http.Request) Response {
+	t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +122,32 @@ func Do(t testing.TB, method, url, token string, body any) Response {
 	r := Response{Status: res.StatusCode, Header: res.Header, Body: raw}
 	_ = json.Unmarshal(raw, &r.JSON)
 	return r
+}
+
+// Upload posts a file as a form would (multipart/form-data: the file in
+// the field "file", and fields), and decodes the answer.
+func Upload(t testing.TB, url, token, filename string, file []byte, fields map[string]string) Response {
+	t.Helper()
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for k, v := range fields {
+		w.WriteField(k, v)
+	}
+	if file != nil {
+		part, err := w.CreateFormFile("file", filename)
+		if err != nil {
+			t.Fatal(err)
+		}
+		part.Write(file)
+	}
+	w.Close()
+	req, err := http.NewRequest("POST", url, &body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	return send(t, req)
 }
 
 // Code returns error.code of a refusal.

@@ -33,6 +33,8 @@ var (
 	ErrUnreadable = errors.New("the file is not a readable PDF")
 	// ErrTooLarge is a PDF over the limits on size or pages.
 	ErrTooLarge = errors.New("the PDF is too large")
+	// ErrBusy is every PDFium instance taken for longer than a caller waits.
+	ErrBusy = errors.New("every PDF reader is busy")
 )
 
 // Limits bound what an upload may be.
@@ -150,12 +152,14 @@ type Engine struct {
 	// analyses keeps the analyses of the PDFs filled lately, by their
 	// sha256: a template's upload never changes, and reading every glyph
 	// of it again is most of a fill's time.
-	mu       sync.Mutex
-	analyses map[[32]byte]*Analysis
+	mu          sync.Mutex
+	analyses    map[[32]byte]*Analysis
+	cachedPages int
 }
 
-// analysisCacheSize bounds the analyses kept; when full it is emptied.
-const analysisCacheSize = 256
+// analysisCachePages bounds the pages of the analyses kept (a page of a
+// thousand glyphs takes some 60 KB); when full the cache is emptied.
+const analysisCachePages = 1000
 
 // Options configure an Engine.
 type Options struct {
@@ -230,7 +234,7 @@ func (e *Engine) with(f func(p pdfium.Pdfium) error) (err error) {
 	}
 	inst, err := e.pool.GetInstance(30 * time.Second)
 	if err != nil {
-		return fmt.Errorf("pdfium: no instance free: %w", err)
+		return fmt.Errorf("%w: %v", ErrBusy, err)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -291,10 +295,11 @@ func (e *Engine) analysis(pdf []byte, lim Limits) (*Analysis, error) {
 		return nil, err
 	}
 	e.mu.Lock()
-	if e.analyses == nil || len(e.analyses) >= analysisCacheSize {
-		e.analyses = map[[32]byte]*Analysis{}
+	if e.analyses == nil || e.cachedPages+len(a.Pages) > analysisCachePages {
+		e.analyses, e.cachedPages = map[[32]byte]*Analysis{}, 0
 	}
 	e.analyses[sum] = a
+	e.cachedPages += len(a.Pages)
 	e.mu.Unlock()
 	return a, nil
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -167,7 +168,10 @@ func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time)
 	defer release()
 	fills, report := form.fills(values)
 	out, filled, err := r.forms.Fill(req.Source, fills, pdfform.DefaultLimits)
-	if err != nil {
+	switch {
+	case errors.Is(err, pdfform.ErrBusy):
+		return Result{}, fmt.Errorf("%w: %v", ErrTimeout, err)
+	case err != nil:
 		return Result{}, fmt.Errorf("%w: %v", ErrFill, err)
 	}
 	byPiece := map[string]pdfform.Filled{}

@@ -168,6 +168,8 @@ func uploadError(err error) error {
 		return fmt.Errorf("%w: %v", errTooLarge, err)
 	case errors.Is(err, pdfform.ErrEncrypted), errors.Is(err, pdfform.ErrUnreadable):
 		return fault.Invalid("file", "%v", err)
+	case errors.Is(err, pdfform.ErrBusy):
+		return &retryAfter{err: fmt.Errorf("%w: %v; retry shortly", fault.ErrOverloaded, err), seconds: 2}
 	}
 	return err
 }

@@ -239,6 +239,8 @@ func (a *orgActor) checkFields(t storage.Template, fields []storage.FormField) (
 			return nil, fault.Invalid(at+".key", "%q names two fields", f.Key)
 		case len(f.Default) > render.MaxFormValueBytes || !utf8.ValidString(f.Default):
 			return nil, fault.Invalid(at+".default", "must be text of at most %d bytes", render.MaxFormValueBytes)
+		case f.Align != "" && f.Align != "left" && f.Align != "right" && f.Align != "center":
+			return nil, fault.Invalid(at+".align", "must be left, right or center")
 		}
 		switch f.WhenMissing {
 		case "":

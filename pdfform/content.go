@@ -376,17 +376,20 @@ func rewriteTextOp(b []byte, op textOp, width int, drops []Part, ins *insertion)
 					case ins != nil && ins.from == d.From && ins.size > 0:
 						// The value at a smaller size: its own TJ between
 						// two Tf, the second setting the size back; the
-						// adjustment counts in the smaller size.
+						// adjustments count in the smaller size.
 						num := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
-						out.WriteString("] TJ /" + op.font + " " + num(ins.size) + " Tf [")
+						out.WriteString("] TJ /" + op.font + " " + num(ins.size) + " Tf [ " + num(-ins.lead) + " ")
 						out.Write(ins.tj)
-						out.WriteString(" " + num(ins.advance-d.Advance*ins.tf/ins.size) + " ] TJ /" + op.font + " " + op.size + " Tf [")
+						out.WriteString(" " + num(ins.advance+ins.lead-d.Advance*ins.tf/ins.size) + " ] TJ /" + op.font + " " + op.size + " Tf [")
 						inDrop = true
 						glyph++
 						continue
 					case ins != nil && ins.from == d.From:
+						if ins.lead != 0 {
+							out.WriteString(" " + strconv.FormatFloat(-ins.lead, 'f', 2, 64) + " ")
+						}
 						out.Write(ins.tj)
-						adjust += ins.advance
+						adjust += ins.advance + ins.lead
 					}
 					out.WriteString(" " + strconv.FormatFloat(adjust, 'f', 2, 64) + " ")
 				}

@@ -28,10 +28,24 @@ import (
 // ErrNoPiece is a fill naming a piece the PDF does not have.
 var ErrNoPiece = errors.New("no such text piece")
 
-// Fill is a new value for one piece.
+// Fill is a new value for one piece. Align places it in the original's
+// space: "left" (or empty) from where the original began, "right" to where
+// it ended, "center" on its middle.
 type Fill struct {
 	PieceID string
 	Text    string
+	Align   string
+}
+
+// alignment is how much of the space a value leaves is put before it.
+func alignment(align string) float64 {
+	switch align {
+	case "right":
+		return 1
+	case "center":
+		return 0.5
+	}
+	return 0
 }
 
 // Filled is what happened to one piece.
@@ -115,7 +129,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 	reasons := map[string]string{} // why a value is not in place
 	for _, f := range fills {
 		piece := byID[f.PieceID]
-		filled, why, err := ed.setInPlace(piece, f.Text, missing[f.PieceID])
+		filled, why, err := ed.setInPlace(piece, f, missing[f.PieceID])
 		switch {
 		case err != nil:
 			return nil, nil, err
@@ -229,6 +243,9 @@ type insertion struct {
 	// size, when set, is the smaller Tf size the value shrank to, and tf
 	// the operator's own.
 	size, tf float64
+	// lead is a gap before the value (aligning it right or centre), in
+	// thousandths of the size it is set at.
+	lead float64
 }
 
 // pageContent is a page's content streams and their text operators.
@@ -328,7 +345,8 @@ func (ed *editor) drop(page int, p Part) {
 // setInPlace writes a value in place of a piece's first glyphs, in the
 // piece's own font, when the font has every glyph, the value is one line
 // and it fits. It reports whether it did, and if not, why.
-func (ed *editor) setInPlace(piece Piece, text string, missing rune) (Filled, string, error) {
+func (ed *editor) setInPlace(piece Piece, f Fill, missing rune) (Filled, string, error) {
+	text := f.Text
 	switch {
 	case strings.TrimSpace(text) == "":
 		return Filled{}, "", nil
@@ -365,6 +383,7 @@ func (ed *editor) setInPlace(piece Piece, text string, missing rune) (Filled, st
 	if _, was, _, ok := font.encode(piece.Text); ok {
 		room = max(room, was/1000*size)
 	}
+	old := room // the original's width, which an aligned value lines up with
 	room *= 1.02
 	if width := advance / 1000 * size; width > room {
 		tf, err := strconv.ParseFloat(op.size, 64)
@@ -373,12 +392,17 @@ func (ed *editor) setInPlace(piece Piece, text string, missing rune) (Filled, st
 		}
 		ins.tf, ins.size = tf, tf*size/piece.Size
 	}
+	// Aligned right or centred: a gap before the value, in thousandths of
+	// the size it is set at.
+	width := advance / 1000 * size
+	shift := (old - width) * alignment(f.Align)
+	ins.lead = shift / size * 1000
 	if ed.inserts[piece.Page] == nil {
 		ed.inserts[piece.Page] = map[int]insertion{}
 	}
 	ed.inserts[piece.Page][first.Rank] = ins
 	return Filled{PieceID: piece.ID, Font: piece.Font, Size: round2(size), Lines: 1,
-		Box: Box{X: piece.Box.X, Y: piece.Box.Y, W: round2(advance / 1000 * size), H: piece.Box.H}}, "", nil
+		Box: Box{X: round2(piece.Box.X + shift), Y: piece.Box.Y, W: round2(width), H: piece.Box.H}}, "", nil
 }
 
 // missingGlyphs finds, for each value, the first character the embedded
@@ -567,10 +591,18 @@ func setValues(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, target references.
 				return nil, err
 			}
 			p.FPDFPageObj_SetFillColor(&requests.FPDFPageObj_SetFillColor{PageObject: obj.PageObject, FillColor: color})
+			// Aligned right or centred: each line moves along the text by
+			// part of the room it leaves in the original's width.
+			shift := 0.0
+			if a := alignment(f.Align); a > 0 {
+				if b, err := p.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj.PageObject}); err == nil {
+					shift = (math.Abs(dx)*piece.Box.W + math.Abs(dy)*piece.Box.H - float64(b.Right-b.Left)) * a
+				}
+			}
 			down := float64(i) * size * 1.15
 			p.FPDFPageObj_Transform(&requests.FPDFPageObj_Transform{PageObject: obj.PageObject,
 				Transform: structs.FPDF_FS_MATRIX{A: float32(dx), B: float32(dy), C: float32(-dy), D: float32(dx),
-					E: float32(ox + down*dy), F: float32(page.Height - oy - down*dx)}})
+					E: float32(ox + down*dy + shift*dx), F: float32(page.Height - oy - down*dx + shift*dy)}})
 			if b, err := p.FPDFPageObj_GetBounds(&requests.FPDFPageObj_GetBounds{PageObject: obj.PageObject}); err == nil {
 				l, t, r, btm := float64(b.Left), page.Height-float64(b.Top), float64(b.Right), page.Height-float64(b.Bottom)
 				if i > 0 {

@@ -276,3 +276,55 @@ func BenchmarkFill(b *testing.B) {
 		}
 	}
 }
+
+// TestFillAligns sets a shorter invoice number, right-aligned like the
+// original (the top right of the page), in the embedded font and in a
+// substitute: the rendered ink ends where the original's did.
+func TestFillAligns(t *testing.T) {
+	e := testEngine(t)
+	orig := readFixture(t, "chromium-invoice.pdf")
+	a, err := e.Analyze(orig, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	number, ok := findPiece(a, "INV-2026-0142")
+	if !ok {
+		t.Fatal("no invoice number")
+	}
+	// The rightmost inked pixel in the piece's band of a 72 dpi render.
+	inkRight := func(pdf []byte) int {
+		img, err := e.PageImage(pdf, 1, 72, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		right := -1
+		for y := int(number.Box.Y); y <= int(number.Box.Y+number.Box.H); y++ {
+			for x := int(number.Box.X) - 40; x <= int(number.Box.X+number.Box.W)+10; x++ {
+				if r, g, b, _ := img.At(x, y).RGBA(); r>>8 < 128 && g>>8 < 128 && b>>8 < 128 {
+					right = max(right, x)
+				}
+			}
+		}
+		return right
+	}
+	want := inkRight(orig)
+	for _, c := range []struct{ text, font string }{{"INV-2026-01", "embedded"}, {"INV-Ø1", "substitute"}} {
+		out, report, err := e.Fill(orig, []Fill{{PieceID: number.ID, Text: c.text, Align: "right"}}, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if report[0].Substituted != (c.font == "substitute") {
+			t.Fatalf("%q: %+v, want the %s font", c.text, report[0], c.font)
+		}
+		if got := inkRight(out); got < want-1 || got > want+1 {
+			t.Errorf("%q right-aligned in the %s font ends at x=%d; the original ended at %d", c.text, c.font, got, want)
+		}
+		left, _, err := e.Fill(orig, []Fill{{PieceID: number.ID, Text: c.text}}, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := inkRight(left); got > want-10 {
+			t.Errorf("%q left-aligned ends at x=%d, near the original's end %d: the test proves nothing", c.text, got, want)
+		}
+	}
+}

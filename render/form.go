@@ -33,6 +33,7 @@ type FormField struct {
 	Default     string
 	WhenMissing string // "default", "blank" or "original"
 	Required    bool
+	Align       string // "left", "right" or "center"
 }
 
 // MaxFormValueBytes bounds one value of a form's data.
@@ -141,7 +142,7 @@ func (f *Form) fills(values map[string]string) ([]pdfform.Fill, []FieldReport) {
 			}
 		}
 		if r.From != "original" {
-			fills = append(fills, pdfform.Fill{PieceID: fl.PieceID, Text: text})
+			fills = append(fills, pdfform.Fill{PieceID: fl.PieceID, Text: text, Align: fl.Align})
 		}
 		report = append(report, r)
 	}

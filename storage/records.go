@@ -193,6 +193,9 @@ type FormField struct {
 	Default     string `json:"default,omitempty"`
 	WhenMissing string `json:"whenMissing"`
 	Required    bool   `json:"required,omitempty"`
+	// Align places a value in the original's width: left (the default),
+	// right or center.
+	Align string `json:"align,omitempty"`
 }
 
 // TemplateVersion is one immutable version of a template: markup for a

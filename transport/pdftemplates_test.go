@@ -87,7 +87,7 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 
 	// A version of fields, checked against the pieces.
 	fields := []map[string]any{
-		{"pieceId": pieceID["INV-2026-0142"], "key": "number", "required": true},
+		{"pieceId": pieceID["INV-2026-0142"], "key": "number", "required": true, "align": "right"},
 		{"pieceId": pieceID["£12,920.40"], "key": "amount", "default": "£0.00"},
 		{"pieceId": pieceID["Marlow Coffee Roasters Ltd"], "key": "customer"},
 		{"pieceId": pieceID["2 March 2026"], "key": "issued", "whenMissing": "blank"},
@@ -95,6 +95,10 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	bad := []map[string]any{{"pieceId": "p9-9", "key": "number"}}
 	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/versions", n.Key, map[string]any{"fields": bad}); r.Status != 400 || r.Field() != "fields[0].pieceId" {
 		t.Fatalf("a piece the PDF lacks: %s", r)
+	}
+	justify := []map[string]any{{"pieceId": pieceID["INV-2026-0142"], "key": "number", "align": "justify"}}
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/versions", n.Key, map[string]any{"fields": justify}); r.Status != 400 || r.Field() != "fields[0].align" {
+		t.Fatalf("an unknown alignment: %s", r)
 	}
 	twice := []map[string]any{fields[0], {"pieceId": pieceID["£12,920.40"], "key": "number"}}
 	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/versions", n.Key, map[string]any{"fields": twice}); r.Status != 400 || r.Field() != "fields[1].key" {

@@ -415,8 +415,12 @@ func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, [
 		}
 		if o, key, ok := readObject(p, obj.PageObject, text.TextPage); ok {
 			o.rank, o.index = page.TextObjects, j
-			objs = append(objs, o)
 			byKey[key] = append(byKey[key], o)
+			// Invisible text (the OCR layer over a scanned page) is not a
+			// piece: what shows is the image under it.
+			if m, err := p.FPDFTextObj_GetTextRenderMode(&requests.FPDFTextObj_GetTextRenderMode{PageObject: obj.PageObject}); err != nil || m.TextRenderMode != enums.FPDF_TEXTRENDERMODE_INVISIBLE {
+				objs = append(objs, o)
+			}
 		}
 		page.TextObjects++
 	}

@@ -7,9 +7,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/enums"
+	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/klippa-app/go-pdfium/structs"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"math/rand"
+	"strings"
 	"time"
 )
 
@@ -226,5 +231,60 @@ func TestMalformedUploadsAreRefusedNotFatal(t *testing.T) {
 	t.Logf("%d damaged uploads: %d refused, %d filled", refused+filled, refused, filled)
 	if refused == 0 || filled == 0 {
 		t.Fatalf("%d refused, %d filled: the damage should break some and spare some", refused, filled)
+	}
+}
+
+// TestInvisibleTextIsNotAPiece: the OCR layer over a scanned page is text
+// drawn invisibly over an image; what shows is the image, so it is no piece.
+func TestInvisibleTextIsNotAPiece(t *testing.T) {
+	e := testEngine(t)
+	var pdf []byte
+	err := e.with(func(p pdfium.Pdfium) error {
+		doc, err := p.FPDF_CreateNewDocument(&requests.FPDF_CreateNewDocument{})
+		if err != nil {
+			return err
+		}
+		defer p.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
+		page, err := p.FPDFPage_New(&requests.FPDFPage_New{Document: doc.Document, PageIndex: 0, Width: 300, Height: 200})
+		if err != nil {
+			return err
+		}
+		ref := requests.Page{ByReference: &page.Page}
+		font, err := p.FPDFText_LoadStandardFont(&requests.FPDFText_LoadStandardFont{Document: doc.Document, Font: "Helvetica"})
+		if err != nil {
+			return err
+		}
+		for i, text := range []string{"Shown on the page", "Read by OCR"} {
+			obj, err := p.FPDFPageObj_CreateTextObj(&requests.FPDFPageObj_CreateTextObj{Document: doc.Document, Font: font.Font, FontSize: 12})
+			if err != nil {
+				return err
+			}
+			p.FPDFText_SetText(&requests.FPDFText_SetText{PageObject: obj.PageObject, Text: text})
+			if i == 1 {
+				p.FPDFTextObj_SetTextRenderMode(&requests.FPDFTextObj_SetTextRenderMode{PageObject: obj.PageObject, TextRenderMode: enums.FPDF_TEXTRENDERMODE_INVISIBLE})
+			}
+			p.FPDFPageObj_Transform(&requests.FPDFPageObj_Transform{PageObject: obj.PageObject, Transform: structs.FPDF_FS_MATRIX{A: 1, D: 1, E: 20, F: float32(150 - 50*i)}})
+			p.FPDFPage_InsertObject(&requests.FPDFPage_InsertObject{Page: ref, PageObject: obj.PageObject})
+		}
+		p.FPDFPage_GenerateContent(&requests.FPDFPage_GenerateContent{Page: ref})
+		var buf bytes.Buffer
+		if _, err := p.FPDF_SaveAsCopy(&requests.FPDF_SaveAsCopy{Document: doc.Document, FileWriter: &buf}); err != nil {
+			return err
+		}
+		pdf = buf.Bytes()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pdfText(t, pdf), "Read by OCR") {
+		t.Fatal("the invisible text is not in the PDF's text: the test proves nothing")
+	}
+	a, err := e.Analyze(pdf, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Pieces) != 1 || a.Pieces[0].Text != "Shown on the page" {
+		t.Fatalf("pieces %s, want only the visible text", pieceTexts(a))
 	}
 }

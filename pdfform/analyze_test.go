@@ -162,13 +162,13 @@ func FuzzContent(f *testing.F) {
 	f.Add([]byte("q BT /F2 9 Tf <0041 0042>Tj ET Q BI /W 1 ID \x00\x01 EI (a\\(b\\)c\\101) Tj"), 2)
 	f.Add([]byte("[(unterminated"), 1)
 	f.Fuzz(func(t *testing.T, content []byte, width int) {
-		ops, err := textOps(content)
+		ops, err := textOps(content, &textState{})
 		if err != nil {
 			return
 		}
 		width = 1 + abs(width)%2
 		for _, op := range ops {
-			rewriteTextOp(content, op, width, []Part{{From: 0, To: 1, Advance: 500, Glyphs: 3}}, &insertion{from: 0, tj: []byte("<0102> -333 <03>"), advance: 300})
+			rewriteTextOp(content, op, width, []Part{{From: 0, To: 1, Advance: 500, Glyphs: 3}}, []insertion{{from: 0, tj: []byte("<0102> -333 <03>"), advance: 300}})
 		}
 		editTextOps(content, ops, map[int][]byte{0: nil})
 	})

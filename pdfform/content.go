@@ -20,6 +20,22 @@ type textOp struct {
 	// font is the name of the font resource the operator shows text in,
 	// and size the size operand it was set at, as written.
 	font, size string
+	// tc and tw are the character and word spacing in force (text space
+	// units); a " operator sets its own.
+	tc, tw float64
+}
+
+// textState is what the scan of a page's content streams carries from one
+// operator to the next, and from one stream to the next: the text state
+// parameters, which q and Q save and restore.
+type textState struct {
+	cur   textParams
+	saved []textParams
+}
+
+type textParams struct {
+	font, size string
+	tc, tw     float64
 }
 
 func isSpace(c byte) bool {
@@ -30,13 +46,14 @@ func isDelim(c byte) bool {
 	return c == '(' || c == ')' || c == '<' || c == '>' || c == '[' || c == ']' || c == '{' || c == '}' || c == '/' || c == '%'
 }
 
-// textOps lists the text-showing operators of a content stream in order.
-func textOps(b []byte) ([]textOp, error) {
+// textOps lists the text-showing operators of a content stream in order,
+// leaving out those that show no character (an empty string, a TJ of
+// adjustments only), for which PDFium makes no text object. st carries
+// the text state from the page's previous streams, and on to its next.
+func textOps(b []byte, st *textState) ([]textOp, error) {
 	var ops []textOp
-	operands := -1     // start of the operands since the last operator
-	depth := 0         // inside [ ] or << >>
-	var font [2]string // the current font resource and size
-	var saved [][2]string
+	operands := -1 // start of the operands since the last operator
+	depth := 0     // inside [ ] or << >>
 	for i := 0; i < len(b); {
 		c := b[i]
 		switch {
@@ -97,18 +114,47 @@ func textOps(b []byte) ([]textOp, error) {
 				continue
 			}
 			// An operator.
+			args := b[operands : i-len(word)]
+			number := func(k int) (float64, bool) { // the k-th operand of a few numbers
+				f := bytes.Fields(args)
+				if k >= len(f) {
+					return 0, false
+				}
+				v, err := strconv.ParseFloat(string(f[k]), 64)
+				return v, err == nil
+			}
 			switch word {
 			case "Tj", "TJ", "'", `"`:
-				ops = append(ops, textOp{start: operands, end: i, op: word, font: font[0], size: font[1]})
+				if word == `"` {
+					if v, ok := number(0); ok {
+						st.cur.tw = v
+					}
+					if v, ok := number(1); ok {
+						st.cur.tc = v
+					}
+				}
+				if showsText(args) {
+					ops = append(ops, textOp{start: operands, end: i, op: word, font: st.cur.font, size: st.cur.size, tc: st.cur.tc, tw: st.cur.tw})
+				}
 			case "Tf":
-				if f := bytes.Fields(b[operands : i-2]); len(f) == 2 && len(f[0]) > 1 && f[0][0] == '/' {
-					font = [2]string{string(f[0][1:]), string(f[1])}
+				if f := bytes.Fields(args); len(f) == 2 && len(f[0]) > 1 && f[0][0] == '/' {
+					st.cur.font, st.cur.size = string(f[0][1:]), string(f[1])
+				}
+			case "Tc":
+				if v, ok := number(0); ok {
+					st.cur.tc = v
+				}
+			case "Tw":
+				if v, ok := number(0); ok {
+					st.cur.tw = v
 				}
 			case "q":
-				saved = append(saved, font)
+				if len(st.saved) < 1024 {
+					st.saved = append(st.saved, st.cur)
+				}
 			case "Q":
-				if n := len(saved); n > 0 {
-					font, saved = saved[n-1], saved[:n-1]
+				if n := len(st.saved); n > 0 {
+					st.cur, st.saved = st.saved[n-1], st.saved[:n-1]
 				}
 			case "BI":
 				// An inline image: its data runs to "EI" between whitespace.
@@ -126,6 +172,21 @@ func textOps(b []byte) ([]textOp, error) {
 		}
 	}
 	return ops, nil
+}
+
+// showsText reports whether a text operator's operands hold a non-empty
+// string.
+func showsText(args []byte) bool {
+	ops, err := parseOperands(args)
+	if err != nil {
+		return true // counted, so that a mismatch with PDFium is found
+	}
+	for _, o := range ops {
+		if o.isStr && len(o.str) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func skipLiteral(b []byte, i int) (int, error) {
@@ -173,6 +234,9 @@ func editTextOps(b []byte, ops []textOp, edits map[int][]byte) []byte {
 			continue
 		}
 		out.Write(b[last:op.start])
+		// Spaces around the replacement: the operator may have touched
+		// the token before it, as in (a)Tj(b)'.
+		out.WriteByte(' ')
 		switch {
 		case edit != nil:
 			out.Write(edit)
@@ -180,14 +244,13 @@ func editTextOps(b []byte, ops []textOp, edits map[int][]byte) []byte {
 			out.WriteString("T*")
 		case op.op == `"`:
 			// aw ac string " → aw Tw ac Tc T*
-			fields := bytes.Fields(b[op.start:op.end])
-			if len(fields) >= 4 {
-				out.Write(fields[0])
-				out.WriteString(" Tw ")
-				out.Write(fields[1])
-				out.WriteString(" Tc T*")
+			if args, err := parseOperands(b[op.start:op.end]); err == nil && len(args) >= 2 && !args[0].isStr && !args[1].isStr {
+				out.WriteString(string(args[0].num) + " Tw " + string(args[1].num) + " Tc T*")
+			} else {
+				out.WriteString("T*")
 			}
 		}
+		out.WriteByte(' ')
 		last = op.end
 	}
 	out.Write(b[last:])
@@ -312,10 +375,10 @@ func unhex(b []byte) []byte {
 // glyph it keeps stays where it was. width is the bytes of one character
 // code (1, or 2 for a CID font with Identity encoding).
 //
-// ins, when set, writes a value's codes at the place of the drop that
-// starts at ins.from, followed by the adjustment that keeps the rest of
+// Each of inserts writes a value's codes at the place of the drop that
+// starts at its from, followed by the adjustment that keeps the rest of
 // the operator where it was.
-func rewriteTextOp(b []byte, op textOp, width int, drops []Part, ins *insertion) ([]byte, error) {
+func rewriteTextOp(b []byte, op textOp, width int, drops []Part, inserts []insertion) ([]byte, error) {
 	body := b[op.start:op.end]
 	ops, err := parseOperands(body)
 	if err != nil {
@@ -372,6 +435,12 @@ func rewriteTextOp(b []byte, op textOp, width int, drops []Part, ins *insertion)
 					flushStr()
 					held = nil
 					adjust := -d.Advance
+					var ins *insertion
+					for k := range inserts {
+						if inserts[k].from == d.From {
+							ins = &inserts[k]
+						}
+					}
 					switch {
 					case ins != nil && ins.from == d.From && ins.size > 0:
 						// The value at a smaller size: its own TJ between

@@ -21,7 +21,7 @@ var corpus = []struct {
 	{"corpus/latex-certificate.pdf", "pdfTeX: Type 1 fonts, ligatures, table cells in one TJ",
 		[][3]string{{"Margaret Okonkwo-Hale", "Jonathan Price", "substitute"}, {"Grade: Distinction", "Grade: Merit", "substitute"}, {"Certificate no. CW-88213", "Certificate no. CW-90001", "substitute"}, {"Centre: Leeds", "Centre: Derby", "embedded"}}},
 	{"corpus/ghostscript-rotated.pdf", "Ghostscript: Type 1C fonts, label and value in one TJ, a page with /Rotate 90",
-		[][3]string{{"Borealis Timber AB", "Nordic Pine Oy", "substitute"}, {"MSKU 7739210", "CAIU 5512004", "substitute"}, {"20 ft standard", "40 ft reefer", "embedded"}}},
+		[][3]string{{"Consignee:", "Consignor:", "embedded"}, {"Borealis Timber AB", "Gothenburg Timber AB", "embedded"}, {"MV Skagen Star", "MV Nordic Pine", "substitute"}, {"MSKU 7739210", "CAIU 5512004", "substitute"}, {"20 ft standard", "40 ft reefer", "embedded"}}},
 	{"corpus/libreoffice-letter.pdf", "LibreOffice: simple TrueType subsets, a table",
 		[][3]string{{"GBP 78,500 per year", "GBP 87,250 per year", "embedded"}, {"Jonas Whitfield", "Ana Ribeiro", "substitute"}}},
 	{"corpus/libreoffice-coloured.pdf", "LibreOffice: light text on coloured cells",

@@ -121,7 +121,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 	if err != nil {
 		return nil, nil, err
 	}
-	ed := &editor{ctx: ctx, pages: a.Pages, content: map[int]*pageContent{}, drops: map[int]map[int][]Part{}, inserts: map[int]map[int]insertion{}}
+	ed := &editor{ctx: ctx, pages: a.Pages, content: map[int]*pageContent{}, drops: map[int]map[int][]Part{}, inserts: map[int]map[int][]insertion{}}
 	// A value is set in the original's own embedded font, in place of its
 	// glyphs, when the font has a glyph for every character and it fits;
 	// else it goes on the overlay in a substitute.
@@ -231,7 +231,7 @@ type editor struct {
 	content map[int]*pageContent
 	// page → operator rank → the parts to cut, and the value written
 	drops   map[int]map[int][]Part
-	inserts map[int]map[int]insertion
+	inserts map[int]map[int][]insertion
 }
 
 // insertion is a value written at a part's place: its TJ operands in the
@@ -284,6 +284,7 @@ func (ed *editor) page(n int) (*pageContent, error) {
 	}
 	pc := &pageContent{fonts: map[string]*pageFont{}}
 	total := 0
+	st := &textState{} // carried from stream to stream: they are one content
 	for _, r := range refs {
 		sd, _, err := ed.ctx.DereferenceStreamDict(r)
 		if err != nil || sd == nil {
@@ -292,7 +293,7 @@ func (ed *editor) page(n int) (*pageContent, error) {
 		if err := sd.Decode(); err != nil {
 			return nil, fmt.Errorf("%w: page %d content: %v", ErrUnreadable, n, err)
 		}
-		ops, err := textOps(sd.Content)
+		ops, err := textOps(sd.Content, st)
 		if err != nil {
 			return nil, fmt.Errorf("%w: page %d: %v", ErrNotEditable, n, err)
 		}
@@ -398,9 +399,11 @@ func (ed *editor) setInPlace(piece Piece, f Fill, missing rune) (Filled, string,
 	shift := (old - width) * alignment(f.Align)
 	ins.lead = shift / size * 1000
 	if ed.inserts[piece.Page] == nil {
-		ed.inserts[piece.Page] = map[int]insertion{}
+		ed.inserts[piece.Page] = map[int][]insertion{}
 	}
-	ed.inserts[piece.Page][first.Rank] = ins
+	// Several values may go in one operator (a label and its value in one
+	// TJ): each at its own part.
+	ed.inserts[piece.Page][first.Rank] = append(ed.inserts[piece.Page][first.Rank], ins)
 	return Filled{PieceID: piece.ID, Font: piece.Font, Size: round2(size), Lines: 1,
 		Box: Box{X: round2(piece.Box.X + shift), Y: piece.Box.Y, W: round2(width), H: piece.Box.H}}, "", nil
 }
@@ -482,11 +485,7 @@ func (ed *editor) apply() error {
 					edits[rank-cs.base] = nil // the whole operator goes
 					continue
 				}
-				var ins *insertion
-				if in, ok := ed.inserts[n][rank]; ok {
-					ins = &in
-				}
-				b, err := rewriteTextOp(cs.sd.Content, op, font.width, parts, ins)
+				b, err := rewriteTextOp(cs.sd.Content, op, font.width, parts, ed.inserts[n][rank])
 				if err != nil {
 					return fmt.Errorf("page %d: %w", n, err)
 				}

@@ -79,6 +79,10 @@ type Piece struct {
 	// Dir the unit vector of its text's x axis: where and which way a new
 	// value starts.
 	Origin, Dir [2]float64 `json:"-"`
+	// Stretch is how much wider than its size its glyphs are set (the
+	// horizontal scaling): a width in thousandths of the size is
+	// width/1000 × Size × Stretch points.
+	Stretch float64 `json:"-"`
 }
 
 // Part is the glyphs [From, To) of one text-showing operator, the Rank-th
@@ -339,7 +343,7 @@ type glyphRun struct {
 // objStyle is what a text object's glyphs share.
 type objStyle struct {
 	font                      string
-	size                      float64
+	size, stretch             float64
 	color                     string
 	bold, italic, serif, mono bool
 }
@@ -349,15 +353,16 @@ type textObj struct {
 	rank  int
 	index int // among the page's objects
 	style objStyle
-	// tf is the font size operand; scale the text matrix's (and the
-	// CTM's) scale; dir its x axis in user space.
-	tf, scale float64
-	dir       [2]float64
-	font      references.FPDF_FONT
-	hasFont   bool
-	bounds    [4]float64 // left, bottom, right, top in user space
-	text      string
-	chars     []char
+	// tf is the font size operand; scale and yscale the lengths of the
+	// text matrix's (and the CTM's) axes, x with the horizontal scaling;
+	// dir its x axis in user space.
+	tf, scale, yscale float64
+	dir               [2]float64
+	font              references.FPDF_FONT
+	hasFont           bool
+	bounds            [4]float64 // left, bottom, right, top in user space
+	text              string
+	chars             []char
 }
 
 // char is one character of the text page: a glyph, or two or more
@@ -465,7 +470,9 @@ func readObject(p pdfium.Pdfium, obj references.FPDF_PAGEOBJECT, tp references.F
 		return nil, key, false
 	}
 	a, b, c, d := float64(key[0]), float64(key[1]), float64(key[2]), float64(key[3])
-	o := &textObj{text: t.Text, tf: float64(sz.FontSize), scale: math.Sqrt(math.Abs(a*d - b*c)),
+	// The matrix's x axis carries the horizontal scaling (Tz) as well as
+	// the text matrix and CTM; its y axis gives the size the eye sees.
+	o := &textObj{text: t.Text, tf: float64(sz.FontSize), scale: math.Hypot(a, b), yscale: math.Hypot(c, d),
 		bounds: [4]float64{float64(key[6]), float64(key[7]), float64(key[8]), float64(key[9])}}
 	if l := math.Hypot(a, b); l > 0 {
 		o.dir = [2]float64{a / l, b / l}
@@ -473,7 +480,10 @@ func readObject(p pdfium.Pdfium, obj references.FPDF_PAGEOBJECT, tp references.F
 		o.dir = [2]float64{1, 0}
 	}
 	// The size the eye sees: the font size scaled by the text matrix.
-	o.style = objStyle{size: round2(o.tf * o.scale), color: "#000000"}
+	o.style = objStyle{size: round2(o.tf * o.yscale), color: "#000000"}
+	if o.yscale > 0 {
+		o.style.stretch = round2(o.scale / o.yscale)
+	}
 	if f, err := p.FPDFTextObj_GetFont(&requests.FPDFTextObj_GetFont{PageObject: obj}); err == nil {
 		o.font, o.hasFont = f.Font, true
 		if fam, err := p.FPDFFont_GetFamilyName(&requests.FPDFFont_GetFamilyName{Font: f.Font}); err == nil {
@@ -604,7 +614,7 @@ func (o *textObj) runs(p pdfium.Pdfium, g pageGeom) []glyphRun {
 		known.WriteRune(c.r)
 	}
 	last, ok := o.lastGlyph()
-	if !ok || o.tf <= 0 || o.scale <= 0 || noSpace(known.String()) != noSpace(o.text) {
+	if !ok || o.tf <= 0 || o.scale <= 0 || o.yscale <= 0 || noSpace(known.String()) != noSpace(o.text) {
 		return []glyphRun{whole()}
 	}
 	along := func(x, y float64) float64 { return x*o.dir[0] + y*o.dir[1] }
@@ -652,16 +662,24 @@ func (o *textObj) runs(p pdfium.Pdfium, g pageGeom) []glyphRun {
 		r.part.Advance = r.part.Advance / o.scale / o.tf * 1000
 		runs = append(runs, r)
 	}
+	spaces := 0 // space glyphs since the last glyph
 	for i, c := range o.chars {
-		if c.gen || unicode.IsSpace(c.r) {
+		if c.gen {
 			continue
 		}
+		if unicode.IsSpace(c.r) {
+			spaces++
+			continue
+		}
+		// A gap wider than a word space starts a run; a gap with space
+		// glyphs in it is as wide as they are (word spacing may widen
+		// them) and more before it counts.
 		pos := along(c.x, c.y)
-		if !math.IsInf(end, -1) && i > start && pos-end > 0.6*o.style.size {
+		if !math.IsInf(end, -1) && i > start && pos-end > 0.6*o.style.size*float64(1+spaces) {
 			flush(i)
 			start = i
 		}
-		end = max(end, extent(c), pos)
+		end, spaces = max(end, extent(c), pos), 0
 	}
 	flush(len(o.chars))
 	switch {
@@ -741,7 +759,7 @@ func joinRuns(runs []glyphRun, page int) []Piece {
 		}
 		st := r.style
 		cur = &Piece{Page: page, Text: r.text, Font: st.font, Size: st.size, Color: st.color, Bold: st.bold, Italic: st.italic,
-			Serif: st.serif, Mono: st.mono, Parts: []Part{r.part}, Origin: r.origin, Dir: r.dir,
+			Serif: st.serif, Mono: st.mono, Parts: []Part{r.part}, Origin: r.origin, Dir: r.dir, Stretch: st.stretch,
 			Box: Box{X: r.left, Y: r.top, W: r.right - r.left, H: r.bottom - r.top}}
 		last = r
 	}

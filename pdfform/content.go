@@ -449,7 +449,7 @@ func rewriteTextOp(b []byte, op textOp, width int, drops []Part, inserts []inser
 						num := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 						out.WriteString("] TJ /" + op.font + " " + num(ins.size) + " Tf [ " + num(-ins.lead) + " ")
 						out.Write(ins.tj)
-						out.WriteString(" " + num(ins.advance+ins.lead-d.Advance*ins.tf/ins.size) + " ] TJ /" + op.font + " " + op.size + " Tf [")
+						out.WriteString(" " + num(ins.advance+ins.lead+ins.spacing*1000/ins.size-d.Advance*ins.tf/ins.size) + " ] TJ /" + op.font + " " + op.size + " Tf [")
 						inDrop = true
 						glyph++
 						continue
@@ -459,6 +459,9 @@ func rewriteTextOp(b []byte, op textOp, width int, drops []Part, inserts []inser
 						}
 						out.Write(ins.tj)
 						adjust += ins.advance + ins.lead
+						if ins.tf > 0 {
+							adjust += ins.spacing * 1000 / ins.tf
+						}
 					}
 					out.WriteString(" " + strconv.FormatFloat(adjust, 'f', 2, 64) + " ")
 				}

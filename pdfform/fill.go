@@ -240,12 +240,15 @@ type insertion struct {
 	from    int
 	tj      []byte
 	advance float64
-	// size, when set, is the smaller Tf size the value shrank to, and tf
-	// the operator's own.
+	// tf is the operator's own Tf size, and size, when set, the smaller
+	// one the value shrank to.
 	size, tf float64
 	// lead is a gap before the value (aligning it right or centre), in
 	// thousandths of the size it is set at.
 	lead float64
+	// spacing is what character and word spacing add to the value's
+	// advance, in text space units.
+	spacing float64
 }
 
 // pageContent is a page's content streams and their text operators.
@@ -371,33 +374,46 @@ func (ed *editor) setInPlace(piece Piece, f Fill, missing rune) (Filled, string,
 	if font == nil || font.width == 0 || font.codes == nil {
 		return Filled{}, "the embedded font's encoding cannot be written to", nil
 	}
-	tj, advance, missing, ok := font.encode(text)
+	enc, missing, ok := font.encode(text)
 	if !ok {
 		return Filled{}, fmt.Sprintf("the embedded font has no glyph for %q", missing), nil
 	}
-	ins := insertion{from: first.From, tj: tj, advance: advance}
+	tf, err := strconv.ParseFloat(op.size, 64)
+	if err != nil || tf <= 0 {
+		return Filled{}, "the original's font size could not be read", nil
+	}
+	stretch := piece.Stretch
+	if stretch <= 0 {
+		stretch = 1
+	}
+	// A width in points at a size: the glyphs' advance, and the character
+	// and word spacing in force (text space units, whatever the size).
+	widthAt := func(e encoded, size float64) float64 {
+		spacing := op.tc*float64(e.glyphs) + op.tw*float64(e.spaces)
+		return (e.advance/1000*size + spacing*size/tf) * stretch
+	}
+	ins := insertion{from: first.From, tj: enc.tj, advance: enc.advance, spacing: op.tc*float64(enc.glyphs) + op.tw*float64(enc.spaces), tf: tf}
 	// Wider than the space: smaller, down to the floor, in the same font.
 	size := piece.Size
 	// The room is the original's: its ink, or its advance in the same
 	// font, whichever is wider (advances count the glyphs' side bearings).
 	room := piece.Box.W
-	if _, was, _, ok := font.encode(piece.Text); ok {
-		room = max(room, was/1000*size)
+	if was, _, ok := font.encode(piece.Text); ok {
+		room = max(room, widthAt(was, size))
 	}
 	old := room // the original's width, which an aligned value lines up with
 	room *= 1.02
-	if width := advance / 1000 * size; width > room {
-		tf, err := strconv.ParseFloat(op.size, 64)
-		if size = size * room / width; err != nil || tf <= 0 || size < shrinkFloor(piece.Size) {
+	if width := widthAt(enc, size); width > room {
+		if size = size * room / width; size < shrinkFloor(piece.Size) {
 			return Filled{}, "the value does not fit on one line in the embedded font, even at the smallest size", nil
 		}
-		ins.tf, ins.size = tf, tf*size/piece.Size
+		ins.size = tf * size / piece.Size
 	}
 	// Aligned right or centred: a gap before the value, in thousandths of
 	// the size it is set at.
-	width := advance / 1000 * size
+	width := widthAt(enc, size)
 	shift := (old - width) * alignment(f.Align)
-	ins.lead = shift / size * 1000
+	ins.lead = shift / (size * stretch) * 1000
 	if ed.inserts[piece.Page] == nil {
 		ed.inserts[piece.Page] = map[int][]insertion{}
 	}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/requests"
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
 // pageImage renders page 1 of a PDF with poppler at 72 dpi: one pixel is
@@ -327,4 +329,87 @@ func TestFillAligns(t *testing.T) {
 			t.Errorf("%q left-aligned ends at x=%d, near the original's end %d: the test proves nothing", c.text, got, want)
 		}
 	}
+}
+
+// TestFillInPlaceKeepsTheRestOfTheLine writes a longer label in place of
+// "Consignee:", which Ghostscript set in one TJ with its value, under
+// character spacing, word spacing and horizontal scaling: the value after
+// it in the same operator stays where it was, to a fraction of a point,
+// and keeps its size.
+func TestFillInPlaceKeepsTheRestOfTheLine(t *testing.T) {
+	e := testEngine(t)
+	orig := withTextState(t, readFixture(t, "corpus/ghostscript-rotated.pdf"), 1, "1.5 Tc 4 Tw 80 Tz ")
+	a, err := e.Analyze(orig, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	label, ok1 := findPiece(a, "Consignee:")
+	value, ok2 := findPiece(a, "Borealis Timber AB")
+	if !ok1 || !ok2 || label.Parts[0].Rank != value.Parts[0].Rank {
+		t.Fatalf("the label and its value are not in one operator: %s", pieceTexts(a))
+	}
+	if label.Stretch < 0.79 || label.Stretch > 0.81 || label.Size != 11 {
+		t.Fatalf("a piece set at Tz 80: size %v stretch %v, want 11 and 0.8", label.Size, label.Stretch)
+	}
+	for _, text := range []string{"Consign:", "Consignee B:"} {
+		out, report, err := e.Fill(orig, []Fill{{PieceID: label.ID, Text: text}}, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if report[0].Substituted {
+			t.Fatalf("%q: %+v, want it in the embedded font", text, report[0])
+		}
+		b, err := e.Analyze(out, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, ok := findPiece(b, "Borealis Timber AB")
+		if !ok {
+			t.Fatalf("%q: the value is gone: %s", text, pieceTexts(b))
+		}
+		if math.Abs(after.Box.X-value.Box.X) > 0.3 || after.Size != value.Size {
+			t.Errorf("%q: the value moved from x=%v to x=%v (size %v → %v)", text, value.Box.X, after.Box.X, value.Size, after.Size)
+		}
+		if _, ok := findPiece(b, strings.Join(strings.Fields(text), " ")); !ok {
+			t.Errorf("%q not among %s", text, pieceTexts(b))
+		}
+	}
+}
+
+// withTextState puts state operators before the rank-th text operator of
+// page 1.
+func withTextState(t *testing.T, pdf []byte, rank int, state string) []byte {
+	t.Helper()
+	ctx, err := readForEdit(pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, _, err := ctx.PageDict(1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := d["Contents"].(types.IndirectRef)
+	sd, _, err := ctx.DereferenceStreamDict(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sd.Decode(); err != nil {
+		t.Fatal(err)
+	}
+	ops, err := textOps(sd.Content, &textState{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := ops[rank].start
+	sd.Content = append(append(append([]byte(nil), sd.Content[:at]...), state...), sd.Content[at:]...)
+	if err := sd.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	entry, _ := ctx.FindTableEntryLight(ref.ObjectNumber.Value())
+	entry.Object = *sd
+	var out bytes.Buffer
+	if err := api.WriteContext(ctx, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
 }

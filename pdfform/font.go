@@ -27,14 +27,26 @@ type pageFont struct {
 // own word space in Computer Modern.
 const wordSpace = 333
 
-// encode writes s in the font as TJ operands (hex strings and gaps) and
-// returns how far they move the text position (thousandths of the font
-// size). When the font lacks a glyph it returns the first character it
-// lacks.
-func (f *pageFont) encode(s string) (tj []byte, advance float64, missing rune, ok bool) {
+// encoded is a value written in a font.
+type encoded struct {
+	// tj is the TJ operands (hex strings, and gaps for spaces the font
+	// has no glyph for); advance how far the glyphs move the text position
+	// in thousandths of the font size, before character and word spacing.
+	tj      []byte
+	advance float64
+	// glyphs and spaces count the codes that character spacing, and word
+	// spacing (single-byte code 32), apply to.
+	glyphs, spaces int
+}
+
+// encode writes s in the font. When the font lacks a glyph it returns the
+// first character it lacks.
+func (f *pageFont) encode(s string) (e encoded, missing rune, ok bool) {
 	if f == nil || f.codes == nil || f.advance == nil {
-		return nil, 0, 0, false
+		return encoded{}, 0, false
 	}
+	var tj []byte
+	var advance float64
 	var run []byte
 	flush := func() {
 		if len(run) > 0 {
@@ -42,7 +54,6 @@ func (f *pageFont) encode(s string) (tj []byte, advance float64, missing rune, o
 			run = nil
 		}
 	}
-	glyphs := 0
 	for _, r := range s {
 		code, ok := f.codes[r]
 		var w float64
@@ -56,14 +67,18 @@ func (f *pageFont) encode(s string) (tj []byte, advance float64, missing rune, o
 			continue
 		}
 		if !ok {
-			return nil, 0, r, false
+			return encoded{}, r, false
 		}
 		run = append(run, code...)
 		advance += w
-		glyphs++
+		e.glyphs++
+		if len(code) == 1 && code[0] == ' ' {
+			e.spaces++
+		}
 	}
 	flush()
-	return tj, advance, 0, glyphs > 0
+	e.tj, e.advance = tj, advance
+	return e, 0, e.glyphs > 0
 }
 
 // readFont reads a font resource of a page.

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -253,7 +254,11 @@ func (d *docActor) run() {
 	if err == nil {
 		var raw json.RawMessage
 		if raw, err = deps.Store.DocumentData(d.id); err == nil {
-			err = json.Unmarshal(raw, &data)
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			if version.Form != nil {
+				dec.UseNumber() // a form prints numbers as they were sent
+			}
+			err = dec.Decode(&data)
 		}
 	}
 	if err != nil {

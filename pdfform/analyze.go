@@ -35,6 +35,9 @@ var (
 	ErrTooLarge = errors.New("the PDF is too large")
 	// ErrBusy is every PDFium instance taken for longer than a caller waits.
 	ErrBusy = errors.New("every PDF reader is busy")
+	// errRecovered marks an ErrUnreadable that was a panic, recovered: a
+	// bug that a file reached, which the tests look for.
+	errRecovered = errors.New("recovered from a panic")
 )
 
 // Limits bound what an upload may be.
@@ -243,7 +246,7 @@ func (e *Engine) with(f func(p pdfium.Pdfium) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			inst.Kill()
-			err = fmt.Errorf("%w: %v", ErrUnreadable, r)
+			err = fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
 			return
 		}
 		inst.Close()

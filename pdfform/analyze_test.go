@@ -167,10 +167,37 @@ func FuzzContent(f *testing.F) {
 			return
 		}
 		width = 1 + abs(width)%2
-		for _, op := range ops {
-			rewriteTextOp(content, op, width, []Part{{From: 0, To: 1, Advance: 500, Glyphs: 3}}, []insertion{{from: 0, tj: []byte("<0102> -333 <03>"), advance: 300}})
+		// Each operator with its first glyph cut out and a value written
+		// there: the result is still a content stream whose text
+		// operators are where they were, one for one.
+		edits := map[int][]byte{}
+		for rank, op := range ops {
+			glyphs := 0
+			args, err := parseOperands(content[op.start:op.end])
+			if err != nil {
+				continue
+			}
+			for _, a := range args {
+				if a.isStr {
+					glyphs += len(a.str) / width
+				}
+			}
+			b, err := rewriteTextOp(content, op, width, []Part{{From: 0, To: 1, Advance: 500, Glyphs: glyphs}}, []insertion{{from: 0, tj: []byte("<0102> -333 <03>"), advance: 300}})
+			if err == nil {
+				edits[rank] = b
+			}
 		}
-		editTextOps(content, ops, map[int][]byte{0: nil})
+		if len(edits) == 0 {
+			return
+		}
+		edited := editTextOps(content, ops, edits)
+		again, err := textOps(edited, &textState{})
+		if err != nil {
+			t.Fatalf("the edited content cannot be read: %v\n%q", err, edited)
+		}
+		if len(again) != len(ops) {
+			t.Fatalf("%d text operators became %d:\n%q\n%q", len(ops), len(again), content, edited)
+		}
 	})
 }
 
@@ -219,6 +246,9 @@ func TestMalformedUploadsAreRefusedNotFatal(t *testing.T) {
 		}()
 		select {
 		case err := <-done:
+			if errors.Is(err, errRecovered) {
+				t.Fatalf("damaged input %d reached a panic: %v", n, err)
+			}
 			if err != nil {
 				refused++
 			} else {

@@ -85,7 +85,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 	// a bug in it is refused, not a crash.
 	defer func() {
 		if r := recover(); r != nil {
-			out, report, err = nil, nil, fmt.Errorf("%w: %v", ErrUnreadable, r)
+			out, report, err = nil, nil, fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
 		}
 	}()
 	if len(fills) == 0 {
@@ -774,7 +774,7 @@ func ascii(s string) bool {
 func CheckEditable(pdf []byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %v", ErrUnreadable, r)
+			err = fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
 		}
 	}()
 	_, err = readForEdit(pdf)

@@ -165,6 +165,11 @@ func simpleWidths(ctx *model.Context, font types.Dict) func([]byte) (float64, bo
 	}
 }
 
+// maxFontEntries bounds the codes read from one font's /W array or
+// ToUnicode map: a crafted font could otherwise ask for millions (a font
+// has at most 65,536 glyphs).
+const maxFontEntries = 1 << 16
+
 // cidWidths reads a CID font's /W and /DW.
 func cidWidths(ctx *model.Context, cid types.Dict) func([]byte) (float64, bool) {
 	dw := 1000.0
@@ -180,6 +185,9 @@ func cidWidths(ctx *model.Context, cid types.Dict) func([]byte) (float64, bool) 
 			}
 			if list, err := ctx.DereferenceArray(arr[i+1]); err == nil && list != nil {
 				for k, o := range list {
+					if len(widths) >= maxFontEntries {
+						break
+					}
 					widths[int(c)+k], _ = ctx.DereferenceNumber(o)
 				}
 				i += 2
@@ -193,7 +201,7 @@ func cidWidths(ctx *model.Context, cid types.Dict) func([]byte) (float64, bool) 
 			if err1 != nil || err2 != nil || last-c > 65535 {
 				break
 			}
-			for k := int(c); k <= int(last); k++ {
+			for k := int(c); k <= int(last) && len(widths) < maxFontEntries; k++ {
 				widths[k] = w
 			}
 			i += 3
@@ -220,8 +228,9 @@ func toUnicodeCodes(ctx *model.Context, font types.Dict, width int) map[rune][]b
 		return nil
 	}
 	out := map[rune][]byte{}
+	entries := 0
 	add := func(code []byte, dst []byte) {
-		if len(code) != width {
+		if entries++; len(code) != width || entries > maxFontEntries {
 			return
 		}
 		rs := utf16Runes(dst)
@@ -249,6 +258,9 @@ func toUnicodeCodes(ctx *model.Context, font types.Dict, width int) map[rune][]b
 				if to < from || to-from > 65535 {
 					return out
 				}
+				if entries > maxFontEntries {
+					return out
+				}
 				if string(toks[i+2]) == "[" {
 					j := i + 3
 					for k := from; j < len(toks) && string(toks[j]) != "]"; j, k = j+1, k+1 {
@@ -260,7 +272,7 @@ func toUnicodeCodes(ctx *model.Context, font types.Dict, width int) map[rune][]b
 					continue
 				}
 				dst := hexTok(toks[i+2])
-				for k := from; k <= to && len(dst) > 0; k++ {
+				for k := from; k <= to && len(dst) > 0 && entries <= maxFontEntries; k++ {
 					d := append([]byte(nil), dst...)
 					// The last byte counts up along the range.
 					d[len(d)-1] += byte(k - from)

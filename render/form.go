@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -65,6 +66,8 @@ func (f *Form) Values(data map[string]any) (map[string]string, error) {
 			continue
 		case string:
 			s = v
+		case json.Number: // decoded with UseNumber: the digits as sent
+			s = v.String()
 		case float64:
 			s = strconv.FormatFloat(v, 'f', -1, 64)
 		case bool:
@@ -168,7 +171,27 @@ func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time)
 	}
 	defer release()
 	fills, report := form.fills(values)
-	out, filled, err := r.forms.Fill(req.Source, fills, pdfform.DefaultLimits)
+	// The fill runs on, to its end, if the time runs out first: what it
+	// reads is bounded, and its PDFium instance comes back when it is done.
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	defer cancel()
+	type filling struct {
+		out    []byte
+		filled []pdfform.Filled
+		err    error
+	}
+	done := make(chan filling, 1)
+	go func() {
+		out, filled, err := r.forms.Fill(req.Source, fills, pdfform.DefaultLimits)
+		done <- filling{out, filled, err}
+	}()
+	var f filling
+	select {
+	case f = <-done:
+	case <-ctx.Done():
+		return Result{}, fmt.Errorf("%w: the form took longer than %s to fill", ErrTimeout, r.cfg.Timeout)
+	}
+	out, filled, err := f.out, f.filled, f.err
 	switch {
 	case errors.Is(err, pdfform.ErrBusy):
 		return Result{}, fmt.Errorf("%w: %v", ErrTimeout, err)

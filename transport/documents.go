@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -278,12 +279,21 @@ func pickVersion(t storage.Template, pinned int) (int, error) {
 // dataObject reads data: an object, or nothing.
 func dataObject(raw json.RawMessage) (map[string]any, json.RawMessage, error) {
 	data := map[string]any{}
-	if t := strings.TrimSpace(string(raw)); t != "" && t != "null" {
-		if err := json.Unmarshal(raw, &data); err != nil {
-			return nil, nil, fault.Invalid("data", "must be a JSON object")
-		}
+	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" {
+		return data, json.RawMessage("{}"), nil
 	}
-	canon, err := json.Marshal(data)
+	if err := json.Unmarshal(raw, &data); err != nil {
+		return nil, nil, fault.Invalid("data", "must be a JSON object")
+	}
+	// What is stored keeps numbers as they were written: a long number
+	// would lose digits through a float64.
+	exact := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&exact); err != nil {
+		return nil, nil, fault.Invalid("data", "must be a JSON object")
+	}
+	canon, err := json.Marshal(exact)
 	return data, canon, err
 }
 

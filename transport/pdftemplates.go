@@ -102,15 +102,9 @@ func (s *Server) createPDFTemplate(r *request) error {
 	}
 	res, err := r.askOrg(r.org.ID, actors.CreateTemplate{Name: name, Slug: slug, Source: src, Pieces: pieces})
 	if err != nil {
-		// Refused for good (a slug taken meanwhile, say): this node's copy
-		// of the upload goes, unless something else holds the same file.
-		// A copy made on a second node stays; it is content-addressed, so
-		// the next upload of the file reuses it.
-		if errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrInvalid) {
-			if used, uerr := s.deps.Store.BlobInUse(hash); uerr == nil && !used {
-				s.deps.Blobs.Delete(hash)
-			}
-		}
+		// The upload's blob stays: another upload of the same file may be
+		// about to refer to it, and it is content-addressed, so the next
+		// upload of this file reuses it.
 		return err
 	}
 	t := res.(storage.Template)

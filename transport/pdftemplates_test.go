@@ -171,10 +171,19 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 		}
 	}
 
+	// A number is printed with every digit it was sent with.
+	r = testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, []byte(`{"templateId":"studio-invoice","data":{"number":"INV-1","customer":12345678901234567890}}`))
+	if r.Status != 201 || r.Data()["status"] != "completed" {
+		t.Fatalf("a number as a value: %s", r)
+	}
+	if _, pdf := download(t, r.Data()["downloadUrl"].(string)); !strings.Contains(pdfText(t, []byte(pdf)), "12345678901234567890") {
+		t.Fatalf("the number lost digits: %v\n%s", r.Data()["report"], pdfText(t, []byte(pdf)))
+	}
+
 	// Billed by its page like any document.
 	w := testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil).Data()
-	if used := w["allowance"].(map[string]any)["usedPages"]; used != float64(1) {
-		t.Fatalf("allowance used %v after a one-page document: %v", used, w)
+	if used := w["allowance"].(map[string]any)["usedPages"]; used != float64(2) {
+		t.Fatalf("allowance used %v after two one-page documents: %v", used, w)
 	}
 
 	// A preview with the defaults and keys: a PDF, unbilled.

@@ -770,15 +770,55 @@ func ascii(s string) bool {
 
 // CheckEditable reports whether the filler can rewrite the PDF: pdfcpu,
 // which edits content streams, must read and validate it as PDFium did.
-// An upload is checked once, so that no document made from it fails later.
 func CheckEditable(pdf []byte) (err error) {
+	_, _, err = Editable(pdf, nil)
+	return err
+}
+
+// Editable checks an upload once, so that no document made from it fails
+// later: pdfcpu must read it, and every piece offered must be one the
+// filler can cut out. It returns the pieces of a that can be filled, and
+// a note for each page or piece left out and why.
+func Editable(pdf []byte, a *Analysis) (pieces []Piece, notes []string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
+			pieces, notes, err = nil, nil, fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
 		}
 	}()
-	_, err = readForEdit(pdf)
-	return err
+	ctx, err := readForEdit(pdf)
+	if err != nil || a == nil {
+		return nil, nil, err
+	}
+	ed := &editor{ctx: ctx, pages: a.Pages, content: map[int]*pageContent{}}
+	bad := map[int]bool{}
+	for _, p := range a.Pieces {
+		if bad[p.Page] {
+			continue
+		}
+		pc, err := ed.page(p.Page)
+		if err != nil {
+			bad[p.Page] = true
+			notes = append(notes, fmt.Sprintf("page %d: %v", p.Page, err))
+			continue
+		}
+		cuttable := true
+		for _, part := range p.Parts {
+			op, ok := pc.op(part.Rank)
+			if !ok {
+				cuttable = false
+				break
+			}
+			if font := ed.font(pc, op.font); !part.Whole && (font == nil || font.width == 0) {
+				cuttable = false
+			}
+		}
+		if !cuttable {
+			notes = append(notes, fmt.Sprintf("%s (%q): part of a line in a font whose encoding cannot be cut", p.ID, p.Text))
+			continue
+		}
+		pieces = append(pieces, p)
+	}
+	return pieces, notes, nil
 }
 
 // fixHyphens corrects the overlay's CID fonts' ToUnicode maps: a font has

@@ -78,13 +78,18 @@ func (s *Server) createPDFTemplate(r *request) error {
 	if err != nil {
 		return uploadError(err)
 	}
-	if err := pdfform.CheckEditable(data); err != nil {
-		return uploadError(err)
-	}
 	if len(a.Pieces) == 0 {
 		return fault.Invalid("file", "the PDF has no text to mark as fields (a scanned page is an image: it has none)")
 	}
-	pieces, err := json.Marshal(a.Pieces)
+	// Only pieces the filler can cut out are offered.
+	editable, notes, err := pdfform.Editable(data, a)
+	if err != nil {
+		return uploadError(err)
+	}
+	if len(editable) == 0 {
+		return fault.Invalid("file", "none of the PDF's text can be edited in place: %s", strings.Join(notes, "; "))
+	}
+	pieces, err := json.Marshal(editable)
 	if err != nil {
 		return err
 	}
@@ -96,7 +101,7 @@ func (s *Server) createPDFTemplate(r *request) error {
 	if err != nil {
 		return fmt.Errorf("%w: the upload could not be copied to a second node: %v", fault.ErrUnavailable, err)
 	}
-	src := &storage.PDFSource{Filename: filename, BlobHash: hash, BlobHolders: holders, ByteSize: int64(len(data)), PieceCount: len(a.Pieces)}
+	src := &storage.PDFSource{Filename: filename, BlobHash: hash, BlobHolders: holders, ByteSize: int64(len(data)), PieceCount: len(editable)}
 	for _, p := range a.Pages {
 		src.Pages = append(src.Pages, storage.PDFPage{Number: p.Number, Width: p.Width, Height: p.Height})
 	}
@@ -108,8 +113,11 @@ func (s *Server) createPDFTemplate(r *request) error {
 		return err
 	}
 	t := res.(storage.Template)
-	return r.ok(http.StatusCreated, pdfTemplateView{templateView: viewTemplate(t), Pieces: pieces},
-		fmt.Sprintf("template created from a %d-page PDF with %d text pieces; mark fields with POST /v1/templates/%s/versions", len(a.Pages), len(a.Pieces), t.Slug))
+	note := fmt.Sprintf("template created from a %d-page PDF with %d text pieces; mark fields with POST /v1/templates/%s/versions", len(a.Pages), len(editable), t.Slug)
+	if len(notes) > 0 {
+		note += fmt.Sprintf(". %d left out, as the filler cannot edit them: %s", len(a.Pieces)-len(editable), strings.Join(notes, "; "))
+	}
+	return r.ok(http.StatusCreated, pdfTemplateView{templateView: viewTemplate(t), Pieces: pieces}, note)
 }
 
 // readPart reads an uploaded file.

@@ -215,14 +215,15 @@ func (a *orgActor) checkFields(t storage.Template, fields []storage.FormField) (
 		return nil, err
 	}
 	var pieces []struct {
-		ID string `json:"id"`
+		ID   string `json:"id"`
+		Text string `json:"text"`
 	}
 	if err := json.Unmarshal(raw, &pieces); err != nil {
 		return nil, err
 	}
-	exists := map[string]bool{}
+	exists, texts := map[string]bool{}, map[string]string{}
 	for _, p := range pieces {
-		exists[p.ID] = true
+		exists[p.ID], texts[p.ID] = true, p.Text
 	}
 	out := make([]storage.FormField, len(fields))
 	keys, used := map[string]bool{}, map[string]bool{}
@@ -253,6 +254,7 @@ func (a *orgActor) checkFields(t storage.Template, fields []storage.FormField) (
 			return nil, fault.Invalid(at+".whenMissing", "must be default, blank or original")
 		}
 		used[f.PieceID], keys[f.Key] = true, true
+		f.Text = texts[f.PieceID]
 		out[i] = f
 	}
 	return out, nil

@@ -71,7 +71,7 @@ func (v *Versions) form(stored storage.TemplateVersion) (*render.Checked, error)
 	f := &render.Form{SourceHash: t.Source.BlobHash, Holders: t.Source.BlobHolders}
 	for _, fl := range stored.Fields {
 		f.Fields = append(f.Fields, render.FormField{PieceID: fl.PieceID, Key: fl.Key, Default: fl.Default,
-			WhenMissing: fl.WhenMissing, Required: fl.Required, Align: fl.Align})
+			WhenMissing: fl.WhenMissing, Required: fl.Required, Align: fl.Align, Text: fl.Text})
 	}
 	return &render.Checked{Form: f, Sample: f.Sample()}, nil
 }

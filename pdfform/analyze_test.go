@@ -201,13 +201,6 @@ func FuzzContent(f *testing.F) {
 	})
 }
 
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
-
 // TestMalformedUploadsAreRefusedNotFatal runs damaged copies of the corpus
 // (bytes overwritten, files cut short; a fixed seed, so the same ones each
 // run) through what an upload goes through: analysis, the editability

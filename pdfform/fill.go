@@ -35,6 +35,11 @@ type Fill struct {
 	PieceID string
 	Text    string
 	Align   string
+	// Expect, when set, is the piece's text when the field was marked. A
+	// later analysis (a newer version of this package) may number pieces
+	// otherwise: the piece on the same page with this text, nearest the
+	// numbered one, is filled, or the fill is refused.
+	Expect string
 }
 
 // alignment is how much of the space a value leaves is put before it.
@@ -100,12 +105,15 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 		byID[p.ID] = p
 	}
 	perPage := map[int][]Fill{}
-	for _, f := range fills {
-		p, ok := byID[f.PieceID]
-		if !ok {
-			return nil, nil, fmt.Errorf("%w: %q", ErrNoPiece, f.PieceID)
+	asked := fills // the report names pieces as the caller did
+	fills = slices.Clone(fills)
+	for i, f := range fills {
+		p, err := a.locate(f.PieceID, f.Expect)
+		if err != nil {
+			return nil, nil, err
 		}
-		perPage[p.Page] = append(perPage[p.Page], f)
+		fills[i].PieceID = p.ID
+		perPage[p.Page] = append(perPage[p.Page], fills[i])
 	}
 	pages := make([]int, 0, len(perPage))
 	for n := range perPage {
@@ -195,7 +203,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 		byPiece[id] = f
 	}
 	report = make([]Filled, 0, len(fills))
-	for _, f := range fills {
+	for i, f := range fills {
 		r, ok := byPiece[f.PieceID]
 		if !ok { // a blank value on a page with nothing to stamp
 			r = Filled{PieceID: f.PieceID, Font: byID[f.PieceID].Font, Size: byID[f.PieceID].Size}
@@ -203,6 +211,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 		if r.Substituted {
 			r.Reason = reasons[f.PieceID]
 		}
+		r.PieceID = asked[i].PieceID
 		report = append(report, r)
 	}
 	return edited, report, nil
@@ -869,4 +878,43 @@ func fixHyphens(overlay []byte, fills []Fill) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// locate finds the piece a fill names: by id, and when expect is set, the
+// piece with that text on the same page, the id's own first, else the
+// nearest to it in reading order.
+func (a *Analysis) locate(id, expect string) (Piece, error) {
+	at := -1
+	for i, p := range a.Pieces {
+		if p.ID == id {
+			at = i
+		}
+	}
+	if at >= 0 && (expect == "" || a.Pieces[at].Text == expect) {
+		return a.Pieces[at], nil
+	}
+	if expect != "" {
+		page, _ := strconv.Atoi(strings.TrimPrefix(strings.SplitN(id, "-", 2)[0], "p"))
+		best, bestDist := -1, 0
+		for i, p := range a.Pieces {
+			if p.Page != page || p.Text != expect {
+				continue
+			}
+			if d := abs(i - at); best < 0 || d < bestDist {
+				best, bestDist = i, d
+			}
+		}
+		if best >= 0 {
+			return a.Pieces[best], nil
+		}
+		return Piece{}, fmt.Errorf("%w: %s reading %q is no longer in the PDF", ErrNoPiece, id, expect)
+	}
+	return Piece{}, fmt.Errorf("%w: %q", ErrNoPiece, id)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"errors"
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/requests"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -412,4 +413,33 @@ func withTextState(t *testing.T, pdf []byte, rank int, state string) []byte {
 		t.Fatal(err)
 	}
 	return out.Bytes()
+}
+
+// TestFillFindsAPieceByItsText: a field marked on a piece by id and text
+// still fills that text when the id now names another piece (a newer
+// analysis numbering pieces otherwise), and is refused when the text is
+// gone.
+func TestFillFindsAPieceByItsText(t *testing.T) {
+	e := testEngine(t)
+	orig := readFixture(t, "chromium-invoice.pdf")
+	a, err := e.Analyze(orig, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	number, _ := findPiece(a, "INV-2026-0142")
+	other := a.Pieces[0]
+	if other.ID == number.ID {
+		other = a.Pieces[1]
+	}
+	out, report, err := e.Fill(orig, []Fill{{PieceID: other.ID, Text: "INV-2026-0999", Expect: "INV-2026-0142"}}, DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := pdfText(t, out)
+	if !strings.Contains(text, "INV-2026-0999") || !strings.Contains(text, other.Text) || report[0].PieceID != other.ID {
+		t.Fatalf("filled %+v; the text:\n%s", report, text)
+	}
+	if _, _, err := e.Fill(orig, []Fill{{PieceID: number.ID, Text: "x", Expect: "INV-1999-0000"}}, DefaultLimits); !errors.Is(err, ErrNoPiece) {
+		t.Fatalf("a piece whose text is gone: %v", err)
+	}
 }

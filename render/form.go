@@ -35,6 +35,8 @@ type FormField struct {
 	WhenMissing string // "default", "blank" or "original"
 	Required    bool
 	Align       string // "left", "right" or "center"
+	// Text is what the piece read when the field was marked.
+	Text string
 }
 
 // MaxFormValueBytes bounds one value of a form's data.
@@ -145,7 +147,7 @@ func (f *Form) fills(values map[string]string) ([]pdfform.Fill, []FieldReport) {
 			}
 		}
 		if r.From != "original" {
-			fills = append(fills, pdfform.Fill{PieceID: fl.PieceID, Text: text, Align: fl.Align})
+			fills = append(fills, pdfform.Fill{PieceID: fl.PieceID, Text: text, Align: fl.Align, Expect: fl.Text})
 		}
 		report = append(report, r)
 	}

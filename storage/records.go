@@ -196,6 +196,9 @@ type FormField struct {
 	// Align places a value in the original's width: left (the default),
 	// right or center.
 	Align string `json:"align,omitempty"`
+	// Text is the piece's text when the version was saved: a fill checks
+	// the piece still reads so.
+	Text string `json:"text,omitempty"`
 }
 
 // TemplateVersion is one immutable version of a template: markup for a

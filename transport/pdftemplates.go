@@ -12,6 +12,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/internal/fault"
@@ -58,10 +60,13 @@ func (s *Server) createPDFTemplate(r *request) error {
 	if err != nil {
 		return err
 	}
-	filename := path.Base(strings.ReplaceAll(files[0].Filename, `\`, "/"))
+	filename := cleanUploadName(files[0].Filename)
 	name := formValue(form, "name")
 	if name == "" {
 		name = strings.TrimSuffix(strings.TrimSuffix(filename, ".pdf"), ".PDF")
+		if name == "" {
+			name = "Uploaded PDF"
+		}
 	}
 	slug := formValue(form, "slug")
 	if slug == "" {
@@ -118,6 +123,26 @@ func (s *Server) createPDFTemplate(r *request) error {
 		note += fmt.Sprintf(". %d left out, as the filler cannot edit them: %s", len(a.Pieces)-len(editable), strings.Join(notes, "; "))
 	}
 	return r.ok(http.StatusCreated, pdfTemplateView{templateView: viewTemplate(t), Pieces: pieces}, note)
+}
+
+// cleanUploadName keeps the last element of an uploaded file's name,
+// without control characters, at most 100 bytes of valid text.
+func cleanUploadName(name string) string {
+	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, name)
+	for len(name) > 100 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	if name == "." || name == "/" {
+		return ""
+	}
+	return name
 }
 
 // readPart reads an uploaded file.

@@ -189,7 +189,16 @@ func TestChaos(t *testing.T) {
 			d := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id, apiKey, nil).Data()
 			if d["status"] == "completed" {
 				if k%10 == 0 {
-					link := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id+"/download", apiKey, nil).Data()["url"].(string)
+					// Minting a link records a download: a write, which may
+					// be refused with 503 while the cluster settles.
+					r := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id+"/download", apiKey, nil)
+					if r.Status == http.StatusServiceUnavailable && time.Now().Before(deadline) {
+						continue
+					}
+					link, ok := r.Data()["url"].(string)
+					if !ok {
+						t.Fatalf("document %s: a download link from node %d: %s", id, reader, r)
+					}
 					other := strings.Replace(link, c.nodes[reader].httpAddr, c.nodes[(reader+1)%3].httpAddr, 1)
 					res, err := http.Get(other)
 					if err != nil || res.StatusCode != 200 {

@@ -138,10 +138,11 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		}()
 	}
 	renderer := render.NewRenderer(cfg.Render, n.engine)
-	// PDFium compiles once, in the background at start when the engines
-	// are warmed, else at the first upload; its compiled module is kept in
-	// the data folder for the next start.
-	n.forms = pdfform.Start(pdfform.Options{Instances: min(runtime.NumCPU(), 4), Lazy: !cfg.WarmEngine,
+	// PDFium compiles once, in the background ten seconds after start when
+	// the engines are warmed (or at the first upload, if sooner), else at
+	// the first upload; its compiled module is kept in the data folder for
+	// the next start.
+	n.forms = pdfform.Start(pdfform.Options{Instances: min(runtime.NumCPU(), 4), Lazy: !cfg.WarmEngine, Delay: 10 * time.Second,
 		CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})
 	renderer.SetForms(n.forms)
 	versions := actors.NewVersions(n.store)

@@ -153,8 +153,11 @@ type Engine struct {
 	opts    Options
 	once    sync.Once
 	started atomic.Bool
-	pool    pdfium.Pool
-	err     error
+	// stop ends a delayed start that has not begun.
+	stop     chan struct{}
+	stopOnce sync.Once
+	pool     pdfium.Pool
+	err      error
 
 	// analyses keeps the analyses of the PDFs filled lately, by their
 	// sha256: a template's upload never changes, and reading every glyph
@@ -177,6 +180,9 @@ type Options struct {
 	CacheDir string
 	// Lazy compiles PDFium at the first use rather than at Start.
 	Lazy bool
+	// Delay, when not Lazy, waits this long before compiling, so that a
+	// starting node's first seconds (elections, catching up) have the CPU.
+	Delay time.Duration
 }
 
 // New compiles PDFium (a second or two without a warm cache) and keeps up
@@ -191,9 +197,19 @@ func New(instances int) (*Engine, error) {
 // first use, and returns at once: a node serves while it compiles, and the
 // first use waits for it.
 func Start(opts Options) *Engine {
-	e := &Engine{opts: opts}
+	e := &Engine{opts: opts, stop: make(chan struct{})}
 	if !opts.Lazy {
-		go e.init()
+		go func() {
+			select {
+			case <-time.After(opts.Delay):
+				select {
+				case <-e.stop: // closed as the delay ran out
+				default:
+					e.init()
+				}
+			case <-e.stop:
+			}
+		}()
 	}
 	return e
 }
@@ -221,6 +237,11 @@ func (e *Engine) init() {
 
 // Close releases the instances.
 func (e *Engine) Close() error {
+	e.stopOnce.Do(func() {
+		if e.stop != nil {
+			close(e.stop)
+		}
+	})
 	if !e.started.Load() {
 		return nil
 	}

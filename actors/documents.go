@@ -269,13 +269,11 @@ func (d *docActor) run() {
 	}
 	req := render.Request{Version: version, Data: data, Engine: doc.Engine, Queue: true, Now: time.Now().UTC(),
 		CacheKey: VersionKey(doc.TemplateID, doc.TemplateVersion)}
-	if f := version.Form; f != nil {
-		if req.Source, err = d.sys.Blob(f.SourceHash, f.Holders); err != nil {
-			log.Error("the template's uploaded PDF cannot be read", "err", err)
-			d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
-				Message: "The template's uploaded PDF could not be read on any live node. Regenerate the document once the nodes that hold it are back."})
-			return
-		}
+	if err := d.sys.LoadSource(&req); err != nil {
+		log.Error("the template's uploaded PDF cannot be read", "err", err)
+		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
+			Message: "The template's uploaded PDF could not be read on any live node. Regenerate the document once the nodes that hold it are back."})
+		return
 	}
 	if doc.Watermarked {
 		req.Watermark = &render.Watermark{Text: "SANDBOX", Notice: "Sandbox document: not for production use"}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
 
@@ -193,11 +195,32 @@ func (s *System) Stop() {
 // Blob reads a blob, first copying it from a node that holds it when this
 // node lacks it.
 func (s *System) Blob(hash string, holders []string) ([]byte, error) {
-	data, err := s.docs.Blobs.Read(hash)
+	return fetched(s, hash, holders, s.docs.Blobs.Read)
+}
+
+// OpenBlob opens a blob for streaming, first copying it from a node that
+// holds it when this node lacks it.
+func (s *System) OpenBlob(hash string, holders []string) (*os.File, error) {
+	return fetched(s, hash, holders, s.docs.Blobs.Open)
+}
+
+// fetched gets a blob from this node's store, and when it is not there,
+// copies it from a holder (in a cluster) and gets it again.
+func fetched[T any](s *System, hash string, holders []string, get func(string) (T, error)) (T, error) {
+	v, err := get(hash)
 	if errors.Is(err, storage.ErrNotFound) && s.docs.FetchBlob != nil {
 		if err = s.docs.FetchBlob(hash, holders); err == nil {
-			data, err = s.docs.Blobs.Read(hash)
+			v, err = get(hash)
 		}
 	}
-	return data, err
+	return v, err
+}
+
+// LoadSource gives a render of a version made from an uploaded PDF the
+// upload; other renders need none.
+func (s *System) LoadSource(req *render.Request) (err error) {
+	if f := req.Version.Form; f != nil {
+		req.Source, err = s.Blob(f.SourceHash, f.Holders)
+	}
+	return err
 }

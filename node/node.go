@@ -138,12 +138,9 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		}()
 	}
 	renderer := render.NewRenderer(cfg.Render, n.engine)
-	// PDFium compiles once, in the background ten seconds after start when
-	// the engines are warmed (or at the first upload, if sooner), else at
-	// the first upload; its compiled module is kept in the data folder for
-	// the next start.
-	n.forms = pdfform.Start(pdfform.Options{Instances: min(runtime.NumCPU(), 4), Lazy: !cfg.WarmEngine, Delay: 10 * time.Second,
-		CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})
+	// PDFium compiles at the first upload or fill, once: its compiled
+	// module is kept in the data folder for the next start.
+	n.forms = pdfform.Start(pdfform.Options{Instances: min(runtime.NumCPU(), 4), CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})
 	renderer.SetForms(n.forms)
 	versions := actors.NewVersions(n.store)
 	var fetchBlob func(string, []string) error
@@ -234,7 +231,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		n.peer.httpAddr.Store(n.listener.Addr().String())
 	}
 	n.http, err = transport.New(cfg.HTTP, transport.Deps{
-		FetchBlob: fetchBlob, RemoveNode: removeNode, CatchUp: catchUp,
+		RemoveNode: removeNode, CatchUp: catchUp,
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
 		SetPlanTerms: n.setPlanTerms,

@@ -153,11 +153,8 @@ type Engine struct {
 	opts    Options
 	once    sync.Once
 	started atomic.Bool
-	// stop ends a delayed start that has not begun.
-	stop     chan struct{}
-	stopOnce sync.Once
-	pool     pdfium.Pool
-	err      error
+	pool    pdfium.Pool
+	err     error
 
 	// analyses keeps the analyses of the PDFs filled lately, by their
 	// sha256: a template's upload never changes, and reading every glyph
@@ -178,11 +175,6 @@ type Options struct {
 	// CacheDir, when set, keeps the compiled module on disk, so a node
 	// that starts again does not compile PDFium again.
 	CacheDir string
-	// Lazy compiles PDFium at the first use rather than at Start.
-	Lazy bool
-	// Delay, when not Lazy, waits this long before compiling, so that a
-	// starting node's first seconds (elections, catching up) have the CPU.
-	Delay time.Duration
 }
 
 // New compiles PDFium (a second or two without a warm cache) and keeps up
@@ -193,26 +185,10 @@ func New(instances int) (*Engine, error) {
 	return e, e.err
 }
 
-// Start begins compiling PDFium in the background, or with Lazy at the
-// first use, and returns at once: a node serves while it compiles, and the
-// first use waits for it.
-func Start(opts Options) *Engine {
-	e := &Engine{opts: opts, stop: make(chan struct{})}
-	if !opts.Lazy {
-		go func() {
-			select {
-			case <-time.After(opts.Delay):
-				select {
-				case <-e.stop: // closed as the delay ran out
-				default:
-					e.init()
-				}
-			case <-e.stop:
-			}
-		}()
-	}
-	return e
-}
+// Start returns an engine that compiles PDFium at its first use: a node
+// that never sees an uploaded PDF never pays for it, and with CacheDir
+// set only a node's very first use compiles.
+func Start(opts Options) *Engine { return &Engine{opts: opts} }
 
 // init compiles PDFium once; callers wait until it is done.
 func (e *Engine) init() {
@@ -237,11 +213,6 @@ func (e *Engine) init() {
 
 // Close releases the instances.
 func (e *Engine) Close() error {
-	e.stopOnce.Do(func() {
-		if e.stop != nil {
-			close(e.stop)
-		}
-	})
 	if !e.started.Load() {
 		return nil
 	}
@@ -356,8 +327,8 @@ type glyphRun struct {
 	text                     string
 	style                    objStyle
 	left, top, right, bottom float64
-	// x, y is the first glyph's origin as displayed.
-	x, y float64
+	// y is the first glyph's baseline as displayed.
+	y    float64
 	part Part
 	// origin and dir are the first glyph's origin and the text's direction
 	// in user space.
@@ -394,11 +365,10 @@ type textObj struct {
 type char struct {
 	r rune
 	// gen is a space PDFium made up for a gap: text, not a glyph.
-	gen     bool
-	glyph   int
-	x, y    float64    // origin, user space
-	box     [4]float64 // left, bottom, right, top, user space
-	unicode uint32
+	gen   bool
+	glyph int
+	x, y  float64    // origin, user space
+	box   [4]float64 // left, bottom, right, top, user space
 }
 
 func readPage(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, index int) (Page, []Piece, error) {
@@ -587,7 +557,7 @@ func readChars(p pdfium.Pdfium, tp references.FPDF_TEXTPAGE, byKey map[objKey][]
 		if err != nil {
 			continue
 		}
-		c := char{r: rune(u.Unicode), unicode: uint32(u.Unicode), x: org.X, y: org.Y, box: [4]float64{box.Left, box.Bottom, box.Right, box.Top}}
+		c := char{r: rune(u.Unicode), x: org.X, y: org.Y, box: [4]float64{box.Left, box.Bottom, box.Right, box.Top}}
 		// The characters of a ligature share their glyph's origin.
 		if last, ok := o.lastGlyph(); ok {
 			c.glyph = last.glyph + 1
@@ -622,7 +592,7 @@ func (o *textObj) runs(p pdfium.Pdfium, g pageGeom) []glyphRun {
 		} else {
 			r.origin = [2]float64{o.bounds[0], o.bounds[1]}
 		}
-		r.x, r.y = g.display(r.origin[0], r.origin[1])
+		_, r.y = g.display(r.origin[0], r.origin[1])
 		return r
 	}
 	noSpace := func(s string) string {
@@ -675,12 +645,12 @@ func (o *textObj) runs(p pdfium.Pdfium, g pageGeom) []glyphRun {
 		}
 		r.text = sb.String()
 		r.left, r.top, r.right, r.bottom = g.box(l, b, rr, t)
-		r.x, r.y = g.display(r.origin[0], r.origin[1])
+		_, r.y = g.display(r.origin[0], r.origin[1])
 		r.part = Part{Rank: o.rank, From: first.glyph, To: lastSeg.glyph + 1, Whole: first.glyph == 0 && lastSeg.glyph+1 == glyphs, Glyphs: glyphs, Object: o.index}
 		if next, ok := firstGlyph(o.chars[to:]); ok {
 			r.part.Advance = along(next.x-first.x, next.y-first.y)
 		} else {
-			r.part.Advance = along(lastSeg.x-first.x, lastSeg.y-first.y) + o.glyphWidth(p, lastSeg.unicode)
+			r.part.Advance = along(lastSeg.x-first.x, lastSeg.y-first.y) + o.glyphWidth(p, uint32(lastSeg.r))
 		}
 		// In thousandths of the font size, in text space.
 		r.part.Advance = r.part.Advance / o.scale / o.tf * 1000

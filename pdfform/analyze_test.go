@@ -135,7 +135,7 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		// What an upload that passed goes through: the editability check
 		// and a fill. Either may refuse; neither may crash.
-		if CheckEditable(pdf) != nil || len(a.Pieces) == 0 {
+		if _, _, err := Editable(pdf, a); err != nil || len(a.Pieces) == 0 {
 			return
 		}
 		e.Fill(pdf, []Fill{{PieceID: a.Pieces[0].ID, Text: "Fuzz 123"}, {PieceID: a.Pieces[len(a.Pieces)-1].ID, Text: ""}}, lim)
@@ -230,7 +230,7 @@ func TestMalformedUploadsAreRefusedNotFatal(t *testing.T) {
 				err = errors.New("no pieces")
 			}
 			if err == nil {
-				err = CheckEditable(b)
+				_, _, err = Editable(b, a)
 			}
 			if err == nil {
 				_, _, err = e.Fill(b, []Fill{{PieceID: a.Pieces[0].ID, Text: "Fuzz 123"}}, lim)

@@ -777,13 +777,6 @@ func ascii(s string) bool {
 	return true
 }
 
-// CheckEditable reports whether the filler can rewrite the PDF: pdfcpu,
-// which edits content streams, must read and validate it as PDFium did.
-func CheckEditable(pdf []byte) (err error) {
-	_, _, err = Editable(pdf, nil)
-	return err
-}
-
 // Editable checks an upload once, so that no document made from it fails
 // later: pdfcpu must read it, and every piece offered must be one the
 // filler can cut out. It returns the pieces of a that can be filled, and
@@ -795,7 +788,7 @@ func Editable(pdf []byte, a *Analysis) (pieces []Piece, notes []string, err erro
 		}
 	}()
 	ctx, err := readForEdit(pdf)
-	if err != nil || a == nil {
+	if err != nil {
 		return nil, nil, err
 	}
 	ed := &editor{ctx: ctx, pages: a.Pages, content: map[int]*pageContent{}}

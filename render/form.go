@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/platen/platen/internal/fault"
-	"github.com/platen/platen/pdf"
 	"github.com/platen/platen/pdfform"
 )
 
@@ -214,14 +213,5 @@ func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time)
 			report[i].Reason = f.Reason + "; set in " + f.Font + ", a metric-compatible substitute"
 		}
 	}
-	pages, err := pdf.PageCount(out)
-	if err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
-	}
-	if w := req.Watermark; w != nil {
-		if out, err = pdf.Watermark(out, w.Text, w.Notice); err != nil {
-			return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
-		}
-	}
-	return Result{PDF: out, Pages: pages, Engine: EngineForm, Duration: time.Since(start), Report: report}, nil
+	return r.finish(out, req.Watermark, Result{Engine: EngineForm, Report: report}, start)
 }

@@ -140,6 +140,12 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 		}
 		return Result{}, err
 	}
+	return r.finish(out, req.Watermark, Result{Engine: engine.Name()}, start)
+}
+
+// finish counts a printed or filled PDF's pages against the cap, stamps
+// the watermark when asked, and completes res.
+func (r *Renderer) finish(out []byte, w *Watermark, res Result, start time.Time) (Result, error) {
 	pages, err := pdf.PageCount(out)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
@@ -147,12 +153,13 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if pages > r.cfg.MaxPages {
 		return Result{}, fmt.Errorf("%w: %d pages; a document may have at most %d", ErrTooManyPages, pages, r.cfg.MaxPages)
 	}
-	if w := req.Watermark; w != nil {
+	if w != nil {
 		if out, err = pdf.Watermark(out, w.Text, w.Notice); err != nil {
 			return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
 		}
 	}
-	return Result{PDF: out, Pages: pages, Engine: engine.Name(), Duration: time.Since(start)}, nil
+	res.PDF, res.Pages, res.Duration = out, pages, time.Since(start)
+	return res, nil
 }
 
 // slot takes a place in the bounded queue, waiting for one when queue is

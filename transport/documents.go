@@ -465,13 +465,8 @@ func (s *Server) serveFile(r *request) error {
 	if d.Status != storage.StatusCompleted {
 		return fmt.Errorf("%w: document %s has no file", fault.ErrNotFound, id)
 	}
-	f, err := s.deps.Blobs.Open(d.BlobHash)
-	if errors.Is(err, storage.ErrNotFound) && s.deps.FetchBlob != nil {
-		// Rendered elsewhere: fetch a copy from a node that holds it.
-		if err = s.deps.FetchBlob(d.BlobHash, d.BlobHolders); err == nil {
-			f, err = s.deps.Blobs.Open(d.BlobHash)
-		}
-	}
+	// Rendered elsewhere: a copy is fetched from a node that holds it.
+	f, err := s.deps.Actors.OpenBlob(d.BlobHash, d.BlobHolders)
 	if err != nil {
 		return err
 	}

@@ -103,9 +103,6 @@ type Deps struct {
 	Forms *pdfform.Engine
 	// Blobs holds the PDFs.
 	Blobs *storage.Blobs
-	// FetchBlob, in a cluster, copies a blob this node lacks from one of the
-	// nodes that hold it into Blobs.
-	FetchBlob func(hash string, holders []string) error
 	// CatchUp, in a cluster, waits until this node has applied what the
 	// leader had committed when asked.
 	CatchUp func() error

@@ -350,10 +350,8 @@ func (s *Server) preview(r *request) error {
 		Version: checked, Data: data, Engine: in.Engine, CacheKey: actors.VersionKey(t.ID, n), Now: s.deps.Clock.Now(),
 		Watermark: &render.Watermark{Text: "PREVIEW", Notice: "Preview of " + t.Slug + " version " + strconv.Itoa(n) + ": not a billed document"},
 	}
-	if f := checked.Form; f != nil {
-		if req.Source, err = s.deps.Actors.Blob(f.SourceHash, f.Holders); err != nil {
-			return err
-		}
+	if err := s.deps.Actors.LoadSource(&req); err != nil {
+		return err
 	}
 	// Not the request as the context: fasthttp's RequestCtx.Done reads the
 	// server's state without a lock and races with Shutdown. The render

@@ -8,17 +8,13 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"flag"
 	"fmt"
-	"github.com/platen/platen/bench/internal/kit"
-	"io"
-	"log/slog"
-	"os"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/platen/platen/bench/internal/kit"
 
 	"github.com/platen/platen/node"
 )
@@ -28,21 +24,14 @@ func main() {
 	long := flag.Int("long", 1000, "documents in the memory run (0 skips it)")
 	flag.Parse()
 
-	dir, err := os.MkdirTemp("", "platen-docload-")
-	kit.Check(err)
-	defer os.RemoveAll(dir)
-	cfg := node.DefaultConfig()
-	cfg.DataDir, cfg.HTTPAddr, cfg.RaftAddr = dir, "127.0.0.1:0", "127.0.0.1:0"
-	cfg.OperatorToken = "docload-operator-token-123456"
-	cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000 // measure rendering, not the rate limit
-	var banner bytes.Buffer
-	n, err := node.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &banner)
-	kit.Check(err)
-	defer n.Shutdown(context.Background())
-	base := "http://" + n.HTTPAddr()
+	n := kit.StartNode("docload", func(cfg *node.Config, _ string) {
+		cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000 // measure rendering, not the rate limit
+	})
+	defer n.Stop()
+	base := n.Base
 
 	// A starter plan: the bench measures rendering, not the sandbox cap.
-	op := client{base: base, key: cfg.OperatorToken}
+	op := client{base: base, key: n.OperatorToken}
 	org := op.do("POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "starter"})["id"].(string)
 	key := op.do("POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
 	c := client{base: base, key: key}

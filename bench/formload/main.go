@@ -15,12 +15,10 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -37,20 +35,13 @@ func main() {
 	uploads := flag.Int("uploads", 7, "uploads of each corpus PDF")
 	flag.Parse()
 
-	dir, err := os.MkdirTemp("", "platen-formload-")
-	kit.Check(err)
-	defer os.RemoveAll(dir)
-	cfg := node.DefaultConfig()
-	cfg.DataDir, cfg.HTTPAddr, cfg.RaftAddr = dir, "127.0.0.1:0", "127.0.0.1:0"
-	cfg.OperatorToken = "formload-operator-token-12345"
-	cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000
-	var banner bytes.Buffer
-	n, err := node.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &banner)
-	kit.Check(err)
-	defer n.Shutdown(context.Background())
-	base := "http://" + n.HTTPAddr()
-	org := kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "growth"})["id"].(string)
-	key := kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/keys",
+	n := kit.StartNode("formload", func(cfg *node.Config, _ string) {
+		cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000 // measure filling, not the rate limit
+	})
+	defer n.Stop()
+	base, opToken := n.Base, n.OperatorToken
+	org := kit.Call(base, opToken, "POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "growth"})["id"].(string)
+	key := kit.Call(base, opToken, "POST", "/admin/v1/orgs/"+org+"/keys",
 		map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
 
 	corpus := []string{"pdfform/testdata/chromium-invoice.pdf"}

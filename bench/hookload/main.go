@@ -11,14 +11,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"encoding/pem"
 	"flag"
 	"fmt"
-	"github.com/platen/platen/bench/internal/kit"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,6 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/platen/platen/bench/internal/kit"
 
 	"github.com/platen/platen/node"
 )
@@ -75,26 +74,21 @@ func main() {
 	}))
 	defer recv.Close()
 
-	dir, err := os.MkdirTemp("", "platen-hookload-")
-	kit.Check(err)
-	defer os.RemoveAll(dir)
-	ca := filepath.Join(dir, "ca.pem")
-	kit.Check(os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: recv.Certificate().Raw}), 0o600))
-	cfg := node.DefaultConfig()
-	cfg.DataDir, cfg.HTTPAddr, cfg.RaftAddr = filepath.Join(dir, "node"), "127.0.0.1:0", "127.0.0.1:0"
-	cfg.OperatorToken, cfg.WarmEngine = "hookload-operator-token-1234", false
-	cfg.WebhookAllowPrivate, cfg.WebhookCAFile = true, ca
-	// The schedule's shape with seconds for minutes, so retries finish in a run.
-	cfg.WebhookSchedule = []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, time.Second, 2 * time.Second}
-	n, err := node.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard)
-	kit.Check(err)
-	defer n.Shutdown(context.Background())
-	base := "http://" + n.HTTPAddr()
+	n := kit.StartNode("hookload", func(cfg *node.Config, dir string) {
+		ca := filepath.Join(dir, "ca.pem")
+		kit.Check(os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: recv.Certificate().Raw}), 0o600))
+		cfg.WarmEngine = false
+		cfg.WebhookAllowPrivate, cfg.WebhookCAFile = true, ca
+		// The schedule's shape with seconds for minutes, so retries finish in a run.
+		cfg.WebhookSchedule = []time.Duration{50 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond, time.Second, time.Second, 2 * time.Second}
+	})
+	defer n.Stop()
+	base, opToken := n.Base, n.OperatorToken
 
 	var orgIDs []string
 	for i := 0; i < *orgs; i++ {
-		org := kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs", map[string]any{"name": fmt.Sprint("org ", i), "plan": "starter"})["id"].(string)
-		key := kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "k", "scopes": []string{"webhooks.write"}})["key"].(string)
+		org := kit.Call(base, opToken, "POST", "/admin/v1/orgs", map[string]any{"name": fmt.Sprint("org ", i), "plan": "starter"})["id"].(string)
+		key := kit.Call(base, opToken, "POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "k", "scopes": []string{"webhooks.write"}})["key"].(string)
 		kit.Call(base, key, "POST", "/v1/webhooks", map[string]any{"name": "ep", "url": fmt.Sprintf("%s/ep/%d", recv.URL, i), "events": []string{"wallet.credited"}})
 		orgIDs = append(orgIDs, org)
 	}
@@ -115,7 +109,7 @@ func main() {
 				if tick != nil {
 					<-tick
 				}
-				kit.Call(base, cfg.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/wallet/credit", map[string]any{"amountMicros": 1, "reference": fmt.Sprint("e", j)})
+				kit.Call(base, opToken, "POST", "/admin/v1/orgs/"+org+"/wallet/credit", map[string]any{"amountMicros": 1, "reference": fmt.Sprint("e", j)})
 			}
 		}(org)
 	}

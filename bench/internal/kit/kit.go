@@ -1,16 +1,21 @@
-// Package kit holds what the load programs under bench share: calling a
-// node's API and failing loudly.
+// Package kit holds what the load programs under bench share: starting a
+// node, calling its API and failing loudly.
 package kit
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/platen/platen/node"
 )
 
 // client keeps enough warm connections for a few hundred callers.
@@ -57,4 +62,38 @@ func FreeAddr() string {
 	Check(err)
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// Node is a node started in this process, on loopback with a temporary
+// data folder, and what it answers on.
+type Node struct {
+	*node.Node
+	Base, OperatorToken string
+	dir                 string
+}
+
+// StartNode starts a node for a load program; change, when set, adjusts
+// its config, given the temporary folder it may keep files in. Stop ends
+// the node and removes the folder.
+func StartNode(name string, change func(cfg *node.Config, dir string)) *Node {
+	dir, err := os.MkdirTemp("", "platen-"+name+"-")
+	Check(err)
+	cfg := node.DefaultConfig()
+	cfg.DataDir, cfg.HTTPAddr, cfg.RaftAddr = filepath.Join(dir, "node"), "127.0.0.1:0", "127.0.0.1:0"
+	cfg.OperatorToken = name + "-operator-token-1234567890"
+	if change != nil {
+		change(&cfg, dir)
+	}
+	n, err := node.Start(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), io.Discard)
+	if err != nil {
+		os.RemoveAll(dir)
+		Check(err)
+	}
+	return &Node{Node: n, Base: "http://" + n.HTTPAddr(), OperatorToken: cfg.OperatorToken, dir: dir}
+}
+
+// Stop shuts the node down and removes its folder.
+func (n *Node) Stop() {
+	n.Shutdown(context.Background())
+	os.RemoveAll(n.dir)
 }

@@ -3,7 +3,8 @@
 # are installed, and apt is not touched when nothing is missing.
 #   chromium                         the full browser engine (go-rod drives /usr/bin/chromium)
 #   poppler-utils                    pdftotext/pdftoppm, used by the tests to read PDFs
-#   fonts-liberation, fonts-dejavu-core  metric-compatible fonts for templates
+#   fonts-liberation, fonts-dejavu-core  metric-compatible fonts for templates, and the
+#                                    substitutes a PDF template sets values in (pdfform)
 set -euo pipefail
 
 packages=(chromium poppler-utils fonts-liberation fonts-dejavu-core)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/anthdm/hollywood/actor"
 
+	"github.com/platen/platen/billing"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/render"
@@ -118,32 +119,15 @@ func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() 
 	return nil, nil, fmt.Errorf("actors: %T is not a document message", msg)
 }
 
-// hold prices a new document at its estimated pages (its version's last page
-// count, at least one) against what the allowance and the wallet have left
-// after the holds of documents still rendering, or refuses it.
+// hold prices a new document at its estimated pages with billing.Hold,
+// against what the allowance and the wallet have left after the holds of
+// documents still rendering, or refuses it.
 func (a *orgActor) hold(plan storage.Plan, estimate int, now time.Time) (storage.Hold, error) {
-	pages := int64(max(estimate, 1))
-	if plan.Wallet && a.org.BalanceMicros < 0 {
-		// A document longer than its estimate took the wallet below zero:
-		// nothing more until a top-up.
-		return storage.Hold{}, fmt.Errorf("%w: the wallet is %d micros below zero; top it up to generate again", fault.ErrPaymentRequired, -a.org.BalanceMicros)
+	s, err := billing.Hold(a.org.Account(), plan.Name, plan.Terms(), int64(estimate), now)
+	if err != nil {
+		return storage.Hold{}, err
 	}
-	left := max(plan.MonthlyPages-a.org.PagesUsedIn(now)-a.org.HeldPages, 0)
-	h := storage.Hold{Pages: min(pages, left)}
-	beyond := pages - h.Pages
-	if beyond == 0 {
-		return h, nil
-	}
-	if !plan.Wallet {
-		return storage.Hold{}, fmt.Errorf("%w: the %s plan's %d pages for this month are used; this document needs %d more. Move to a paid plan, or wait for next month",
-			fault.ErrPaymentRequired, plan.Name, plan.MonthlyPages, beyond)
-	}
-	h.Micros = beyond * plan.PageRateMicros
-	if free := a.org.BalanceMicros - a.org.HeldMicros; free < h.Micros {
-		return storage.Hold{}, fmt.Errorf("%w: this document needs about %d pages beyond the monthly allowance, %d micros, and the wallet has %d available; top it up",
-			fault.ErrPaymentRequired, beyond, h.Micros, max(free, 0))
-	}
-	return h, nil
+	return storage.HoldOf(s), nil
 }
 
 // idempotent answers a CreateDocument whose key was used before: with the

@@ -175,18 +175,27 @@ func DecodeCommand(b []byte) (*Command, error) {
 // the stored record and the org actor on its own copy, so both stay equal
 // without the actor re-reading storage after each change.
 func ApplyToOrg(o *Org, c *Command) error {
+	_, err := applyToOrg(o, c)
+	return err
+}
+
+// applyToOrg is ApplyToOrg, also returning what a completion charged, so the
+// state machine writes the document's charge and ledger row from the same
+// price that moved the org.
+func applyToOrg(o *Org, c *Command) (Charge, error) {
+	var charge Charge
 	if c.Kind == KindCreateOrg {
 		if o.ID != "" {
-			return fmt.Errorf("%w: organisation %s exists", ErrConflict, o.ID)
+			return charge, fmt.Errorf("%w: organisation %s exists", ErrConflict, o.ID)
 		}
 		*o = Org{ID: c.OrgID, Name: c.CreateOrg.Name, Plan: c.CreateOrg.Plan, CreatedAt: c.At, Version: 1}
-		return nil
+		return charge, nil
 	}
 	if o.ID == "" {
-		return fmt.Errorf("%w: organisation %s", ErrNotFound, c.OrgID)
+		return charge, fmt.Errorf("%w: organisation %s", ErrNotFound, c.OrgID)
 	}
 	if o.Version != c.Expect {
-		return fmt.Errorf("%w: %s at version %d, command expects %d", ErrStale, o.ID, o.Version, c.Expect)
+		return charge, fmt.Errorf("%w: %s at version %d, command expects %d", ErrStale, o.ID, o.Version, c.Expect)
 	}
 	switch c.Kind {
 	case KindSetPlan:
@@ -195,7 +204,7 @@ func ApplyToOrg(o *Org, c *Command) error {
 	case KindCreateDocument:
 		h := c.CreateDocument.Document.Hold
 		if h.Pages < 0 || h.Micros < 0 {
-			return fmt.Errorf("%w: a negative hold", ErrCodec)
+			return charge, fmt.Errorf("%w: a negative hold", ErrCodec)
 		}
 		o.HeldPages += h.Pages
 		o.HeldMicros += h.Micros
@@ -204,17 +213,17 @@ func ApplyToOrg(o *Org, c *Command) error {
 		o.HeldPages -= r.Pages
 		o.HeldMicros -= r.Micros
 		if c.Kind == KindCompleteDocument {
-			Settle(o, int64(c.DocumentChange.PageCount), r, c.DocumentChange.Terms, c.At)
+			charge = Settle(o, int64(c.DocumentChange.PageCount), r, c.DocumentChange.Terms, c.At)
 		}
 	case KindStartRender, KindRecordDownload, KindExpireDocument, KindCreateEndpoint:
 	case KindCreditWallet:
 		o.BalanceMicros += c.CreditWallet.AmountMicros
 		o.LedgerSeq++
 	default:
-		return fmt.Errorf("%w: %s is not an org command", ErrCodec, c.Kind)
+		return charge, fmt.Errorf("%w: %s is not an org command", ErrCodec, c.Kind)
 	}
 	o.Version++
-	return nil
+	return charge, nil
 }
 
 // walletCreditedData is the data of the wallet.credited event of a credit

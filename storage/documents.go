@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+
+	"github.com/platen/platen/billing"
 )
 
 // Document statuses (DESIGN.md "states").
@@ -106,18 +108,21 @@ const (
 	KindExpireDocument   Kind = "document.expire"
 )
 
-// Hold is pages reserved against the allowance and micros against the wallet.
+// Hold is pages reserved against the allowance and micros against the wallet,
+// as billing.Hold priced them.
 type Hold struct {
 	Pages  int64 `json:"pages"`
 	Micros int64 `json:"micros"`
 }
 
-// Charge is what a completed document cost.
+// HoldOf is the record of a hold billing.Hold priced.
+func HoldOf(s billing.Split) Hold { return Hold{Pages: s.AllowancePages, Micros: s.Micros} }
+
+// Charge is what a completed document cost, as billing.Charge priced it, and
+// the ledger row of its wallet part, if it had one.
 type Charge struct {
-	AllowancePages int64  `json:"allowancePages"`
-	WalletPages    int64  `json:"walletPages"`
-	Micros         int64  `json:"micros"`
-	LedgerEntryID  string `json:"ledgerEntryId,omitempty"`
+	billing.Split
+	LedgerEntryID string `json:"ledgerEntryId,omitempty"`
 }
 
 // CreateDocument stores a queued document, the data it renders from and its
@@ -171,44 +176,27 @@ type DocumentChange struct {
 }
 
 // PlanTerms are the terms a charge is made on.
-type PlanTerms struct {
-	MonthlyPages   int64 `json:"monthlyPages"`
-	PageRateMicros int64 `json:"pageRateMicros"`
-	Wallet         bool  `json:"wallet"`
-}
+type PlanTerms = billing.Terms
 
 // Terms returns a plan's charging terms.
 func (p Plan) Terms() PlanTerms {
 	return PlanTerms{MonthlyPages: p.MonthlyPages, PageRateMicros: p.PageRateMicros, Wallet: p.Wallet}
 }
 
-// Settle charges a completed document's pages to an org on terms at time at:
-// the allowance of at's month first, then the wallet. The allowance it may
-// take is what is neither used nor held by other documents still rendering
-// (the org's hold for this document must already be released), so a document
-// finishing early never takes allowance another was promised, and the wallet
-// is charged only for what the allowance cannot cover. A plan without a
-// wallet counts every page against the allowance, over it if need be: a
-// finished render is never thrown away, and the next request is refused
-// instead. It is the one place that prices pages; ApplyToOrg calls it.
+// Settle charges a completed document's pages to an org on terms at time at,
+// as billing.Charge prices them, and moves the org by the charge: allowance
+// used, wallet debited, and a ledger sequence number taken when the wallet
+// pays. The org's hold for the document must already be released; hold, that
+// released hold, does not change the price. ApplyToOrg calls it on a
+// completion, and the document's Charge and ledger row are written from what
+// it returns.
 func Settle(o *Org, pages int64, hold Hold, terms PlanTerms, at time.Time) Charge {
-	if p := Period(at); o.UsagePeriod != p {
-		o.UsagePeriod, o.PagesUsed = p, 0
-	}
-	var ch Charge
-	if !terms.Wallet {
-		ch.AllowancePages = pages
-	} else {
-		ch.AllowancePages = min(pages, max(terms.MonthlyPages-o.PagesUsed-o.HeldPages, 0))
-		ch.WalletPages = pages - ch.AllowancePages
-	}
-	o.PagesUsed += ch.AllowancePages
-	ch.Micros = ch.WalletPages * terms.PageRateMicros
-	o.BalanceMicros -= ch.Micros
-	if ch.Micros > 0 {
+	s := billing.Charge(o.Account(), terms, pages, at)
+	o.setAccount(o.Account().After(s, at))
+	if s.Micros > 0 {
 		o.LedgerSeq++
 	}
-	return ch
+	return Charge{Split: s}
 }
 
 // Keys of documents.
@@ -252,8 +240,9 @@ func versionPagesKey(tplID string, n int) []byte {
 }
 
 // applyDocument checks and writes a document command. The org part (version,
-// holds, charges) was applied by ApplyToOrg, turning prev into next.
-func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) error {
+// holds, charges) was applied by applyToOrg, turning the org into next; a
+// completion's charge is what that charged.
+func applyDocument(b *pebble.Batch, w *writer, c *Command, next *Org, charge Charge) error {
 	if c.Kind == KindCreateDocument {
 		cd := c.CreateDocument
 		d := cd.Document
@@ -321,12 +310,9 @@ func applyDocument(b *pebble.Batch, w *writer, c *Command, prev, next *Org) erro
 				w.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))
 			}
 			w.set(versionPagesKey(d.TemplateID, d.TemplateVersion), binary.BigEndian.AppendUint32(nil, uint32(d.PageCount)))
-			// The charge, as Settle made it: the org's balance moved by it.
-			d.Charge = Charge{AllowancePages: int64(d.PageCount), Micros: prev.BalanceMicros - next.BalanceMicros}
-			if ch.Terms.Wallet {
-				d.Charge.AllowancePages = next.PagesUsed - usedIn(prev, c.At)
-				d.Charge.WalletPages = int64(d.PageCount) - d.Charge.AllowancePages
-			}
+			// The charge that moved the org, with its ledger row when the
+			// wallet paid.
+			d.Charge = charge
 			if d.Charge.Micros > 0 {
 				d.Charge.LedgerEntryID = ch.DebitEntryID
 				entry := LedgerEntry{ID: ch.DebitEntryID, OrgID: d.OrgID, Seq: next.LedgerSeq, Kind: LedgerDebit,
@@ -472,14 +458,6 @@ func (s *Store) BlobInUse(hash string) (bool, error) {
 		return nil
 	})
 	return found, err
-}
-
-// usedIn is the allowance o had used in the month of at before a change.
-func usedIn(o *Org, at time.Time) int64 {
-	if o.UsagePeriod != Period(at) {
-		return 0
-	}
-	return o.PagesUsed
 }
 
 // IdempotencyRecord returns the recorded use of an Idempotency-Key.

@@ -271,7 +271,8 @@ func apply(b *pebble.Batch, c *Command, woke *[]string) error {
 		return err
 	}
 	next := org
-	if err := ApplyToOrg(&next, c); err != nil {
+	charge, err := applyToOrg(&next, c)
+	if err != nil {
 		return err
 	}
 	// Checks beyond the org record, before anything is written.
@@ -346,7 +347,7 @@ func apply(b *pebble.Batch, c *Command, woke *[]string) error {
 	case KindCreateDocument, KindStartRender, KindCompleteDocument, KindFailDocument, KindRecordDownload, KindExpireDocument:
 		// Document commands check their own transition before writing.
 		sub := writer{b: b}
-		if err := applyDocument(b, &sub, c, &org, &next); err != nil {
+		if err := applyDocument(b, &sub, c, &next, charge); err != nil {
 			if sub.wrote {
 				return fmt.Errorf("storage: document command refused after writing: %w", err)
 			}

@@ -3,6 +3,8 @@ package storage
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/platen/platen/billing"
 )
 
 // Plan names. The catalogue of plans and their terms is in Plans.
@@ -58,16 +60,23 @@ type Org struct {
 	HeldMicros int64 `json:"heldMicros"`
 }
 
-// Period is the calendar month (UTC) of t, as usage periods are written.
-func Period(t time.Time) string { return t.UTC().Format("2006-01") }
+// Period is the calendar month (UTC) of t, as usage periods are written
+// (billing.Period).
+func Period(t time.Time) string { return billing.Period(t) }
 
 // PagesUsedIn returns the allowance pages used in the month of t: zero when
 // the stored count is for an earlier month.
-func (o Org) PagesUsedIn(t time.Time) int64 {
-	if o.UsagePeriod != Period(t) {
-		return 0
-	}
-	return o.PagesUsed
+func (o Org) PagesUsedIn(t time.Time) int64 { return o.Account().UsedIn(t) }
+
+// Account is where the org's billing stands, as package billing prices it.
+func (o Org) Account() billing.Account {
+	return billing.Account{Period: o.UsagePeriod, PagesUsed: o.PagesUsed, HeldPages: o.HeldPages,
+		HeldMicros: o.HeldMicros, BalanceMicros: o.BalanceMicros}
+}
+
+// setAccount writes a's fields back into the org.
+func (o *Org) setAccount(a billing.Account) {
+	o.UsagePeriod, o.PagesUsed, o.HeldPages, o.HeldMicros, o.BalanceMicros = a.Period, a.PagesUsed, a.HeldPages, a.HeldMicros, a.BalanceMicros
 }
 
 // APIKey is an API key. The key's value is never stored, only its hash.

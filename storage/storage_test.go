@@ -617,3 +617,28 @@ func TestSettleUsesTheDocumentsOwnHoldFirst(t *testing.T) {
 		t.Fatalf("first settlement of a month: %+v, org %+v", c, o)
 	}
 }
+
+// TestChargeAndTermsKeepTheirJSON: completion commands in the raft log and
+// document records carry terms and charges priced by package billing; their
+// JSON is what it was before billing had its own package.
+func TestChargeAndTermsKeepTheirJSON(t *testing.T) {
+	paid := Charge{LedgerEntryID: "led_1"}
+	paid.AllowancePages, paid.WalletPages, paid.Micros = 1, 2, 14
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{PlanTerms{MonthlyPages: 1000, PageRateMicros: 5000, Wallet: true}, `{"monthlyPages":1000,"pageRateMicros":5000,"wallet":true}`},
+		{Charge{}, `{"allowancePages":0,"walletPages":0,"micros":0}`},
+		{paid, `{"allowancePages":1,"walletPages":2,"micros":14,"ledgerEntryId":"led_1"}`},
+		{Settle(&Org{}, 3, Hold{}, PlanTerms{MonthlyPages: 1, PageRateMicros: 7, Wallet: true}, t0), `{"allowancePages":1,"walletPages":2,"micros":14}`},
+	} {
+		got, err := json.Marshal(c.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.want {
+			t.Fatalf("%T: %s, want %s", c.v, got, c.want)
+		}
+	}
+}

@@ -1,12 +1,11 @@
 package transport
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/platen/platen/actors"
+	"github.com/platen/platen/app"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/links"
@@ -78,6 +77,10 @@ func statusOf(err error) problem {
 	if errors.As(err, &ra) {
 		p.RetryAfter = ra.seconds
 	}
+	var fra *fault.RetryAfter
+	if errors.As(err, &fra) {
+		p.RetryAfter = fra.Seconds
+	}
 	switch {
 	case errors.Is(err, fault.ErrInvalid):
 		p.Status, p.Code = http.StatusBadRequest, codeInvalid
@@ -93,7 +96,7 @@ func statusOf(err error) problem {
 		p.Status, p.Code = http.StatusNotFound, codeNotFound
 	case errors.Is(err, links.ErrExpired):
 		p.Status, p.Code = http.StatusGone, codeLinkExpired
-	case errors.Is(err, errFileExpired):
+	case errors.Is(err, app.ErrFileExpired):
 		p.Status, p.Code = http.StatusGone, codeFileExpired
 	case errors.Is(err, errMethod):
 		p.Status, p.Code = http.StatusMethodNotAllowed, codeMethod
@@ -101,7 +104,7 @@ func statusOf(err error) problem {
 		p.Status, p.Code = http.StatusConflict, codeConflict
 	case errors.Is(err, fault.ErrPaymentRequired):
 		p.Status, p.Code = http.StatusPaymentRequired, codePayment
-	case errors.Is(err, errTooLarge):
+	case errors.Is(err, errTooLarge), errors.Is(err, fault.ErrTooLarge):
 		p.Status, p.Code = http.StatusRequestEntityTooLarge, codeTooLarge
 	case errors.Is(err, errRateLimited):
 		p.Status, p.Code = http.StatusTooManyRequests, codeRateLimited
@@ -125,50 +128,4 @@ func statusOf(err error) problem {
 		p.RetryAfter = max(p.RetryAfter, 1)
 	}
 	return p
-}
-
-// decodeError turns a JSON decoding failure into an ErrInvalid refusal that
-// names the field when it can.
-func decodeError(err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syn):
-		return fmt.Errorf("%w: malformed JSON at byte %d: %v", fault.ErrInvalid, syn.Offset, syn)
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			return fmt.Errorf("%w: the body must be a JSON object", fault.ErrInvalid)
-		}
-		return fault.Invalid(field, "must be %s, not %s", jsonKind(typ.Type.Kind().String()), typ.Value)
-	default:
-		if f, ok := unknownField(err); ok {
-			return fault.Invalid(f, "is not a field of this request")
-		}
-		return fmt.Errorf("%w: malformed JSON: %v", fault.ErrInvalid, err)
-	}
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "true or false"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct":
-		return "an object"
-	default:
-		return "a number"
-	}
-}
-
-// unknownField extracts the name from encoding/json's unknown-field error.
-func unknownField(err error) (string, bool) {
-	var name string
-	if _, scanErr := fmt.Sscanf(err.Error(), "json: unknown field %q", &name); scanErr == nil {
-		return name, true
-	}
-	return "", false
 }

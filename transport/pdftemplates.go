@@ -3,19 +3,15 @@ package transport
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image/png"
 	"io"
 	"mime/multipart"
 	"net/http"
-	"path"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/platen/platen/actors"
+	"github.com/platen/platen/app"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/pdfform"
 	"github.com/platen/platen/storage"
@@ -60,89 +56,16 @@ func (s *Server) createPDFTemplate(r *request) error {
 	if err != nil {
 		return err
 	}
-	filename := cleanUploadName(files[0].Filename)
-	name := formValue(form, "name")
-	if name == "" {
-		name = strings.TrimSuffix(strings.TrimSuffix(filename, ".pdf"), ".PDF")
-		if name == "" {
-			name = "Uploaded PDF"
-		}
-	}
-	slug := formValue(form, "slug")
-	if slug == "" {
-		slug = slugify(name)
-	}
-	// The cheap refusals before the analysis.
-	if err := actors.CheckSlug("slug", slug); err != nil {
-		return err
-	}
-	if _, err := s.deps.Store.TemplateBySlug(r.org.ID, slug); err == nil {
-		return fmt.Errorf("%w: the slug %q is taken", fault.ErrConflict, slug)
-	}
-	a, err := s.deps.Forms.Analyze(data, pdfform.DefaultLimits)
-	if err != nil {
-		return uploadError(err)
-	}
-	if len(a.Pieces) == 0 {
-		return fault.Invalid("file", "the PDF has no text to mark as fields (a scanned page is an image: it has none)")
-	}
-	// Only pieces the filler can cut out are offered.
-	editable, notes, err := pdfform.Editable(data, a)
-	if err != nil {
-		return uploadError(err)
-	}
-	if len(editable) == 0 {
-		return fault.Invalid("file", "none of the PDF's text can be edited in place: %s", strings.Join(notes, "; "))
-	}
-	pieces, err := json.Marshal(editable)
+	r.asked = true
+	t, err := s.app.UploadPDFTemplate(r.org.ID, app.Upload{Filename: files[0].Filename, Data: data, Name: formValue(form, "name"), Slug: formValue(form, "slug")})
 	if err != nil {
 		return err
 	}
-	hash, err := s.deps.Blobs.Put(data)
-	if err != nil {
-		return err
+	note := fmt.Sprintf("template created from a %d-page PDF with %d text pieces; mark fields with POST /v1/templates/%s/versions", t.Pages, t.Offered, t.Template.Slug)
+	if len(t.LeftOut) > 0 {
+		note += fmt.Sprintf(". %d left out, as the filler cannot edit them: %s", t.Found-t.Offered, strings.Join(t.LeftOut, "; "))
 	}
-	holders, err := s.deps.Actors.CopyBlob(hash, data)
-	if err != nil {
-		return fmt.Errorf("%w: the upload could not be copied to a second node: %v", fault.ErrUnavailable, err)
-	}
-	src := &storage.PDFSource{Filename: filename, BlobHash: hash, BlobHolders: holders, ByteSize: int64(len(data)), PieceCount: len(editable)}
-	for _, p := range a.Pages {
-		src.Pages = append(src.Pages, storage.PDFPage{Number: p.Number, Width: p.Width, Height: p.Height})
-	}
-	res, err := r.askOrg(r.org.ID, actors.CreateTemplate{Name: name, Slug: slug, Source: src, Pieces: pieces})
-	if err != nil {
-		// The upload's blob stays: another upload of the same file may be
-		// about to refer to it, and it is content-addressed, so the next
-		// upload of this file reuses it.
-		return err
-	}
-	t := res.(storage.Template)
-	note := fmt.Sprintf("template created from a %d-page PDF with %d text pieces; mark fields with POST /v1/templates/%s/versions", len(a.Pages), len(editable), t.Slug)
-	if len(notes) > 0 {
-		note += fmt.Sprintf(". %d left out, as the filler cannot edit them: %s", len(a.Pieces)-len(editable), strings.Join(notes, "; "))
-	}
-	return r.ok(http.StatusCreated, pdfTemplateView{templateView: viewTemplate(t), Pieces: pieces}, note)
-}
-
-// cleanUploadName keeps the last element of an uploaded file's name,
-// without control characters, at most 100 bytes of valid text.
-func cleanUploadName(name string) string {
-	name = path.Base(strings.ReplaceAll(name, `\`, "/"))
-	name = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			return -1
-		}
-		return r
-	}, name)
-	for len(name) > 100 {
-		_, size := utf8.DecodeLastRuneInString(name)
-		name = name[:len(name)-size]
-	}
-	if name == "." || name == "/" {
-		return ""
-	}
-	return name
+	return r.ok(http.StatusCreated, pdfTemplateView{templateView: viewTemplate(t.Template), Pieces: t.Pieces}, note)
 }
 
 // readPart reads an uploaded file.
@@ -164,41 +87,6 @@ func formValue(form *multipart.Form, key string) string {
 		return strings.TrimSpace(v[0])
 	}
 	return ""
-}
-
-// slugify makes a slug of a name: lower-case letters and digits, the rest
-// runs of '-'.
-func slugify(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range strings.ToLower(name) {
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(c)
-			dash = false
-		} else {
-			dash = true
-		}
-		if b.Len() >= 60 {
-			break
-		}
-	}
-	return b.String()
-}
-
-// uploadError turns a refusal of the PDF reader into the API's.
-func uploadError(err error) error {
-	switch {
-	case errors.Is(err, pdfform.ErrTooLarge):
-		return fmt.Errorf("%w: %v", errTooLarge, err)
-	case errors.Is(err, pdfform.ErrEncrypted), errors.Is(err, pdfform.ErrUnreadable):
-		return fault.Invalid("file", "%v", err)
-	case errors.Is(err, pdfform.ErrBusy):
-		return &retryAfter{err: fmt.Errorf("%w: %v; retry shortly", fault.ErrOverloaded, err), seconds: 2}
-	}
-	return err
 }
 
 // pdfTemplate resolves :templateId to a template made from a PDF.
@@ -271,7 +159,7 @@ func (s *Server) pageImage(r *request) error {
 	}
 	img, err := s.deps.Forms.PageImage(pdf, n, dpi, pdfform.DefaultLimits)
 	if err != nil {
-		return uploadError(err)
+		return app.UploadError(err)
 	}
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ import (
 	"github.com/fasthttp/websocket"
 	"github.com/valyala/fasthttp"
 
-	"github.com/platen/platen/actors"
+	"github.com/platen/platen/app"
 	"github.com/platen/platen/auth"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/storage"
@@ -146,12 +147,14 @@ func (h *hub) count() int {
 
 // frame is a client frame.
 type frame struct {
-	Type   string          `json:"type"`
-	Ref    string          `json:"ref,omitempty"`
-	Key    string          `json:"key,omitempty"`
-	Body   json.RawMessage `json:"body,omitempty"`
-	Events []string        `json:"events,omitempty"`
-	Since  string          `json:"since,omitempty"`
+	Type string `json:"type"`
+	Ref  string `json:"ref,omitempty"`
+	Key  string `json:"key,omitempty"`
+	// IdempotencyKey makes a generate safe to retry, as the REST header does.
+	IdempotencyKey string          `json:"idempotencyKey,omitempty"`
+	Body           json.RawMessage `json:"body,omitempty"`
+	Events         []string        `json:"events,omitempty"`
+	Since          string          `json:"since,omitempty"`
 }
 
 // outbound is a server frame waiting for the writer, or work the writer does
@@ -182,12 +185,12 @@ type rtConn struct {
 	drains  sync.WaitGroup
 
 	// Owned by the running writer.
-	read       uint64            // the feed is read up to here
-	genDone    uint64            // generate replies sent up to here
-	subscribed bool              // events frames are sent
-	subFrom    uint64            // events frames only after this cursor
-	events     map[string]bool   // nil: every kind the key may read
-	gens       map[string]string // document id → ref of the generate frame
+	read       uint64              // the feed is read up to here
+	genDone    uint64              // generate replies sent up to here
+	subscribed bool                // events frames are sent
+	subFrom    uint64              // events frames only after this cursor
+	events     map[string]bool     // nil: every kind the key may read
+	gens       map[string][]string // document id → refs of the generate frames that follow it
 }
 
 // realtime upgrades GET /v1/realtime to a WebSocket.
@@ -213,7 +216,7 @@ func (s *Server) realtime(r *request) error {
 	}
 	err := up.Upgrade(r.RequestCtx, func(ws *websocket.Conn) {
 		c := &rtConn{s: s, ws: ws, key: key, org: org, out: make(chan outbound, s.cfg.Realtime.SendQueue),
-			wake: make(chan struct{}, 1), done: make(chan struct{}), gens: map[string]string{}}
+			wake: make(chan struct{}, 1), done: make(chan struct{}), gens: map[string][]string{}}
 		// Served from a goroutine of its own, so fasthttp's handler returns
 		// and frees the upgrade request's buffers at once (KeepHijackedConns).
 		s.hub.live.Add(1)
@@ -325,47 +328,58 @@ func (c *rtConn) handle(f frame) {
 	}
 }
 
-// generate makes a document as POST /v1/documents does and answers, with
-// the frame's ref, document.queued now and then every change up to
-// document.completed or document.failed. No polling.
+// generate makes a document through the same use case as POST
+// /v1/documents and answers, with the frame's ref, document.queued now and
+// then every change up to document.completed or document.failed. No
+// polling. A frame's idempotencyKey works as the Idempotency-Key header
+// does: a retry with the same key and body answers for the first document,
+// made through either way in, with "replayed": true.
 func (c *rtConn) generate(f frame) {
 	if !auth.Grants(c.key.Scopes, auth.DocumentsGenerate) {
 		c.reply(c.errorFrame(f.Ref, fmt.Errorf("%w: this key lacks the scope %s", errForbidden, auth.DocumentsGenerate)))
 		return
 	}
-	s := c.s
-	create, _, err := s.prepareDocument(c.org.ID, f.Body, "")
-	if err != nil {
-		c.reply(c.errorFrame(f.Ref, err))
-		return
-	}
-	node, release, err := s.deps.Actors.AdmitDocument()
-	if err != nil {
-		c.reply(c.errorFrame(f.Ref, err))
-		return
-	}
-	create.Document.Node = node
-	res, err := s.deps.Actors.AskOrg(c.org.ID, create)
-	if err != nil {
-		release()
-		c.reply(c.errorFrame(f.Ref, err))
-		return
-	}
-	doc := res.(actors.CreatedDocument).Document
 	ref := f.Ref
-	// Registered with the writer before the render starts, so no change of
-	// the document can pass unseen.
-	registered := make(chan struct{})
-	c.enqueue(outbound{do: func() {
-		c.gens[doc.ID] = ref
-		c.write(map[string]any{"type": storage.EventDocumentQueued, "ref": ref, "data": s.viewDocument(doc)})
-		close(registered)
-	}})
-	select {
-	case <-registered:
-	case <-c.done: // the document exists and renders, watched or not
+	_, err := c.s.app.Generate(context.Background(), c.org.ID, app.Generate{Body: f.Body, IdempotencyKey: f.IdempotencyKey, Follow: true,
+		Watch: func(doc storage.Document, replayed bool) {
+			// Registered with the writer before the render starts, so no
+			// change of the document can pass unseen.
+			registered := make(chan struct{})
+			c.enqueue(outbound{do: func() {
+				c.follow(ref, doc, replayed)
+				close(registered)
+			}})
+			select {
+			case <-registered:
+			case <-c.done: // the document exists and renders, watched or not
+			}
+		}})
+	if err != nil {
+		c.reply(c.errorFrame(ref, err))
 	}
-	s.deps.Actors.StartOn(node, doc.ID, true)
+}
+
+// follow answers a generate frame with its document's first frame and sends
+// the document's later changes with ref. It runs on the writer, which alone
+// reads the feed, so no change is sent twice: a replayed document that has
+// finished already gets its last frame now and nothing after it.
+func (c *rtConn) follow(ref string, doc storage.Document, replayed bool) {
+	first := map[string]any{"type": storage.EventDocumentQueued, "ref": ref, "data": c.s.viewDocument(doc)}
+	if replayed {
+		first["replayed"] = true
+		if d, err := c.s.deps.Store.Document(doc.ID); err == nil {
+			doc = d
+		}
+	}
+	if doc.Pending() {
+		c.gens[doc.ID] = append(c.gens[doc.ID], ref)
+		first["data"] = c.s.viewDocument(doc)
+		c.write(first)
+		return
+	}
+	first["type"] = map[string]string{storage.StatusCompleted: storage.EventDocumentCompleted, storage.StatusFailed: storage.EventDocumentFailed}[doc.Status]
+	first["data"] = c.s.viewDocument(doc)
+	c.write(first)
 }
 
 // feedKinds are the events a subscription can ask for.
@@ -534,9 +548,11 @@ func (c *rtConn) deliver(ev storage.Event) {
 			ID string `json:"id"`
 		}
 		json.Unmarshal(ev.Data, &d)
-		if ref, ok := c.gens[d.ID]; ok && ev.Kind != storage.EventDocumentQueued {
+		if refs, ok := c.gens[d.ID]; ok && ev.Kind != storage.EventDocumentQueued {
 			if doc, err := c.s.deps.Store.Document(d.ID); err == nil {
-				c.write(map[string]any{"type": ev.Kind, "ref": ref, "data": c.s.viewDocument(doc)})
+				for _, ref := range refs {
+					c.write(map[string]any{"type": ev.Kind, "ref": ref, "data": c.s.viewDocument(doc)})
+				}
 			}
 			if ev.Kind == storage.EventDocumentCompleted || ev.Kind == storage.EventDocumentFailed {
 				delete(c.gens, d.ID)

@@ -367,3 +367,62 @@ func TestRealtimeReplaysFarBack(t *testing.T) {
 		}
 	}
 }
+
+// A realtime generate retried with the same idempotencyKey makes one
+// document, whether the retry comes while it renders, after it finished, on
+// another connection, or through REST with the same key as Idempotency-Key.
+func TestRealtimeGenerateWithAnIdempotencyKeyMakesOneDocument(t *testing.T) {
+	n := withInvoice(t, nil)
+	c, _, err := dialWS(t, n, n.Key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := map[string]any{"templateId": "invoice", "data": invoiceData(2), "correlationId": "ws-idem"}
+	c.send(map[string]any{"type": "generate", "ref": "a", "idempotencyKey": "order-77", "body": body})
+	c.send(map[string]any{"type": "generate", "ref": "b", "idempotencyKey": "order-77", "body": body})
+	// Both refs see the one document to its end.
+	ids, finished := map[string]string{}, map[string]bool{}
+	var replayed int
+	for len(finished) < 2 {
+		m := c.next(30 * time.Second)
+		ref, _ := m["ref"].(string)
+		if m["type"] == "error" {
+			t.Fatalf("generate refused: %v", m)
+		}
+		ids[ref] = m["data"].(map[string]any)["id"].(string)
+		if m["replayed"] == true {
+			replayed++
+		}
+		if m["type"] == "document.completed" || m["type"] == "document.failed" {
+			finished[ref] = true
+		}
+	}
+	if ids["a"] == "" || ids["a"] != ids["b"] || replayed != 1 {
+		t.Fatalf("two generates with one key: documents %v, %d frames marked replayed", ids, replayed)
+	}
+	// After it finished, on another connection: the finished document at once.
+	c2, _, err := dialWS(t, n, n.Key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2.send(map[string]any{"type": "generate", "ref": "c", "idempotencyKey": "order-77", "body": body})
+	m := c2.next(10 * time.Second)
+	if m["type"] != "document.completed" || m["ref"] != "c" || m["replayed"] != true || m["data"].(map[string]any)["id"] != ids["a"] {
+		t.Fatalf("retry after the end: %v", m)
+	}
+	// Through REST with the same key and body: the same document.
+	r := testnode.DoWith(t, "POST", n.URL+"/v1/documents", n.Key, body, map[string]string{"Idempotency-Key": "order-77"})
+	if r.Status != 201 || r.Data()["id"] != ids["a"] || r.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("REST retry of a realtime generate: %s", r)
+	}
+	// Another body under the key is a conflict, on both ways in.
+	body["correlationId"] = "other"
+	c2.send(map[string]any{"type": "generate", "ref": "d", "idempotencyKey": "order-77", "body": body})
+	if m := c2.next(10 * time.Second); m["type"] != "error" || m["error"].(map[string]any)["code"] != "CONFLICT" {
+		t.Fatalf("another body under the key: %v", m)
+	}
+	docs := testnode.Do(t, "GET", n.URL+"/v1/documents?correlationId=ws-idem", n.Key, nil).Data()["items"].([]any)
+	if len(docs) != 1 {
+		t.Fatalf("%d documents for one key", len(docs))
+	}
+}

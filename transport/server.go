@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,10 +18,12 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/platen/platen/actors"
+	"github.com/platen/platen/app"
 	"github.com/platen/platen/auth"
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/internal/jsonbody"
 	"github.com/platen/platen/links"
 	"github.com/platen/platen/pdfform"
 	"github.com/platen/platen/render"
@@ -119,10 +120,12 @@ type Deps struct {
 
 // Server is the HTTP surface of one node.
 type Server struct {
-	cfg     Config
-	deps    Deps
-	routes  []*route
-	limits  *keyLimiter
+	cfg    Config
+	deps   Deps
+	routes []*route
+	limits *keyLimiter
+	// app runs the use cases every way in shares.
+	app     *app.App
 	metrics *httpMetrics
 	http    *fasthttp.Server
 	hub     *hub
@@ -141,6 +144,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Store.OnFeed(s.hub.notify)
 	}
 	go s.hub.heartbeat(cfg.Realtime.Heartbeat, cfg.Realtime.WriteTimeout, s.hub.stop)
+	s.app = app.New(app.Deps{Store: deps.Store, Actors: deps.Actors, Versions: deps.Versions, Renderer: deps.Renderer,
+		PDFTemplates: deps.Forms, Blobs: deps.Blobs, Links: deps.Links, Clock: deps.Clock, WaitTimeout: deps.WaitTimeout, CatchUp: deps.CatchUp})
 	s.routes = s.table()
 	var err error
 	if s.metrics, err = newHTTPMetrics(deps.Metrics); err != nil {
@@ -265,20 +270,7 @@ func (r *request) decode(v any) error { return decodeStrict(r.PostBody(), v) }
 
 // decodeStrict reads one JSON object into v, refusing unknown fields and
 // anything after the object.
-func decodeStrict(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
-		body = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
-	}
-	if rest := bytes.TrimSpace(body[dec.InputOffset():]); len(rest) > 0 {
-		return fmt.Errorf("%w: the body holds more than one JSON value", fault.ErrInvalid)
-	}
-	return nil
-}
+func decodeStrict(body []byte, v any) error { return jsonbody.Decode(body, v) }
 
 // ok writes the success envelope.
 func (r *request) ok(status int, data any, message string) error {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/platen/platen/actors"
+	"github.com/platen/platen/app"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/render"
@@ -72,7 +73,7 @@ type versionSummary struct {
 
 // template resolves :templateId, an id or a slug, within the caller's organisation.
 func (s *Server) template(r *request) (storage.Template, error) {
-	return s.templateRef(r.org.ID, r.param("templateId"))
+	return s.app.Template(r.org.ID, r.param("templateId"))
 }
 
 // versionInput is the source of a version in a request.
@@ -316,10 +317,6 @@ func (s *Server) activateVersion(r *request) error {
 // preview renders a version with its sample data or the given data,
 // watermarked and unbilled, and answers with the PDF itself.
 func (s *Server) preview(r *request) error {
-	t, err := s.template(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Data    map[string]any `json:"data"`
 		Version int            `json:"version"`
@@ -328,44 +325,20 @@ func (s *Server) preview(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	n := in.Version
-	if n == 0 {
-		n = t.ActiveVersion
-	}
-	if n == 0 {
-		return fmt.Errorf("%w: template %s has no active version to preview; save one first", fault.ErrConflict, t.Slug)
-	}
-	checked, err := s.deps.Versions.Get(t.ID, n)
-	if errors.Is(err, storage.ErrNotFound) {
-		return fault.Invalid("version", "template %s has no version %d", t.Slug, n)
-	}
-	if err != nil {
-		return err
-	}
-	data := in.Data
-	if data == nil {
-		data = checked.Sample
-	}
-	req := render.Request{
-		Version: checked, Data: data, Engine: in.Engine, CacheKey: actors.VersionKey(t.ID, n), Now: s.deps.Clock.Now(),
-		Watermark: &render.Watermark{Text: "PREVIEW", Notice: "Preview of " + t.Slug + " version " + strconv.Itoa(n) + ": not a billed document"},
-	}
-	if err := s.deps.Actors.LoadSource(&req); err != nil {
-		return err
-	}
+	r.asked = true
 	// Not the request as the context: fasthttp's RequestCtx.Done reads the
 	// server's state without a lock and races with Shutdown. The render
 	// has its own time budget.
-	res, err := s.deps.Renderer.Render(context.Background(), req)
+	p, err := s.app.Preview(context.Background(), r.org.ID, r.param("templateId"), app.PreviewRequest{Version: in.Version, Data: in.Data, Engine: in.Engine})
 	if err != nil {
 		return err
 	}
 	r.SetStatusCode(http.StatusOK)
 	r.SetContentType("application/pdf")
-	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-v%d-preview.pdf"`, t.Slug, n))
-	r.Response.Header.Set("X-Platen-Pages", strconv.Itoa(res.Pages))
-	r.Response.Header.Set("X-Platen-Engine", res.Engine)
-	r.SetBody(res.PDF)
+	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-v%d-preview.pdf"`, p.Template.Slug, p.Version))
+	r.Response.Header.Set("X-Platen-Pages", strconv.Itoa(p.Pages))
+	r.Response.Header.Set("X-Platen-Engine", p.Engine)
+	r.SetBody(p.PDF)
 	return nil
 }
 
@@ -393,13 +366,8 @@ func (s *Server) library(r *request) error {
 }
 
 // copyStarter copies a starter into the organisation as a template whose
-// version 1 is active. Without a slug it takes the starter's, or the first of
-// slug-2, slug-3… that is free.
+// version 1 is active.
 func (s *Server) copyStarter(r *request) error {
-	st, ok := starters.Find(r.param("starterSlug"))
-	if !ok {
-		return fmt.Errorf("%w: no starter %q in the library", fault.ErrNotFound, r.param("starterSlug"))
-	}
 	var in struct {
 		Slug string `json:"slug"`
 		Name string `json:"name"`
@@ -407,24 +375,10 @@ func (s *Server) copyStarter(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	name := in.Name
-	if name == "" {
-		name = st.Name
-	}
-	slug := in.Slug
-	if slug == "" {
-		slug = st.Slug
-		for i := 2; i <= 100; i++ {
-			if _, err := s.deps.Store.TemplateBySlug(r.org.ID, slug); errors.Is(err, storage.ErrNotFound) {
-				break
-			}
-			slug = fmt.Sprintf("%s-%d", st.Slug, i)
-		}
-	}
-	v := st.Version
-	res, err := r.askOrg(r.org.ID, actors.CreateTemplate{Name: name, Slug: slug, Description: st.Description, Version: &v, Activate: true, CopiedFrom: st.Slug})
+	r.asked = true
+	t, err := s.app.CopyStarter(r.org.ID, r.param("starterSlug"), in.Slug, in.Name)
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusCreated, viewTemplate(res.(storage.Template)), "starter copied; version 1 is active and generates now")
+	return r.ok(http.StatusCreated, viewTemplate(t), "starter copied; version 1 is active and generates now")
 }

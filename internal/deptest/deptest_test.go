@@ -1,5 +1,5 @@
 // Package deptest guards the direction of dependencies that STYLE.md asks
-// for: transport → actors → domain packages → storage, with node and cmd
+// for: transport → app → actors → domain packages → storage, with node and cmd
 // wiring everything and nothing importing them.
 package deptest
 
@@ -16,7 +16,8 @@ var forbidden = map[string][]string{
 	"billing":   {"storage", "actors", "transport", "node", "cluster", "auth"},
 	"storage":   {"actors", "transport", "node", "cluster", "auth"},
 	"cluster":   {"actors", "transport", "node"},
-	"actors":    {"transport", "node"},
+	"actors":    {"app", "transport", "node"},
+	"app":       {"transport", "node"},
 	"auth":      {"actors", "transport", "node", "storage", "cluster"},
 	"transport": {"node"},
 }

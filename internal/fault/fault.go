@@ -20,6 +20,8 @@ var (
 	ErrConflict = errors.New("conflict")
 	// ErrPaymentRequired is a request that neither allowance nor wallet covers.
 	ErrPaymentRequired = errors.New("payment required")
+	// ErrTooLarge is an input over its size limit.
+	ErrTooLarge = errors.New("too large")
 	// ErrOverloaded is a request refused because a bounded queue is full.
 	ErrOverloaded = errors.New("overloaded")
 	// ErrUnavailable is a request that cannot be served right now, for example
@@ -48,3 +50,18 @@ func Invalid(field, format string, args ...any) error {
 func Payload(field, format string, args ...any) error {
 	return &FieldError{Kind: ErrPayload, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
+
+// RetryAfter is a refusal that the caller may try again after Seconds: a
+// full queue, a busy pool, a rate limit. The way in says so (Retry-After).
+type RetryAfter struct {
+	Err     error
+	Seconds int
+}
+
+func (r *RetryAfter) Error() string { return r.Err.Error() }
+
+// Unwrap lets errors.Is see the refusal's kind.
+func (r *RetryAfter) Unwrap() error { return r.Err }
+
+// Retry marks err as worth retrying after seconds.
+func Retry(err error, seconds int) error { return &RetryAfter{Err: err, Seconds: seconds} }

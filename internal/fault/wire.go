@@ -21,6 +21,7 @@ func init() {
 	Register("not_found", ErrNotFound)
 	Register("conflict", ErrConflict)
 	Register("payment_required", ErrPaymentRequired)
+	Register("too_large", ErrTooLarge)
 	Register("overloaded", ErrOverloaded)
 	Register("unavailable", ErrUnavailable)
 }

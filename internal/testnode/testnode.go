@@ -85,6 +85,12 @@ type Response struct {
 // to marshal.
 func Do(t testing.TB, method, url, token string, body any) Response {
 	t.Helper()
+	return DoWith(t, method, url, token, body, nil)
+}
+
+// DoWith is Do with extra request headers.
+func DoWith(t testing.TB, method, url, token string, body any, headers map[string]string) Response {
+	t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -103,6 +109,9 @@ func Do(t testing.TB, method, url, token string, body any) Response {
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	return send(t, req)
 }

@@ -1,0 +1,28 @@
+// Package app holds Platen's use cases: for each thing a caller can do that
+// takes more than one decision of an actor, one function that every way in
+// calls — the REST API and the realtime namespace in package transport, and
+// the dashboard next. A handler only decodes its request, calls one function
+// here, and encodes the answer; no rule lives in a handler.
+//
+//   - Generate and Regenerate: check a document request, admit it on a node,
+//     record it through the organisation's actor (which holds its pages
+//     against allowance and wallet), start its render, and wait for it when
+//     asked. An Idempotency-Key makes a retry answer with the first document,
+//     whichever way in each try came.
+//   - UploadPDFTemplate: analyse an uploaded PDF, keep the pieces the filler
+//     can edit, store the upload and copy it to a second node, and create the
+//     template.
+//   - CopyStarter, Preview and RecordDownload.
+//
+// A use case that is one decision of one actor is that actor's message
+// (actors.CreateTemplate, actors.SaveVersion, actors.CreateEndpoint, …): the
+// actor is its one home, and callers send the message through
+// actors.System.AskOrg or AskEndpoint.
+//
+// Reads are local (docs/design.md "Consistency"); a use case that reads a
+// record the caller may have just written elsewhere in the cluster catches up
+// with the leader before it says the record does not exist.
+//
+// Dependencies point one way: transport → app → actors → domain packages →
+// storage. This package never imports transport.
+package app

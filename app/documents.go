@@ -1,0 +1,344 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/jsonbody"
+	"github.com/platen/platen/links"
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/storage"
+)
+
+// DocumentRequest is the body of POST /v1/documents, which is also the body
+// of a realtime generate frame (spec "POST /v1/documents body").
+type DocumentRequest struct {
+	TemplateID      string          `json:"templateId"`
+	Data            json.RawMessage `json:"data"`
+	CorrelationID   string          `json:"correlationId"`
+	Metadata        json.RawMessage `json:"metadata"`
+	Engine          string          `json:"engine"`
+	Filename        string          `json:"filename"`
+	TemplateVersion int             `json:"templateVersion"`
+	Wait            *bool           `json:"wait"`
+}
+
+// Limits of a document request (docs/api.md "Limits").
+const (
+	maxCorrelationLen = 200
+	maxFilenameLen    = 200
+	maxMetadataBytes  = 16 << 10
+	// MaxIdempotencyKeyLen bounds an Idempotency-Key.
+	MaxIdempotencyKeyLen = 255
+)
+
+// Generate is a request to generate a document, from any way in.
+type Generate struct {
+	// Body is the request as sent: a JSON DocumentRequest. Retries under
+	// one IdempotencyKey must repeat it (spacing and key order aside).
+	Body []byte
+	// IdempotencyKey, when set, makes a retry with the same key and the same
+	// body answer with the document the first try made, and a retry with
+	// another body a conflict.
+	IdempotencyKey string
+	// Follow is set by a caller that follows the document's changes itself
+	// (the realtime namespace): Generate answers once the document is
+	// recorded and started, whatever the body's wait says.
+	Follow bool
+	// Watch, when set, is called with the recorded document before its
+	// render starts, so that a caller following the feed misses none of its
+	// changes. On a replayed Idempotency-Key it is called with the first
+	// document as it stands.
+	Watch func(d storage.Document, replayed bool)
+}
+
+// Generated is the outcome of Generate and Regenerate.
+type Generated struct {
+	// Document is the record: queued when the caller did not wait, else as
+	// the wait left it (completed, failed, or still rendering when the wait
+	// ran out).
+	Document storage.Document
+	// Replayed is set when an Idempotency-Key had made this document before.
+	Replayed bool
+	// Waited is set when the call waited for the render.
+	Waited bool
+}
+
+// Generate checks a document request, records the document (holding its
+// pages against allowance and wallet, or refusing with
+// fault.ErrPaymentRequired before anything renders), starts its render on
+// the node admission picks, and, when the body asks to wait (the default)
+// and the caller does not follow the document itself, waits for it up to the
+// node's wait timeout. Every refusal comes before anything is recorded.
+func (a *App) Generate(ctx context.Context, orgID string, in Generate) (Generated, error) {
+	var create actors.CreateDocument
+	var wait bool
+	err := a.fresh(func() (err error) {
+		create, wait, err = a.prepare(orgID, in)
+		return err
+	})
+	if err != nil {
+		return Generated{}, err
+	}
+	return a.start(ctx, orgID, create, wait && !in.Follow, in.Watch)
+}
+
+// Regenerate makes a new document from the same data and the same template
+// version as the original (spec rule 2), which is left as it is.
+func (a *App) Regenerate(ctx context.Context, orgID, docID string, wait bool) (Generated, error) {
+	var create actors.CreateDocument
+	err := a.fresh(func() error {
+		orig, err := a.Document(orgID, docID)
+		if err != nil {
+			return err
+		}
+		data, err := a.deps.Store.DocumentData(orig.ID)
+		if err != nil {
+			return err
+		}
+		create = actors.CreateDocument{Data: data, Document: storage.Document{TemplateID: orig.TemplateID, TemplateSlug: orig.TemplateSlug,
+			TemplateVersion: orig.TemplateVersion, CorrelationID: orig.CorrelationID, Metadata: orig.Metadata, Engine: orig.Engine,
+			Filename: orig.Filename, RegeneratedFrom: orig.ID}}
+		return nil
+	})
+	if err != nil {
+		return Generated{}, err
+	}
+	return a.start(ctx, orgID, create, wait, nil)
+}
+
+// prepare checks a request and turns it into the message for the org actor.
+// Nothing is created: every refusal comes before.
+func (a *App) prepare(orgID string, in Generate) (actors.CreateDocument, bool, error) {
+	var req DocumentRequest
+	if err := jsonbody.Decode(in.Body, &req); err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	if strings.TrimSpace(req.TemplateID) == "" {
+		return actors.CreateDocument{}, false, fault.Invalid("templateId", "is required: a template's id or slug")
+	}
+	t, err := a.Template(orgID, req.TemplateID)
+	if err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: req.CorrelationID, Engine: req.Engine}
+	if doc.TemplateVersion, err = pickVersion(t, req.TemplateVersion); err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	if req.Engine != "" && req.Engine != render.EnginePhantom && req.Engine != render.EngineChromium {
+		return actors.CreateDocument{}, false, fault.Invalid("engine", "must be phantom or chromium")
+	}
+	if len(req.CorrelationID) > maxCorrelationLen || strings.IndexFunc(req.CorrelationID, unicode.IsControl) >= 0 {
+		return actors.CreateDocument{}, false, fault.Invalid("correlationId", "must be text of at most %d bytes without control characters", maxCorrelationLen)
+	}
+	if doc.Filename, err = cleanFilename(req.Filename); err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	if doc.Metadata, err = checkMetadata(req.Metadata); err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	version, err := a.deps.Versions.Get(t.ID, doc.TemplateVersion)
+	if errors.Is(err, storage.ErrNotFound) {
+		return actors.CreateDocument{}, false, fault.Invalid("templateVersion", "template %s has no version %d", t.Slug, doc.TemplateVersion)
+	}
+	if err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	data, raw, err := dataObject(req.Data)
+	if err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	create := actors.CreateDocument{Document: doc, Data: raw}
+	if version.Form != nil {
+		if _, err := version.Form.Values(data); err != nil {
+			return actors.CreateDocument{}, false, err
+		}
+		create.EstimatePages = len(t.Source.Pages)
+	} else if err := version.Manifest.DataSchema.Validate(data); err != nil {
+		return actors.CreateDocument{}, false, err
+	}
+	if p := version.Manifest.Pagination; p != nil {
+		items, _ := data[p.Collection].([]any)
+		create.EstimatePages = len(render.Paginate(items, p.ItemsPerPage, p.FirstPageItemCount))
+	}
+	if key := in.IdempotencyKey; key != "" {
+		if len(key) > MaxIdempotencyKeyLen || strings.IndexFunc(key, unicode.IsControl) >= 0 {
+			return actors.CreateDocument{}, false, fault.Invalid("Idempotency-Key", "must be at most %d characters without control characters", MaxIdempotencyKeyLen)
+		}
+		create.IdempotencyKey, create.BodyHash = hashHex(key), canonicalHash(in.Body)
+	}
+	return create, req.Wait == nil || *req.Wait, nil
+}
+
+// start admits, records and starts a document, then answers at once or when
+// it is finished. A retry with an Idempotency-Key already used answers for
+// the document the first request made, by the same rules.
+func (a *App) start(ctx context.Context, orgID string, create actors.CreateDocument, wait bool, watch func(storage.Document, bool)) (Generated, error) {
+	sys := a.deps.Actors
+	node, release, err := sys.AdmitDocument()
+	if err != nil {
+		return Generated{}, fault.Retry(err, 2)
+	}
+	create.Document.Node = node
+	res, err := sys.AskOrg(orgID, create)
+	if err != nil {
+		release()
+		return Generated{}, err
+	}
+	cd := res.(actors.CreatedDocument)
+	out := Generated{Document: cd.Document, Replayed: cd.Replayed}
+	if watch != nil {
+		watch(out.Document, out.Replayed)
+	}
+	switch {
+	case cd.Replayed && cd.Document.Pending():
+		// The first request's answer may have been lost before its render
+		// started; starting an actor that runs already is a no-op.
+		release()
+		sys.StartOn(cd.Document.Node, cd.Document.ID, false)
+	case cd.Replayed:
+		release()
+	default:
+		sys.StartOn(node, cd.Document.ID, true)
+	}
+	if !wait {
+		return out, nil
+	}
+	out.Waited = true
+	ctx, cancel := context.WithTimeout(ctx, a.deps.WaitTimeout)
+	defer cancel()
+	d, err := sys.WaitDocument(ctx, out.Document.ID)
+	if err != nil {
+		return Generated{}, err
+	}
+	if d.OrgID != "" { // else recorded through another node, not applied here yet
+		out.Document = d
+	}
+	return out, nil
+}
+
+// RecordDownload records a download of a completed document and mints a link
+// to its file that lives for ttl (links.MinTTL to links.MaxTTL).
+func (a *App) RecordDownload(orgID, docID string, ttl time.Duration) (url string, expires time.Time, err error) {
+	var d storage.Document
+	err = a.fresh(func() (err error) {
+		d, err = a.Document(orgID, docID)
+		return err
+	})
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	if ttl < links.MinTTL || ttl > links.MaxTTL {
+		return "", time.Time{}, fault.Invalid("ttlSeconds", "must be a whole number of seconds from %d to %d", int(links.MinTTL.Seconds()), int(links.MaxTTL.Seconds()))
+	}
+	switch {
+	case d.FileExpired:
+		return "", time.Time{}, ErrFileExpired
+	case d.Status != storage.StatusCompleted:
+		return "", time.Time{}, fmt.Errorf("%w: document %s is %s; there is no file yet", fault.ErrConflict, d.ID, d.Status)
+	}
+	if _, err := a.deps.Actors.AskOrg(orgID, actors.ChangeDocument{Kind: storage.KindRecordDownload, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
+		return "", time.Time{}, err
+	}
+	expires = a.deps.Clock.Now().Add(ttl).Truncate(time.Second)
+	return a.deps.Links.Mint(d.ID, d.Filename, expires), expires, nil
+}
+
+// ErrFileExpired is a document whose file was deleted at the end of its
+// retention period; the record stays.
+var ErrFileExpired = errors.New("the document's file was deleted at the end of its retention period")
+
+// pickVersion is the pinned version, or the active one.
+func pickVersion(t storage.Template, pinned int) (int, error) {
+	if t.ArchivedAt != nil {
+		return 0, fmt.Errorf("%w: template %s is archived; restore it to generate from it", fault.ErrConflict, t.Slug)
+	}
+	if pinned < 0 || pinned > t.LatestVersion {
+		return 0, fault.Invalid("templateVersion", "template %s has versions 1 to %d", t.Slug, t.LatestVersion)
+	}
+	if pinned > 0 {
+		return pinned, nil
+	}
+	if t.ActiveVersion == 0 {
+		return 0, fmt.Errorf("%w: template %s has no active version; save one with activate true", fault.ErrConflict, t.Slug)
+	}
+	return t.ActiveVersion, nil
+}
+
+// dataObject reads data: an object, or nothing. It returns the data to check
+// and the data to store, which keeps numbers as they were written: a long
+// number would lose digits through a float64.
+func dataObject(raw json.RawMessage) (map[string]any, json.RawMessage, error) {
+	data := map[string]any{}
+	if t := strings.TrimSpace(string(raw)); t == "" || t == "null" {
+		return data, json.RawMessage("{}"), nil
+	}
+	if err := json.Unmarshal(raw, &data); err != nil {
+		return nil, nil, fault.Invalid("data", "must be a JSON object")
+	}
+	exact := map[string]any{}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&exact); err != nil {
+		return nil, nil, fault.Invalid("data", "must be a JSON object")
+	}
+	canon, err := json.Marshal(exact)
+	return data, canon, err
+}
+
+func checkMetadata(raw json.RawMessage) (json.RawMessage, error) {
+	t := strings.TrimSpace(string(raw))
+	if t == "" || t == "null" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fault.Invalid("metadata", "must be a JSON object")
+	}
+	if len(raw) > maxMetadataBytes {
+		return nil, fault.Invalid("metadata", "is %d bytes; the limit is %d", len(raw), maxMetadataBytes)
+	}
+	return raw, nil
+}
+
+// cleanFilename checks a download file name and ends it in .pdf.
+func cleanFilename(name string) (string, error) {
+	if name == "" {
+		return "", nil
+	}
+	if len(name) > maxFilenameLen || strings.ContainsAny(name, `/\"`) || strings.IndexFunc(name, unicode.IsControl) >= 0 || strings.Trim(name, ". ") == "" {
+		return "", fault.Invalid("filename", "must be a file name of at most %d bytes, without / \\ \" or control characters", maxFilenameLen)
+	}
+	if !strings.HasSuffix(strings.ToLower(name), ".pdf") {
+		name += ".pdf"
+	}
+	return name, nil
+}
+
+// hashHex is the hex SHA-256 of s.
+func hashHex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// canonicalHash hashes a JSON body so that spacing and key order do not
+// matter: the same request sent twice hashes the same.
+func canonicalHash(body []byte) string {
+	var v any
+	if err := json.Unmarshal(body, &v); err == nil {
+		if canon, err := json.Marshal(v); err == nil {
+			body = canon
+		}
+	}
+	return hashHex(string(body))
+}

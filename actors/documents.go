@@ -341,21 +341,6 @@ type docTracker struct {
 	waitOrg map[string]string
 }
 
-// Admit reserves room for one more document on this node, or refuses with
-// fault.ErrOverloaded when the queue is full. Release gives the room back if
-// the document is not created after all.
-func (s *System) Admit() (release func(), err error) {
-	if n := s.tracker.inFlight.Add(1); n > int64(s.docs.QueueCapacity) {
-		s.tracker.inFlight.Add(-1)
-		return nil, fmt.Errorf("%w: %d documents are queued or rendering on this node", fault.ErrOverloaded, n-1)
-	}
-	var once sync.Once
-	return func() { once.Do(func() { s.tracker.inFlight.Add(-1) }) }, nil
-}
-
-// InFlight is how many documents are queued or rendering on this node.
-func (s *System) InFlight() int64 { return s.tracker.inFlight.Load() }
-
 // StartDocument starts the actor that renders a document admitted earlier.
 // A document already running here is not started twice.
 func (s *System) StartDocument(id string) {

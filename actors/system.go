@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
@@ -13,8 +12,6 @@ import (
 
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
-	"github.com/platen/platen/render"
-	"github.com/platen/platen/storage"
 )
 
 // Placement tells which node owns an actor's key.
@@ -190,37 +187,4 @@ func (s *System) Stop() {
 	for _, pid := range pids {
 		<-s.engine.Poison(pid).Done()
 	}
-}
-
-// Blob reads a blob, first copying it from a node that holds it when this
-// node lacks it.
-func (s *System) Blob(hash string, holders []string) ([]byte, error) {
-	return fetched(s, hash, holders, s.docs.Blobs.Read)
-}
-
-// OpenBlob opens a blob for streaming, first copying it from a node that
-// holds it when this node lacks it.
-func (s *System) OpenBlob(hash string, holders []string) (*os.File, error) {
-	return fetched(s, hash, holders, s.docs.Blobs.Open)
-}
-
-// fetched gets a blob from this node's store, and when it is not there,
-// copies it from a holder (in a cluster) and gets it again.
-func fetched[T any](s *System, hash string, holders []string, get func(string) (T, error)) (T, error) {
-	v, err := get(hash)
-	if errors.Is(err, storage.ErrNotFound) && s.docs.FetchBlob != nil {
-		if err = s.docs.FetchBlob(hash, holders); err == nil {
-			v, err = get(hash)
-		}
-	}
-	return v, err
-}
-
-// LoadSource gives a render of a version made from an uploaded PDF the
-// upload; other renders need none.
-func (s *System) LoadSource(req *render.Request) (err error) {
-	if f := req.Version.Form; f != nil {
-		req.Source, err = s.Blob(f.SourceHash, f.Holders)
-	}
-	return err
 }

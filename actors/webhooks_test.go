@@ -1,12 +1,14 @@
 package actors
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/platen/platen/internal/clock"
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/seal"
 	"github.com/platen/platen/storage"
 	"github.com/platen/platen/webhooks"
@@ -32,16 +34,14 @@ func TestRetryScheduleUnderAnInjectedClock(t *testing.T) {
 	ep := v.(NewEndpoint).Endpoint
 	f.sys.AskOrg("org_1", CreditWallet{AmountMicros: 5, Reference: "x"})
 	var d storage.Delivery
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		ds, _ := f.store.Deliveries(ep.ID, "", 1)
-		if len(ds) == 1 && ds[0].Attempts == 1 {
-			d = ds[0]
-			break
+	poll.Until(t, 10*time.Second, func() error {
+		ds, err := f.store.Deliveries(ep.ID, "", 1)
+		if err != nil || len(ds) != 1 || ds[0].Attempts != 1 {
+			return fmt.Errorf("no attempt recorded: deliveries %+v, %v", ds, err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("no attempt recorded")
-		}
-	}
+		d = ds[0]
+		return nil
+	})
 	wait := d.NextAttemptAt.Sub(clk.Now())
 	if d.Status != storage.DeliveryPending || d.LastStatus != 503 || wait < 24*time.Second || wait > 36*time.Second {
 		t.Fatalf("after a 503 at the fake time: %+v (retry in %s, want 30 s ± 20%%)", d, wait)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/platen/platen/internal/poll"
 )
 
 func startMember(t *testing.T, id string, key []byte) (*Membership, *Rendezvous) {
@@ -21,11 +23,12 @@ func startMember(t *testing.T, id string, key []byte) (*Membership, *Rendezvous)
 
 func waitMembers(t *testing.T, m *Membership, n int) {
 	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); len(m.Members()) != n; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d members, want %d", len(m.Members()), n)
+	poll.Until(t, 15*time.Second, func() error {
+		if got := len(m.Members()); got != n {
+			return fmt.Errorf("%d members, want %d", got, n)
 		}
-	}
+		return nil
+	})
 }
 
 func TestMembershipFeedsPlacementOnEveryNode(t *testing.T) {

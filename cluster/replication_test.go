@@ -2,11 +2,13 @@ package cluster
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/storage"
 )
 
@@ -61,15 +63,12 @@ func TestThreeReplicasReplicateAndSurviveTheLeader(t *testing.T) {
 	}
 	waitBalance := func(r replica, want int64) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			if o, err := r.store.Org("org_a"); err == nil && o.BalanceMicros == want {
-				return
+		poll.Until(t, 10*time.Second, func() error {
+			if o, err := r.store.Org("org_a"); err != nil || o.BalanceMicros != want {
+				return fmt.Errorf("replica at %s has balance %d, want %d (%v)", r.rep.Addr(), o.BalanceMicros, want, err)
 			}
-			if time.Now().After(deadline) {
-				o, _ := r.store.Org("org_a")
-				t.Fatalf("replica at %s has balance %d, want %d", r.rep.Addr(), o.BalanceMicros, want)
-			}
-		}
+			return nil
+		})
 	}
 	for _, r := range all {
 		waitBalance(r, 200)
@@ -84,16 +83,17 @@ func TestThreeReplicasReplicateAndSurviveTheLeader(t *testing.T) {
 	r1.store.Close()
 	all = all[1:]
 	var leader replica
-	for deadline := time.Now().Add(20 * time.Second); leader.rep == nil; time.Sleep(10 * time.Millisecond) {
+	poll.Until(t, 20*time.Second, func() error {
 		for _, r := range all {
 			if r.rep.IsLeader() {
 				leader = r
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("no new leader")
+		if leader.rep == nil {
+			return errors.New("no new leader")
 		}
-	}
+		return nil
+	})
 	if err := leader.rep.Apply(creditCmd(21), 5*time.Second); err != nil {
 		t.Fatal(err)
 	}

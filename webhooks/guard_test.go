@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/platen/platen/internal/poll"
 )
 
 // fakeResolver answers from a table; anything else does not resolve.
@@ -117,9 +119,12 @@ func TestForbiddenAddressesNeverConnect(t *testing.T) {
 	// The canary counts: a direct connection is seen.
 	c, _ := net.Dial("tcp", canary.Addr().String())
 	c.Close()
-	for deadline := time.Now().Add(2 * time.Second); hits.Load() == 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 2*time.Second, func() error {
+		if hits.Load() == 0 {
+			return errors.New("the canary does not count connections: none seen")
+		}
+		return nil
+	})
 	if hits.Load() != 1 {
 		t.Fatal("the canary does not count connections")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/platen/platen/pdfform"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
+	"github.com/platen/platen/webhooks"
 )
 
 // Deps is what the use cases need from their node.
@@ -29,6 +30,8 @@ type Deps struct {
 	Blobs *storage.Blobs
 	// Links mints download links.
 	Links links.Links
+	// Guard checks webhook URLs at registration.
+	Guard webhooks.Guard
 	Clock clock.Clock
 	// WaitTimeout is how long a generate that waits for its document waits
 	// before answering with it still rendering (docs/design.md "Waiting").

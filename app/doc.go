@@ -12,6 +12,8 @@
 //   - UploadPDFTemplate: analyse an uploaded PDF, keep the pieces the filler
 //     can edit, store the upload and copy it to a second node, and create the
 //     template.
+//   - CreateWebhook, UpdateWebhook, DeleteWebhook and PingWebhook: check a
+//     URL's addresses before the endpoint's actor takes it.
 //   - CopyStarter, Preview and RecordDownload.
 //
 // A use case that is one decision of one actor is that actor's message

@@ -145,7 +145,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	go s.hub.heartbeat(cfg.Realtime.Heartbeat, cfg.Realtime.WriteTimeout, s.hub.stop)
 	s.app = app.New(app.Deps{Store: deps.Store, Actors: deps.Actors, Versions: deps.Versions, Renderer: deps.Renderer,
-		PDFTemplates: deps.Forms, Blobs: deps.Blobs, Links: deps.Links, Clock: deps.Clock, WaitTimeout: deps.WaitTimeout, CatchUp: deps.CatchUp})
+		PDFTemplates: deps.Forms, Blobs: deps.Blobs, Links: deps.Links, Guard: deps.Guard, Clock: deps.Clock, WaitTimeout: deps.WaitTimeout, CatchUp: deps.CatchUp})
 	s.routes = s.table()
 	var err error
 	if s.metrics, err = newHTTPMetrics(deps.Metrics); err != nil {

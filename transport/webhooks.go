@@ -2,16 +2,13 @@ package transport
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"time"
 
-	"github.com/platen/platen/actors"
-	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/app"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/storage"
-	"github.com/platen/platen/webhooks"
 )
 
 // endpointView is a webhook endpoint as the API shows it.
@@ -50,13 +47,6 @@ type deliveryView struct {
 	DeliveredAt   *time.Time `json:"deliveredAt,omitempty"`
 }
 
-func (s *Server) checkWebhookURL(ctx context.Context, url string) error {
-	if err := s.deps.Guard.CheckURL(ctx, url); err != nil {
-		return fault.Invalid("url", "%v", err)
-	}
-	return nil
-}
-
 func (s *Server) createWebhook(r *request) error {
 	var in struct {
 		Name   string   `json:"name"`
@@ -66,19 +56,11 @@ func (s *Server) createWebhook(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	if in.URL == "" {
-		return fault.Invalid("url", "is required")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.checkWebhookURL(ctx, in.URL); err != nil {
-		return err
-	}
-	res, err := r.askOrg(r.org.ID, actors.CreateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events})
+	r.asked = true
+	ne, err := s.app.CreateWebhook(context.Background(), r.org.ID, app.NewWebhook{Name: in.Name, URL: in.URL, Events: in.Events})
 	if err != nil {
 		return err
 	}
-	ne := res.(actors.NewEndpoint)
 	v := viewEndpoint(ne.Endpoint)
 	v.SigningSecret = ne.Secret
 	return r.ok(http.StatusCreated, v, "endpoint created; store the signing secret now, it is not shown again")
@@ -86,12 +68,7 @@ func (s *Server) createWebhook(r *request) error {
 
 // webhook resolves :id within the caller's organisation.
 func (s *Server) webhook(r *request) (storage.Endpoint, error) {
-	id := r.param("id")
-	e, err := s.deps.Store.Endpoint(id)
-	if errors.Is(err, storage.ErrNotFound) || (err == nil && (e.OrgID != r.org.ID || e.Deleted)) || !ids.HasKind(id, ids.Webhook) {
-		return storage.Endpoint{}, fmt.Errorf("%w: webhook endpoint %q", fault.ErrNotFound, id)
-	}
-	return e, err
+	return s.app.Webhook(r.org.ID, r.param("id"))
 }
 
 func (s *Server) listWebhooks(r *request) error {
@@ -115,10 +92,6 @@ func (s *Server) getWebhook(r *request) error {
 }
 
 func (s *Server) patchWebhook(r *request) error {
-	e, err := s.webhook(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Name    *string   `json:"name"`
 		URL     *string   `json:"url"`
@@ -128,22 +101,8 @@ func (s *Server) patchWebhook(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	if in.URL != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := s.checkWebhookURL(ctx, *in.URL); err != nil {
-			return err
-		}
-	}
-	if in.Events != nil {
-		if err := actors.CheckEvents(*in.Events); err != nil {
-			return err
-		}
-	}
-	if in.Name != nil && *in.Name == "" {
-		return fault.Invalid("name", "must not be empty")
-	}
-	res, err := r.askEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events, Enabled: in.Enabled}})
+	r.asked = true
+	e, err := s.app.UpdateWebhook(context.Background(), r.org.ID, r.param("id"), storage.UpdateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events, Enabled: in.Enabled})
 	if err != nil {
 		return err
 	}
@@ -151,15 +110,13 @@ func (s *Server) patchWebhook(r *request) error {
 	if in.Enabled != nil && *in.Enabled {
 		msg = "endpoint enabled; deliveries that waited resume now"
 	}
-	return r.ok(http.StatusOK, viewEndpoint(res.(storage.Endpoint)), msg)
+	return r.ok(http.StatusOK, viewEndpoint(e), msg)
 }
 
 func (s *Server) deleteWebhook(r *request) error {
-	e, err := s.webhook(r)
+	r.asked = true
+	e, err := s.app.DeleteWebhook(r.org.ID, r.param("id"))
 	if err != nil {
-		return err
-	}
-	if _, err := r.askEndpoint(e.ID, actors.UpdateEndpoint{Change: storage.UpdateEndpoint{Delete: true}}); err != nil {
 		return err
 	}
 	return r.ok(http.StatusOK, map[string]any{"id": e.ID, "deleted": true}, "endpoint deleted; its undelivered deliveries are dropped")
@@ -202,13 +159,8 @@ func (s *Server) listDeliveries(r *request) error {
 
 // pingWebhook sends a signed ping now and answers with what the receiver said.
 func (s *Server) pingWebhook(r *request) error {
-	e, err := s.webhook(r)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), webhooks.Timeout+time.Second)
-	defer cancel()
-	a, err := s.deps.Actors.Ping(ctx, e)
+	r.asked = true
+	a, err := s.app.PingWebhook(r.org.ID, r.param("id"))
 	if err != nil {
 		return err
 	}

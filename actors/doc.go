@@ -1,8 +1,10 @@
 // Package actors holds Platen's actors on a hollywood engine: one per
-// organisation (its records, keys, wallet and feed), and later one per
-// document and per webhook endpoint. An actor is the one writer of its state
-// (DESIGN.md "Consistency rules" 1): it decides, then proposes a command to the
-// raft log, which makes the decision durable.
+// organisation (its records, keys, wallet, templates and documents' changes;
+// org.go), one per document being rendered (documents.go), and one per
+// webhook endpoint (its deliveries, signed, with backoff; webhooks.go). An
+// actor is the one writer of its state (DESIGN.md "Consistency rules" 1): it
+// decides, then proposes a command to the raft log, which makes the decision
+// durable.
 //
 // An org actor pipelines: it applies each decision to its own copy of the org
 // at once and proposes the command without waiting, so raft batches many
@@ -16,6 +18,12 @@
 // logged error and a reply, because hollywood's own restart path takes the
 // process down on the fourth panic.
 //
-// Dependencies point one way: transport → actors → domain packages → storage.
-// This package never imports transport.
+// Org and endpoint actors live on the node that placement names as their
+// owner; an ask from another node travels in one typed envelope over the
+// cluster port (remote.go). Admission (admission.go) decides which node
+// renders a new document and bounds each node's queue; blobs.go copies
+// finished PDFs and uploads to a second node.
+//
+// Dependencies point one way: transport → app → actors → domain packages →
+// storage. This package never imports app or transport.
 package actors

@@ -160,20 +160,13 @@ func Upload(t testing.TB, url, token, filename string, file []byte, fields map[s
 }
 
 // Code returns error.code of a refusal.
-func (r Response) Code() string {
-	e, _ := r.JSON["error"].(map[string]any)
-	c, _ := e["code"].(string)
-	return c
-}
+func (r Response) Code() string { return r.Problem().Code }
 
 // Field returns error.field of a refusal.
-func (r Response) Field() string {
-	e, _ := r.JSON["error"].(map[string]any)
-	f, _ := e["field"].(string)
-	return f
-}
+func (r Response) Field() string { return r.Problem().Field }
 
-// Data returns the data object of a success envelope.
+// Data returns the data object of a success envelope, untyped; DataAs
+// (api.go) reads it into a typed view.
 func (r Response) Data() map[string]any {
 	d, _ := r.JSON["data"].(map[string]any)
 	return d

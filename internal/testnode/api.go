@@ -1,0 +1,402 @@
+package testnode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// Typed views of what the API answers, as transport's views write them and
+// docs/api.md describes them. A test reads an answer with DataAs, which
+// refuses a field these types do not know: a field renamed on either side
+// fails the test loudly instead of comparing a missing value with nil.
+// Keep every field of an answer here, even those no test reads yet.
+
+// List is a listing: {"items": […], "nextCursor": "…" or null}. Listings
+// without pages (endpoints, versions, the library) leave NextCursor nil.
+type List[T any] struct {
+	Items      []T     `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// Problem is the error of the error envelope.
+type Problem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Field   string `json:"field"`
+}
+
+// Document is a document record (GET /v1/documents/:id).
+type Document struct {
+	ID                   string          `json:"id"`
+	Status               string          `json:"status"`
+	TemplateID           string          `json:"templateId"`
+	TemplateSlug         string          `json:"templateSlug"`
+	TemplateVersion      int             `json:"templateVersion"`
+	CorrelationID        string          `json:"correlationId"`
+	PageCount            int             `json:"pageCount"`
+	ByteSize             int64           `json:"byteSize"`
+	Filename             string          `json:"filename"`
+	DownloadURL          string          `json:"downloadUrl"`
+	DownloadURLExpiresAt *time.Time      `json:"downloadUrlExpiresAt"`
+	DurationMs           int64           `json:"durationMs"`
+	Report               json.RawMessage `json:"report"`
+	ErrorCode            string          `json:"errorCode"`
+	Message              string          `json:"message"`
+	Metadata             json.RawMessage `json:"metadata"`
+	Engine               string          `json:"engine"`
+	Watermarked          bool            `json:"watermarked"`
+	RegeneratedFrom      string          `json:"regeneratedFrom"`
+	Downloads            int             `json:"downloads"`
+	CreatedAt            time.Time       `json:"createdAt"`
+	CompletedAt          *time.Time      `json:"completedAt"`
+	FileExpiresAt        *time.Time      `json:"fileExpiresAt"`
+	FileExpired          bool            `json:"fileExpired"`
+}
+
+// Report is a Document's report: how the fields of a template made from a
+// PDF were set.
+type Report struct {
+	Fields []FieldReport `json:"fields"`
+}
+
+// FieldReport is how one field was set.
+type FieldReport struct {
+	Key         string  `json:"key"`
+	PieceID     string  `json:"pieceId"`
+	From        string  `json:"from"`
+	Font        string  `json:"font"`
+	Substituted bool    `json:"substituted"`
+	Reason      string  `json:"reason"`
+	Size        float64 `json:"size"`
+	Lines       int     `json:"lines"`
+}
+
+// Link is a minted download link (GET /v1/documents/:id/download).
+type Link struct {
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+// DocumentEvent is the data of a document event, in a webhook payload or on
+// the realtime feed; a completed one carries a fresh link.
+type DocumentEvent struct {
+	ID              string          `json:"id"`
+	Status          string          `json:"status"`
+	TemplateSlug    string          `json:"templateSlug"`
+	TemplateVersion int             `json:"templateVersion"`
+	CorrelationID   string          `json:"correlationId"`
+	PageCount       int             `json:"pageCount"`
+	ByteSize        int64           `json:"byteSize"`
+	Filename        string          `json:"filename"`
+	Metadata        json.RawMessage `json:"metadata"`
+	ErrorCode       string          `json:"errorCode"`
+	Message         string          `json:"message"`
+	URL             string          `json:"url"`
+	URLExpiresAt    *time.Time      `json:"urlExpiresAt"`
+}
+
+// Template is a template record.
+type Template struct {
+	ID            string     `json:"id"`
+	Slug          string     `json:"slug"`
+	Name          string     `json:"name"`
+	Description   string     `json:"description"`
+	Kind          string     `json:"kind"`
+	ActiveVersion int        `json:"activeVersion"`
+	LatestVersion int        `json:"latestVersion"`
+	CopiedFrom    string     `json:"copiedFrom"`
+	Source        *Source    `json:"source"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	UpdatedAt     time.Time  `json:"updatedAt"`
+	ArchivedAt    *time.Time `json:"archivedAt"`
+}
+
+// PDFTemplate is the answer of POST /v1/templates/pdf: the template and
+// every text piece found on the upload.
+type PDFTemplate struct {
+	Template
+	Pieces []Piece `json:"pieces"`
+}
+
+// Source is the upload of a template made from a PDF.
+type Source struct {
+	Filename   string `json:"filename"`
+	ByteSize   int64  `json:"byteSize"`
+	SHA256     string `json:"sha256"`
+	Pages      []Page `json:"pages"`
+	PieceCount int    `json:"pieceCount"`
+}
+
+// Page is a page of an upload, in points.
+type Page struct {
+	Number int     `json:"number"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Piece is a run of text on an uploaded PDF.
+type Piece struct {
+	ID     string  `json:"id"`
+	Page   int     `json:"page"`
+	Text   string  `json:"text"`
+	Box    Box     `json:"box"`
+	Font   string  `json:"font"`
+	Size   float64 `json:"size"`
+	Color  string  `json:"color"`
+	Bold   bool    `json:"bold"`
+	Italic bool    `json:"italic"`
+}
+
+// Box is where a piece's ink is, in points from the page's top left.
+type Box struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// Pieces is the answer of GET /v1/templates/:id/pieces.
+type Pieces struct {
+	Items []Piece `json:"items"`
+	Pages []Page  `json:"pages"`
+}
+
+// Version is a whole version, source included.
+type Version struct {
+	TemplateID string            `json:"templateId"`
+	Version    int               `json:"version"`
+	Active     bool              `json:"active"`
+	HTML       string            `json:"html"`
+	Content    json.RawMessage   `json:"content"`
+	Manifest   json.RawMessage   `json:"manifest"`
+	SampleData json.RawMessage   `json:"sampleData"`
+	Assets     map[string]string `json:"assets"`
+	Fields     []Field           `json:"fields"`
+	CreatedAt  time.Time         `json:"createdAt"`
+}
+
+// VersionSummary is a version in a listing, without its source.
+type VersionSummary struct {
+	Version    int       `json:"version"`
+	Active     bool      `json:"active"`
+	HTMLBytes  int       `json:"htmlBytes"`
+	AssetCount int       `json:"assetCount"`
+	FieldCount int       `json:"fieldCount"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+// Field marks a piece of a template made from a PDF.
+type Field struct {
+	PieceID     string `json:"pieceId"`
+	Key         string `json:"key"`
+	Default     string `json:"default"`
+	WhenMissing string `json:"whenMissing"`
+	Required    bool   `json:"required"`
+	Align       string `json:"align"`
+	Text        string `json:"text"`
+}
+
+// Starter is a starter in the library.
+type Starter struct {
+	Slug        string          `json:"slug"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Category    string          `json:"category"`
+	Manifest    json.RawMessage `json:"manifest"`
+	SampleData  json.RawMessage `json:"sampleData"`
+}
+
+// Endpoint is a webhook endpoint; SigningSecret only in the answer that
+// created it.
+type Endpoint struct {
+	ID                  string     `json:"id"`
+	Name                string     `json:"name"`
+	URL                 string     `json:"url"`
+	Events              []string   `json:"events"`
+	Enabled             bool       `json:"enabled"`
+	DisabledReason      string     `json:"disabledReason"`
+	DisabledAt          *time.Time `json:"disabledAt"`
+	ConsecutiveFailures int        `json:"consecutiveFailures"`
+	SecretPrefix        string     `json:"secretPrefix"`
+	CreatedAt           time.Time  `json:"createdAt"`
+	UpdatedAt           time.Time  `json:"updatedAt"`
+	SigningSecret       string     `json:"signingSecret"`
+}
+
+// Delivery is a delivery in an endpoint's log.
+type Delivery struct {
+	ID            string     `json:"id"`
+	Event         string     `json:"event"`
+	EventID       string     `json:"eventId"`
+	Status        string     `json:"status"`
+	Attempts      int        `json:"attempts"`
+	LastStatus    int        `json:"lastStatus"`
+	LastError     string     `json:"lastError"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	DeliveredAt   *time.Time `json:"deliveredAt"`
+}
+
+// Ping is the answer of POST /v1/webhooks/:id/ping: what the receiver said.
+// DurationMs is a pointer because 0 ms is an answer on loopback.
+type Ping struct {
+	Status     int    `json:"status"`
+	DurationMs *int64 `json:"durationMs"`
+	Body       string `json:"body"`
+	Error      string `json:"error"`
+}
+
+// Wallet is the answer of GET /v1/wallet.
+type Wallet struct {
+	Plan          Plan          `json:"plan"`
+	Period        Period        `json:"period"`
+	Allowance     Allowance     `json:"allowance"`
+	BalanceMicros int64         `json:"balanceMicros"`
+	HeldMicros    int64         `json:"heldMicros"`
+	Ledger        []LedgerEntry `json:"ledger"`
+}
+
+// Plan is a plan's terms.
+type Plan struct {
+	Name           string `json:"name"`
+	MonthlyPages   int64  `json:"monthlyPages"`
+	PageRateMicros int64  `json:"pageRateMicros"`
+	Wallet         bool   `json:"wallet"`
+	Watermark      bool   `json:"watermark"`
+}
+
+// Period is the calendar month an allowance counts in.
+type Period struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// Allowance is the month's pages.
+type Allowance struct {
+	Pages     int64 `json:"pages"`
+	UsedPages int64 `json:"usedPages"`
+	LeftPages int64 `json:"leftPages"`
+	HeldPages int64 `json:"heldPages"`
+}
+
+// LedgerEntry is a row of a wallet's ledger.
+type LedgerEntry struct {
+	ID                 string    `json:"id"`
+	OrgID              string    `json:"orgId"`
+	Seq                uint64    `json:"seq"`
+	Kind               string    `json:"kind"`
+	AmountMicros       int64     `json:"amountMicros"`
+	BalanceAfterMicros int64     `json:"balanceAfterMicros"`
+	Reference          string    `json:"reference"`
+	At                 time.Time `json:"at"`
+}
+
+// Ledger is the operator's whole ledger of an organisation
+// (GET /admin/v1/orgs/:id/ledger), oldest first.
+type Ledger struct {
+	Items         []LedgerEntry `json:"items"`
+	NextAfter     *uint64       `json:"nextAfter"`
+	BalanceMicros int64         `json:"balanceMicros"`
+	HeldMicros    int64         `json:"heldMicros"`
+	HeldPages     int64         `json:"heldPages"`
+	UsagePeriod   string        `json:"usagePeriod"`
+	PagesUsed     int64         `json:"pagesUsed"`
+}
+
+// Org is an organisation as the operator API shows it.
+type Org struct {
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	Plan          string    `json:"plan"`
+	BalanceMicros int64     `json:"balanceMicros"`
+	CreatedAt     time.Time `json:"createdAt"`
+}
+
+// Key is an API key; Key, its value, only in the answer that created it.
+type Key struct {
+	ID        string     `json:"id"`
+	OrgID     string     `json:"orgId"`
+	Name      string     `json:"name"`
+	Scopes    []string   `json:"scopes"`
+	Prefix    string     `json:"prefix"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt"`
+	Key       string     `json:"key"`
+}
+
+// DataAs decodes the data of a success envelope into T, refusing fields T
+// does not have, and fails the test when the answer has no data or does not
+// fit T.
+func DataAs[T any](t testing.TB, r Response) T {
+	t.Helper()
+	v, err := ParseData[T](r)
+	if err != nil {
+		t.Fatalf("%v: %s", err, r)
+	}
+	return v
+}
+
+// ParseData is DataAs for where a test cannot stop: in another goroutine,
+// or where a wrong answer is worth waiting out.
+func ParseData[T any](r Response) (T, error) {
+	var v T
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(r.Body, &env); err != nil {
+		return v, fmt.Errorf("the answer is not a JSON envelope: %w", err)
+	}
+	if len(env.Data) == 0 || string(env.Data) == "null" {
+		return v, errors.New("the answer has no data")
+	}
+	if err := decodeStrict(env.Data, &v); err != nil {
+		return v, fmt.Errorf("data does not fit %T: %w", v, err)
+	}
+	return v, nil
+}
+
+// Decode decodes JSON that is not an envelope's data (a webhook payload, a
+// realtime frame's data, a document's report) the way DataAs does.
+func Decode[T any](t testing.TB, raw []byte) T {
+	t.Helper()
+	var v T
+	if err := decodeStrict(raw, &v); err != nil {
+		t.Fatalf("%s does not fit %T: %v", raw, v, err)
+	}
+	return v
+}
+
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+// Problem returns the error of an error envelope; its zero value for any
+// other answer.
+func (r Response) Problem() Problem {
+	var env struct {
+		Error Problem `json:"error"`
+	}
+	_ = json.Unmarshal(r.Body, &env)
+	return env.Error
+}
+
+// Message returns the envelope's message, of a success or of a refusal.
+func (r Response) Message() string {
+	var env struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(r.Body, &env)
+	return env.Message
+}

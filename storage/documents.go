@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
-
 	"github.com/platen/platen/billing"
 )
 
@@ -98,16 +96,6 @@ func documentEventData(d *Document) DocumentEventData {
 		Metadata: d.Metadata, ErrorCode: d.ErrorCode, Message: d.Message}
 }
 
-// Document command kinds.
-const (
-	KindCreateDocument   Kind = "document.create"
-	KindStartRender      Kind = "document.rendering"
-	KindCompleteDocument Kind = "document.complete"
-	KindFailDocument     Kind = "document.fail"
-	KindRecordDownload   Kind = "document.download"
-	KindExpireDocument   Kind = "document.expire"
-)
-
 // Hold is pages reserved against the allowance and micros against the wallet,
 // as billing.Hold priced them.
 type Hold struct {
@@ -175,30 +163,6 @@ type DocumentChange struct {
 	DebitEventID string    `json:"debitEventId,omitempty"`
 }
 
-// PlanTerms are the terms a charge is made on.
-type PlanTerms = billing.Terms
-
-// Terms returns a plan's charging terms.
-func (p Plan) Terms() PlanTerms {
-	return PlanTerms{MonthlyPages: p.MonthlyPages, PageRateMicros: p.PageRateMicros, Wallet: p.Wallet}
-}
-
-// Settle charges a completed document's pages to an org on terms at time at,
-// as billing.Charge prices them, and moves the org by the charge: allowance
-// used, wallet debited, and a ledger sequence number taken when the wallet
-// pays. The org's hold for the document must already be released; hold, that
-// released hold, does not change the price. ApplyToOrg calls it on a
-// completion, and the document's Charge and ledger row are written from what
-// it returns.
-func Settle(o *Org, pages int64, hold Hold, terms PlanTerms, at time.Time) Charge {
-	s := billing.Charge(o.Account(), terms, pages, at)
-	o.setAccount(o.Account().After(s, at))
-	if s.Micros > 0 {
-		o.LedgerSeq++
-	}
-	return Charge{Split: s}
-}
-
 // Keys of documents.
 //
 //	d/<docID>                       Document
@@ -239,121 +203,186 @@ func versionPagesKey(tplID string, n int) []byte {
 	return binary.BigEndian.AppendUint32([]byte("tpc/"+tplID+"/"), uint32(n))
 }
 
-// applyDocument checks and writes a document command. The org part (version,
-// holds, charges) was applied by applyToOrg, turning the org into next; a
-// completion's charge is what that charged.
-func applyDocument(b *pebble.Batch, w *writer, c *Command, next *Org, charge Charge) error {
-	if c.Kind == KindCreateDocument {
-		cd := c.CreateDocument
-		d := cd.Document
-		if d.OrgID != c.OrgID || d.ID == "" {
-			return fmt.Errorf("%w: document record does not belong to the command", ErrCodec)
-		}
-		if _, err := getRaw(b, documentKey(d.ID)); err == nil {
-			return fmt.Errorf("%w: document %s exists", ErrConflict, d.ID)
-		}
-		if cd.IdempotencyKey != "" {
-			if _, err := getRaw(b, idempotencyKey(d.OrgID, cd.IdempotencyKey)); err == nil {
-				return fmt.Errorf("%w: idempotency key already used", ErrConflict)
-			}
-			w.set(idempotencyKey(d.OrgID, cd.IdempotencyKey), mustEncode(&Idempotency{BodyHash: cd.BodyHash, DocumentID: d.ID, At: c.At}))
-		}
-		d.Status, d.CreatedAt, d.UpdatedAt = StatusQueued, c.At, c.At
-		w.set(documentKey(d.ID), mustEncode(&d))
-		w.set(documentDataKey(d.ID), c.CreateDocument.Data)
-		w.set(append(orgDocsPrefix(d.OrgID), d.ID...), nil)
-		w.set(append(docStatusPrefix(d.OrgID, d.Status), d.ID...), nil)
-		w.set(append(docTemplatePrefix(d.OrgID, d.TemplateID), d.ID...), nil)
-		if d.CorrelationID != "" {
-			w.set(append(docCorrelationPrefix(d.OrgID, d.CorrelationID), d.ID...), nil)
-		}
-		w.set(pendingKey(d.ID), []byte(d.OrgID))
-		w.emit(d.OrgID, EventDocumentQueued, c.CreateDocument.EventID, c.At, documentEventData(&d))
-		return w.err
+// applyCreateDocument stores a queued document, its data, its indexes and,
+// with an Idempotency-Key, the key; ApplyToOrg added its hold to the org.
+func applyCreateDocument(t *txn, c *Command) error {
+	cd := c.CreateDocument
+	d := cd.Document
+	if d.OrgID != c.OrgID || d.ID == "" {
+		return fmt.Errorf("%w: document record does not belong to the command", ErrCodec)
 	}
+	if _, err := getRaw(t.b, documentKey(d.ID)); err == nil {
+		return fmt.Errorf("%w: document %s exists", ErrConflict, d.ID)
+	}
+	if cd.IdempotencyKey != "" {
+		if _, err := getRaw(t.b, idempotencyKey(d.OrgID, cd.IdempotencyKey)); err == nil {
+			return fmt.Errorf("%w: idempotency key already used", ErrConflict)
+		}
+		t.set(idempotencyKey(d.OrgID, cd.IdempotencyKey), mustEncode(&Idempotency{BodyHash: cd.BodyHash, DocumentID: d.ID, At: c.At}))
+	}
+	d.Status, d.CreatedAt, d.UpdatedAt = StatusQueued, c.At, c.At
+	t.set(documentKey(d.ID), mustEncode(&d))
+	t.set(documentDataKey(d.ID), cd.Data)
+	t.set(append(orgDocsPrefix(d.OrgID), d.ID...), nil)
+	t.set(append(docStatusPrefix(d.OrgID, d.Status), d.ID...), nil)
+	t.set(append(docTemplatePrefix(d.OrgID, d.TemplateID), d.ID...), nil)
+	if d.CorrelationID != "" {
+		t.set(append(docCorrelationPrefix(d.OrgID, d.CorrelationID), d.ID...), nil)
+	}
+	t.set(pendingKey(d.ID), []byte(d.OrgID))
+	t.emit(d.OrgID, EventDocumentQueued, cd.EventID, c.At, documentEventData(&d))
+	return t.err
+}
 
+// applyStartRender marks a document rendering on the command's node.
+func applyStartRender(t *txn, c *Command) error {
 	ch := c.DocumentChange
-	var d Document
-	if err := getRecord(b, documentKey(ch.DocumentID), &d); err != nil {
+	d, err := loadDocument(t, c)
+	if err != nil {
 		return err
 	}
-	if d.OrgID != c.OrgID {
-		return fmt.Errorf("%w: document %s", ErrNotFound, ch.DocumentID)
+	if err := CanStartRender(d, ch.Node); err != nil {
+		return err
 	}
 	from := d.Status
-	switch c.Kind {
-	case KindStartRender:
-		if err := CanStartRender(d, ch.Node); err != nil {
-			return err
-		}
-		d.Status = StatusRendering
-		if ch.Node != "" {
-			d.Node = ch.Node
-		}
-	case KindCompleteDocument, KindFailDocument:
-		// Once finished, a document is never finished again: it is charged
-		// and announced at most once.
-		if !d.Pending() {
-			return fmt.Errorf("%w: document %s is already %s", ErrConflict, d.ID, d.Status)
-		}
-		if ch.Release != d.Hold {
-			return fmt.Errorf("%w: document %s releases %+v but holds %+v", ErrConflict, d.ID, ch.Release, d.Hold)
-		}
-		d.DurationMs = ch.DurationMs
-		if c.Kind == KindCompleteDocument {
-			at := c.At
-			d.Status, d.CompletedAt = StatusCompleted, &at
-			d.PageCount, d.ByteSize, d.BlobHash, d.RenderedWith, d.ExpiresAt = ch.PageCount, ch.ByteSize, ch.BlobHash, ch.RenderedWith, ch.ExpiresAt
-			d.BlobHolders, d.Report = ch.BlobHolders, ch.Report
-			w.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
-			if d.ExpiresAt != nil {
-				w.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))
-			}
-			w.set(versionPagesKey(d.TemplateID, d.TemplateVersion), binary.BigEndian.AppendUint32(nil, uint32(d.PageCount)))
-			// The charge that moved the org, with its ledger row when the
-			// wallet paid.
-			d.Charge = charge
-			if d.Charge.Micros > 0 {
-				d.Charge.LedgerEntryID = ch.DebitEntryID
-				entry := LedgerEntry{ID: ch.DebitEntryID, OrgID: d.OrgID, Seq: next.LedgerSeq, Kind: LedgerDebit,
-					AmountMicros: -d.Charge.Micros, BalanceAfterMicros: next.BalanceMicros, Reference: d.ID, At: c.At}
-				w.set(ledgerKey(d.OrgID, entry.Seq), mustEncode(&entry))
-				w.emit(d.OrgID, EventWalletDebited, ch.DebitEventID, c.At, WalletDebitedData{LedgerEntryID: entry.ID,
-					DocumentID: d.ID, Pages: d.Charge.WalletPages, AmountMicros: d.Charge.Micros, BalanceMicros: next.BalanceMicros})
-			}
-		} else {
-			d.Status, d.ErrorCode, d.Message = StatusFailed, ch.ErrorCode, ch.Message
-		}
-		w.delete(pendingKey(d.ID))
-	case KindRecordDownload:
-		if d.Status != StatusCompleted || d.FileExpired {
-			return fmt.Errorf("%w: document %s has no file to download", ErrConflict, d.ID)
-		}
-		at := c.At
-		d.Downloads++
-		d.LastDownloadAt = &at
-	case KindExpireDocument:
-		if d.Status != StatusCompleted || d.FileExpired {
-			return nil
-		}
-		d.FileExpired = true
-		w.delete(append(blobRefPrefix(d.BlobHash), d.ID...))
-		w.woke = append(w.woke, releasedPrefix+d.BlobHash)
-		if d.ExpiresAt != nil {
-			w.delete(expiryKey(*d.ExpiresAt, d.ID))
-		}
-	default:
-		return fmt.Errorf("%w: %s is not a document command", ErrCodec, c.Kind)
+	d.Status = StatusRendering
+	if ch.Node != "" {
+		d.Node = ch.Node
 	}
+	t.saveDocument(c, &d, from)
+	return t.err
+}
+
+// applyCompleteDocument records a document's PDF, and its charge as
+// ApplyToOrg made it (t.charge), with the ledger row and wallet.debited event
+// when the wallet paid.
+func applyCompleteDocument(t *txn, c *Command) error {
+	ch := c.DocumentChange
+	d, err := loadDocument(t, c)
+	if err != nil {
+		return err
+	}
+	if err := checkFinish(&d, ch); err != nil {
+		return err
+	}
+	from, at := d.Status, c.At
+	d.DurationMs = ch.DurationMs
+	d.Status, d.CompletedAt = StatusCompleted, &at
+	d.PageCount, d.ByteSize, d.BlobHash, d.RenderedWith, d.ExpiresAt = ch.PageCount, ch.ByteSize, ch.BlobHash, ch.RenderedWith, ch.ExpiresAt
+	d.BlobHolders, d.Report = ch.BlobHolders, ch.Report
+	t.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
+	if d.ExpiresAt != nil {
+		t.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))
+	}
+	t.set(versionPagesKey(d.TemplateID, d.TemplateVersion), binary.BigEndian.AppendUint32(nil, uint32(d.PageCount)))
+	d.Charge = t.charge
+	if d.Charge.Micros > 0 {
+		o := t.org
+		d.Charge.LedgerEntryID = ch.DebitEntryID
+		entry := LedgerEntry{ID: ch.DebitEntryID, OrgID: d.OrgID, Seq: o.LedgerSeq, Kind: LedgerDebit,
+			AmountMicros: -d.Charge.Micros, BalanceAfterMicros: o.BalanceMicros, Reference: d.ID, At: c.At}
+		t.set(ledgerKey(d.OrgID, entry.Seq), mustEncode(&entry))
+		t.emit(d.OrgID, EventWalletDebited, ch.DebitEventID, c.At, WalletDebitedData{LedgerEntryID: entry.ID,
+			DocumentID: d.ID, Pages: d.Charge.WalletPages, AmountMicros: d.Charge.Micros, BalanceMicros: o.BalanceMicros})
+	}
+	t.delete(pendingKey(d.ID))
+	t.saveDocument(c, &d, from)
+	return t.err
+}
+
+// applyFailDocument records a failed render; ApplyToOrg released its hold,
+// and it costs nothing.
+func applyFailDocument(t *txn, c *Command) error {
+	ch := c.DocumentChange
+	d, err := loadDocument(t, c)
+	if err != nil {
+		return err
+	}
+	if err := checkFinish(&d, ch); err != nil {
+		return err
+	}
+	from := d.Status
+	d.DurationMs = ch.DurationMs
+	d.Status, d.ErrorCode, d.Message = StatusFailed, ch.ErrorCode, ch.Message
+	t.delete(pendingKey(d.ID))
+	t.saveDocument(c, &d, from)
+	return t.err
+}
+
+// checkFinish refuses to finish a document twice, so it is charged and
+// announced at most once, or with a release other than its hold.
+func checkFinish(d *Document, ch *DocumentChange) error {
+	if !d.Pending() {
+		return fmt.Errorf("%w: document %s is already %s", ErrConflict, d.ID, d.Status)
+	}
+	if ch.Release != d.Hold {
+		return fmt.Errorf("%w: document %s releases %+v but holds %+v", ErrConflict, d.ID, ch.Release, d.Hold)
+	}
+	return nil
+}
+
+// applyRecordDownload counts a download of a document's file.
+func applyRecordDownload(t *txn, c *Command) error {
+	d, err := loadDocument(t, c)
+	if err != nil {
+		return err
+	}
+	if d.Status != StatusCompleted || d.FileExpired {
+		return fmt.Errorf("%w: document %s has no file to download", ErrConflict, d.ID)
+	}
+	at := c.At
+	d.Downloads++
+	d.LastDownloadAt = &at
+	t.saveDocument(c, &d, d.Status)
+	return t.err
+}
+
+// applyExpireDocument marks a document's file deleted and drops its
+// reference to the blob, which every node is then told may go. A document
+// with no file left is left as it is.
+func applyExpireDocument(t *txn, c *Command) error {
+	d, err := loadDocument(t, c)
+	if err != nil {
+		return err
+	}
+	if d.Status != StatusCompleted || d.FileExpired {
+		return nil
+	}
+	d.FileExpired = true
+	t.delete(append(blobRefPrefix(d.BlobHash), d.ID...))
+	t.wakes.released = append(t.wakes.released, d.BlobHash)
+	if d.ExpiresAt != nil {
+		t.delete(expiryKey(*d.ExpiresAt, d.ID))
+	}
+	t.saveDocument(c, &d, d.Status)
+	return t.err
+}
+
+// loadDocument reads the document a change names; another org's document is
+// not found.
+func loadDocument(t *txn, c *Command) (Document, error) {
+	var d Document
+	id := c.DocumentChange.DocumentID
+	if err := getRecord(t.b, documentKey(id), &d); err != nil {
+		return d, err
+	}
+	if d.OrgID != c.OrgID {
+		return d, fmt.Errorf("%w: document %s", ErrNotFound, id)
+	}
+	return d, nil
+}
+
+// saveDocument writes a changed document back; when its status moved from
+// from, it moves the status index and emits the new status's event.
+func (t *txn) saveDocument(c *Command, d *Document, from string) {
 	d.UpdatedAt = c.At
 	if d.Status != from {
-		w.delete(append(docStatusPrefix(d.OrgID, from), d.ID...))
-		w.set(append(docStatusPrefix(d.OrgID, d.Status), d.ID...), nil)
+		t.delete(append(docStatusPrefix(d.OrgID, from), d.ID...))
+		t.set(append(docStatusPrefix(d.OrgID, d.Status), d.ID...), nil)
 		kind := map[string]string{StatusRendering: EventDocumentRendering, StatusCompleted: EventDocumentCompleted, StatusFailed: EventDocumentFailed}[d.Status]
-		w.emit(d.OrgID, kind, ch.EventID, c.At, documentEventData(&d))
+		t.emit(d.OrgID, kind, c.DocumentChange.EventID, c.At, documentEventData(d))
 	}
-	w.set(documentKey(d.ID), mustEncode(&d))
-	return w.err
+	t.set(documentKey(d.ID), mustEncode(d))
 }
 
 // CanStartRender reports whether node may start rendering d: a queued

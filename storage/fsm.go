@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,10 +54,6 @@ func (s *Store) OnFeed(f func(orgIDs []string)) {
 	hooks = append(hooks, f)
 	s.feedHooks.Store(&hooks)
 }
-
-// releasedPrefix marks, among the ids a batch wakes, a blob that lost a
-// reference.
-const releasedPrefix = "blob:"
 
 // OnBlobsReleased sets the function told, after each batch commits, which
 // blobs lost a reference (a document's file expired). Every node applies
@@ -158,8 +152,7 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 	results := make([]any, len(logs))
 	done := s.applied.Load()
 	last := done
-	plansChanged := false
-	var woke []string
+	var woke wakes
 	b := s.db.NewIndexedBatch()
 	defer b.Close()
 	for i, l := range logs {
@@ -177,7 +170,6 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 			continue
 		}
 		err = apply(b, cmd, &woke)
-		plansChanged = plansChanged || cmd.Kind == KindSetPlanTerms
 		if err != nil && !isRefusal(err) {
 			// A read or write of Pebble failed: refusing here would make this
 			// replica decide differently from the others. Stop instead; the
@@ -197,35 +189,14 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 		// the log replays from the last committed batch on restart.
 		panic(fmt.Sprintf("storage: commit batch at index %d: %v", last, err))
 	}
-	s.applied.Store(last)
-	s.signalAdvanced()
-	if plansChanged {
+	if woke.plans {
+		// Before the index moves, so a reader that waited for it sees the
+		// new terms.
 		s.plans.Store(nil)
 	}
-	if len(woke) > 0 {
-		var endpoints, orgs, released []string
-		for _, id := range woke {
-			switch {
-			case strings.HasPrefix(id, "org_"):
-				orgs = append(orgs, id)
-			case strings.HasPrefix(id, releasedPrefix):
-				released = append(released, strings.TrimPrefix(id, releasedPrefix))
-			default:
-				endpoints = append(endpoints, id)
-			}
-		}
-		if hook := s.releaseHook.Load(); hook != nil && len(released) > 0 {
-			(*hook)(released)
-		}
-		if hook := s.deliveryHook.Load(); hook != nil && len(endpoints) > 0 {
-			(*hook)(endpoints)
-		}
-		if hooks := s.feedHooks.Load(); hooks != nil && len(orgs) > 0 {
-			for _, hook := range *hooks {
-				hook(orgs)
-			}
-		}
-	}
+	s.applied.Store(last)
+	s.signalAdvanced()
+	woke.tell(s)
 	return results
 }
 
@@ -235,296 +206,174 @@ func isRefusal(err error) bool {
 	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrStale) || errors.Is(err, ErrCodec)
 }
 
-// apply checks one command and, if it is accepted, writes all of it to b.
-// Checks come before writes, so a refused command leaves b untouched.
-func apply(b *pebble.Batch, c *Command, woke *[]string) error {
-	if c.Kind == KindSetPlanTerms {
-		p := c.SetPlanTerms
-		if p.Name == "" || p.MonthlyPages < 0 || p.PageRateMicros < 0 {
-			return fmt.Errorf("%w: plan terms", ErrCodec)
-		}
-		return b.Set(planKey(p.Name), mustEncode(p), nil)
-	}
-	if c.Kind == KindSetLinkKey {
-		if _, err := getRaw(b, keyLinkKey); err == nil {
-			return fmt.Errorf("%w: link key already set", ErrConflict)
-		}
-		if len(c.SetLinkKey.Key) < 32 {
-			return fmt.Errorf("%w: link key too short", ErrCodec)
-		}
-		return b.Set(keyLinkKey, mustEncode(c.SetLinkKey), nil)
-	}
-	if c.Kind == KindSetOperatorToken {
-		if _, err := getRaw(b, keyOperator); err == nil {
-			return fmt.Errorf("%w: operator token already set", ErrConflict)
-		}
-		return b.Set(keyOperator, mustEncode(c.SetOperatorToken), nil)
-	}
+// appliers holds the one function that applies each kind of command. An
+// org-scoped kind's function runs inside inOrg, an endpoint-scoped one's
+// inside inEndpoint; the operator's settings belong to no org.
+var appliers = map[Kind]func(*txn, *Command) error{
+	KindSetOperatorToken: applySetOperatorToken,
+	KindSetLinkKey:       applySetLinkKey,
+	KindSetPlanTerms:     applySetPlanTerms,
 
-	if c.Kind == KindUpdateEndpoint || c.Kind == KindRecordAttempt {
-		w, err := applyEndpoint(b, c)
-		*woke = append(*woke, w...)
-		return err
-	}
-	var org Org
-	if err := getRecord(b, orgKey(c.OrgID), &org); err != nil && !errors.Is(err, ErrNotFound) {
-		return err
-	}
-	next := org
-	charge, err := applyToOrg(&next, c)
-	if err != nil {
-		return err
-	}
-	// Checks beyond the org record, before anything is written.
-	var key APIKey
-	switch c.Kind {
-	case KindCreateKey:
-		if _, err := getRaw(b, apiKeyKey(c.CreateKey.Key.ID)); err == nil {
-			return fmt.Errorf("%w: key %s exists", ErrConflict, c.CreateKey.Key.ID)
-		}
-		if _, err := getRaw(b, keyHashKey(c.CreateKey.Key.Hash)); err == nil {
-			return fmt.Errorf("%w: key value in use", ErrConflict)
-		}
-	case KindRevokeKey:
-		if err := getRecord(b, apiKeyKey(c.RevokeKey.KeyID), &key); err != nil {
-			return err
-		}
-		if key.OrgID != c.OrgID {
-			return fmt.Errorf("%w: key %s", ErrNotFound, c.RevokeKey.KeyID)
-		}
-	case KindCreditWallet:
-		if c.CreditWallet.Reference != "" {
-			if _, err := getRaw(b, ledgerRefKey(c.OrgID, c.CreditWallet.Reference)); err == nil {
-				return fmt.Errorf("%w: reference %q already used", ErrConflict, c.CreditWallet.Reference)
-			}
-		}
-	}
+	KindCreateOrg:    inOrg(applyOrgRecord),
+	KindSetPlan:      inOrg(applyOrgRecord),
+	KindCreateKey:    inOrg(applyCreateKey),
+	KindRevokeKey:    inOrg(applyRevokeKey),
+	KindCreditWallet: inOrg(applyCreditWallet),
 
-	var tpl Template
-	switch c.Kind {
-	case KindCreateTemplate:
-		t := c.CreateTemplate.Template
-		if t.OrgID != c.OrgID || t.ID == "" || t.Slug == "" {
-			return fmt.Errorf("%w: template record does not belong to the command", ErrCodec)
-		}
-		if _, err := getRaw(b, templateKey(t.ID)); err == nil {
-			return fmt.Errorf("%w: template %s exists", ErrConflict, t.ID)
-		}
-		if _, err := getRaw(b, templateSlugKey(c.OrgID, t.Slug)); err == nil {
-			return fmt.Errorf("%w: the slug %q is taken", ErrConflict, t.Slug)
-		}
-		if v := c.CreateTemplate.Version; v != nil && (v.Number != 1 || v.TemplateID != t.ID) {
-			return fmt.Errorf("%w: a new template's first version is 1", ErrConflict)
-		}
-	case KindSaveVersion, KindActivateVersion, KindUpdateTemplate:
-		id := c.templateID()
-		if err := getRecord(b, templateKey(id), &tpl); err != nil {
-			return err
-		}
-		if tpl.OrgID != c.OrgID {
-			return fmt.Errorf("%w: template %s", ErrNotFound, id)
-		}
-		switch c.Kind {
-		case KindSaveVersion:
-			if n := c.SaveVersion.Version.Number; n != tpl.LatestVersion+1 {
-				return fmt.Errorf("%w: version %d of %s; the next is %d", ErrConflict, n, id, tpl.LatestVersion+1)
-			}
-		case KindActivateVersion:
-			if _, err := getRaw(b, versionKey(id, c.ActivateVersion.Number)); err != nil {
-				return fmt.Errorf("%w: version %d of %s", ErrNotFound, c.ActivateVersion.Number, id)
-			}
-		case KindUpdateTemplate:
-			if u := c.UpdateTemplate; u.Slug != nil && *u.Slug != tpl.Slug {
-				if _, err := getRaw(b, templateSlugKey(c.OrgID, *u.Slug)); err == nil {
-					return fmt.Errorf("%w: the slug %q is taken", ErrConflict, *u.Slug)
-				}
-			}
-		}
-	}
+	KindCreateTemplate:  inOrg(applyCreateTemplate),
+	KindSaveVersion:     inOrg(applySaveVersion),
+	KindActivateVersion: inOrg(applyActivateVersion),
+	KindUpdateTemplate:  inOrg(applyUpdateTemplate),
 
-	w := writer{b: b}
-	switch c.Kind {
-	case KindCreateDocument, KindStartRender, KindCompleteDocument, KindFailDocument, KindRecordDownload, KindExpireDocument:
-		// Document commands check their own transition before writing.
-		sub := writer{b: b}
-		if err := applyDocument(b, &sub, c, &next, charge); err != nil {
-			if sub.wrote {
-				return fmt.Errorf("storage: document command refused after writing: %w", err)
-			}
-			return err
-		}
-		*woke = append(*woke, sub.woke...)
-		w.set(orgKey(next.ID), mustEncode(&next))
-		return w.err
-	case KindCreateEndpoint:
-		e := *c.CreateEndpoint
-		if e.OrgID != c.OrgID || e.ID == "" {
-			return fmt.Errorf("%w: endpoint record does not belong to the command", ErrCodec)
-		}
-		if _, err := getRaw(b, endpointKey(e.ID)); err == nil {
-			return fmt.Errorf("%w: endpoint %s exists", ErrConflict, e.ID)
-		}
-		e.Version, e.CreatedAt, e.UpdatedAt, e.Enabled = 0, c.At, c.At, true
-		w.set(endpointKey(e.ID), mustEncode(&e))
-		w.set(append(orgEndpointsPrefix(e.OrgID), e.ID...), nil)
-	}
-	w.set(orgKey(next.ID), mustEncode(&next))
-	switch c.Kind {
-	case KindCreateKey:
-		k := c.CreateKey.Key
-		w.set(apiKeyKey(k.ID), mustEncode(&k))
-		w.set(keyHashKey(k.Hash), []byte(k.ID))
-		w.set(orgKeyIndex(c.OrgID, k.ID), nil)
-	case KindRevokeKey:
-		if key.RevokedAt == nil {
-			at := c.At
-			key.RevokedAt = &at
-			w.set(apiKeyKey(key.ID), mustEncode(&key))
-			w.delete(keyHashKey(key.Hash))
-		}
-	case KindCreditWallet:
-		entry := LedgerEntry{
-			ID: c.CreditWallet.EntryID, OrgID: next.ID, Seq: next.LedgerSeq, Kind: LedgerCredit,
-			AmountMicros: c.CreditWallet.AmountMicros, BalanceAfterMicros: next.BalanceMicros,
-			Reference: c.CreditWallet.Reference, At: c.At,
-		}
-		w.set(ledgerKey(next.ID, entry.Seq), mustEncode(&entry))
-		if entry.Reference != "" {
-			w.set(ledgerRefKey(next.ID, entry.Reference), binary.BigEndian.AppendUint64(nil, entry.Seq))
-		}
-		w.emit(next.ID, EventWalletCredited, c.CreditWallet.EventID, c.At, walletCreditedData(&next, c))
-		*woke = append(*woke, w.woke...)
-	case KindCreateTemplate:
-		ct := c.CreateTemplate
-		t := ct.Template
-		t.Kind, t.CreatedAt, t.UpdatedAt, t.ActiveVersion, t.LatestVersion = TemplateWritten, c.At, c.At, 0, 0
-		if t.Source != nil {
-			// The upload is a blob this template holds for good: templates
-			// are archived, never deleted.
-			t.Kind = TemplatePDF
-			w.set(append(blobRefPrefix(t.Source.BlobHash), t.ID...), nil)
-			w.set(templatePiecesKey(t.ID), ct.Pieces)
-		}
-		if ct.Version != nil {
-			v := *ct.Version
-			v.CreatedAt = c.At
-			t.LatestVersion = 1
-			w.set(versionKey(t.ID, 1), mustEncode(&v))
-		}
-		w.set(templateSlugKey(c.OrgID, t.Slug), []byte(t.ID))
-		w.set(orgTemplateKey(c.OrgID, t.ID), nil)
-		w.activate(c, &t, 1, ct.EventID)
-		w.set(templateKey(t.ID), mustEncode(&t))
-		*woke = append(*woke, w.woke...)
-	case KindSaveVersion:
-		v := c.SaveVersion.Version
-		v.CreatedAt = c.At
-		tpl.LatestVersion, tpl.UpdatedAt = v.Number, c.At
-		w.set(versionKey(tpl.ID, v.Number), mustEncode(&v))
-		w.activate(c, &tpl, v.Number, c.SaveVersion.EventID)
-		w.set(templateKey(tpl.ID), mustEncode(&tpl))
-		*woke = append(*woke, w.woke...)
-	case KindActivateVersion:
-		tpl.UpdatedAt = c.At
-		w.activate(c, &tpl, c.ActivateVersion.Number, c.ActivateVersion.EventID)
-		w.set(templateKey(tpl.ID), mustEncode(&tpl))
-		*woke = append(*woke, w.woke...)
-	case KindUpdateTemplate:
-		u := c.UpdateTemplate
-		if u.Name != nil {
-			tpl.Name = *u.Name
-		}
-		if u.Description != nil {
-			tpl.Description = *u.Description
-		}
-		if u.Slug != nil && *u.Slug != tpl.Slug {
-			w.delete(templateSlugKey(c.OrgID, tpl.Slug))
-			tpl.Slug = *u.Slug
-			w.set(templateSlugKey(c.OrgID, tpl.Slug), []byte(tpl.ID))
-		}
-		if u.Archived != nil {
-			switch {
-			case *u.Archived && tpl.ArchivedAt == nil:
-				at := c.At
-				tpl.ArchivedAt = &at
-			case !*u.Archived:
-				tpl.ArchivedAt = nil
-			}
-		}
-		tpl.UpdatedAt = c.At
-		w.set(templateKey(tpl.ID), mustEncode(&tpl))
-	}
-	return w.err
+	KindCreateDocument:   inOrg(applyCreateDocument),
+	KindStartRender:      inOrg(applyStartRender),
+	KindCompleteDocument: inOrg(applyCompleteDocument),
+	KindFailDocument:     inOrg(applyFailDocument),
+	KindRecordDownload:   inOrg(applyRecordDownload),
+	KindExpireDocument:   inOrg(applyExpireDocument),
+
+	KindCreateEndpoint: inOrg(applyCreateEndpoint),
+	KindUpdateEndpoint: inEndpoint(applyUpdateEndpoint),
+	KindRecordAttempt:  inEndpoint(applyRecordAttempt),
 }
 
-// activate makes version n of t active when the command activates, emitting
-// template.activated.
-func (w *writer) activate(c *Command, t *Template, n int, eventID string) {
-	if !c.activates() {
-		return
+// apply checks one command and, if it is accepted, writes all of it to b and
+// adds what it wakes to woke. Every applier checks before it writes, so a
+// refused command leaves b untouched.
+func apply(b *pebble.Batch, c *Command, woke *wakes) error {
+	fn, ok := appliers[c.Kind]
+	if !ok {
+		return fmt.Errorf("%w: unknown command kind %q", ErrCodec, c.Kind)
 	}
-	prev := t.ActiveVersion
-	t.ActiveVersion = n
-	w.emit(c.OrgID, EventTemplateActivated, eventID, c.At, TemplateActivatedData{TemplateID: t.ID, Slug: t.Slug, Version: n, PreviousVersion: prev})
+	t := txn{b: b}
+	if err := fn(&t, c); err != nil {
+		if t.wrote {
+			return fmt.Errorf("storage: %s refused after writing: %w", c.Kind, err)
+		}
+		return err
+	}
+	woke.add(&t.wakes)
+	return nil
 }
 
-// emit appends an event to the org's change feed at its next sequence number.
-// The counter is read through the batch, so several events of one batch
-// number on from each other.
-func (w *writer) emit(orgID, kind, eventID string, at time.Time, data any) {
-	if w.err != nil {
-		return
+// inOrg wraps the applier of an org-scoped kind with the steps they share:
+// load the org, apply the org-record part of the command with ApplyToOrg (its
+// version check first), run fn with the org as moved (t.org) and what a
+// completion charged (t.charge), and write the org back if fn accepts.
+func inOrg(fn func(*txn, *Command) error) func(*txn, *Command) error {
+	return func(t *txn, c *Command) error {
+		var org Org
+		if err := getRecord(t.b, orgKey(c.OrgID), &org); err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		charge, err := applyToOrg(&org, c)
+		if err != nil {
+			return err
+		}
+		t.org, t.charge = &org, charge
+		if err := fn(t, c); err != nil {
+			return err
+		}
+		t.set(orgKey(org.ID), mustEncode(&org))
+		return t.err
 	}
-	var seq uint64
-	raw, err := getRaw(w.b, feedSeqKey(orgID))
-	switch {
-	case err == nil && len(raw) == 8:
-		seq = binary.BigEndian.Uint64(raw)
-	case err != nil && !errors.Is(err, ErrNotFound):
-		w.err = err
-		return
-	}
-	seq++
-	body, err := json.Marshal(data)
-	if err != nil {
-		w.err = err
-		return
-	}
-	ev := Event{ID: eventID, OrgID: orgID, Seq: seq, Kind: kind, At: at, Data: body}
-	w.set(feedKey(orgID, seq), mustEncode(&ev))
-	w.set(feedSeqKey(orgID), binary.BigEndian.AppendUint64(nil, seq))
-	w.woke = append(w.woke, orgID)
-	w.enqueue(&ev)
 }
 
-// writer collects the first error of a run of batch writes.
-type writer struct {
+// inEndpoint wraps the applier of an endpoint-scoped kind with the steps they
+// share: load the endpoint, which must be the org's and not deleted, check
+// the command carries its version, run fn with it (t.endpoint), and write it
+// back, one version on, if fn accepts.
+func inEndpoint(fn func(*txn, *Command) error) func(*txn, *Command) error {
+	return func(t *txn, c *Command) error {
+		var e Endpoint
+		if err := getRecord(t.b, endpointKey(c.EndpointID), &e); err != nil {
+			return err
+		}
+		if e.OrgID != c.OrgID || e.Deleted {
+			return fmt.Errorf("%w: endpoint %s", ErrNotFound, c.EndpointID)
+		}
+		if e.Version != c.Expect {
+			return fmt.Errorf("%w: endpoint %s at version %d, command expects %d", ErrStale, e.ID, e.Version, c.Expect)
+		}
+		t.endpoint = &e
+		if err := fn(t, c); err != nil {
+			return err
+		}
+		e.Version++
+		e.UpdatedAt = c.At
+		t.set(endpointKey(e.ID), mustEncode(&e))
+		return t.err
+	}
+}
+
+// txn is one command being applied: its reads and writes go through the
+// batch, and it keeps the first write error and what the command wakes.
+type txn struct {
 	b     *pebble.Batch
 	err   error
 	wrote bool
-	// woke lists endpoints that got deliveries to send, and organisations
-	// that got feed events; ApplyBatch tells the hooks after the commit.
-	woke []string
+	wakes wakes
+	// org is an org-scoped command's org, as ApplyToOrg moved it; charge is
+	// what ApplyToOrg charged for a completion.
+	org    *Org
+	charge Charge
+	// endpoint is an endpoint-scoped command's endpoint.
+	endpoint *Endpoint
 }
 
-func (w *writer) deleteRange(prefix []byte) {
-	if w.err == nil {
-		w.wrote = true
-		w.err = w.b.DeleteRange(prefix, prefixEnd(prefix), nil)
+func (t *txn) set(k, v []byte) {
+	if t.err == nil {
+		t.wrote = true
+		t.err = t.b.Set(k, v, nil)
 	}
 }
 
-func (w *writer) set(k, v []byte) {
-	if w.err == nil {
-		w.wrote = true
-		w.err = w.b.Set(k, v, nil)
+func (t *txn) delete(k []byte) {
+	if t.err == nil {
+		t.wrote = true
+		t.err = t.b.Delete(k, nil)
 	}
 }
 
-func (w *writer) delete(k []byte) {
-	if w.err == nil {
-		w.wrote = true
-		w.err = w.b.Delete(k, nil)
+func (t *txn) deleteRange(prefix []byte) {
+	if t.err == nil {
+		t.wrote = true
+		t.err = t.b.DeleteRange(prefix, prefixEnd(prefix), nil)
+	}
+}
+
+// wakes is what a batch's commands tell the Store's hooks once it commits.
+type wakes struct {
+	// feeds are organisations whose change feed got events (OnFeed).
+	feeds []string
+	// endpoints are webhook endpoints with deliveries to send, or re-enabled
+	// (OnDeliveries).
+	endpoints []string
+	// released are blobs that lost a reference (OnBlobsReleased).
+	released []string
+	// plans is set when a plan's terms changed: the cached catalogue goes.
+	plans bool
+}
+
+func (w *wakes) add(o *wakes) {
+	w.feeds = append(w.feeds, o.feeds...)
+	w.endpoints = append(w.endpoints, o.endpoints...)
+	w.released = append(w.released, o.released...)
+	w.plans = w.plans || o.plans
+}
+
+// tell calls each hook of s with its own list.
+func (w *wakes) tell(s *Store) {
+	if hook := s.releaseHook.Load(); hook != nil && len(w.released) > 0 {
+		(*hook)(w.released)
+	}
+	if hook := s.deliveryHook.Load(); hook != nil && len(w.endpoints) > 0 {
+		(*hook)(w.endpoints)
+	}
+	if hooks := s.feedHooks.Load(); hooks != nil && len(w.feeds) > 0 {
+		for _, hook := range *hooks {
+			hook(w.feeds)
+		}
 	}
 }
 

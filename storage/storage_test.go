@@ -642,3 +642,34 @@ func TestChargeAndTermsKeepTheirJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestHooksAreToldTheirOwnIDs: one batch that emits feed events, queues a
+// webhook delivery and releases a blob tells each hook only its own ids.
+func TestHooksAreToldTheirOwnIDs(t *testing.T) {
+	s := openTestStore(t)
+	var feeds, endpoints, released []string
+	s.OnFeed(func(ids []string) { feeds = append(feeds, ids...) })
+	s.OnDeliveries(func(ids []string) { endpoints = append(endpoints, ids...) })
+	s.OnBlobsReleased(func(h []string) { released = append(released, h...) })
+	doc := &Command{Kind: KindCreateDocument, OrgID: "org_a", Expect: 2, At: t0, CreateDocument: &CreateDocument{
+		Document: Document{ID: "doc_1", OrgID: "org_a", TemplateID: "tpl_1"}, Data: json.RawMessage(`{}`), EventID: "e1"}}
+	done := &Command{Kind: KindCompleteDocument, OrgID: "org_a", Expect: 3, At: t0, DocumentChange: &DocumentChange{
+		DocumentID: "doc_1", EventID: "e2", PageCount: 1, BlobHash: "h1"}}
+	// An endpoint id that looks like an org's must still go to the endpoint hook.
+	ep := &Command{Kind: KindCreateEndpoint, OrgID: "org_a", Expect: 1, At: t0, CreateEndpoint: &Endpoint{ID: "org_lookalike", OrgID: "org_a", URL: "https://x"}}
+	for i, err := range applyCmds(t, s, createOrg("org_a"), ep, doc, done) {
+		if err != nil {
+			t.Fatalf("command %d: %v", i, err)
+		}
+	}
+	feeds, endpoints, released = nil, nil, nil
+	expire := &Command{Kind: KindExpireDocument, OrgID: "org_a", Expect: 5, At: t0, DocumentChange: &DocumentChange{DocumentID: "doc_1"}}
+	for i, err := range applyCmds(t, s, credit("org_a", 4, 100, "r1"), expire) {
+		if err != nil {
+			t.Fatalf("command %d: %v", i, err)
+		}
+	}
+	if strings.Join(feeds, ",") != "org_a" || strings.Join(endpoints, ",") != "org_lookalike" || strings.Join(released, ",") != "h1" {
+		t.Fatalf("feeds %v, endpoints %v, released %v", feeds, endpoints, released)
+	}
+}

@@ -67,13 +67,6 @@ type Delivery struct {
 	DeliveredAt   *time.Time      `json:"deliveredAt,omitempty"`
 }
 
-// Endpoint command kinds.
-const (
-	KindCreateEndpoint Kind = "webhook.create"
-	KindUpdateEndpoint Kind = "webhook.update"
-	KindRecordAttempt  Kind = "webhook.attempt"
-)
-
 // UpdateEndpoint changes an endpoint; nil fields stay. Enabled true
 // re-enables it and clears its failure count; Delete removes it and drops
 // its undelivered deliveries.
@@ -124,15 +117,15 @@ func deliveryLogPrefix(whk string) []byte  { return []byte("wd/" + whk + "/") }
 var queueRoot = []byte("wq/")
 
 // enqueue writes an outbox row for every endpoint of the org subscribed to
-// the event, in the event's batch. It reports the endpoints it wrote for.
-func (w *writer) enqueue(ev *Event) {
-	if w.err != nil || !slices.Contains(WebhookEvents, ev.Kind) {
+// the event, in the event's batch, and wakes those endpoints.
+func (t *txn) enqueue(ev *Event) {
+	if t.err != nil || !slices.Contains(WebhookEvents, ev.Kind) {
 		return
 	}
 	prefix := orgEndpointsPrefix(ev.OrgID)
-	it, err := w.b.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
+	it, err := t.b.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixEnd(prefix)})
 	if err != nil {
-		w.err = err
+		t.err = err
 		return
 	}
 	var endpoints []string
@@ -140,13 +133,13 @@ func (w *writer) enqueue(ev *Event) {
 		endpoints = append(endpoints, string(it.Key()[len(prefix):]))
 	}
 	if err := it.Close(); err != nil {
-		w.err = err
+		t.err = err
 		return
 	}
 	for _, id := range endpoints {
 		var e Endpoint
-		if err := getRecord(w.b, endpointKey(id), &e); err != nil {
-			w.err = err
+		if err := getRecord(t.b, endpointKey(id), &e); err != nil {
+			t.err = err
 			return
 		}
 		if e.Deleted || !e.Subscribed(ev.Kind) {
@@ -154,95 +147,98 @@ func (w *writer) enqueue(ev *Event) {
 		}
 		d := Delivery{ID: ids.Derive(ids.Delivery, ev.ID, e.ID), OrgID: ev.OrgID, EndpointID: e.ID, EventID: ev.ID, Event: ev.Kind,
 			At: ev.At, Data: ev.Data, Status: DeliveryPending, NextAttemptAt: ev.At, CreatedAt: ev.At, UpdatedAt: ev.At}
-		w.set(deliveryKey(d.ID), mustEncode(&d))
-		w.set(append(queuePrefix(e.ID), d.ID...), nil)
-		w.set(append(deliveryLogPrefix(e.ID), d.ID...), nil)
-		w.woke = append(w.woke, e.ID)
+		t.set(deliveryKey(d.ID), mustEncode(&d))
+		t.set(append(queuePrefix(e.ID), d.ID...), nil)
+		t.set(append(deliveryLogPrefix(e.ID), d.ID...), nil)
+		t.wakes.endpoints = append(t.wakes.endpoints, e.ID)
 	}
 }
 
-// applyEndpoint checks and writes an endpoint-scoped command: the command
-// must carry the endpoint's version.
-func applyEndpoint(b *pebble.Batch, c *Command) (woke []string, err error) {
-	var e Endpoint
-	if err := getRecord(b, endpointKey(c.EndpointID), &e); err != nil {
-		return nil, err
+// applyCreateEndpoint stores a new, enabled endpoint of the command's org.
+func applyCreateEndpoint(t *txn, c *Command) error {
+	e := *c.CreateEndpoint
+	if e.OrgID != c.OrgID || e.ID == "" {
+		return fmt.Errorf("%w: endpoint record does not belong to the command", ErrCodec)
 	}
-	if e.OrgID != c.OrgID || e.Deleted {
-		return nil, fmt.Errorf("%w: endpoint %s", ErrNotFound, c.EndpointID)
+	if _, err := getRaw(t.b, endpointKey(e.ID)); err == nil {
+		return fmt.Errorf("%w: endpoint %s exists", ErrConflict, e.ID)
 	}
-	if e.Version != c.Expect {
-		return nil, fmt.Errorf("%w: endpoint %s at version %d, command expects %d", ErrStale, e.ID, e.Version, c.Expect)
+	e.Version, e.CreatedAt, e.UpdatedAt, e.Enabled = 0, c.At, c.At, true
+	t.set(endpointKey(e.ID), mustEncode(&e))
+	t.set(append(orgEndpointsPrefix(e.OrgID), e.ID...), nil)
+	return t.err
+}
+
+// applyUpdateEndpoint changes an endpoint (t.endpoint, which inEndpoint
+// writes back). Re-enabling it wakes it, so its waiting deliveries go out;
+// deleting it drops them.
+func applyUpdateEndpoint(t *txn, c *Command) error {
+	e, u := t.endpoint, c.UpdateEndpoint
+	if u.Name != nil {
+		e.Name = *u.Name
 	}
-	w := writer{b: b}
-	switch c.Kind {
-	case KindUpdateEndpoint:
-		u := c.UpdateEndpoint
-		if u.Name != nil {
-			e.Name = *u.Name
-		}
-		if u.URL != nil {
-			e.URL = *u.URL
-		}
-		if u.Events != nil {
-			e.Events = *u.Events
-		}
-		if u.Enabled != nil {
-			e.Enabled = *u.Enabled
-			if e.Enabled {
-				e.ConsecutiveFailures, e.DisabledReason, e.DisabledAt = 0, "", nil
-				woke = append(woke, e.ID)
-			} else if e.DisabledAt == nil {
-				at := c.At
-				e.DisabledReason, e.DisabledAt = "switched off by the organisation", &at
-			}
-		}
-		if u.Delete {
-			e.Deleted = true
-			w.deleteRange(queuePrefix(e.ID))
-			w.delete(append(orgEndpointsPrefix(e.OrgID), e.ID...))
-		}
-	case KindRecordAttempt:
-		a := c.RecordAttempt
-		var d Delivery
-		if err := getRecord(b, deliveryKey(a.DeliveryID), &d); err != nil {
-			return nil, err
-		}
-		if d.EndpointID != e.ID || d.Status != DeliveryPending || a.Number != d.Attempts+1 {
-			return nil, fmt.Errorf("%w: attempt %d of delivery %s (%s after %d attempts)", ErrConflict, a.Number, d.ID, d.Status, d.Attempts)
-		}
-		d.Attempts, d.LastStatus, d.LastError, d.UpdatedAt = a.Number, a.Status, a.Error, c.At
-		switch a.Outcome {
-		case AttemptDelivered:
+	if u.URL != nil {
+		e.URL = *u.URL
+	}
+	if u.Events != nil {
+		e.Events = *u.Events
+	}
+	if u.Enabled != nil {
+		e.Enabled = *u.Enabled
+		if e.Enabled {
+			e.ConsecutiveFailures, e.DisabledReason, e.DisabledAt = 0, "", nil
+			t.wakes.endpoints = append(t.wakes.endpoints, e.ID)
+		} else if e.DisabledAt == nil {
 			at := c.At
-			d.Status, d.DeliveredAt = DeliveryDelivered, &at
-			e.ConsecutiveFailures = 0
-		case AttemptRetry, AttemptFailed:
-			if a.Outcome == AttemptRetry {
-				d.NextAttemptAt = a.NextAttemptAt
-			} else {
-				d.Status = DeliveryFailed
-			}
-			e.ConsecutiveFailures++
-			if e.ConsecutiveFailures >= SwitchOffAfter && e.Enabled {
-				at := c.At
-				e.Enabled, e.DisabledAt = false, &at
-				e.DisabledReason = fmt.Sprintf("switched off after %d consecutive failed attempts; the last: %s", SwitchOffAfter, describeAttempt(a))
-			}
-		default:
-			return nil, fmt.Errorf("%w: attempt outcome %q", ErrCodec, a.Outcome)
+			e.DisabledReason, e.DisabledAt = "switched off by the organisation", &at
 		}
-		if d.Status != DeliveryPending {
-			w.delete(append(queuePrefix(e.ID), d.ID...))
-		}
-		w.set(deliveryKey(d.ID), mustEncode(&d))
-	default:
-		return nil, fmt.Errorf("%w: %s is not an endpoint command", ErrCodec, c.Kind)
 	}
-	e.Version++
-	e.UpdatedAt = c.At
-	w.set(endpointKey(e.ID), mustEncode(&e))
-	return woke, w.err
+	if u.Delete {
+		e.Deleted = true
+		t.deleteRange(queuePrefix(e.ID))
+		t.delete(append(orgEndpointsPrefix(e.OrgID), e.ID...))
+	}
+	return t.err
+}
+
+// applyRecordAttempt records a delivery attempt, which must be the delivery's
+// next, and what follows: delivered, retried later, or failed for good; an
+// endpoint failing SwitchOffAfter times in a row is switched off.
+func applyRecordAttempt(t *txn, c *Command) error {
+	e, a := t.endpoint, c.RecordAttempt
+	var d Delivery
+	if err := getRecord(t.b, deliveryKey(a.DeliveryID), &d); err != nil {
+		return err
+	}
+	if d.EndpointID != e.ID || d.Status != DeliveryPending || a.Number != d.Attempts+1 {
+		return fmt.Errorf("%w: attempt %d of delivery %s (%s after %d attempts)", ErrConflict, a.Number, d.ID, d.Status, d.Attempts)
+	}
+	d.Attempts, d.LastStatus, d.LastError, d.UpdatedAt = a.Number, a.Status, a.Error, c.At
+	switch a.Outcome {
+	case AttemptDelivered:
+		at := c.At
+		d.Status, d.DeliveredAt = DeliveryDelivered, &at
+		e.ConsecutiveFailures = 0
+	case AttemptRetry, AttemptFailed:
+		if a.Outcome == AttemptRetry {
+			d.NextAttemptAt = a.NextAttemptAt
+		} else {
+			d.Status = DeliveryFailed
+		}
+		e.ConsecutiveFailures++
+		if e.ConsecutiveFailures >= SwitchOffAfter && e.Enabled {
+			at := c.At
+			e.Enabled, e.DisabledAt = false, &at
+			e.DisabledReason = fmt.Sprintf("switched off after %d consecutive failed attempts; the last: %s", SwitchOffAfter, describeAttempt(a))
+		}
+	default:
+		return fmt.Errorf("%w: attempt outcome %q", ErrCodec, a.Outcome)
+	}
+	if d.Status != DeliveryPending {
+		t.delete(append(queuePrefix(e.ID), d.ID...))
+	}
+	t.set(deliveryKey(d.ID), mustEncode(&d))
+	return t.err
 }
 
 func describeAttempt(a *RecordAttempt) string {

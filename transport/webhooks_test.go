@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
 	"github.com/platen/platen/node"
 	"github.com/platen/platen/webhooks/verify"
@@ -75,14 +78,36 @@ func (rc *receiver) received() []received {
 	return append([]received(nil), rc.got...)
 }
 
-// waitFor polls until cond holds or ten seconds pass.
-func waitFor(t *testing.T, what string, cond func() bool) {
+// hookWait is how long a test waits for a delivery or its record.
+const hookWait = 20 * time.Second
+
+// waitReceived waits until the receiver has had want requests.
+func waitReceived(t *testing.T, rc *receiver, what string, want int) {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+	poll.Until(t, hookWait, func() error {
+		if got := len(rc.received()); got != want {
+			return fmt.Errorf("%s: the receiver has had %d requests, want %d", what, got, want)
 		}
-	}
+		return nil
+	})
+}
+
+// deliveries reads an endpoint's delivery log, newest first.
+func deliveries(t *testing.T, url, key, id string) []testnode.Delivery {
+	t.Helper()
+	return testnode.DataAs[testnode.List[testnode.Delivery]](t, testnode.Do(t, "GET", url+"/v1/webhooks/"+id+"/deliveries", key, nil)).Items
+}
+
+// waitLatest waits until the newest delivery in an endpoint's log has the
+// status want.
+func waitLatest(t *testing.T, url, key, id, what, want string) {
+	t.Helper()
+	poll.Until(t, hookWait, func() error {
+		if ds := deliveries(t, url, key, id); len(ds) == 0 || ds[0].Status != want {
+			return fmt.Errorf("%s: the newest delivery is not %s: %+v", what, want, ds)
+		}
+		return nil
+	})
 }
 
 var fastSchedule = []time.Duration{50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond}
@@ -99,19 +124,23 @@ func register(t *testing.T, n *testnode.Node, url string, events ...string) (id,
 		events = []string{}
 	}
 	r := testnode.Do(t, "POST", n.URL+"/v1/webhooks", n.Key, map[string]any{"name": "receiver", "url": url, "events": events})
-	if r.Status != 201 || !strings.HasPrefix(r.Data()["signingSecret"].(string), "whsec_") {
+	if r.Status != 201 {
 		t.Fatalf("register: %s", r)
 	}
-	return r.Data()["id"].(string), r.Data()["signingSecret"].(string)
+	ep := testnode.DataAs[testnode.Endpoint](t, r)
+	if !strings.HasPrefix(ep.SigningSecret, "whsec_") {
+		t.Fatalf("register: %s", r)
+	}
+	return ep.ID, ep.SigningSecret
 }
 
 func TestDeliveriesAreSignedAndCarryTheSpecPayload(t *testing.T) {
 	rc := newReceiver(t)
 	n := hookNode(t, rc)
 	_, secret := register(t, n, rc.URL+"/hook", "document.completed")
-	doc := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(2),
-		"correlationId": "order-5", "metadata": map[string]any{"k": "v"}}).Data()
-	waitFor(t, "the delivery", func() bool { return len(rc.received()) == 1 })
+	doc := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(2),
+		"correlationId": "order-5", "metadata": map[string]any{"k": "v"}}))
+	waitReceived(t, rc, "the delivery", 1)
 	got := rc.received()[0]
 	if err := verify.Verify(secret, got.header.Get("x-service-signature"), got.body, time.Now()); err != nil {
 		t.Fatalf("signature does not verify: %v", err)
@@ -127,31 +156,32 @@ func TestDeliveriesAreSignedAndCarryTheSpecPayload(t *testing.T) {
 	if verify.Verify("whsec_other", got.header.Get("x-service-signature"), got.body, time.Now()) == nil {
 		t.Fatal("another secret verifies")
 	}
-	var p struct {
-		V     int            `json:"v"`
-		ID    string         `json:"id"`
-		Event string         `json:"event"`
-		OrgID string         `json:"orgId"`
-		At    time.Time      `json:"at"`
-		Data  map[string]any `json:"data"`
-	}
-	if err := json.Unmarshal(got.body, &p); err != nil {
-		t.Fatal(err)
-	}
+	p := testnode.Decode[struct {
+		V     int             `json:"v"`
+		ID    string          `json:"id"`
+		Event string          `json:"event"`
+		OrgID string          `json:"orgId"`
+		At    time.Time       `json:"at"`
+		Data  json.RawMessage `json:"data"`
+	}](t, got.body)
 	if p.V != 1 || p.ID != got.header.Get("x-service-delivery") || p.Event != "document.completed" || got.header.Get("x-service-event") != p.Event ||
 		p.OrgID != n.OrgID || got.header.Get("Content-Type") != "application/json" || time.Since(p.At) > time.Minute {
 		t.Fatalf("envelope %+v, headers %v", p, got.header)
 	}
-	d := p.Data
-	if d["id"] != doc["id"] || d["status"] != "completed" || d["templateSlug"] != "invoice" || d["templateVersion"].(float64) != 1 ||
-		d["correlationId"] != "order-5" || d["pageCount"].(float64) != 1 || d["byteSize"].(float64) < 1000 || d["filename"] == "" ||
-		d["metadata"].(map[string]any)["k"] != "v" || d["urlExpiresAt"] == nil {
-		t.Fatalf("data %v", d)
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(p.Data, &keys); err != nil {
+		t.Fatal(err)
 	}
-	if _, leaked := d["data"]; leaked || strings.Contains(string(got.body), "Line 1") {
+	if _, leaked := keys["data"]; leaked || strings.Contains(string(got.body), "Line 1") {
 		t.Fatal("the render data travels in the webhook")
 	}
-	if res, _ := download(t, d["url"].(string)); res.StatusCode != 200 {
+	d := testnode.Decode[testnode.DocumentEvent](t, p.Data)
+	if d.ID != doc.ID || d.Status != "completed" || d.TemplateSlug != "invoice" || d.TemplateVersion != 1 ||
+		d.CorrelationID != "order-5" || d.PageCount != 1 || d.ByteSize < 1000 || d.Filename == "" ||
+		testnode.Decode[map[string]any](t, d.Metadata)["k"] != "v" || d.URLExpiresAt == nil {
+		t.Fatalf("data %+v (metadata %s)", d, d.Metadata)
+	}
+	if res, _ := download(t, d.URL); res.StatusCode != 200 {
 		t.Fatalf("the webhook's url: %d", res.StatusCode)
 	}
 }
@@ -163,31 +193,28 @@ func TestRetriesKeepTheDeliveryIDAndPermanentFailuresStop(t *testing.T) {
 	org := n.OrgID
 	testnode.Do(t, "PATCH", n.URL+"/admin/v1/orgs/"+org, n.OperatorToken, map[string]any{"plan": "starter"})
 	credit(t, n, org, 100, "c1")
-	waitFor(t, "four attempts", func() bool { return len(rc.received()) == 4 })
+	waitReceived(t, rc, "four attempts", 4)
 	first := rc.received()[0].header.Get("x-service-delivery")
 	for _, got := range rc.received() {
 		if got.header.Get("x-service-delivery") != first {
 			t.Fatal("a retry changed the delivery id")
 		}
 	}
-	log := func() []any {
-		return testnode.Do(t, "GET", n.URL+"/v1/webhooks/"+id+"/deliveries", n.Key, nil).Data()["items"].([]any)
-	}
-	waitFor(t, "the delivery recorded", func() bool { return log()[0].(map[string]any)["status"] == "delivered" })
-	if d := log()[0].(map[string]any); d["attempts"].(float64) != 4 || d["id"] != first {
-		t.Fatalf("delivery %v", d)
+	waitLatest(t, n.URL, n.Key, id, "the delivery recorded", "delivered")
+	if d := deliveries(t, n.URL, n.Key, id)[0]; d.Attempts != 4 || d.ID != first {
+		t.Fatalf("delivery %+v", d)
 	}
 
 	rc.setScript(410)
 	credit(t, n, org, 100, "c2")
-	waitFor(t, "the 410", func() bool { return len(rc.received()) == 5 })
-	waitFor(t, "the failure recorded", func() bool { return log()[0].(map[string]any)["status"] == "failed" })
+	waitReceived(t, rc, "the 410", 5)
+	waitLatest(t, n.URL, n.Key, id, "the failure recorded", "failed")
 	time.Sleep(300 * time.Millisecond) // a retry would have come by now
 	if n := len(rc.received()); n != 5 {
 		t.Fatalf("410 was retried: %d requests", n)
 	}
-	if d := log()[0].(map[string]any); d["attempts"].(float64) != 1 || d["lastStatus"].(float64) != 410 {
-		t.Fatalf("delivery after 410: %v", d)
+	if d := deliveries(t, n.URL, n.Key, id)[0]; d.Attempts != 1 || d.LastStatus != 410 {
+		t.Fatalf("delivery after 410: %+v", d)
 	}
 }
 
@@ -203,11 +230,18 @@ func TestSwitchOffAfterTwentyFailuresAndReenableResumes(t *testing.T) {
 	for _, ref := range []string{"a", "b", "c", "d"} {
 		credit(t, n, n.OrgID, 100, ref)
 	}
-	ep := func() map[string]any { return testnode.Do(t, "GET", n.URL+"/v1/webhooks/"+id, n.Key, nil).Data() }
-	waitFor(t, "the switch-off", func() bool { return ep()["enabled"] == false })
+	ep := func() testnode.Endpoint {
+		return testnode.DataAs[testnode.Endpoint](t, testnode.Do(t, "GET", n.URL+"/v1/webhooks/"+id, n.Key, nil))
+	}
+	poll.Until(t, hookWait, func() error {
+		if e := ep(); e.Enabled {
+			return fmt.Errorf("the switch-off: the endpoint is still enabled after %d failures", e.ConsecutiveFailures)
+		}
+		return nil
+	})
 	e := ep()
-	if !strings.Contains(e["disabledReason"].(string), "20 consecutive failed attempts") || e["consecutiveFailures"].(float64) != 20 {
-		t.Fatalf("switched-off endpoint %v", e)
+	if !strings.Contains(e.DisabledReason, "20 consecutive failed attempts") || e.ConsecutiveFailures != 20 {
+		t.Fatalf("switched-off endpoint %+v", e)
 	}
 	time.Sleep(300 * time.Millisecond)
 	if got := len(rc.received()); got != 20 {
@@ -216,18 +250,20 @@ func TestSwitchOffAfterTwentyFailuresAndReenableResumes(t *testing.T) {
 	// While off, new events wait too.
 	credit(t, n, n.OrgID, 100, "e")
 	rc.setScript()
-	if r := testnode.Do(t, "PATCH", n.URL+"/v1/webhooks/"+id, n.Key, map[string]any{"enabled": true}); r.Status != 200 || r.Data()["consecutiveFailures"].(float64) != 0 {
+	if r := testnode.Do(t, "PATCH", n.URL+"/v1/webhooks/"+id, n.Key, map[string]any{"enabled": true}); r.Status != 200 || testnode.DataAs[testnode.Endpoint](t, r).ConsecutiveFailures != 0 {
 		t.Fatalf("re-enable: %s", r)
 	}
-	waitFor(t, "the waiting deliveries", func() bool {
-		items := testnode.Do(t, "GET", n.URL+"/v1/webhooks/"+id+"/deliveries", n.Key, nil).Data()["items"].([]any)
+	poll.Until(t, hookWait, func() error {
 		delivered := 0
-		for _, it := range items {
-			if it.(map[string]any)["status"] == "delivered" {
+		for _, d := range deliveries(t, n.URL, n.Key, id) {
+			if d.Status == "delivered" {
 				delivered++
 			}
 		}
-		return delivered >= 2 // the one still pending at the switch-off and the one made while off
+		if delivered < 2 { // the one still pending at the switch-off and the one made while off
+			return fmt.Errorf("the waiting deliveries: %d delivered, want 2", delivered)
+		}
+		return nil
 	})
 }
 
@@ -236,7 +272,10 @@ func TestPingAndRegistrationChecks(t *testing.T) {
 	n := hookNode(t, rc)
 	id, secret := register(t, n, rc.URL+"/hook")
 	r := testnode.Do(t, "POST", n.URL+"/v1/webhooks/"+id+"/ping", n.Key, nil)
-	if r.Status != 200 || r.Data()["status"].(float64) != 200 || r.Data()["body"] != "pong" || r.Data()["durationMs"] == nil {
+	if r.Status != 200 {
+		t.Fatalf("ping: %s", r)
+	}
+	if p := testnode.DataAs[testnode.Ping](t, r); p.Status != 200 || p.Body != "pong" || p.DurationMs == nil {
 		t.Fatalf("ping: %s", r)
 	}
 	got := rc.received()[len(rc.received())-1]
@@ -257,9 +296,9 @@ func TestPingAndRegistrationChecks(t *testing.T) {
 			t.Errorf("%v: %s", c.body, r)
 		}
 	}
-	list := testnode.Do(t, "GET", n.URL+"/v1/webhooks", n.Key, nil).Data()["items"].([]any)
-	if len(list) != 1 || list[0].(map[string]any)["signingSecret"] != nil {
-		t.Fatalf("listing shows the secret or lost the endpoint: %v", list)
+	list := testnode.DataAs[testnode.List[testnode.Endpoint]](t, testnode.Do(t, "GET", n.URL+"/v1/webhooks", n.Key, nil)).Items
+	if len(list) != 1 || list[0].SigningSecret != "" {
+		t.Fatalf("listing shows the secret or lost the endpoint: %+v", list)
 	}
 	if r := testnode.Do(t, "DELETE", n.URL+"/v1/webhooks/"+id, n.Key, nil); r.Status != 200 {
 		t.Fatal(r)
@@ -300,15 +339,22 @@ func TestRestartInTheMiddleOfARetryScheduleStillDelivers(t *testing.T) {
 	}
 	n := start()
 	url := "http://" + n.HTTPAddr()
-	org := testnode.Do(t, "POST", url+"/admin/v1/orgs", testnode.OperatorToken, map[string]any{"name": "A", "plan": "starter"}).Data()["id"].(string)
-	key := testnode.Do(t, "POST", url+"/admin/v1/orgs/"+org+"/keys", testnode.OperatorToken, map[string]any{"name": "k", "scopes": []string{"webhooks.write", "webhooks.read"}}).Data()["key"].(string)
+	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", url+"/admin/v1/orgs", testnode.OperatorToken, map[string]any{"name": "A", "plan": "starter"})).ID
+	key := testnode.DataAs[testnode.Key](t, testnode.Do(t, "POST", url+"/admin/v1/orgs/"+org+"/keys", testnode.OperatorToken, map[string]any{"name": "k", "scopes": []string{"webhooks.write", "webhooks.read"}})).Key
 	r := testnode.Do(t, "POST", url+"/v1/webhooks", key, map[string]any{"name": "r", "url": rc.URL, "events": []string{"wallet.credited"}})
-	id := r.Data()["id"].(string)
+	id := testnode.DataAs[testnode.Endpoint](t, r).ID
 	testnode.Do(t, "POST", url+"/admin/v1/orgs/"+org+"/wallet/credit", testnode.OperatorToken, map[string]any{"amountMicros": 5, "reference": "x"})
-	waitFor(t, "the first attempt", func() bool { return len(rc.received()) >= 1 })
-	waitFor(t, "the attempt recorded", func() bool {
-		items := testnode.Do(t, "GET", url+"/v1/webhooks/"+id+"/deliveries", key, nil).Data()["items"].([]any)
-		return len(items) == 1 && items[0].(map[string]any)["attempts"].(float64) >= 1
+	poll.Until(t, hookWait, func() error {
+		if len(rc.received()) < 1 {
+			return errors.New("the first attempt: the receiver has had no request")
+		}
+		return nil
+	})
+	poll.Until(t, hookWait, func() error {
+		if ds := deliveries(t, url, key, id); len(ds) != 1 || ds[0].Attempts < 1 {
+			return fmt.Errorf("the attempt recorded: deliveries %+v", ds)
+		}
+		return nil
 	})
 	n.Shutdown(context.Background())
 	seen := len(rc.received())
@@ -317,10 +363,7 @@ func TestRestartInTheMiddleOfARetryScheduleStillDelivers(t *testing.T) {
 	n = start()
 	defer n.Shutdown(context.Background())
 	url = "http://" + n.HTTPAddr()
-	waitFor(t, "delivery after the restart", func() bool {
-		items := testnode.Do(t, "GET", url+"/v1/webhooks/"+id+"/deliveries", key, nil).Data()["items"].([]any)
-		return items[0].(map[string]any)["status"] == "delivered"
-	})
+	waitLatest(t, url, key, id, "delivery after the restart", "delivered")
 	got := rc.received()
 	if len(got) <= seen || got[len(got)-1].header.Get("x-service-delivery") != got[0].header.Get("x-service-delivery") {
 		t.Fatal("the delivery after the restart is not the same delivery")

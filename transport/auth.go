@@ -69,6 +69,7 @@ func (s *Server) authenticateOperator(r *request) error {
 	if !ok || s.deps.OperatorTokenHash == "" || !auth.Equal(auth.Hash(string(token)), s.deps.OperatorTokenHash) {
 		return fmt.Errorf("%w: the operator API needs the operator token as Bearer <token>", errUnauthenticated)
 	}
+	r.operator = true
 	return nil
 }
 

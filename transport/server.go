@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/url"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,8 +44,17 @@ type Config struct {
 	// burst (50 and 100).
 	RateLimit float64
 	RateBurst int
+	// UnauthRateLimit and UnauthRateBurst are each client address's sustained
+	// requests per second and burst for requests that present no valid
+	// credential: no key, a wrong key or operator token, a bad download link,
+	// an unknown path (2 and 40; limits.go). Beyond them: 429 with Retry-After.
+	UnauthRateLimit float64
+	UnauthRateBurst int
+	// UnauthClients caps the client addresses that limit remembers (10,000).
+	UnauthClients int
 	// Concurrency caps the connections served at once, which bounds memory:
-	// each may hold a body of up to MaxUploadBytes.
+	// each may hold a body of up to MaxUploadBytes. Connections beyond it are
+	// answered 503 OVERLOADED and closed; realtime connections do not count.
 	Concurrency int
 	// Version is the build's version, shown by the operator API.
 	Version string
@@ -58,6 +69,16 @@ func DefaultConfig() Config {
 		MaxUploadBytes: 20 << 20,
 		RateLimit:      50,
 		RateBurst:      100,
+		// Without a key, a client fetches the OpenAPI document, scrapes
+		// /metrics, opens a realtime socket that sends its key in a frame or
+		// follows an expired link: a few requests a minute. 40 at once covers
+		// a page of them; 2 a second holds a guesser to 170,000 guesses a day
+		// from one address, nothing against a 256-bit key or a random token.
+		UnauthRateLimit: 2,
+		UnauthRateBurst: 40,
+		// About 250 bytes each: 10,000 addresses is 2.5 MB. An attacker with
+		// more addresses than this has a fresh burst on each anyway.
+		UnauthClients: 10_000,
 		// 512 connections × 20 MB worst case stays inside this machine's memory.
 		Concurrency: 512,
 		Version:     "dev",
@@ -72,8 +93,10 @@ func (c Config) Validate() error {
 		return errors.New("transport: body limits must be positive, uploads at least the body limit")
 	case c.RateLimit <= 0 || c.RateBurst <= 0:
 		return errors.New("transport: rate limit and burst must be positive")
-	case c.Concurrency <= 0:
-		return errors.New("transport: concurrency must be positive")
+	case c.UnauthRateLimit <= 0 || c.UnauthRateBurst <= 0 || c.UnauthClients <= 0:
+		return errors.New("transport: the unauthenticated rate limit, burst and client count must be positive")
+	case c.Concurrency <= 0 || c.Concurrency > math.MaxInt32/2:
+		return errors.New("transport: concurrency must be positive and at most 2^30")
 	case c.Realtime.Heartbeat <= 0 || c.Realtime.AuthTimeout <= 0 || c.Realtime.WriteTimeout <= 0 || c.Realtime.SendQueue <= 0:
 		return errors.New("transport: realtime heartbeat, timeouts and send queue must be positive")
 	}
@@ -124,6 +147,10 @@ type Server struct {
 	deps   Deps
 	routes []*route
 	limits *keyLimiter
+	// clients and conns are the refusals made for the node: requests without
+	// a valid credential per address, and connections beyond the cap.
+	clients *clientLimiter
+	conns   *connCap
 	// app runs the use cases every way in shares.
 	app     *app.App
 	metrics *httpMetrics
@@ -151,6 +178,13 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if s.metrics, err = newHTTPMetrics(deps.Metrics); err != nil {
 		return nil, err
 	}
+	if !slices.ContainsFunc(s.routes, func(rt *route) bool { return rt.Path == downloadPath }) {
+		return nil, fmt.Errorf("transport: no route %s, which the client limit exempts", downloadPath)
+	}
+	s.clients = newClientLimiter(cfg.UnauthRateLimit, cfg.UnauthRateBurst, cfg.UnauthClients, deps.Clock)
+	if s.conns, err = newConnCap(cfg.Concurrency, deps.Clock, deps.Logger, deps.Metrics); err != nil {
+		return nil, err
+	}
 	s.http = &fasthttp.Server{
 		Handler:        s.handle,
 		ErrorHandler:   s.handleParseError,
@@ -162,19 +196,22 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		KeepHijackedConns:     true,
 		Name:                  "platen",
 		MaxRequestBodySize:    cfg.MaxUploadBytes,
-		Concurrency:           cfg.Concurrency,
 		ReadTimeout:           60 * time.Second,
 		WriteTimeout:          120 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		NoDefaultServerHeader: true,
 		NoDefaultContentType:  true,
 		Logger:                fasthttpLogger{deps.Logger},
+		// Serve's listener enforces cfg.Concurrency with the error
+		// envelope; fasthttp's own plain-text refusal must never fire.
+		Concurrency: fasthttpConcurrency(cfg.Concurrency),
+		ConnState:   s.conns.state,
 	}
 	return s, nil
 }
 
 // Serve answers on ln until Shutdown.
-func (s *Server) Serve(ln net.Listener) error { return s.http.Serve(ln) }
+func (s *Server) Serve(ln net.Listener) error { return s.http.Serve(s.conns.listener(ln)) }
 
 // RealtimeConnections is how many realtime connections are open.
 func (s *Server) RealtimeConnections() int { return s.hub.count() }
@@ -244,6 +281,10 @@ type request struct {
 	// key and org are set on authKey routes.
 	key storage.APIKey
 	org storage.Org
+	// operator is set once the operator token checked out.
+	operator bool
+	// gate is what the client limiter knows of the request (limits.go).
+	gate clientGate
 	// asked is set once the handler has asked an actor: from then on a
 	// not-found may follow a change, and the handler must not run twice.
 	asked bool
@@ -327,6 +368,7 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.Set("X-Request-Id", r.id)
 
 	err := s.dispatchRecovered(r)
+	s.settleClient(r)
 	if err != nil {
 		p := statusOf(err)
 		if p.Status >= 500 {
@@ -385,6 +427,11 @@ func (s *Server) dispatch(r *request) error {
 		}
 		r.route, r.params = rt, params
 		break
+	}
+	// Before any credential is looked at, a request that may have none is
+	// held to its address's rate (limits.go).
+	if err := s.admitClient(r); err != nil {
+		return err
 	}
 	if r.route == nil {
 		if len(allowed) > 0 {

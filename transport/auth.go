@@ -12,6 +12,7 @@ import (
 
 	"github.com/platen/platen/auth"
 	"github.com/platen/platen/internal/clock"
+	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/storage"
 )
 
@@ -52,10 +53,7 @@ func (s *Server) authenticate(r *request) error {
 	}
 	r.key, r.org = key, org
 	if wait := s.limits.allow(key.ID); wait > 0 {
-		return &retryAfter{
-			err:     fmt.Errorf("%w: this key may make %g requests a second with bursts of %d", errRateLimited, s.cfg.RateLimit, s.cfg.RateBurst),
-			seconds: int(math.Ceil(wait.Seconds())),
-		}
+		return fault.Retry(fmt.Errorf("%w: this key may make %g requests a second with bursts of %d", errRateLimited, s.cfg.RateLimit, s.cfg.RateBurst), int(math.Ceil(wait.Seconds())))
 	}
 	if need := r.route.Scope; need != "" && !auth.Grants(key.Scopes, need) {
 		return fmt.Errorf("%w: this key lacks the scope %s (%s)", errForbidden, need, auth.Label(string(need)))

@@ -27,15 +27,6 @@ var (
 	errMethod = errors.New("method not allowed")
 )
 
-// retryAfter attaches a Retry-After to a refusal.
-type retryAfter struct {
-	err     error
-	seconds int
-}
-
-func (r *retryAfter) Error() string { return r.err.Error() }
-func (r *retryAfter) Unwrap() error { return r.err }
-
 // Error codes: stable, documented in docs/api.md.
 const (
 	codeInvalid         = "INVALID_REQUEST"
@@ -72,10 +63,6 @@ func statusOf(err error) problem {
 	var fe *fault.FieldError
 	if errors.As(err, &fe) {
 		p.Field, p.Message = fe.Field, fe.Error()
-	}
-	var ra *retryAfter
-	if errors.As(err, &ra) {
-		p.RetryAfter = ra.seconds
 	}
 	var fra *fault.RetryAfter
 	if errors.As(err, &fra) {

@@ -206,11 +206,8 @@ func (s *Server) admitClient(r *request) error {
 		g.cred, g.hasCred = credentialOf(token), true
 	}
 	if wait := s.clients.wait(g.addr, g.cred, g.hasCred); wait > 0 {
-		return &retryAfter{
-			err: fmt.Errorf("%w: this address has sent too many requests without a valid key or token; it may send %g a second with bursts of %d",
-				errRateLimited, s.cfg.UnauthRateLimit, s.cfg.UnauthRateBurst),
-			seconds: int(math.Ceil(wait.Seconds())),
-		}
+		return fault.Retry(fmt.Errorf("%w: this address has sent too many requests without a valid key or token; it may send %g a second with bursts of %d",
+			errRateLimited, s.cfg.UnauthRateLimit, s.cfg.UnauthRateBurst), int(math.Ceil(wait.Seconds())))
 	}
 	r.gate = g
 	return nil

@@ -123,7 +123,7 @@ func TestStatusOf(t *testing.T) {
 		{storage.ErrConflict, 409, codeConflict, "", 0},
 		{fault.ErrPaymentRequired, 402, codePayment, "", 0},
 		{errTooLarge, 413, codeTooLarge, "", 0},
-		{&retryAfter{err: errRateLimited, seconds: 3}, 429, codeRateLimited, "", 3},
+		{fault.Retry(errRateLimited, 3), 429, codeRateLimited, "", 3},
 		{fault.ErrOverloaded, 503, codeOverloaded, "", 1},
 		{fault.ErrUnavailable, 503, codeUnavailable, "", 1},
 		{fmt.Errorf("x: %w", storage.ErrStale), 503, codeUnavailable, "", 1},

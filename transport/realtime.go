@@ -311,7 +311,7 @@ func (c *rtConn) handle(f frame) {
 		return
 	}
 	if wait := c.s.limits.allow(c.key.ID); wait > 0 {
-		c.reply(c.errorFrame(f.Ref, &retryAfter{err: fmt.Errorf("%w: slow down", errRateLimited), seconds: int(wait.Seconds()) + 1}))
+		c.reply(c.errorFrame(f.Ref, fault.Retry(fmt.Errorf("%w: slow down", errRateLimited), int(wait.Seconds())+1)))
 		return
 	}
 	switch f.Type {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
 	"github.com/platen/platen/node"
 )
@@ -52,26 +53,49 @@ func download(t *testing.T, link string) (*http.Response, []byte) {
 	return res, []byte(b.String())
 }
 
+// getDocument reads a document's record.
+func getDocument(t *testing.T, n *testnode.Node, id string) testnode.Document {
+	t.Helper()
+	return testnode.DataAs[testnode.Document](t, testnode.Do(t, "GET", n.URL+"/v1/documents/"+id, n.Key, nil))
+}
+
+// listDocuments reads a page of the documents listing; query starts with "?".
+func listDocuments(t *testing.T, n *testnode.Node, key, query string) testnode.List[testnode.Document] {
+	t.Helper()
+	return testnode.DataAs[testnode.List[testnode.Document]](t, testnode.Do(t, "GET", n.URL+"/v1/documents"+query, key, nil))
+}
+
+// sameTime says whether two optional times are both absent or both the same.
+func sameTime(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
+
 func TestGenerateWaitsAndDownloads(t *testing.T) {
 	n := withInvoice(t, nil)
 	r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{
 		"templateId": "invoice", "data": invoiceData(5), "correlationId": "order-42",
 		"metadata": map[string]any{"customer": "c_9", "tags": []any{"a", 1.5}}, "filename": "march invoice",
 	})
-	d := r.Data()
-	if r.Status != 201 || d["status"] != "completed" || d["pageCount"].(float64) != 2 || d["templateVersion"].(float64) != 1 {
+	if r.Status != 201 {
 		t.Fatalf("generate: %s", r)
 	}
-	if d["correlationId"] != "order-42" || d["filename"] != "march invoice.pdf" || d["engine"] != "chromium" || d["byteSize"].(float64) < 1000 {
-		t.Fatalf("record fields: %v", d)
+	d := testnode.DataAs[testnode.Document](t, r)
+	if d.Status != "completed" || d.PageCount != 2 || d.TemplateVersion != 1 {
+		t.Fatalf("generate: %s", r)
 	}
-	if m := d["metadata"].(map[string]any); m["customer"] != "c_9" || len(m["tags"].([]any)) != 2 {
-		t.Fatalf("metadata not returned untouched: %v", d["metadata"])
+	if d.CorrelationID != "order-42" || d.Filename != "march invoice.pdf" || d.Engine != "chromium" || d.ByteSize < 1000 {
+		t.Fatalf("record fields: %+v", d)
 	}
-	if d["watermarked"] != true || !strings.Contains(r.JSON["message"].(string), "2 pages") {
+	if m := testnode.Decode[struct {
+		Customer string `json:"customer"`
+		Tags     []any  `json:"tags"`
+	}](t, d.Metadata); m.Customer != "c_9" || len(m.Tags) != 2 {
+		t.Fatalf("metadata not returned untouched: %s", d.Metadata)
+	}
+	if !d.Watermarked || !strings.Contains(r.Message(), "2 pages") {
 		t.Fatalf("sandbox document not watermarked, or no page count in the message: %s", r)
 	}
-	res, pdf := download(t, d["downloadUrl"].(string))
+	res, pdf := download(t, d.DownloadURL)
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/pdf" || !strings.Contains(res.Header.Get("Content-Disposition"), `filename="march invoice.pdf"`) {
 		t.Fatalf("download: %d %v", res.StatusCode, res.Header)
 	}
@@ -83,20 +107,24 @@ func TestGenerateWaitsAndDownloads(t *testing.T) {
 	}
 
 	// A fetched record carries a fresh link every time.
-	id := d["id"].(string)
+	id := d.ID
 	time.Sleep(1100 * time.Millisecond)
-	again := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id, n.Key, nil).Data()
-	if again["downloadUrl"] == d["downloadUrl"] || again["downloadUrlExpiresAt"] == d["downloadUrlExpiresAt"] {
+	again := getDocument(t, n, id)
+	if again.DownloadURL == d.DownloadURL || sameTime(again.DownloadURLExpiresAt, d.DownloadURLExpiresAt) {
 		t.Fatal("the fetched record's link is not fresh")
 	}
 
 	// The download endpoint mints a link of the asked lifetime and counts it.
 	dl := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id+"/download?ttlSeconds=60", n.Key, nil)
-	exp, _ := time.Parse(time.RFC3339, dl.Data()["expiresAt"].(string))
-	if dl.Status != 200 || exp.Sub(time.Now()) > 61*time.Second || exp.Sub(time.Now()) < 55*time.Second {
+	if dl.Status != 200 {
 		t.Fatalf("download link: %s", dl)
 	}
-	if got := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id, n.Key, nil).Data()["downloads"].(float64); got != 1 {
+	minted := testnode.DataAs[testnode.Link](t, dl)
+	exp := minted.ExpiresAt
+	if exp.Sub(time.Now()) > 61*time.Second || exp.Sub(time.Now()) < 55*time.Second {
+		t.Fatalf("download link: %s", dl)
+	}
+	if got := getDocument(t, n, id).Downloads; got != 1 {
 		t.Fatalf("downloads %v, want 1", got)
 	}
 	for _, q := range []string{"30", "604801", "abc"} {
@@ -106,14 +134,14 @@ func TestGenerateWaitsAndDownloads(t *testing.T) {
 	}
 
 	// Tampered and expired links are refused; the link needs no key.
-	link, _ := url.Parse(dl.Data()["url"].(string))
+	link, _ := url.Parse(minted.URL)
 	q := link.Query()
 	q.Set("expires", fmt.Sprint(exp.Unix()+3600))
 	link.RawQuery = q.Encode()
 	if res, _ := download(t, link.String()); res.StatusCode != 403 {
 		t.Fatalf("a link with a changed expiry: %d", res.StatusCode)
 	}
-	other := strings.Replace(dl.Data()["url"].(string), id, "doc_01m7zmwnmpk2psb5y8n9tq3dsb", 1)
+	other := strings.Replace(minted.URL, id, "doc_01m7zmwnmpk2psb5y8n9tq3dsb", 1)
 	if res, _ := download(t, other); res.StatusCode != 403 {
 		t.Fatalf("a link moved to another document: %d", res.StatusCode)
 	}
@@ -122,13 +150,13 @@ func TestGenerateWaitsAndDownloads(t *testing.T) {
 // TestLinksExpire checks a link the node signed for a time now past.
 func TestLinksExpire(t *testing.T) {
 	n := withInvoice(t, nil)
-	d := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)}).Data()
-	past := n.Links().Mint(d["id"].(string), "x.pdf", time.Now().Add(-time.Second))
+	d := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)}))
+	past := n.Links().Mint(d.ID, "x.pdf", time.Now().Add(-time.Second))
 	res, body := download(t, past)
 	if res.StatusCode != 410 || !strings.Contains(string(body), "LINK_EXPIRED") {
 		t.Fatalf("expired link: %d %s", res.StatusCode, body)
 	}
-	fresh := n.Links().Mint(d["id"].(string), "x.pdf", time.Now().Add(time.Minute))
+	fresh := n.Links().Mint(d.ID, "x.pdf", time.Now().Add(time.Minute))
 	if res, _ := download(t, fresh); res.StatusCode != 200 {
 		t.Fatalf("a fresh link signed the same way: %d", res.StatusCode)
 	}
@@ -137,25 +165,27 @@ func TestLinksExpire(t *testing.T) {
 func TestWaitFalseTimeoutAndFailure(t *testing.T) {
 	n := withInvoice(t, func(c *node.Config) { c.WaitTimeout = time.Millisecond })
 	r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(2), "wait": false})
-	if r.Status != 202 || r.Data()["status"] != "queued" || r.Data()["downloadUrl"] != nil {
+	if r.Status != 202 {
+		t.Fatalf("wait false: %s", r)
+	}
+	if d := testnode.DataAs[testnode.Document](t, r); d.Status != "queued" || d.DownloadURL != "" {
 		t.Fatalf("wait false: %s", r)
 	}
 	r = testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(2)})
-	if r.Status != 202 || (r.Data()["status"] != "rendering" && r.Data()["status"] != "queued") {
+	if r.Status != 202 {
 		t.Fatalf("a wait that runs out: %s", r)
 	}
-	id := r.Data()["id"].(string)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		d := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id, n.Key, nil).Data()
-		if d["status"] == "completed" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("document never completed: %v", d)
-		}
-		time.Sleep(50 * time.Millisecond)
+	d := testnode.DataAs[testnode.Document](t, r)
+	if d.Status != "rendering" && d.Status != "queued" {
+		t.Fatalf("a wait that runs out: %s", r)
 	}
+	id := d.ID
+	poll.Until(t, 30*time.Second, func() error {
+		if d := getDocument(t, n, id); d.Status != "completed" {
+			return fmt.Errorf("document never completed: %+v", d)
+		}
+		return nil
+	})
 
 	// A template whose fill fails makes a failed document: 201, a code and a
 	// message fit for a user.
@@ -166,19 +196,15 @@ func TestWaitFalseTimeoutAndFailure(t *testing.T) {
 		t.Fatal(r)
 	}
 	r = testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1), "wait": false})
-	id = r.Data()["id"].(string)
-	for {
-		d := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id, n.Key, nil).Data()
-		if d["status"] == "failed" {
-			if d["errorCode"] != "TEMPLATE_ERROR" || !strings.Contains(d["message"].(string), "missing.png") || d["downloadUrl"] != nil {
-				t.Fatalf("failed document: %v", d)
-			}
-			break
+	id = testnode.DataAs[testnode.Document](t, r).ID
+	poll.Until(t, 30*time.Second, func() error {
+		if d = getDocument(t, n, id); d.Status != "failed" {
+			return fmt.Errorf("document never failed: %+v", d)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("document never failed: %v", d)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return nil
+	})
+	if d.ErrorCode != "TEMPLATE_ERROR" || !strings.Contains(d.Message, "missing.png") || d.DownloadURL != "" {
+		t.Fatalf("failed document: %+v", d)
 	}
 	if r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id+"/download", n.Key, nil); r.Status != 409 {
 		t.Fatalf("download of a failed document: %s", r)
@@ -208,56 +234,58 @@ func TestRefusalsBeforeRendering(t *testing.T) {
 			t.Errorf("%v: got %d field %q, want %d %q: %s", c.body, r.Status, r.Field(), c.status, c.field, r.Body)
 		}
 	}
-	if list := testnode.Do(t, "GET", n.URL+"/v1/documents", n.Key, nil).Data()["items"].([]any); len(list) != 0 {
+	if list := listDocuments(t, n, n.Key, "").Items; len(list) != 0 {
 		t.Fatalf("refused requests made %d documents", len(list))
 	}
 }
 
 func TestRegenerateUsesTheOriginalVersionAndListingPages(t *testing.T) {
 	n := withInvoice(t, nil)
-	first := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1), "correlationId": "c-1"}).Data()
+	first := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1), "correlationId": "c-1"}))
 	// Version 2 changes the title and becomes active.
 	v2 := invoiceVersion(true)
 	v2["html"] = strings.Replace(invoiceHTML, "Invoice {{@root.number}}", "Bill {{@root.number}}", 1)
 	testnode.Do(t, "POST", n.URL+"/v1/templates/invoice/versions", n.Key, v2)
-	regen := testnode.Do(t, "POST", n.URL+"/v1/documents/"+first["id"].(string)+"/regenerate", n.Key, nil)
-	rd := regen.Data()
-	if regen.Status != 201 || rd["templateVersion"].(float64) != 1 || rd["regeneratedFrom"] != first["id"] || rd["correlationId"] != "c-1" || rd["id"] == first["id"] {
+	regen := testnode.Do(t, "POST", n.URL+"/v1/documents/"+first.ID+"/regenerate", n.Key, nil)
+	if regen.Status != 201 {
 		t.Fatalf("regenerate: %s", regen)
 	}
-	_, pdf := download(t, rd["downloadUrl"].(string))
+	rd := testnode.DataAs[testnode.Document](t, regen)
+	if rd.TemplateVersion != 1 || rd.RegeneratedFrom != first.ID || rd.CorrelationID != "c-1" || rd.ID == first.ID {
+		t.Fatalf("regenerate: %s", regen)
+	}
+	_, pdf := download(t, rd.DownloadURL)
 	if text := pdfText(t, pdf); !strings.Contains(text, "Invoice INV-9") || strings.Contains(text, "Bill") {
 		t.Fatalf("regenerated with the wrong version:\n%s", text)
 	}
-	if orig := testnode.Do(t, "GET", n.URL+"/v1/documents/"+first["id"].(string), n.Key, nil).Data(); orig["status"] != "completed" || orig["regeneratedFrom"] != nil {
-		t.Fatalf("original changed: %v", orig)
+	if orig := getDocument(t, n, first.ID); orig.Status != "completed" || orig.RegeneratedFrom != "" {
+		t.Fatalf("original changed: %+v", orig)
 	}
-	latest := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1), "wait": true}).Data()
-	if latest["templateVersion"].(float64) != 2 {
-		t.Fatalf("new document not on the active version: %v", latest)
+	latest := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1), "wait": true}))
+	if latest.TemplateVersion != 2 {
+		t.Fatalf("new document not on the active version: %+v", latest)
 	}
 
 	var ids []string
 	cursor := ""
 	for i := 0; i < 5; i++ {
-		r := testnode.Do(t, "GET", n.URL+"/v1/documents?limit=2"+cursor, n.Key, nil)
-		for _, it := range r.Data()["items"].([]any) {
-			ids = append(ids, it.(map[string]any)["id"].(string))
+		page := listDocuments(t, n, n.Key, "?limit=2"+cursor)
+		for _, it := range page.Items {
+			ids = append(ids, it.ID)
 		}
-		next, _ := r.Data()["nextCursor"].(string)
-		if next == "" {
+		if page.NextCursor == nil || *page.NextCursor == "" {
 			break
 		}
-		cursor = "&cursor=" + next
+		cursor = "&cursor=" + *page.NextCursor
 	}
-	want := []string{latest["id"].(string), rd["id"].(string), first["id"].(string)}
+	want := []string{latest.ID, rd.ID, first.ID}
 	if strings.Join(ids, ",") != strings.Join(want, ",") {
 		t.Fatalf("listing %v, want newest first %v", ids, want)
 	}
-	if r := testnode.Do(t, "GET", n.URL+"/v1/documents?correlationId=c-1", n.Key, nil); len(r.Data()["items"].([]any)) != 2 {
+	if r := testnode.Do(t, "GET", n.URL+"/v1/documents?correlationId=c-1", n.Key, nil); len(testnode.DataAs[testnode.List[testnode.Document]](t, r).Items) != 2 {
 		t.Fatalf("by correlationId: %s", r)
 	}
-	if r := testnode.Do(t, "GET", n.URL+"/v1/documents?status=failed", n.Key, nil); len(r.Data()["items"].([]any)) != 0 {
+	if r := testnode.Do(t, "GET", n.URL+"/v1/documents?status=failed", n.Key, nil); len(testnode.DataAs[testnode.List[testnode.Document]](t, r).Items) != 0 {
 		t.Fatalf("by status: %s", r)
 	}
 	if r := testnode.Do(t, "GET", n.URL+"/v1/documents?status=done", n.Key, nil); r.Status != 400 || r.Field() != "status" {
@@ -265,12 +293,12 @@ func TestRegenerateUsesTheOriginalVersionAndListingPages(t *testing.T) {
 	}
 	other := createOrg(t, n, "Other", "starter")
 	_, otherKey := createKey(t, n, other, "documents.read", "documents.generate")
-	for _, path := range []string{"/v1/documents/" + first["id"].(string), "/v1/documents/" + first["id"].(string) + "/download"} {
+	for _, path := range []string{"/v1/documents/" + first.ID, "/v1/documents/" + first.ID + "/download"} {
 		if r := testnode.Do(t, "GET", n.URL+path, otherKey, nil); r.Status != 404 {
 			t.Fatalf("another organisation read %s: %s", path, r)
 		}
 	}
-	if r := testnode.Do(t, "POST", n.URL+"/v1/documents/"+first["id"].(string)+"/regenerate", otherKey, nil); r.Status != 404 {
+	if r := testnode.Do(t, "POST", n.URL+"/v1/documents/"+first.ID+"/regenerate", otherKey, nil); r.Status != 404 {
 		t.Fatalf("another organisation regenerated: %s", r)
 	}
 }
@@ -286,7 +314,9 @@ func TestPageCapAndTimeBudgetFailTheDocument(t *testing.T) {
 	for _, c := range cases {
 		n := withInvoice(t, c.change)
 		r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(5)})
-		if r.Status != 201 || r.Data()["status"] != "failed" || r.Data()["errorCode"] != c.code || r.Data()["message"] == "" {
+		if r.Status != 201 {
+			t.Errorf("%s: %s", c.code, r)
+		} else if d := testnode.DataAs[testnode.Document](t, r); d.Status != "failed" || d.ErrorCode != c.code || d.Message == "" {
 			t.Errorf("%s: %s", c.code, r)
 		}
 		// The pool is not stuck: a preview still renders.
@@ -299,8 +329,8 @@ func TestPageCapAndTimeBudgetFailTheDocument(t *testing.T) {
 func TestFileExpiresAfterRetentionAndTheRecordStays(t *testing.T) {
 	var dataDir string
 	n := withInvoice(t, func(c *node.Config) { dataDir = c.DataDir })
-	d := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)}).Data()
-	id, link := d["id"].(string), d["downloadUrl"].(string)
+	d := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)}))
+	id, link := d.ID, d.DownloadURL
 	if res, _ := download(t, link); res.StatusCode != 200 {
 		t.Fatal("fresh link does not work")
 	}
@@ -311,15 +341,14 @@ func TestFileExpiresAfterRetentionAndTheRecordStays(t *testing.T) {
 	if err := n.Sweep(time.Now().Add(29 * 24 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id, n.Key, nil); r.Data()["fileExpired"] == true {
+	if getDocument(t, n, id).FileExpired {
 		t.Fatal("expired before the retention period")
 	}
 	if err := n.Sweep(time.Now().Add(31 * 24 * time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+id, n.Key, nil).Data()
-	if r["status"] != "completed" || r["fileExpired"] != true || r["downloadUrl"] != nil || !strings.Contains(r["message"].(string), "retention") {
-		t.Fatalf("record after retention: %v", r)
+	if rec := getDocument(t, n, id); rec.Status != "completed" || !rec.FileExpired || rec.DownloadURL != "" || !strings.Contains(rec.Message, "retention") {
+		t.Fatalf("record after retention: %+v", rec)
 	}
 	if res, body := download(t, link); res.StatusCode != 410 || !strings.Contains(string(body), "FILE_EXPIRED") {
 		t.Fatalf("old link after retention: %d %s", res.StatusCode, body)
@@ -331,7 +360,7 @@ func TestFileExpiresAfterRetentionAndTheRecordStays(t *testing.T) {
 		t.Fatalf("file not deleted: %v", left)
 	}
 	// Regenerating makes it again.
-	if r := testnode.Do(t, "POST", n.URL+"/v1/documents/"+id+"/regenerate", n.Key, nil); r.Status != 201 || r.Data()["downloadUrl"] == nil {
+	if r := testnode.Do(t, "POST", n.URL+"/v1/documents/"+id+"/regenerate", n.Key, nil); r.Status != 201 || testnode.DataAs[testnode.Document](t, r).DownloadURL == "" {
 		t.Fatalf("regenerate after expiry: %s", r)
 	}
 }
@@ -348,7 +377,7 @@ func TestFullQueueAnswersOverloaded(t *testing.T) {
 	if r.Status != 503 || r.Code() != "OVERLOADED" || r.Header.Get("Retry-After") == "" {
 		t.Fatalf("second document with a queue of one: %s", r)
 	}
-	list := testnode.Do(t, "GET", n.URL+"/v1/documents", n.Key, nil).Data()["items"].([]any)
+	list := listDocuments(t, n, n.Key, "").Items
 	if len(list) != 1 {
 		t.Fatalf("the refused request made a document: %d documents", len(list))
 	}

@@ -36,17 +36,17 @@ func credit(t *testing.T, n *testnode.Node, org string, micros int64, ref string
 
 // ledger returns the org's whole ledger and checks that its rows add up to
 // the stored balance.
-func ledger(t *testing.T, n *testnode.Node, org string) map[string]any {
+func ledger(t *testing.T, n *testnode.Node, org string) testnode.Ledger {
 	t.Helper()
-	d := testnode.Do(t, "GET", n.URL+"/admin/v1/orgs/"+org+"/ledger", n.OperatorToken, nil).Data()
-	var sum float64
-	for _, row := range d["items"].([]any) {
-		sum += row.(map[string]any)["amountMicros"].(float64)
+	l := testnode.DataAs[testnode.Ledger](t, testnode.Do(t, "GET", n.URL+"/admin/v1/orgs/"+org+"/ledger", n.OperatorToken, nil))
+	var sum int64
+	for _, row := range l.Items {
+		sum += row.AmountMicros
 	}
-	if sum != d["balanceMicros"].(float64) {
-		t.Fatalf("ledger sums to %v, balance is %v", sum, d["balanceMicros"])
+	if sum != l.BalanceMicros {
+		t.Fatalf("ledger sums to %v, balance is %v", sum, l.BalanceMicros)
 	}
-	return d
+	return l
 }
 
 // TestConcurrentDocumentsPayExactly: 3 pages of allowance and a wallet for 5
@@ -70,8 +70,11 @@ func TestConcurrentDocumentsPayExactly(t *testing.T) {
 			if r.Status == 402 && r.Code() != "PAYMENT_REQUIRED" {
 				t.Errorf("402 with code %s", r.Code())
 			}
-			if r.Status == 201 && r.Data()["status"] != "completed" {
-				t.Errorf("document %v", r.Data()["status"])
+			if r.Status == 201 {
+				// Not DataAs: a test stops only from its own goroutine.
+				if d, err := testnode.ParseData[testnode.Document](r); err != nil || d.Status != "completed" {
+					t.Errorf("document %q (%v)", d.Status, err)
+				}
 			}
 		}()
 	}
@@ -80,16 +83,16 @@ func TestConcurrentDocumentsPayExactly(t *testing.T) {
 		t.Fatalf("answers %v, want 8 made and 16 refused", status)
 	}
 	l := ledger(t, n, org)
-	if l["balanceMicros"].(float64) != 0 || l["pagesUsed"].(float64) != 3 || l["heldMicros"].(float64) != 0 || len(l["items"].([]any)) != 6 {
-		t.Fatalf("ledger %v", l)
+	if l.BalanceMicros != 0 || l.PagesUsed != 3 || l.HeldMicros != 0 || len(l.Items) != 6 {
+		t.Fatalf("ledger %+v", l)
 	}
-	list := testnode.Do(t, "GET", n.URL+"/v1/documents?limit=100", key, nil).Data()["items"].([]any)
+	list := listDocuments(t, n, key, "?limit=100").Items
 	if len(list) != 8 {
 		t.Fatalf("%d documents exist; refusals must make none", len(list))
 	}
-	w := testnode.Do(t, "GET", n.URL+"/v1/wallet", key, nil).Data()
-	if w["allowance"].(map[string]any)["usedPages"].(float64) != 3 || w["balanceMicros"].(float64) != 0 {
-		t.Fatalf("wallet %v", w)
+	w := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", key, nil))
+	if w.Allowance.UsedPages != 3 || w.BalanceMicros != 0 {
+		t.Fatalf("wallet %+v", w)
 	}
 	feed, _ := n.Store().Feed(org, 0, 0)
 	debited := 0
@@ -127,7 +130,7 @@ func TestIdempotencyKey(t *testing.T) {
 	first := post("retry-me", body)
 	// The same request again, keys in another order: the same answer.
 	again := post("retry-me", map[string]any{"correlationId": "o-1", "data": invoiceData(1), "templateId": "invoice"})
-	if first.Status != 201 || again.Status != 201 || again.Data()["id"] != first.Data()["id"] || again.Header.Get("Idempotent-Replayed") != "true" {
+	if first.Status != 201 || again.Status != 201 || testnode.DataAs[testnode.Document](t, again).ID != testnode.DataAs[testnode.Document](t, first).ID || again.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("retry: %s / %s", first, again)
 	}
 	if r := post("retry-me", map[string]any{"templateId": "invoice", "data": invoiceData(2)}); r.Status != 409 || r.Code() != "CONFLICT" {
@@ -137,8 +140,8 @@ func TestIdempotencyKey(t *testing.T) {
 	if r := post("another", body); r.Status != 402 {
 		t.Fatalf("the retry was charged again or the wallet is wrong: %s", r)
 	}
-	if l := ledger(t, n, org); len(l["items"].([]any)) != 2 {
-		t.Fatalf("ledger %v", l["items"])
+	if l := ledger(t, n, org); len(l.Items) != 2 {
+		t.Fatalf("ledger %+v", l.Items)
 	}
 }
 
@@ -152,13 +155,13 @@ func TestFailedRenderLeavesTheLedgerAndHoldsUntouched(t *testing.T) {
 	testnode.Do(t, "POST", n.URL+"/v1/templates/invoice/versions", key, bad)
 	for i := 0; i < 3; i++ {
 		r := testnode.Do(t, "POST", n.URL+"/v1/documents", key, map[string]any{"templateId": "invoice", "data": invoiceData(1)})
-		if r.Status != 201 || r.Data()["status"] != "failed" {
+		if r.Status != 201 || testnode.DataAs[testnode.Document](t, r).Status != "failed" {
 			t.Fatalf("failing render: %s", r)
 		}
 	}
 	l := ledger(t, n, org)
-	if len(l["items"].([]any)) != 1 || l["balanceMicros"].(float64) != 5000 || l["heldMicros"].(float64) != 0 || l["heldPages"].(float64) != 0 {
-		t.Fatalf("after three failed renders: %v", l)
+	if len(l.Items) != 1 || l.BalanceMicros != 5000 || l.HeldMicros != 0 || l.HeldPages != 0 {
+		t.Fatalf("after three failed renders: %+v", l)
 	}
 }
 
@@ -170,19 +173,19 @@ func TestSandboxCapAndWatermark(t *testing.T) {
 	var last testnode.Response
 	for i := 0; i < 3; i++ {
 		last = testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)})
-		if last.Status != 201 || last.Data()["watermarked"] != true {
+		if last.Status != 201 || !testnode.DataAs[testnode.Document](t, last).Watermarked {
 			t.Fatalf("sandbox document %d: %s", i+1, last)
 		}
 	}
 	r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)})
-	if r.Status != 402 || r.Code() != "PAYMENT_REQUIRED" || !strings.Contains(r.JSON["message"].(string), "sandbox") {
+	if r.Status != 402 || r.Code() != "PAYMENT_REQUIRED" || !strings.Contains(r.Message(), "sandbox") {
 		t.Fatalf("fourth sandbox page: %s", r)
 	}
-	_, pdf := download(t, last.Data()["downloadUrl"].(string))
+	_, pdf := download(t, testnode.DataAs[testnode.Document](t, last).DownloadURL)
 	if text := pdfText(t, pdf); !strings.Contains(text, "Sandbox document: not for production use") {
 		t.Fatalf("no watermark in the text:\n%s", text)
 	}
-	if l := ledger(t, n, n.OrgID); l["balanceMicros"].(float64) != 0 || len(l["items"].([]any)) != 0 {
-		t.Fatalf("a sandbox was charged: %v", l)
+	if l := ledger(t, n, n.OrgID); l.BalanceMicros != 0 || len(l.Items) != 0 {
+		t.Fatalf("a sandbox was charged: %+v", l)
 	}
 }

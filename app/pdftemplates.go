@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"path"
 	"strings"
 	"unicode"
@@ -155,4 +156,18 @@ func slugify(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// PageImage draws page n of a PDF template's upload at dpi; at 72 dpi a
+// pixel is a point, so the pieces' boxes are the image's own pixels.
+func (a *App) PageImage(t storage.Template, page, dpi int) (*image.RGBA, error) {
+	if t.Source == nil {
+		return nil, fmt.Errorf("%w: template %s is written, not made from a PDF: it has no page images", fault.ErrNotFound, t.Slug)
+	}
+	pdf, err := a.deps.Actors.Blob(t.Source.BlobHash, t.Source.BlobHolders)
+	if err != nil {
+		return nil, err
+	}
+	img, err := a.deps.PDFTemplates.PageImage(pdf, page, dpi, pdfform.DefaultLimits)
+	return img, UploadError(err)
 }

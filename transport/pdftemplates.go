@@ -153,13 +153,9 @@ func (s *Server) pageImage(r *request) error {
 			return fault.Invalid("dpi", "must be a whole number from 36 to 300")
 		}
 	}
-	pdf, err := s.deps.Actors.Blob(t.Source.BlobHash, t.Source.BlobHolders)
+	img, err := s.app.PageImage(t, n, dpi)
 	if err != nil {
 		return err
-	}
-	img, err := s.deps.Forms.PageImage(pdf, n, dpi, pdfform.DefaultLimits)
-	if err != nil {
-		return app.UploadError(err)
 	}
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img); err != nil {

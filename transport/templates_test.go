@@ -48,15 +48,15 @@ func TestTemplateVersionsActivationAndPinning(t *testing.T) {
 	body := invoiceVersion(true)
 	body["name"], body["slug"] = "Invoice", "invoice"
 	r := testnode.Do(t, "POST", url, n.Key, body)
-	if r.Status != 201 || r.Data()["activeVersion"].(float64) != 1 {
+	if r.Status != 201 || testnode.DataAs[testnode.Template](t, r).ActiveVersion != 1 {
 		t.Fatalf("create: %s", r)
 	}
-	id := r.Data()["id"].(string)
+	id := testnode.DataAs[testnode.Template](t, r).ID
 	if r := testnode.Do(t, "POST", url, n.Key, map[string]any{"name": "Again", "slug": "invoice"}); r.Status != 409 || r.Code() != "CONFLICT" {
 		t.Fatalf("slug taken: %s", r)
 	}
 	for _, ref := range []string{id, "invoice"} {
-		if r := testnode.Do(t, "GET", url+"/"+ref, n.Key, nil); r.Status != 200 || r.Data()["id"] != id {
+		if r := testnode.Do(t, "GET", url+"/"+ref, n.Key, nil); r.Status != 200 || testnode.DataAs[testnode.Template](t, r).ID != id {
 			t.Fatalf("read by %s: %s", ref, r)
 		}
 	}
@@ -64,25 +64,32 @@ func TestTemplateVersionsActivationAndPinning(t *testing.T) {
 	v2 := invoiceVersion(false)
 	v2["html"] = strings.Replace(invoiceHTML, "Invoice {{@root.number}}", "Bill {{@root.number}}", 1)
 	r = testnode.Do(t, "POST", url+"/invoice/versions", n.Key, v2)
-	if r.Status != 201 || r.Data()["version"].(float64) != 2 || r.Data()["active"] != false {
+	if r.Status != 201 {
 		t.Fatalf("save v2: %s", r)
 	}
-	if tpl := testnode.Do(t, "GET", url+"/invoice", n.Key, nil).Data(); tpl["activeVersion"].(float64) != 1 || tpl["latestVersion"].(float64) != 2 {
-		t.Fatalf("saving without activate changed the active version: %v", tpl)
+	if v := testnode.DataAs[testnode.Version](t, r); v.Version != 2 || v.Active {
+		t.Fatalf("save v2: %s", r)
 	}
-	if r := testnode.Do(t, "POST", url+"/invoice/versions/2/activate", n.Key, nil); r.Status != 200 || r.Data()["activeVersion"].(float64) != 2 {
+	if tpl := testnode.DataAs[testnode.Template](t, testnode.Do(t, "GET", url+"/invoice", n.Key, nil)); tpl.ActiveVersion != 1 || tpl.LatestVersion != 2 {
+		t.Fatalf("saving without activate changed the active version: %+v", tpl)
+	}
+	if r := testnode.Do(t, "POST", url+"/invoice/versions/2/activate", n.Key, nil); r.Status != 200 || testnode.DataAs[testnode.Template](t, r).ActiveVersion != 2 {
 		t.Fatalf("activate 2: %s", r)
 	}
 	if r := testnode.Do(t, "POST", url+"/invoice/versions/9/activate", n.Key, nil); r.Status != 404 {
 		t.Fatalf("activate 9: %s", r)
 	}
 	// Version 1 is immutable and still readable.
-	if r := testnode.Do(t, "GET", url+"/invoice/versions/1", n.Key, nil); r.Status != 200 || !strings.Contains(r.Data()["html"].(string), "Invoice {{@root.number}}") || r.Data()["active"] != false {
+	r = testnode.Do(t, "GET", url+"/invoice/versions/1", n.Key, nil)
+	if r.Status != 200 {
 		t.Fatalf("version 1: %s", r)
 	}
-	list := testnode.Do(t, "GET", url+"/invoice/versions", n.Key, nil).Data()["items"].([]any)
-	if len(list) != 2 || list[0].(map[string]any)["version"].(float64) != 2 || list[0].(map[string]any)["active"] != true {
-		t.Fatalf("versions %v", list)
+	if v := testnode.DataAs[testnode.Version](t, r); !strings.Contains(v.HTML, "Invoice {{@root.number}}") || v.Active {
+		t.Fatalf("version 1: %s", r)
+	}
+	list := testnode.DataAs[testnode.List[testnode.VersionSummary]](t, testnode.Do(t, "GET", url+"/invoice/versions", n.Key, nil)).Items
+	if len(list) != 2 || list[0].Version != 2 || !list[0].Active {
+		t.Fatalf("versions %+v", list)
 	}
 
 	bad := invoiceVersion(false)
@@ -92,7 +99,7 @@ func TestTemplateVersionsActivationAndPinning(t *testing.T) {
 	}
 	bad = invoiceVersion(false)
 	bad["html"] = "{{formatCurency 5}}"
-	if r := testnode.Do(t, "POST", url+"/invoice/versions", n.Key, bad); r.Status != 400 || r.Field() != "html" || !strings.Contains(r.JSON["message"].(string), "formatCurency") {
+	if r := testnode.Do(t, "POST", url+"/invoice/versions", n.Key, bad); r.Status != 400 || r.Field() != "html" || !strings.Contains(r.Message(), "formatCurency") {
 		t.Fatalf("unknown helper: %s", r)
 	}
 
@@ -137,7 +144,7 @@ func TestTemplateListingArchiveAndIsolation(t *testing.T) {
 			t.Fatal(r)
 		}
 	}
-	if r := testnode.Do(t, "DELETE", url+"/t2", n.Key, nil); r.Status != 200 || r.Data()["archivedAt"] == nil {
+	if r := testnode.Do(t, "DELETE", url+"/t2", n.Key, nil); r.Status != 200 || testnode.DataAs[testnode.Template](t, r).ArchivedAt == nil {
 		t.Fatalf("archive: %s", r)
 	}
 	var slugs []string
@@ -147,22 +154,26 @@ func TestTemplateListingArchiveAndIsolation(t *testing.T) {
 		if r.Status != 200 {
 			t.Fatal(r)
 		}
-		for _, it := range r.Data()["items"].([]any) {
-			slugs = append(slugs, it.(map[string]any)["slug"].(string))
+		page := testnode.DataAs[testnode.List[testnode.Template]](t, r)
+		for _, it := range page.Items {
+			slugs = append(slugs, it.Slug)
 		}
-		next, _ := r.Data()["nextCursor"].(string)
-		if next == "" {
+		if page.NextCursor == nil || *page.NextCursor == "" {
 			break
 		}
-		cursor = "&cursor=" + next
+		cursor = "&cursor=" + *page.NextCursor
 	}
 	if strings.Join(slugs, ",") != "t4,t3,t1,t0" {
 		t.Fatalf("listing %v, want newest first without the archived one", slugs)
 	}
-	if r := testnode.Do(t, "GET", url+"?archived=true", n.Key, nil); len(r.Data()["items"].([]any)) != 1 {
+	if r := testnode.Do(t, "GET", url+"?archived=true", n.Key, nil); len(testnode.DataAs[testnode.List[testnode.Template]](t, r).Items) != 1 {
 		t.Fatalf("archived listing: %s", r)
 	}
-	if r := testnode.Do(t, "PATCH", url+"/t2", n.Key, map[string]any{"archived": false, "name": "Back", "slug": "back"}); r.Status != 200 || r.Data()["slug"] != "back" || r.Data()["archivedAt"] != nil {
+	r := testnode.Do(t, "PATCH", url+"/t2", n.Key, map[string]any{"archived": false, "name": "Back", "slug": "back"})
+	if r.Status != 200 {
+		t.Fatalf("restore: %s", r)
+	}
+	if tpl := testnode.DataAs[testnode.Template](t, r); tpl.Slug != "back" || tpl.ArchivedAt != nil {
 		t.Fatalf("restore: %s", r)
 	}
 	if r := testnode.Do(t, "GET", url+"?limit=500", n.Key, nil); r.Status != 400 || r.Field() != "limit" {
@@ -171,7 +182,7 @@ func TestTemplateListingArchiveAndIsolation(t *testing.T) {
 
 	other := createOrg(t, n, "Other", "starter")
 	_, otherKey := createKey(t, n, other, "templates.read", "templates.write")
-	t0 := testnode.Do(t, "GET", url+"/t0", n.Key, nil).Data()["id"].(string)
+	t0 := testnode.DataAs[testnode.Template](t, testnode.Do(t, "GET", url+"/t0", n.Key, nil)).ID
 	for _, ref := range []string{"t0", t0} {
 		if r := testnode.Do(t, "GET", url+"/"+ref, otherKey, nil); r.Status != 404 {
 			t.Fatalf("another organisation read %s: %s", ref, r)
@@ -189,14 +200,20 @@ func TestTemplateListingArchiveAndIsolation(t *testing.T) {
 func TestStarterLibraryCopiesGenerateAtOnce(t *testing.T) {
 	n := testnode.Start(t, nil)
 	r := testnode.Do(t, "GET", n.URL+"/v1/templates/library", n.Key, nil)
-	items := r.Data()["items"].([]any)
+	var items []testnode.Starter
+	if r.Status == 200 {
+		items = testnode.DataAs[testnode.List[testnode.Starter]](t, r).Items
+	}
 	if r.Status != 200 || len(items) < 8 {
 		t.Fatalf("library has %d starters: %s", len(items), r.Body[:min(len(r.Body), 300)])
 	}
-	slug := items[0].(map[string]any)["slug"].(string)
+	slug := items[0].Slug
 	first := testnode.Do(t, "POST", n.URL+"/v1/templates/library/"+slug+"/copy", n.Key, nil)
 	second := testnode.Do(t, "POST", n.URL+"/v1/templates/library/"+slug+"/copy", n.Key, nil)
-	if first.Status != 201 || second.Status != 201 || first.Data()["slug"] != slug || second.Data()["slug"] != slug+"-2" || first.Data()["activeVersion"].(float64) != 1 {
+	if first.Status != 201 || second.Status != 201 {
+		t.Fatalf("copies: %s / %s", first, second)
+	}
+	if a, b := testnode.DataAs[testnode.Template](t, first), testnode.DataAs[testnode.Template](t, second); a.Slug != slug || b.Slug != slug+"-2" || a.ActiveVersion != 1 {
 		t.Fatalf("copies: %s / %s", first, second)
 	}
 	p := testnode.Do(t, "POST", n.URL+"/v1/templates/"+slug+"-2/preview", n.Key, nil)

@@ -69,6 +69,9 @@ func (n *Node) openPeerPort() error {
 	}
 	port, err := cluster.ListenPeers(n.cfg.RaftAddr, n.cfg.RaftAdvertise, server, client)
 	if err != nil {
+		if listening(err) {
+			return listenError(n.cfg.RaftAddr, "--raft", err)
+		}
 		return fmt.Errorf("cluster port %s: %w", n.cfg.RaftAddr, err)
 	}
 	n.peer = &peerParts{key: key, port: port, peers: cluster.NewPeers(client), run: ids.New("run", time.Now()),

@@ -118,40 +118,57 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports settings that cannot work.
+// Validate reports settings that cannot work, as a *StartError naming the
+// flag of `platen serve` that sets each (Config's fields have one each).
 func (c Config) Validate() error {
 	if c.DataDir == "" {
-		return errors.New("data dir is required")
+		return flagError("--data-dir", "--data-dir is required")
 	}
-	for name, addr := range map[string]string{"http": c.HTTPAddr, "raft": c.RaftAddr} {
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return fmt.Errorf("%s address %q: %w", name, addr, err)
+	for _, a := range []struct{ flag, addr string }{{"--http", c.HTTPAddr}, {"--raft", c.RaftAddr}} {
+		if _, _, err := net.SplitHostPort(a.addr); err != nil {
+			return flagError(a.flag, "%s %q is not an address (want host:port): %w", a.flag, a.addr, err)
+		}
+	}
+	if c.RaftAdvertise != "" {
+		if _, _, err := net.SplitHostPort(c.RaftAdvertise); err != nil {
+			return flagError("--raft-advertise", "--raft-advertise %q is not an address (want host:port): %w", c.RaftAdvertise, err)
 		}
 	}
 	if c.OperatorToken != "" && len(c.OperatorToken) < 16 {
-		return errors.New("operator token must be at least 16 characters")
+		return flagError("--operator-token", "--operator-token must be at least 16 characters")
 	}
-	if c.RenderPages < 1 || c.Render.Capacity < c.RenderPages {
-		return errors.New("render pages must be at least 1 and the render queue at least as long")
+	if c.RenderPages < 1 {
+		return flagError("--render-pages", "--render-pages must be at least 1")
+	}
+	if c.Render.Capacity < c.RenderPages {
+		return flagError("--render-pages", "--render-pages %d is more than the render queue holds (%d)", c.RenderPages, c.Render.Capacity)
 	}
 	if c.Retention < time.Minute {
-		return errors.New("retention must be at least a minute")
+		return flagError("--retention", "--retention must be at least a minute (it is %s)", c.Retention)
 	}
-	if c.WaitTimeout <= 0 || c.DocumentQueue < 1 || c.JanitorInterval <= 0 {
-		return errors.New("wait timeout, document queue and janitor interval must be positive")
+	for _, d := range []struct {
+		flag string
+		d    time.Duration
+	}{{"--wait-timeout", c.WaitTimeout}, {"--janitor-interval", c.JanitorInterval}, {"--shutdown-timeout", c.ShutdownTimeout}} {
+		if d.d <= 0 {
+			return flagError(d.flag, "%s must be positive (it is %s)", d.flag, d.d)
+		}
 	}
-	if c.ShutdownTimeout <= 0 || c.RequestTimeout <= 0 {
-		return errors.New("timeouts must be positive")
+	if c.DocumentQueue < 1 {
+		return flagError("--document-queue", "--document-queue must be at least 1")
+	}
+	if c.RequestTimeout <= 0 {
+		return errors.New("the request timeout must be positive")
 	}
 	if c.Clustered() {
 		if _, err := cluster.ParseKey(c.ClusterKey); err != nil {
-			return err
+			return flagError("--cluster-key", "bad --cluster-key (or --cluster-key-file): %w", err)
 		}
 		if _, _, err := net.SplitHostPort(c.GossipAddr); err != nil {
-			return fmt.Errorf("gossip address %q: %w", c.GossipAddr, err)
+			return flagError("--gossip", "--gossip %q is not an address (want host:port): %w", c.GossipAddr, err)
 		}
 	} else if len(c.Join) > 0 {
-		return errors.New("--join needs a cluster key (--cluster-key or --cluster-key-file)")
+		return flagError("--join", "--join needs a cluster key (--cluster-key or --cluster-key-file)")
 	}
 	return c.HTTP.Validate()
 }

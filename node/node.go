@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -64,31 +66,61 @@ type Node struct {
 // Start opens the data folder and starts every part of the node. Secrets made
 // on first start (the first API key, a generated operator token) are written
 // once to out, never to the log.
-func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
+//
+// A failure that a setting can mend (a busy port, a data folder in use or
+// damaged, a bad value) is a *StartError naming the flag. A node that fails
+// half-way closes what it opened before Start returns.
+func Start(cfg Config, log *slog.Logger, out io.Writer) (*Node, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("data dir: %w", err)
-	}
-	n = &Node{cfg: cfg, log: log, served: make(chan error, 1)}
-	if n.id, err = nodeID(cfg.DataDir); err != nil {
+	n := &Node{cfg: cfg, log: log, served: make(chan error, 1)}
+	if err := n.start(out); err != nil {
+		n.close()
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			n.close()
-		}
-	}()
+	return n, nil
+}
 
-	if n.store, err = storage.OpenStore(filepath.Join(cfg.DataDir, "state")); err != nil {
-		return nil, err
+// start opens and starts the node's parts in order, each set on n as soon as
+// it is open, so that close finds exactly what was opened.
+func (n *Node) start(out io.Writer) error {
+	cfg, log := n.cfg, n.log
+	// The ports first: a busy one is the commonest reason a node does not
+	// start (a second node on this machine), and says so before the data
+	// folder is opened. They are only checked here, not held: the HTTP port
+	// refuses connections until the node serves, as it always has.
+	if err := checkListen(cfg.HTTPAddr, "--http"); err != nil {
+		return err
 	}
-	blobs, err := storage.OpenBlobs(filepath.Join(cfg.DataDir, "blobs"))
-	if err != nil {
-		return nil, err
+	if err := checkListen(cfg.RaftAddr, "--raft"); err != nil {
+		return err
 	}
-	n.blobs = blobs
+	if cfg.Clustered() {
+		if err := checkGossip(cfg.GossipAddr); err != nil {
+			return err
+		}
+	}
+	// Then the settings nothing opened yet needs.
+	if _, err := os.Stat(cfg.ChromiumBin); err != nil {
+		return &StartError{Flag: "--chromium", Err: err,
+			msg: fmt.Sprintf("the Chromium executable %s is not there (scripts/install-deps.sh installs it); name another with --chromium", cfg.ChromiumBin)}
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return unwritable(cfg.DataDir, err)
+	}
+	var err error
+	if n.id, err = nodeID(cfg.DataDir); err != nil {
+		return unwritable(cfg.DataDir, err)
+	}
+
+	stateDir := filepath.Join(cfg.DataDir, "state")
+	if n.store, err = storage.OpenStore(stateDir); err != nil {
+		return dataError(cfg.DataDir, "the state in "+stateDir, err)
+	}
+	if n.blobs, err = storage.OpenBlobs(filepath.Join(cfg.DataDir, "blobs")); err != nil {
+		return unwritable(cfg.DataDir, err)
+	}
 	// Every node applies an expiry: each deletes its own copy of the file.
 	n.store.OnBlobsReleased(func(hashes []string) { go n.deleteReleased(hashes) })
 	rc := cluster.DefaultRaftConfig()
@@ -97,7 +129,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	readyWait := 30 * time.Second
 	if cfg.Clustered() {
 		if err = n.openPeerPort(); err != nil {
-			return nil, err
+			return err
 		}
 		rc.Stream, rc.Bind, rc.Join = n.peer.port.Raft(), n.peer.port.Addr().String(), len(cfg.Join) > 0
 		if rc.Join {
@@ -105,7 +137,10 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		}
 	}
 	if n.raft, err = cluster.StartRaft(rc, n.store); err != nil {
-		return nil, err
+		if listening(err) {
+			return listenError(cfg.RaftAddr, "--raft", err)
+		}
+		return dataError(cfg.DataDir, "the raft log in "+rc.Dir, err)
 	}
 	self := cluster.Member{ID: n.id}
 	if n.peer != nil {
@@ -114,25 +149,27 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	n.placement = cluster.NewRendezvous(self)
 	if n.peer != nil {
 		if err = n.startPeers(); err != nil {
-			return nil, err
+			return &StartError{Flag: "--gossip", Err: err,
+				msg: fmt.Sprintf("cannot start gossip on %s (%v); choose another address with --gossip", cfg.GossipAddr, err)}
 		}
 	}
 	if err = n.raft.WaitReady(readyWait); err != nil {
-		return nil, err
+		if len(cfg.Join) > 0 {
+			return &StartError{Flag: "--join", Err: err,
+				msg: fmt.Sprintf("no leader added this node to the cluster (%v); check that --join names running nodes and that --cluster-key is theirs", err)}
+		}
+		return fmt.Errorf("no raft leader: %w", err)
 	}
 
-	engine, err := actors.NewEngine()
-	if err != nil {
-		return nil, err
-	}
 	ccfg := chromium.DefaultConfig()
 	ccfg.Bin, ccfg.Pages, ccfg.Logger = cfg.ChromiumBin, cfg.RenderPages, log
 	if n.engine, err = chromium.New(ccfg); err != nil {
-		return nil, err
+		return err
 	}
 	if cfg.WarmEngine {
 		go func() {
-			if err := n.engine.Start(); err != nil {
+			// ErrClosed: the node failed to start and closed the engine.
+			if err := n.engine.Start(); err != nil && !errors.Is(err, chromium.ErrClosed) {
 				log.Error("chromium did not start; renders will try again", "err", err)
 			}
 		}()
@@ -148,11 +185,16 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		fetchBlob = n.fetchBlob
 	}
 
+	// Made just before the system that stops it: nothing fails in between.
+	engine, err := actors.NewEngine()
+	if err != nil {
+		return err
+	}
 	clk := clock.System{}
 	n.actors = actors.NewSystem(engine, n.placement, actors.OrgDeps{
 		Store: n.store, Proposer: n.raft, Clock: clk, Plans: n.store.Plans, ProposeTimeout: cfg.RequestTimeout,
 	}, actors.DocDeps{
-		Store: n.store, Blobs: blobs, Renderer: renderer, Versions: versions, Retention: cfg.Retention,
+		Store: n.store, Blobs: n.blobs, Renderer: renderer, Versions: versions, Retention: cfg.Retention,
 		QueueCapacity: cfg.DocumentQueue, Logger: log, FetchBlob: fetchBlob,
 	}, cfg.RequestTimeout)
 	n.actors.RoundTripLocal(cfg.WireCheck)
@@ -162,20 +204,25 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 
 	sealer, err := n.sealer()
 	if err != nil {
-		return nil, err
+		if cfg.SealKeyFile != "" {
+			return &StartError{Flag: "--seal-key-file", Err: err,
+				msg: fmt.Sprintf("the seal key file %s cannot be used (%v); fix it, or name another with --seal-key-file", cfg.SealKeyFile, err)}
+		}
+		return dataError(cfg.DataDir, "the seal key in "+filepath.Join(cfg.DataDir, "seal.key"), err)
 	}
 	n.actors.SetSealer(sealer)
 	tokenHash, err := n.firstStart(out, clk)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	linkKey, err := n.linkKey(clk)
 	if err != nil {
-		return nil, err
+		return err
 	}
 
 	if n.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", cfg.HTTPAddr, err)
+		// Taken since it was checked.
+		return listenError(cfg.HTTPAddr, "--http", err)
 	}
 	base := cfg.BaseURL
 	if base == "" {
@@ -185,7 +232,7 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	guard := webhooks.Guard{Resolver: net.DefaultResolver, AllowPrivate: cfg.WebhookAllowPrivate}
 	extraCAs, err := loadCAs(cfg.WebhookCAFile)
 	if err != nil {
-		return nil, err
+		return &StartError{Flag: "--webhook-ca-file", Err: err, msg: fmt.Sprintf("%v; check --webhook-ca-file", err)}
 	}
 	n.actors.SetHooks(actors.HookDeps{Store: n.store, Proposer: n.raft, Clock: clk, Sender: webhooks.NewSender(guard, extraCAs),
 		Sealer: sealer, Links: n.links, Schedule: cfg.WebhookSchedule, Logger: log})
@@ -235,11 +282,11 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
 		SetPlanTerms: n.setPlanTerms,
-		Renderer:     renderer, Versions: versions, Blobs: blobs, WaitTimeout: cfg.WaitTimeout, Forms: n.forms,
+		Renderer:     renderer, Versions: versions, Blobs: n.blobs, WaitTimeout: cfg.WaitTimeout, Forms: n.forms,
 		Links: n.links, Guard: guard,
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if n.peer != nil {
 		// The peer API may now ask actors here; gossip tells the others
@@ -261,7 +308,111 @@ func Start(cfg Config, log *slog.Logger, out io.Writer) (n *Node, err error) {
 	n.janitorStop, n.janitorDone = make(chan struct{}), make(chan struct{})
 	go n.janitor(cfg.JanitorInterval, n.janitorStop, n.janitorDone)
 	log.Info("node started", "node", n.id, "config", cfg.String(), "http", n.listener.Addr().String(), "raft", n.raft.Addr())
-	return n, nil
+	return nil
+}
+
+// StartError is a failure to start that a setting mends: a busy port, a data
+// folder that cannot be written, is in use or is damaged, a bad value. Its
+// message says what is wrong and which flag of `platen serve` mends it, in
+// one line an operator reads; cmd/platen prints it as it is.
+type StartError struct {
+	// Flag mends the failure, as "--http"; empty when no flag does.
+	Flag string
+	// Err is the cause.
+	Err error
+	// msg is the message; empty means Err's.
+	msg string
+}
+
+func (e *StartError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
+	return e.Err.Error()
+}
+
+func (e *StartError) Unwrap() error { return e.Err }
+
+// flagError is a bad setting; the message names its flag.
+func flagError(flag, format string, args ...any) *StartError {
+	return &StartError{Flag: flag, Err: fmt.Errorf(format, args...)}
+}
+
+// addrNames are what the addresses' flags are called in messages.
+var addrNames = map[string]string{"--http": "HTTP", "--raft": "raft", "--gossip": "gossip"}
+
+// checkListen fails with a StartError when addr, given by flag, cannot be
+// listened on now. It does not keep the port.
+func checkListen(addr, flag string) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return listenError(addr, flag, err)
+	}
+	return l.Close()
+}
+
+// checkGossip checks the gossip address, which memberlist binds for TCP and
+// UDP, and whose own errors do not say which.
+func checkGossip(addr string) error {
+	if err := checkListen(addr, "--gossip"); err != nil {
+		return err
+	}
+	pc, err := net.ListenPacket("udp", addr)
+	if err != nil {
+		return listenError(addr, "--gossip", err)
+	}
+	return pc.Close()
+}
+
+// listenError explains why the address given by flag cannot be listened on.
+func listenError(addr, flag string, err error) error {
+	name := addrNames[flag]
+	var msg string
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE) && flag == "--http":
+		msg = fmt.Sprintf("the HTTP address %s is in use by another program; choose another with --http", addr)
+	case errors.Is(err, syscall.EADDRINUSE):
+		msg = fmt.Sprintf("the %s address %s is in use (another platen node on this machine?); choose another with %s", name, addr, flag)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		msg = fmt.Sprintf("the %s address %s is not an address of this machine; choose another with %s", name, addr, flag)
+	case errors.Is(err, syscall.EACCES):
+		msg = fmt.Sprintf("the %s address %s needs privileges this process lacks (ports below 1024 do); choose another with %s", name, addr, flag)
+	default:
+		msg = fmt.Sprintf("cannot listen on the %s address %s (%v); choose another with %s", name, addr, err, flag)
+	}
+	return &StartError{Flag: flag, Err: err, msg: msg}
+}
+
+// listening reports whether err is a failure to listen on an address.
+func listening(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "listen"
+}
+
+// unwritable is a data folder that cannot be made or written.
+func unwritable(dir string, err error) error {
+	return &StartError{Flag: "--data-dir", Err: err,
+		msg: fmt.Sprintf("the data folder %s cannot be written (%v); choose another with --data-dir", dir, err)}
+}
+
+// dataError explains why what (a part of the data folder dir, as "the state
+// in data/state") cannot be opened: another process holds it, it cannot be
+// written, or it is damaged.
+func dataError(dir, what string, err error) error {
+	switch {
+	case errors.Is(err, syscall.EAGAIN):
+		// Pebble's LOCK file, held by another process.
+		return &StartError{Flag: "--data-dir", Err: err,
+			msg: fmt.Sprintf("the data folder %s is in use by another platen process; stop it, or choose another folder with --data-dir", dir)}
+	case strings.Contains(err.Error(), "lock held by current process"):
+		// Pebble's word for a second node in this process (tests).
+		return &StartError{Flag: "--data-dir", Err: err,
+			msg: fmt.Sprintf("the data folder %s is in use by another node in this process; choose another with --data-dir", dir)}
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS), errors.Is(err, syscall.ENOSPC):
+		return unwritable(dir, err)
+	}
+	return &StartError{Flag: "--data-dir", Err: err,
+		msg: fmt.Sprintf("%s is damaged (%v); restore the data folder from a backup (docs/operator.md \"Backups\"), or start on an empty --data-dir", what, err)}
 }
 
 // ID is the node's stable id.

@@ -221,18 +221,13 @@ func (e *endpointActor) record(m attemptDone) error {
 	if a.Status == 0 {
 		ra.Error = webhooks.Describe(0, a.Err)
 	}
-	switch webhooks.Classify(a.Status) {
+	switch outcome, next := webhooks.After(deps.Schedule, n, a.Status, a.Header, m.at, e.rnd); outcome {
 	case webhooks.Delivered:
 		ra.Outcome = storage.AttemptDelivered
-	case webhooks.Permanent:
-		ra.Outcome = storage.AttemptFailed
+	case webhooks.Retry:
+		ra.Outcome, ra.NextAttemptAt = storage.AttemptRetry, next
 	default:
-		delay, ok := webhooks.NextDelay(deps.Schedule, n, e.rnd, webhooks.RetryAfter(a.Header, m.at))
-		if ok {
-			ra.Outcome, ra.NextAttemptAt = storage.AttemptRetry, m.at.Add(delay)
-		} else {
-			ra.Outcome = storage.AttemptFailed
-		}
+		ra.Outcome = storage.AttemptFailed
 	}
 	cmd := &storage.Command{Kind: storage.KindRecordAttempt, OrgID: ep.OrgID, EndpointID: ep.ID, Expect: ep.Version, At: m.at, RecordAttempt: &ra}
 	p, err := deps.Proposer.Propose(cmd, 10*time.Second)

@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/webhooks"
 )
 
 // Endpoint is a webhook endpoint. Its signing secret is stored sealed.
@@ -97,9 +98,9 @@ type RecordAttempt struct {
 	NextAttemptAt time.Time `json:"nextAttemptAt"`
 }
 
-// SwitchOffAfter is how many consecutive failed attempts switch an endpoint
-// off (spec "Limits").
-const SwitchOffAfter = 20
+// SwitchOffAfter is how many failed attempts in a row switch an endpoint
+// off; webhooks.SwitchOffAfter says so.
+const SwitchOffAfter = webhooks.SwitchOffAfter
 
 // Keys of webhooks.
 //

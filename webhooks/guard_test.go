@@ -182,3 +182,43 @@ func TestScheduleAndClassify(t *testing.T) {
 		t.Fatal("Retry-After seconds")
 	}
 }
+
+// After is the one rule for what follows an attempt.
+func TestAfterDecidesWhatFollowsAnAttempt(t *testing.T) {
+	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	r := rand.New(rand.NewPCG(1, 2))
+	wait := http.Header{"Retry-After": []string{"900"}}
+	for _, c := range []struct {
+		name    string
+		n       int
+		status  int
+		header  http.Header
+		want    Outcome
+		minWait time.Duration
+		maxWait time.Duration
+	}{
+		{"delivered", 1, 204, nil, Delivered, 0, 0},
+		{"redirect is permanent", 1, 302, nil, Permanent, 0, 0},
+		{"404 is permanent", 3, 404, nil, Permanent, 0, 0},
+		{"503 first retry about 30 s", 1, 503, nil, Retry, 24 * time.Second, 36 * time.Second},
+		{"no answer is retried", 2, 0, nil, Retry, 96 * time.Second, 144 * time.Second},
+		{"429 honours Retry-After", 1, 429, wait, Retry, 15 * time.Minute, 15 * time.Minute},
+		{"last retry about 30 min", 6, 500, nil, Retry, 24 * time.Minute, 36 * time.Minute},
+		{"retries used up", 7, 500, nil, Permanent, 0, 0},
+	} {
+		got, next := After(Schedule, c.n, c.status, c.header, at, r)
+		if got != c.want {
+			t.Errorf("%s: outcome %d, want %d", c.name, got, c.want)
+			continue
+		}
+		if got != Retry {
+			if !next.IsZero() {
+				t.Errorf("%s: a next attempt at %s for an outcome that has none", c.name, next)
+			}
+			continue
+		}
+		if d := next.Sub(at); d < c.minWait || d > c.maxWait {
+			t.Errorf("%s: next attempt after %s, want %s to %s", c.name, d, c.minWait, c.maxWait)
+		}
+	}
+}

@@ -45,6 +45,31 @@ var Schedule = []time.Duration{30 * time.Second, 2 * time.Minute, 5 * time.Minut
 // Jitter is the spread of each wait either way.
 const Jitter = 0.2
 
+// SwitchOffAfter is how many failed attempts in a row switch an endpoint off
+// (spec "Retries and response handling"); it stays listed with the reason,
+// and its deliveries wait for it to be enabled again. The state machine
+// counts them (storage), so every replica switches it off at the same
+// attempt.
+const SwitchOffAfter = 20
+
+// After decides what follows attempt n (1-based) of a delivery, made at at,
+// that the receiver answered with status (0: no answer) and header: the one
+// place that says whether a delivery is done, retried and when, or failed
+// for good. It returns Delivered, Permanent (for a permanent answer, or when
+// the schedule's retries are used up), or Retry with the time of the next
+// attempt, jittered with r and no sooner than a Retry-After asks.
+func After(schedule []time.Duration, n, status int, header http.Header, at time.Time, r *rand.Rand) (Outcome, time.Time) {
+	o := Classify(status)
+	if o != Retry {
+		return o, time.Time{}
+	}
+	delay, ok := NextDelay(schedule, n, r, RetryAfter(header, at))
+	if !ok {
+		return Permanent, time.Time{}
+	}
+	return Retry, at.Add(delay)
+}
+
 // NextDelay returns the wait before retry n (1-based) of schedule, jittered
 // with r, or false when the retries are used up. retryAfter, from a 408 or
 // 429 answer, lengthens the wait to at least that.

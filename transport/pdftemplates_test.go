@@ -30,18 +30,17 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	if r.Status != 201 {
 		t.Fatalf("upload: %s", r)
 	}
-	tpl := r.Data()
-	if tpl["kind"] != "pdf" || tpl["activeVersion"].(float64) != 0 || tpl["source"].(map[string]any)["filename"] != "Invoice 0142.pdf" {
-		t.Fatalf("template %v", tpl)
+	tpl := testnode.DataAs[testnode.PDFTemplate](t, r)
+	if tpl.Kind != "pdf" || tpl.ActiveVersion != 0 || tpl.Source == nil || tpl.Source.Filename != "Invoice 0142.pdf" {
+		t.Fatalf("template %+v", tpl.Template)
 	}
 	pieceID := map[string]string{}
-	for _, raw := range tpl["pieces"].([]any) {
-		p := raw.(map[string]any)
-		if _, ok := pieceID[p["text"].(string)]; !ok {
-			pieceID[p["text"].(string)] = p["id"].(string)
+	for _, p := range tpl.Pieces {
+		if _, ok := pieceID[p.Text]; !ok {
+			pieceID[p.Text] = p.ID
 		}
-		if p["text"] == "INV-2026-0142" && (p["size"].(float64) < 6 || p["color"] == "" || p["font"] == "" || p["box"].(map[string]any)["w"].(float64) <= 0) {
-			t.Fatalf("the number's piece lacks its style: %v", p)
+		if p.Text == "INV-2026-0142" && (p.Size < 6 || p.Color == "" || p.Font == "" || p.Box.W <= 0) {
+			t.Fatalf("the number's piece lacks its style: %+v", p)
 		}
 	}
 	for _, want := range []string{"INV-2026-0142", "£12,920.40", "Marlow Coffee Roasters Ltd", "2 March 2026"} {
@@ -66,7 +65,7 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 
 	// Pieces and page images, in the same coordinates.
 	r = testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice/pieces?page=1", n.Key, nil)
-	if r.Status != 200 || len(r.Data()["items"].([]any)) != len(tpl["pieces"].([]any)) {
+	if r.Status != 200 || len(testnode.DataAs[testnode.Pieces](t, r).Items) != len(tpl.Pieces) {
 		t.Fatalf("pieces: %s", r)
 	}
 	r = testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice/pages/1.png", n.Key, nil)
@@ -77,9 +76,9 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := tpl["source"].(map[string]any)["pages"].([]any)[0].(map[string]any)
-	if b := img.Bounds(); b.Dx() != int(page["width"].(float64)+0.5) || b.Dy() != int(page["height"].(float64)+0.5) {
-		t.Fatalf("a 72 dpi image of a %vx%v pt page is %v", page["width"], page["height"], b)
+	page := tpl.Source.Pages[0]
+	if b := img.Bounds(); b.Dx() != int(page.Width+0.5) || b.Dy() != int(page.Height+0.5) {
+		t.Fatalf("a 72 dpi image of a %vx%v pt page is %v", page.Width, page.Height, b)
 	}
 	if r := testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice/pages/2.png", n.Key, nil); r.Status != 404 {
 		t.Fatalf("a page the PDF lacks: %s", r)
@@ -111,9 +110,9 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	if r.Status != 201 {
 		t.Fatalf("save fields: %s", r)
 	}
-	saved := r.Data()["fields"].([]any)
-	if saved[2].(map[string]any)["whenMissing"] != "original" || saved[1].(map[string]any)["whenMissing"] != "default" {
-		t.Fatalf("whenMissing left out: %v", saved)
+	saved := testnode.DataAs[testnode.Version](t, r).Fields
+	if saved[2].WhenMissing != "original" || saved[1].WhenMissing != "default" {
+		t.Fatalf("whenMissing left out: %+v", saved)
 	}
 
 	// The data is flat, its keys the fields'.
@@ -131,35 +130,34 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	}
 
 	r = gen(map[string]any{"number": "INV-2026-0999", "customer": "Øresund-Ærø Ltd"})
-	if r.Status != 201 || r.Data()["status"] != "completed" {
+	if r.Status != 201 || testnode.DataAs[testnode.Document](t, r).Status != "completed" {
 		t.Fatalf("generate: %s", r)
 	}
-	doc := r.Data()
-	if doc["pageCount"].(float64) != 1 || doc["engine"] != "pdfium" {
-		t.Fatalf("document %v", doc)
+	doc := testnode.DataAs[testnode.Document](t, r)
+	if doc.PageCount != 1 || doc.Engine != "pdfium" {
+		t.Fatalf("document %+v", doc)
 	}
-	report := doc["report"].(map[string]any)["fields"].([]any)
+	report := testnode.Decode[testnode.Report](t, doc.Report).Fields
 	from := map[string]string{}
 	for _, f := range report {
-		f := f.(map[string]any)
-		from[f["key"].(string)] = f["from"].(string)
-		switch f["key"] {
+		from[f.Key] = f.From
+		switch f.Key {
 		case "number":
 			// The invoice's own font has every glyph of the new number.
-			if f["font"] != "Liberation Sans" || f["substituted"] == true || f["size"].(float64) < 9 {
-				t.Fatalf("report of the number: %v", f)
+			if f.Font != "Liberation Sans" || f.Substituted || f.Size < 9 {
+				t.Fatalf("report of the number: %+v", f)
 			}
 		case "customer":
 			// Its subset has no Ø: a substitute, and the report says why.
-			if f["substituted"] != true || !strings.Contains(f["reason"].(string), "Ø") {
-				t.Fatalf("report of the customer: %v", f)
+			if !f.Substituted || !strings.Contains(f.Reason, "Ø") {
+				t.Fatalf("report of the customer: %+v", f)
 			}
 		}
 	}
 	if from["number"] != "data" || from["amount"] != "default" || from["issued"] != "blank" {
-		t.Fatalf("report %v", report)
+		t.Fatalf("report %+v", report)
 	}
-	_, pdf := download(t, doc["downloadUrl"].(string))
+	_, pdf := download(t, doc.DownloadURL)
 	text := pdfText(t, []byte(pdf))
 	orig := pdfText(t, invoice)
 	for _, c := range []struct {
@@ -173,17 +171,18 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 
 	// A number is printed with every digit it was sent with.
 	r = testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, []byte(`{"templateId":"studio-invoice","data":{"number":"INV-1","customer":12345678901234567890}}`))
-	if r.Status != 201 || r.Data()["status"] != "completed" {
+	if r.Status != 201 || testnode.DataAs[testnode.Document](t, r).Status != "completed" {
 		t.Fatalf("a number as a value: %s", r)
 	}
-	if _, pdf := download(t, r.Data()["downloadUrl"].(string)); !strings.Contains(pdfText(t, []byte(pdf)), "12345678901234567890") {
-		t.Fatalf("the number lost digits: %v\n%s", r.Data()["report"], pdfText(t, []byte(pdf)))
+	doc = testnode.DataAs[testnode.Document](t, r)
+	if _, pdf := download(t, doc.DownloadURL); !strings.Contains(pdfText(t, []byte(pdf)), "12345678901234567890") {
+		t.Fatalf("the number lost digits: %s\n%s", doc.Report, pdfText(t, []byte(pdf)))
 	}
 
 	// Billed by its page like any document.
-	w := testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil).Data()
-	if used := w["allowance"].(map[string]any)["usedPages"]; used != float64(2) {
-		t.Fatalf("allowance used %v after two one-page documents: %v", used, w)
+	w := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil))
+	if used := w.Allowance.UsedPages; used != 2 {
+		t.Fatalf("allowance used %v after two one-page documents: %+v", used, w)
 	}
 
 	// A preview with the defaults and keys: a PDF, unbilled.

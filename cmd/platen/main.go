@@ -13,6 +13,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/platen/platen/cluster"
 )
@@ -47,7 +48,9 @@ func main() {
 		os.Exit(2)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "platen:", err)
+		// One line, the last on stderr: what went wrong and, for serve, the
+		// flag that mends it (node.StartError).
+		fmt.Fprintln(os.Stderr, "platen:", strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", " "))
 		os.Exit(1)
 	}
 }

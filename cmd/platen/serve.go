@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/platen/platen/node"
 )
@@ -17,6 +22,9 @@ func serve(args []string) error {
 	cfg := node.DefaultConfig()
 	cfg.HTTP.Version = version
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	// The flag package would print an error and then the whole usage; main
+	// prints the error in one line, and -h prints the usage below.
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "folder for the node's state, raft log and snapshots")
 	fs.StringVar(&cfg.HTTPAddr, "http", cfg.HTTPAddr, "address for REST, realtime, downloads and the operator API")
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "public URL of this node, used in links (default http://<http>)")
@@ -38,8 +46,13 @@ func serve(args []string) error {
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", cfg.WebhookAllowPrivate, "TESTS ONLY: let webhooks reach private and loopback addresses")
 	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca-file", cfg.WebhookCAFile, "TESTS ONLY: PEM file of extra CAs webhook deliveries trust")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
-		return err
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(os.Stderr)
+		fmt.Fprint(os.Stderr, "Usage: platen serve [flags]\n\nEvery flag has a PLATEN_ environment twin: --data-dir is PLATEN_DATA_DIR.\n\n")
+		fs.PrintDefaults()
+		return nil
+	} else if err != nil {
+		return parseError(fs, err)
 	}
 	if err := applyEnv(fs); err != nil {
 		return err
@@ -47,7 +60,7 @@ func serve(args []string) error {
 	if *keyFile != "" {
 		raw, err := os.ReadFile(*keyFile)
 		if err != nil {
-			return fmt.Errorf("cluster key file: %w", err)
+			return &node.StartError{Flag: "--cluster-key-file", Err: fmt.Errorf("the cluster key file cannot be read (%w); check --cluster-key-file", err)}
 		}
 		cfg.ClusterKey = strings.TrimSpace(string(raw))
 	}
@@ -58,7 +71,7 @@ func serve(args []string) error {
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return fmt.Errorf("log level: %w", err)
+		return badValue("--log-level", *logLevel, "want debug, info, warn or error")
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
@@ -95,9 +108,63 @@ func applyEnv(fs *flag.FlagSet) error {
 		name := "PLATEN_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
 		if v, ok := os.LookupEnv(name); ok {
 			if e := f.Value.Set(v); e != nil {
-				err = fmt.Errorf("%s: %w", name, e)
+				err = &node.StartError{Flag: "--" + f.Name, Err: fmt.Errorf("invalid value %q in %s (for --%s): %s; 'platen serve -h' lists the flags",
+					v, name, f.Name, valueProblem(f, e))}
 			}
 		}
 	})
 	return err
+}
+
+// The flag package's errors, which parseError rewrites. Its messages are
+// plain strings: these patterns are the only way to read them.
+var (
+	invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-([^:]+): (.*)$`)
+	flagPrefixes = []struct{ prefix, format string }{
+		{"flag provided but not defined: -", "unknown flag --%s"},
+		{"flag needs an argument: -", "--%s needs a value"},
+	}
+)
+
+// parseError turns an error of fs.Parse into one line that names the flag
+// with the two dashes the documentation uses, in a *node.StartError.
+func parseError(fs *flag.FlagSet, err error) error {
+	const hint = "; 'platen serve -h' lists the flags"
+	msg := err.Error()
+	if m := invalidValue.FindStringSubmatch(msg); m != nil {
+		value, _ := strconv.Unquote(m[1])
+		problem := m[3]
+		if f := fs.Lookup(m[2]); f != nil {
+			problem = valueProblem(f, errors.New(problem))
+		}
+		return badValue("--"+m[2], value, problem)
+	}
+	for _, p := range flagPrefixes {
+		if name, ok := strings.CutPrefix(msg, p.prefix); ok {
+			name = strings.TrimLeft(name, "-")
+			return &node.StartError{Flag: "--" + name, Err: fmt.Errorf(p.format+hint, name)}
+		}
+	}
+	return &node.StartError{Err: errors.New(msg + hint)}
+}
+
+// badValue is a flag's value that cannot be read.
+func badValue(flag, value, problem string) error {
+	return &node.StartError{Flag: flag, Err: fmt.Errorf("invalid value %q for %s: %s; 'platen serve -h' lists the flags", value, flag, problem)}
+}
+
+// valueProblem says what a flag of f's kind wants, where the flag package's
+// error only says "parse error".
+func valueProblem(f *flag.Flag, err error) string {
+	if g, ok := f.Value.(flag.Getter); ok {
+		switch g.Get().(type) {
+		case time.Duration:
+			return "want a duration, such as 90s, 15m or 720h"
+		case int, int64, uint, uint64:
+			return "want a whole number"
+		case bool:
+			return "want true or false"
+		}
+	}
+	return err.Error()
 }

@@ -130,9 +130,9 @@ func TestRealtimeFeedAndReplayFromCursor(t *testing.T) {
 	}
 	c.send(map[string]any{"type": "subscribe", "events": []string{"document.completed"}})
 	c.until("subscribed")
-	doc := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)}).Data()
+	doc := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)}))
 	ev, _ := c.until("event")
-	if ev["event"] != "document.completed" || ev["data"].(map[string]any)["id"] != doc["id"] || ev["data"].(map[string]any)["url"] == nil {
+	if ev["event"] != "document.completed" || ev["data"].(map[string]any)["id"] != doc.ID || ev["data"].(map[string]any)["url"] == nil {
 		t.Fatalf("event %v", ev)
 	}
 	last := cursorOf(t, ev)
@@ -141,7 +141,7 @@ func TestRealtimeFeedAndReplayFromCursor(t *testing.T) {
 	// While disconnected, two more documents.
 	var missed []string
 	for i := 0; i < 2; i++ {
-		missed = append(missed, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)}).Data()["id"].(string))
+		missed = append(missed, testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)})).ID)
 	}
 	c, _, err = dialWS(t, n, n.Key, nil)
 	if err != nil {
@@ -412,7 +412,7 @@ func TestRealtimeGenerateWithAnIdempotencyKeyMakesOneDocument(t *testing.T) {
 	}
 	// Through REST with the same key and body: the same document.
 	r := testnode.DoWith(t, "POST", n.URL+"/v1/documents", n.Key, body, map[string]string{"Idempotency-Key": "order-77"})
-	if r.Status != 201 || r.Data()["id"] != ids["a"] || r.Header.Get("Idempotent-Replayed") != "true" {
+	if r.Status != 201 || testnode.DataAs[testnode.Document](t, r).ID != ids["a"] || r.Header.Get("Idempotent-Replayed") != "true" {
 		t.Fatalf("REST retry of a realtime generate: %s", r)
 	}
 	// Another body under the key is a conflict, on both ways in.
@@ -421,7 +421,7 @@ func TestRealtimeGenerateWithAnIdempotencyKeyMakesOneDocument(t *testing.T) {
 	if m := c2.next(10 * time.Second); m["type"] != "error" || m["error"].(map[string]any)["code"] != "CONFLICT" {
 		t.Fatalf("another body under the key: %v", m)
 	}
-	docs := testnode.Do(t, "GET", n.URL+"/v1/documents?correlationId=ws-idem", n.Key, nil).Data()["items"].([]any)
+	docs := listDocuments(t, n, n.Key, "?correlationId=ws-idem").Items
 	if len(docs) != 1 {
 		t.Fatalf("%d documents for one key", len(docs))
 	}

@@ -76,7 +76,7 @@ func fetched[T any](s *System, hash string, holders []string, get func(string) (
 // LoadSource gives a render of a version made from an uploaded PDF the
 // upload; other renders need none.
 func (s *System) LoadSource(req *render.Request) (err error) {
-	if f := req.Version.Form; f != nil {
+	if f := req.Version.PDF; f != nil {
 		req.Source, err = s.Blob(f.SourceHash, f.Holders)
 	}
 	return err

@@ -239,8 +239,8 @@ func (d *docActor) run() {
 		var raw json.RawMessage
 		if raw, err = deps.Store.DocumentData(d.id); err == nil {
 			dec := json.NewDecoder(bytes.NewReader(raw))
-			if version.Form != nil {
-				dec.UseNumber() // a form prints numbers as they were sent
+			if version.PDF != nil {
+				dec.UseNumber() // a PDF template prints numbers as they were sent
 			}
 			err = dec.Decode(&data)
 		}

@@ -34,7 +34,7 @@ type (
 		TemplateID string
 		Version    render.Version
 		// Fields are the version of a template made from an uploaded PDF.
-		Fields   []storage.FormField
+		Fields   []storage.PDFField
 		Activate bool
 	}
 	// ActivateVersion makes a saved version the one that generates. The
@@ -195,20 +195,20 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 	return nil, nil, fmt.Errorf("actors: %T is not a template message", msg)
 }
 
-// MaxFormFields bounds the fields of one version.
-const MaxFormFields = 500
+// MaxPDFFields bounds the fields of one version.
+const MaxPDFFields = 500
 
 var fieldKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 // checkFields checks the fields of a version of a template made from an
 // uploaded PDF against its pieces, and fills in what a field leaves out:
 // whenMissing is "default" when a default is given, else "original".
-func (a *orgActor) checkFields(t storage.Template, fields []storage.FormField) ([]storage.FormField, error) {
+func (a *orgActor) checkFields(t storage.Template, fields []storage.PDFField) ([]storage.PDFField, error) {
 	if len(fields) == 0 {
 		return nil, fault.Invalid("fields", "mark at least one piece as a field")
 	}
-	if len(fields) > MaxFormFields {
-		return nil, fault.Invalid("fields", "at most %d fields", MaxFormFields)
+	if len(fields) > MaxPDFFields {
+		return nil, fault.Invalid("fields", "at most %d fields", MaxPDFFields)
 	}
 	raw, err := a.deps.Store.TemplatePieces(t.ID)
 	if err != nil {
@@ -225,7 +225,7 @@ func (a *orgActor) checkFields(t storage.Template, fields []storage.FormField) (
 	for _, p := range pieces {
 		exists[p.ID], texts[p.ID] = true, p.Text
 	}
-	out := make([]storage.FormField, len(fields))
+	out := make([]storage.PDFField, len(fields))
 	keys, used := map[string]bool{}, map[string]bool{}
 	for i, f := range fields {
 		at := fmt.Sprintf("fields[%d]", i)
@@ -238,8 +238,8 @@ func (a *orgActor) checkFields(t storage.Template, fields []storage.FormField) (
 			return nil, fault.Invalid(at+".key", "a key is 1 to 64 letters, digits and '_', not starting with a digit")
 		case keys[f.Key]:
 			return nil, fault.Invalid(at+".key", "%q names two fields", f.Key)
-		case len(f.Default) > render.MaxFormValueBytes || !utf8.ValidString(f.Default):
-			return nil, fault.Invalid(at+".default", "must be text of at most %d bytes", render.MaxFormValueBytes)
+		case len(f.Default) > render.MaxPDFValueBytes || !utf8.ValidString(f.Default):
+			return nil, fault.Invalid(at+".default", "must be text of at most %d bytes", render.MaxPDFValueBytes)
 		case f.Align != "" && f.Align != "left" && f.Align != "right" && f.Align != "center":
 			return nil, fault.Invalid(at+".align", "must be left, right or center")
 		}

@@ -42,7 +42,7 @@ func (v *Versions) Get(tplID string, n int) (*render.Checked, error) {
 		return nil, err
 	}
 	if stored.Fields != nil {
-		c, err = v.form(stored)
+		c, err = v.pdfTemplate(stored)
 	} else {
 		c, err = render.Version{HTML: stored.HTML, Content: stored.Content, Manifest: stored.Manifest,
 			SampleData: stored.SampleData, Assets: stored.Assets}.Check()
@@ -59,8 +59,8 @@ func (v *Versions) Get(tplID string, n int) (*render.Checked, error) {
 	return c, nil
 }
 
-// form is a version of a template made from an uploaded PDF.
-func (v *Versions) form(stored storage.TemplateVersion) (*render.Checked, error) {
+// pdfTemplate is a version of a template made from an uploaded PDF.
+func (v *Versions) pdfTemplate(stored storage.TemplateVersion) (*render.Checked, error) {
 	t, err := v.store.Template(stored.TemplateID)
 	if err != nil {
 		return nil, err
@@ -68,10 +68,10 @@ func (v *Versions) form(stored storage.TemplateVersion) (*render.Checked, error)
 	if t.Source == nil {
 		return nil, fmt.Errorf("template %s has fields but no uploaded PDF", t.ID)
 	}
-	f := &render.Form{SourceHash: t.Source.BlobHash, Holders: t.Source.BlobHolders}
+	f := &render.PDFTemplate{SourceHash: t.Source.BlobHash, Holders: t.Source.BlobHolders}
 	for _, fl := range stored.Fields {
-		f.Fields = append(f.Fields, render.FormField{PieceID: fl.PieceID, Key: fl.Key, Default: fl.Default,
+		f.Fields = append(f.Fields, render.PDFField{PieceID: fl.PieceID, Key: fl.Key, Default: fl.Default,
 			WhenMissing: fl.WhenMissing, Required: fl.Required, Align: fl.Align, Text: fl.Text})
 	}
-	return &render.Checked{Form: f, Sample: f.Sample()}, nil
+	return &render.Checked{PDF: f, Sample: f.Sample()}, nil
 }

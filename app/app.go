@@ -10,7 +10,7 @@ import (
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/links"
-	"github.com/platen/platen/pdfform"
+	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 	"github.com/platen/platen/webhooks"
@@ -25,7 +25,7 @@ type Deps struct {
 	// Renderer prints previews.
 	Renderer *render.Renderer
 	// PDFTemplates reads uploaded PDFs.
-	PDFTemplates *pdfform.Engine
+	PDFTemplates *pdftemplate.Engine
 	// Blobs holds uploads and PDFs.
 	Blobs *storage.Blobs
 	// Links mints download links.

@@ -159,8 +159,8 @@ func (a *App) prepare(orgID string, in Generate) (actors.CreateDocument, bool, e
 		return actors.CreateDocument{}, false, err
 	}
 	create := actors.CreateDocument{Document: doc, Data: raw}
-	if version.Form != nil {
-		if _, err := version.Form.Values(data); err != nil {
+	if version.PDF != nil {
+		if _, err := version.PDF.Values(data); err != nil {
 			return actors.CreateDocument{}, false, err
 		}
 		create.EstimatePages = len(t.Source.Pages)

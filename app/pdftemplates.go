@@ -12,7 +12,7 @@ import (
 
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/internal/fault"
-	"github.com/platen/platen/pdfform"
+	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/storage"
 )
 
@@ -61,7 +61,7 @@ func (a *App) UploadPDFTemplate(orgID string, up Upload) (PDFTemplate, error) {
 	if _, err := a.deps.Store.TemplateBySlug(orgID, slug); err == nil {
 		return PDFTemplate{}, fmt.Errorf("%w: the slug %q is taken", fault.ErrConflict, slug)
 	}
-	analysis, err := a.deps.PDFTemplates.Analyze(up.Data, pdfform.DefaultLimits)
+	analysis, err := a.deps.PDFTemplates.Analyze(up.Data, pdftemplate.DefaultLimits)
 	if err != nil {
 		return PDFTemplate{}, UploadError(err)
 	}
@@ -69,7 +69,7 @@ func (a *App) UploadPDFTemplate(orgID string, up Upload) (PDFTemplate, error) {
 		return PDFTemplate{}, fault.Invalid("file", "the PDF has no text to mark as fields (a scanned page is an image: it has none)")
 	}
 	// Only pieces the filler can cut out are offered.
-	editable, notes, err := pdfform.Editable(up.Data, analysis)
+	editable, notes, err := pdftemplate.Editable(up.Data, analysis)
 	if err != nil {
 		return PDFTemplate{}, UploadError(err)
 	}
@@ -106,11 +106,11 @@ func (a *App) UploadPDFTemplate(orgID string, up Upload) (PDFTemplate, error) {
 // UploadError turns a refusal of the PDF reader into the API's kinds.
 func UploadError(err error) error {
 	switch {
-	case errors.Is(err, pdfform.ErrTooLarge):
+	case errors.Is(err, pdftemplate.ErrTooLarge):
 		return fmt.Errorf("%w: %v", fault.ErrTooLarge, err)
-	case errors.Is(err, pdfform.ErrEncrypted), errors.Is(err, pdfform.ErrUnreadable):
+	case errors.Is(err, pdftemplate.ErrEncrypted), errors.Is(err, pdftemplate.ErrUnreadable):
 		return fault.Invalid("file", "%v", err)
-	case errors.Is(err, pdfform.ErrBusy):
+	case errors.Is(err, pdftemplate.ErrBusy):
 		return fault.Retry(fmt.Errorf("%w: %v; retry shortly", fault.ErrOverloaded, err), 2)
 	}
 	return err
@@ -168,6 +168,6 @@ func (a *App) PageImage(t storage.Template, page, dpi int) (*image.RGBA, error) 
 	if err != nil {
 		return nil, err
 	}
-	img, err := a.deps.PDFTemplates.PageImage(pdf, page, dpi, pdfform.DefaultLimits)
+	img, err := a.deps.PDFTemplates.PageImage(pdf, page, dpi, pdftemplate.DefaultLimits)
 	return img, UploadError(err)
 }

@@ -197,7 +197,7 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 
 	// A template made from a PDF uploaded to one node fills on every node:
 	// a node without the upload fetches it from a holder.
-	upload := uploadPDF(t, url(0), key, "../pdfform/testdata/chromium-invoice.pdf", "pdf-invoice", c.nodes[0].stderr)
+	upload := uploadPDF(t, url(0), key, "../pdftemplate/testdata/chromium-invoice.pdf", "pdf-invoice", c.nodes[0].stderr)
 	var numberPiece string
 	for _, p := range upload["pieces"].([]any) {
 		if p := p.(map[string]any); p["text"] == "INV-2026-0142" && numberPiece == "" {

@@ -25,13 +25,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/platen/platen/actors"
+	"github.com/platen/platen/app"
 	"github.com/platen/platen/auth"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/internal/seal"
 	"github.com/platen/platen/links"
-	"github.com/platen/platen/pdfform"
+	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/storage"
@@ -50,10 +51,10 @@ type Node struct {
 	actors    *actors.System
 	http      *transport.Server
 	engine    *chromium.Engine
-	// forms fills templates made from an uploaded PDF and reads uploads.
-	forms *pdfform.Engine
-	links links.Links
-	blobs *storage.Blobs
+	// pdfTemplates reads uploaded PDFs and fills templates made from them.
+	pdfTemplates *pdftemplate.Engine
+	links        links.Links
+	blobs        *storage.Blobs
 	// peer is set on a node started with a cluster key.
 	peer     *peerParts
 	listener net.Listener
@@ -177,8 +178,8 @@ func (n *Node) start(out io.Writer) error {
 	renderer := render.NewRenderer(cfg.Render, n.engine)
 	// PDFium compiles at the first upload or fill, once: its compiled
 	// module is kept in the data folder for the next start.
-	n.forms = pdfform.Start(pdfform.Options{Instances: min(runtime.NumCPU(), 4), CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})
-	renderer.SetForms(n.forms)
+	n.pdfTemplates = pdftemplate.New(pdftemplate.Options{Instances: min(runtime.NumCPU(), 4), CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})
+	renderer.SetPDFTemplates(n.pdfTemplates)
 	versions := actors.NewVersions(n.store)
 	var fetchBlob func(string, []string) error
 	if n.peer != nil {
@@ -277,13 +278,13 @@ func (n *Node) start(out io.Writer) error {
 		catchUp = func() error { return n.raft.CatchUp(2 * time.Second) }
 		n.peer.httpAddr.Store(n.listener.Addr().String())
 	}
+	uses := app.New(app.Deps{Store: n.store, Actors: n.actors, Versions: versions, Renderer: renderer, PDFTemplates: n.pdfTemplates,
+		Blobs: n.blobs, Links: n.links, Guard: guard, Clock: clk, WaitTimeout: cfg.WaitTimeout, CatchUp: catchUp})
 	n.http, err = transport.New(cfg.HTTP, transport.Deps{
-		RemoveNode: removeNode, CatchUp: catchUp,
+		App: uses, RemoveNode: removeNode, CatchUp: catchUp,
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
-		SetPlanTerms: n.setPlanTerms,
-		Renderer:     renderer, Versions: versions, Blobs: n.blobs, WaitTimeout: cfg.WaitTimeout, Forms: n.forms,
-		Links: n.links, Guard: guard,
+		SetPlanTerms: n.setPlanTerms, Links: n.links,
 	})
 	if err != nil {
 		return err
@@ -473,8 +474,8 @@ func (n *Node) close() {
 			n.log.Error("chromium close", "err", err)
 		}
 	}
-	if n.forms != nil {
-		n.forms.Close()
+	if n.pdfTemplates != nil {
+		n.pdfTemplates.Close()
 	}
 	if n.raft != nil {
 		if err := n.raft.Shutdown(); err != nil {

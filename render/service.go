@@ -8,7 +8,7 @@ import (
 
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/pdf"
-	"github.com/platen/platen/pdfform"
+	"github.com/platen/platen/pdftemplate"
 )
 
 // Renderer turns a checked version and data into a finished PDF: it checks
@@ -21,16 +21,16 @@ type Renderer struct {
 	fallback string
 	slots    chan struct{}
 	cfg      RendererConfig
-	// forms fills templates made from an uploaded PDF.
-	forms *pdfform.Engine
+	// pdfTemplates fills templates made from an uploaded PDF.
+	pdfTemplates *pdftemplate.Engine
 }
 
-// EngineForm is the engine that fills templates made from an uploaded PDF.
-const EngineForm = "pdfium"
+// EnginePDFium is the engine that fills templates made from an uploaded PDF.
+const EnginePDFium = "pdfium"
 
-// SetForms gives the renderer the engine that fills templates made from an
+// SetPDFTemplates gives the renderer the engine that fills templates made from an
 // uploaded PDF. It is set once, before the renderer is used.
-func (r *Renderer) SetForms(e *pdfform.Engine) { r.forms = e }
+func (r *Renderer) SetPDFTemplates(e *pdftemplate.Engine) { r.pdfTemplates = e }
 
 // RendererConfig is the render service's settings.
 type RendererConfig struct {
@@ -74,7 +74,7 @@ type Request struct {
 	// Queue makes the render wait for a free slot (documents, admitted
 	// earlier); without it a full queue refuses at once (previews).
 	Queue bool
-	// Source is the uploaded PDF of a Form version.
+	// Source is the uploaded PDF of a PDF template's version.
 	Source []byte
 }
 
@@ -87,7 +87,7 @@ type Result struct {
 	Pages    int
 	Engine   string
 	Duration time.Duration
-	// Report says how a Form version's fields were set.
+	// Report says how a PDF template's fields were set.
 	Report []FieldReport
 }
 
@@ -105,8 +105,8 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if req.Data == nil {
 		req.Data = map[string]any{}
 	}
-	if req.Version.Form != nil {
-		return r.renderForm(ctx, req, start)
+	if req.Version.PDF != nil {
+		return r.renderPDFTemplate(ctx, req, start)
 	}
 	if err := req.Version.Manifest.DataSchema.Validate(req.Data); err != nil {
 		return Result{}, err

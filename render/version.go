@@ -38,9 +38,9 @@ type Checked struct {
 	Manifest Manifest
 	Content  map[string]any
 	Sample   map[string]any
-	// Form, when set, is a version of a template made from an uploaded
+	// PDF, when set, is a version of a template made from an uploaded
 	// PDF; the rest is empty.
-	Form *Form
+	PDF *PDFTemplate
 }
 
 var assetNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)

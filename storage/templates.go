@@ -55,15 +55,15 @@ type PDFPage struct {
 	Height float64 `json:"height"`
 }
 
-// When a field's key is missing from a document's data (FormField.WhenMissing).
+// When a field's key is missing from a document's data (PDFField.WhenMissing).
 const (
 	WhenMissingDefault  = "default"
 	WhenMissingBlank    = "blank"
 	WhenMissingOriginal = "original"
 )
 
-// FormField marks one text piece of an upload as a field.
-type FormField struct {
+// PDFField marks one text piece of an upload as a field.
+type PDFField struct {
 	PieceID     string `json:"pieceId"`
 	Key         string `json:"key"`
 	Default     string `json:"default,omitempty"`
@@ -87,7 +87,7 @@ type TemplateVersion struct {
 	Manifest   json.RawMessage   `json:"manifest,omitempty"`
 	SampleData json.RawMessage   `json:"sampleData,omitempty"`
 	Assets     map[string]string `json:"assets,omitempty"`
-	Fields     []FormField       `json:"fields,omitempty"`
+	Fields     []PDFField       `json:"fields,omitempty"`
 	CreatedAt  time.Time         `json:"createdAt"`
 }
 

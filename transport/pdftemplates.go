@@ -13,7 +13,7 @@ import (
 
 	"github.com/platen/platen/app"
 	"github.com/platen/platen/internal/fault"
-	"github.com/platen/platen/pdfform"
+	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/storage"
 )
 
@@ -111,7 +111,7 @@ func (s *Server) listPieces(r *request) error {
 	if err != nil {
 		return err
 	}
-	var pieces []pdfform.Piece
+	var pieces []pdftemplate.Piece
 	if err := json.Unmarshal(raw, &pieces); err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (s *Server) listPieces(r *request) error {
 		pieces = kept
 	}
 	if pieces == nil {
-		pieces = []pdfform.Piece{}
+		pieces = []pdftemplate.Piece{}
 	}
 	return r.ok(http.StatusOK, map[string]any{"items": pieces, "pages": t.Source.Pages}, fmt.Sprintf("%d pieces", len(pieces)))
 }

@@ -21,7 +21,7 @@ func upload(t *testing.T, n *testnode.Node, file []byte, fields map[string]strin
 // and billing as a written template.
 func TestPDFTemplateLifecycle(t *testing.T) {
 	n := testnode.Start(t, nil)
-	invoice, err := os.ReadFile("../pdfform/testdata/chromium-invoice.pdf")
+	invoice, err := os.ReadFile("../pdftemplate/testdata/chromium-invoice.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,10 +27,7 @@ import (
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/internal/jsonbody"
 	"github.com/platen/platen/links"
-	"github.com/platen/platen/pdfform"
-	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
-	"github.com/platen/platen/webhooks"
 )
 
 // Config is the HTTP surface's settings.
@@ -105,6 +102,9 @@ func (c Config) Validate() error {
 
 // Deps is what the HTTP surface needs from its node.
 type Deps struct {
+	// App runs the use cases: every state change but a single actor
+	// message goes through it.
+	App    *app.App
 	Store  *storage.Store
 	Actors *actors.System
 	Clock  clock.Clock
@@ -119,14 +119,6 @@ type Deps struct {
 	Metrics *prometheus.Registry
 	// SetPlanTerms stores the operator's terms for a plan.
 	SetPlanTerms func(storage.Plan) error
-	// Renderer prints documents and previews.
-	Renderer *render.Renderer
-	// Versions is the cache of checked template versions.
-	Versions *actors.Versions
-	// Forms reads uploaded PDFs: their text pieces and page images.
-	Forms *pdfform.Engine
-	// Blobs holds the PDFs.
-	Blobs *storage.Blobs
 	// CatchUp, in a cluster, waits until this node has applied what the
 	// leader had committed when asked.
 	CatchUp func() error
@@ -134,11 +126,6 @@ type Deps struct {
 	RemoveNode func(id string) error
 	// Links mints and checks download links.
 	Links links.Links
-	// WaitTimeout is how long POST /v1/documents waits for a render before
-	// answering 202 (DESIGN.md: 30 s).
-	WaitTimeout time.Duration
-	// Guard checks webhook URLs at registration.
-	Guard webhooks.Guard
 }
 
 // Server is the HTTP surface of one node.
@@ -171,8 +158,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Store.OnFeed(s.hub.notify)
 	}
 	go s.hub.heartbeat(cfg.Realtime.Heartbeat, cfg.Realtime.WriteTimeout, s.hub.stop)
-	s.app = app.New(app.Deps{Store: deps.Store, Actors: deps.Actors, Versions: deps.Versions, Renderer: deps.Renderer,
-		PDFTemplates: deps.Forms, Blobs: deps.Blobs, Links: deps.Links, Guard: deps.Guard, Clock: deps.Clock, WaitTimeout: deps.WaitTimeout, CatchUp: deps.CatchUp})
+	s.app = deps.App
 	s.routes = s.table()
 	var err error
 	if s.metrics, err = newHTTPMetrics(deps.Metrics); err != nil {

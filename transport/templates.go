@@ -52,7 +52,7 @@ type versionView struct {
 	SampleData json.RawMessage   `json:"sampleData,omitempty"`
 	Assets     map[string]string `json:"assets,omitempty"`
 	// Fields are a version of a template made from a PDF.
-	Fields    []storage.FormField `json:"fields,omitempty"`
+	Fields    []storage.PDFField `json:"fields,omitempty"`
 	CreatedAt time.Time           `json:"createdAt"`
 }
 
@@ -84,7 +84,7 @@ type versionInput struct {
 	SampleData json.RawMessage   `json:"sampleData"`
 	Assets     map[string]string `json:"assets"`
 	// Fields mark pieces of a template made from a PDF.
-	Fields   []storage.FormField `json:"fields"`
+	Fields   []storage.PDFField `json:"fields"`
 	Activate *bool               `json:"activate"`
 }
 

@@ -12,22 +12,22 @@ import (
 	"unicode/utf8"
 
 	"github.com/platen/platen/internal/fault"
-	"github.com/platen/platen/pdfform"
+	"github.com/platen/platen/pdftemplate"
 )
 
-// Form is a version of a template made from an uploaded PDF: which of the
+// PDFTemplate is a version of a template made from an uploaded PDF: which of the
 // upload's text pieces are fields, and what each does when its key is
 // missing from a document's data.
-type Form struct {
+type PDFTemplate struct {
 	// SourceHash is the sha256 of the upload in the blob store; Holders
 	// the nodes that held it when the template was made.
 	SourceHash string
 	Holders    []string
-	Fields     []FormField
+	Fields     []PDFField
 }
 
-// FormField is one marked piece.
-type FormField struct {
+// PDFField is one marked piece.
+type PDFField struct {
 	PieceID     string
 	Key         string
 	Default     string
@@ -38,15 +38,15 @@ type FormField struct {
 	Text string
 }
 
-// MaxFormValueBytes bounds one value of a form's data.
-const MaxFormValueBytes = 4 << 10
+// MaxPDFValueBytes bounds one value of a PDF template's data.
+const MaxPDFValueBytes = 4 << 10
 
 // Values checks a document's data against the fields, and returns the text
 // each field's key gives it. data is a flat object whose keys are the
 // fields' keys: a key no field has is refused, naming it, as is a value
 // that is not text, a number or a boolean; a missing required key is
 // refused naming the key. null is a missing key.
-func (f *Form) Values(data map[string]any) (map[string]string, error) {
+func (f *PDFTemplate) Values(data map[string]any) (map[string]string, error) {
 	known := map[string]bool{}
 	for _, fl := range f.Fields {
 		known[fl.Key] = true
@@ -76,8 +76,8 @@ func (f *Form) Values(data map[string]any) (map[string]string, error) {
 		default:
 			return nil, fault.Payload(k, "must be text, a number or a boolean: the data of a template made from a PDF is a flat object")
 		}
-		if len(s) > MaxFormValueBytes || !utf8.ValidString(s) {
-			return nil, fault.Payload(k, "must be valid text of at most %d bytes", MaxFormValueBytes)
+		if len(s) > MaxPDFValueBytes || !utf8.ValidString(s) {
+			return nil, fault.Payload(k, "must be valid text of at most %d bytes", MaxPDFValueBytes)
 		}
 		out[k] = s
 	}
@@ -89,7 +89,7 @@ func (f *Form) Values(data map[string]any) (map[string]string, error) {
 	return out, nil
 }
 
-func (f *Form) keys() []string {
+func (f *PDFTemplate) keys() []string {
 	var keys []string
 	for _, fl := range f.Fields {
 		keys = append(keys, fl.Key)
@@ -99,7 +99,7 @@ func (f *Form) keys() []string {
 
 // Sample is data that fills every field with its default, or its key in
 // capitals when it has none: what a preview without data shows.
-func (f *Form) Sample() map[string]any {
+func (f *PDFTemplate) Sample() map[string]any {
 	out := map[string]any{}
 	for _, fl := range f.Fields {
 		if fl.Default != "" {
@@ -129,8 +129,8 @@ type FieldReport struct {
 
 // fills turns checked values into the pieces to fill and the report of
 // what each field takes from where.
-func (f *Form) fills(values map[string]string) ([]pdfform.Fill, []FieldReport) {
-	var fills []pdfform.Fill
+func (f *PDFTemplate) fills(values map[string]string) ([]pdftemplate.Fill, []FieldReport) {
+	var fills []pdftemplate.Fill
 	report := make([]FieldReport, 0, len(f.Fields))
 	for _, fl := range f.Fields {
 		r := FieldReport{Key: fl.Key, PieceID: fl.PieceID, From: "data"}
@@ -146,22 +146,22 @@ func (f *Form) fills(values map[string]string) ([]pdfform.Fill, []FieldReport) {
 			}
 		}
 		if r.From != "original" {
-			fills = append(fills, pdfform.Fill{PieceID: fl.PieceID, Text: text, Align: fl.Align, Expect: fl.Text})
+			fills = append(fills, pdftemplate.Fill{PieceID: fl.PieceID, Text: text, Align: fl.Align, Expect: fl.Text})
 		}
 		report = append(report, r)
 	}
 	return fills, report
 }
 
-// renderForm fills an uploaded PDF's fields.
-func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time) (Result, error) {
-	form := req.Version.Form
-	values, err := form.Values(req.Data)
+// renderPDFTemplate fills an uploaded PDF's fields.
+func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, start time.Time) (Result, error) {
+	tpl := req.Version.PDF
+	values, err := tpl.Values(req.Data)
 	if err != nil {
 		return Result{}, err
 	}
-	if r.forms == nil {
-		return Result{}, fmt.Errorf("%w: this node has no PDF form engine", ErrRender)
+	if r.pdfTemplates == nil {
+		return Result{}, fmt.Errorf("%w: this node has no PDF template engine", ErrRender)
 	}
 	if len(req.Source) == 0 {
 		return Result{}, fmt.Errorf("%w: the template's uploaded PDF is not at hand", ErrRender)
@@ -171,35 +171,35 @@ func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time)
 		return Result{}, err
 	}
 	defer release()
-	fills, report := form.fills(values)
+	fills, report := tpl.fills(values)
 	// The fill runs on, to its end, if the time runs out first: what it
 	// reads is bounded, and its PDFium instance comes back when it is done.
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 	type filling struct {
 		out    []byte
-		filled []pdfform.Filled
+		filled []pdftemplate.Filled
 		err    error
 	}
 	done := make(chan filling, 1)
 	go func() {
-		out, filled, err := r.forms.Fill(req.Source, fills, pdfform.DefaultLimits)
+		out, filled, err := r.pdfTemplates.Fill(req.Source, fills, pdftemplate.DefaultLimits)
 		done <- filling{out, filled, err}
 	}()
 	var f filling
 	select {
 	case f = <-done:
 	case <-ctx.Done():
-		return Result{}, fmt.Errorf("%w: the form took longer than %s to fill", ErrTimeout, r.cfg.Timeout)
+		return Result{}, fmt.Errorf("%w: the PDF template took longer than %s to fill", ErrTimeout, r.cfg.Timeout)
 	}
 	out, filled, err := f.out, f.filled, f.err
 	switch {
-	case errors.Is(err, pdfform.ErrBusy):
+	case errors.Is(err, pdftemplate.ErrBusy):
 		return Result{}, fmt.Errorf("%w: %v", ErrTimeout, err)
 	case err != nil:
 		return Result{}, fmt.Errorf("%w: %v", ErrFill, err)
 	}
-	byPiece := map[string]pdfform.Filled{}
+	byPiece := map[string]pdftemplate.Filled{}
 	for _, f := range filled {
 		byPiece[f.PieceID] = f
 	}
@@ -213,5 +213,5 @@ func (r *Renderer) renderForm(ctx context.Context, req Request, start time.Time)
 			report[i].Reason = f.Reason + "; set in " + f.Font + ", a metric-compatible substitute"
 		}
 	}
-	return r.finish(out, req.Watermark, Result{Engine: EngineForm, Report: report}, start)
+	return r.finish(out, req.Watermark, Result{Engine: EnginePDFium, Report: report}, start)
 }

@@ -1,4 +1,4 @@
-package pdfform
+package pdftemplate
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ var (
 // compiling it takes seconds.
 func testEngine(t testing.TB) *Engine {
 	t.Helper()
-	engineOnce.Do(func() { engine, engineErr = New(2) })
+	engineOnce.Do(func() { engine, engineErr = Compiled(Options{Instances: 2}) })
 	if engineErr != nil {
 		t.Fatal(engineErr)
 	}

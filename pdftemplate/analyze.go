@@ -3,7 +3,7 @@
 // box, font family, size and colour. It drives PDFium compiled to
 // WebAssembly (go-pdfium), so a malformed file can fail but not take the
 // node down: PDFium runs inside the WebAssembly sandbox.
-package pdfform
+package pdftemplate
 
 import (
 	"crypto/sha256"
@@ -177,18 +177,18 @@ type Options struct {
 	CacheDir string
 }
 
-// New compiles PDFium (a second or two without a warm cache) and keeps up
-// to instances of it.
-func New(instances int) (*Engine, error) {
-	e := &Engine{opts: Options{Instances: instances}}
+// New returns an engine that compiles PDFium at its first use: a node that
+// never sees an uploaded PDF never pays for it, and with CacheDir set only
+// a node's very first use compiles.
+func New(opts Options) *Engine { return &Engine{opts: opts} }
+
+// Compiled returns an engine with PDFium compiled now (a second or two
+// without a warm cache), for programs and tests that use it at once.
+func Compiled(opts Options) (*Engine, error) {
+	e := New(opts)
 	e.init()
 	return e, e.err
 }
-
-// Start returns an engine that compiles PDFium at its first use: a node
-// that never sees an uploaded PDF never pays for it, and with CacheDir
-// set only a node's very first use compiles.
-func Start(opts Options) *Engine { return &Engine{opts: opts} }
 
 // init compiles PDFium once; callers wait until it is done.
 func (e *Engine) init() {

@@ -1,4 +1,4 @@
-// Command formload measures templates made from an uploaded PDF end to end.
+// Command pdftemplateload measures templates made from an uploaded PDF end to end.
 // It starts a real node on loopback with a temporary data folder and:
 //
 //   - uploads each PDF of the test corpus several times and reports the
@@ -10,7 +10,7 @@
 //
 // It talks only to the node it started.
 //
-//	go run ./bench/formload -n 60
+//	go run ./bench/pdftemplateload -n 60
 package main
 
 import (
@@ -35,7 +35,7 @@ func main() {
 	uploads := flag.Int("uploads", 7, "uploads of each corpus PDF")
 	flag.Parse()
 
-	n := kit.StartNode("formload", func(cfg *node.Config, _ string) {
+	n := kit.StartNode("pdftemplateload", func(cfg *node.Config, _ string) {
 		cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000 // measure filling, not the rate limit
 	})
 	defer n.Stop()

@@ -1,4 +1,4 @@
-package pdfform
+package pdftemplate
 
 import (
 	"fmt"

@@ -23,7 +23,7 @@ const BlobPath = "/peer/v1/blobs/"
 
 // CopyBlob copies a finished PDF (or an upload) to a second live node, the first that takes
 // it in rendezvous order for its hash, and returns the nodes that hold it
-// (DESIGN.md: min(2, live nodes) holders before a document completes).
+// (docs/design.md "Blobs": min(2, live nodes) holders before a document completes).
 func (s *System) CopyBlob(hash string, data []byte) ([]string, error) {
 	self := s.placement.Self()
 	holders := []string{self.ID}

@@ -2,7 +2,7 @@
 // organisation (its records, keys, wallet, templates and documents' changes;
 // org.go), one per document being rendered (documents.go), and one per
 // webhook endpoint (its deliveries, signed, with backoff; webhooks.go). An
-// actor is the one writer of its state (DESIGN.md "Consistency rules" 1): it
+// actor is the one writer of its state (docs/design.md "Consistency" rule 1): it
 // decides, then proposes a command to the raft log, which makes the decision
 // durable.
 //

@@ -453,7 +453,7 @@ func (s *System) feedMoved(orgIDs []string) {
 // node's to render and is not rendering here already: documents this node
 // took and left queued or rendering at a stop or after a transient error,
 // and documents of organisations this node owns whose rendering node is no
-// longer a live member (DESIGN.md consistency rule 5). Rendering is
+// longer a live member (docs/design.md "Consistency" rule 5). Rendering is
 // idempotent per document: the state machine takes one outcome.
 func (s *System) ResumePending() (int, error) {
 	pending, err := s.docs.Store.PendingDocuments()

@@ -13,7 +13,7 @@ import (
 // Scope is a permission a key can hold.
 type Scope string
 
-// The scopes of DESIGN.md. GET /v1 needs only a valid key.
+// The scopes (docs/design.md "Scopes"). GET /v1 needs only a valid key.
 const (
 	DocumentsGenerate Scope = "documents.generate"
 	DocumentsRead     Scope = "documents.read"
@@ -66,7 +66,7 @@ func Label(s string) string {
 }
 
 // Grants reports whether a key holding held may do what needs requires.
-// documents.generate includes documents.read, as DESIGN.md says.
+// documents.generate includes documents.read, as docs/design.md "Scopes" says.
 func Grants(held []string, requires Scope) bool {
 	if slices.Contains(held, string(requires)) {
 		return true

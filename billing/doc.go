@@ -1,6 +1,6 @@
 // Package billing prices documents: it is the one place that decides how a
 // document's pages split between an organisation's monthly page allowance
-// and its prepaid wallet, and what the wallet pays for them (DESIGN.md
+// and its prepaid wallet, and what the wallet pays for them (docs/design.md
 // "Money").
 //
 // Two moments use it. Before rendering, Hold reserves a document's

@@ -1,6 +1,6 @@
 // Package links mints and checks download links: an HMAC-SHA256 over the
 // document id and the expiry under a key every node shares, so a link needs no
-// API key and works on any node until it expires (DESIGN.md "download").
+// API key and works on any node until it expires (docs/design.md "Downloads").
 package links
 
 import (
@@ -22,7 +22,7 @@ type Links struct {
 	Base string
 }
 
-// Link lifetimes (DESIGN.md "download").
+// Link lifetimes (docs/design.md "Downloads").
 const (
 	DefaultTTL = time.Hour
 	MinTTL     = time.Minute

@@ -82,7 +82,7 @@ type Config struct {
 	// every message and reply survives the trip.
 	WireCheck bool
 	// WebhookSchedule is the wait before each retry; empty means the
-	// schedule of DESIGN.md. Tests shorten it.
+	// schedule of docs/design.md "Webhooks". Tests shorten it.
 	WebhookSchedule []time.Duration
 }
 
@@ -107,9 +107,9 @@ func DefaultConfig() Config {
 		RenderPages: max(runtime.NumCPU(), 1),
 		WarmEngine:  true,
 		Render:      render.DefaultRendererConfig(),
-		// DESIGN.md: files are kept 30 days by default.
+		// Files are kept 30 days by default (docs/design.md "Blobs").
 		Retention: 30 * 24 * time.Hour,
-		// DESIGN.md "time a request waits".
+		// docs/design.md "Waiting".
 		WaitTimeout: 30 * time.Second,
 		// About a minute of work at this machine's rate: long enough for a
 		// burst, short enough that a queued document still comes back soon.

@@ -71,7 +71,7 @@ type Filled struct {
 }
 
 // shrinkFloor is the smallest size a value shrinks to before it wraps
-// (DESIGN.md "shrink floor"): the larger of 6 pt and half the original's
+// (docs/design.md "Limits"): the larger of 6 pt and half the original's
 // size, and never larger than the original.
 func shrinkFloor(size float64) float64 { return min(size, max(6, size/2)) }
 

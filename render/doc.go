@@ -3,7 +3,7 @@
 //
 // The steps, each a pure function of its inputs:
 //   - ParseManifest and Version.Check validate what a user saves (spec
-//     "Template version", "Manifest"; DESIGN.md "manifest").
+//     "Template version", "Manifest"; docs/design.md "Manifest").
 //   - Fill executes the Handlebars markup (aymerick/raymond) with the data,
 //     the version's static content, its assets and, when the manifest declares
 //     pagination, the pages array (spec "Pagination in markup"). Execution runs

@@ -12,7 +12,7 @@ import (
 	"github.com/platen/platen/schema"
 )
 
-// Engine names (DESIGN.md "engines"): phantom is the fast engine, chromium
+// Engine names (docs/design.md "Engines"): phantom is the fast engine, chromium
 // the full browser engine. Empty means the platform default.
 const (
 	EnginePhantom  = "phantom"

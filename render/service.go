@@ -36,13 +36,13 @@ func (r *Renderer) SetPDFTemplates(e *pdftemplate.Engine) { r.pdfTemplates = e }
 type RendererConfig struct {
 	// Capacity is how many renders may be running or waiting at once.
 	Capacity int
-	// Timeout bounds one render (DESIGN.md "limits": 60 s).
+	// Timeout bounds one render (docs/design.md "Limits": 60 s).
 	Timeout time.Duration
-	// MaxPages ends a runaway document (DESIGN.md "limits": 2,000).
+	// MaxPages ends a runaway document (docs/design.md "Limits": 2,000).
 	MaxPages int
 }
 
-// DefaultRendererConfig returns the limits of DESIGN.md and a queue of 64:
+// DefaultRendererConfig returns the limits of docs/design.md "Limits" and a queue of 64:
 // at about 20 documents a second on two cores, a full queue drains in a few
 // seconds, within any client's patience.
 func DefaultRendererConfig() RendererConfig {

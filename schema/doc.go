@@ -8,6 +8,6 @@
 // such as items[3].price. Fields are visited in name order, so the same data
 // always names the same field.
 //
-// min and max (DESIGN.md): string and email, length in characters; number,
+// min and max (docs/design.md "Schema"): string and email, length in characters; number,
 // value; array, item count; date (ISO 8601), earliest and latest date.
 package schema

@@ -4,7 +4,7 @@
 // Every state change is a Command in the raft log. The FSM applies the commands
 // raft hands it in one synced Pebble batch, and a command is written whole or,
 // when refused, not at all, so a change, its index entries, its ledger rows and
-// its change-feed events land together (DESIGN.md "Consistency rules" 2). The
+// its change-feed events land together (docs/design.md "Consistency" rule 2). The
 // FSM is deterministic: ids and timestamps arrive in the command, chosen by the
 // proposer (rule 3). Org-scoped commands carry the org version the proposing org
 // actor saw; the FSM refuses a stale one with ErrStale, so a second, out-of-date

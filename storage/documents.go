@@ -11,7 +11,7 @@ import (
 	"github.com/platen/platen/billing"
 )
 
-// Document statuses (DESIGN.md "states").
+// Document statuses (docs/design.md "States").
 const (
 	StatusQueued    = "queued"
 	StatusRendering = "rendering"

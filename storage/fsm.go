@@ -99,7 +99,7 @@ func (s *Store) Close() error { return s.db.Close() }
 func (s *Store) AppliedIndex() uint64 { return s.applied.Load() }
 
 // WaitApplied waits until the store has applied index, so that a read here
-// sees a write committed elsewhere (DESIGN.md consistency rule 4). It reports
+// sees a write committed elsewhere (docs/design.md "Consistency" rule 4). It reports
 // whether it got there before the timeout.
 func (s *Store) WaitApplied(index uint64, timeout time.Duration) bool {
 	if s.applied.Load() >= index {

@@ -13,7 +13,7 @@ const (
 	PlanGrowth  = "growth"
 )
 
-// Plan is the terms an organisation is billed on (DESIGN.md "Money").
+// Plan is the terms an organisation is billed on (docs/design.md "Money").
 type Plan struct {
 	Name string `json:"name"`
 	// MonthlyPages is the allowance per calendar month (UTC).
@@ -27,7 +27,7 @@ type Plan struct {
 	Watermark bool `json:"watermark"`
 }
 
-// DefaultPlans returns the plans of DESIGN.md "Money".
+// DefaultPlans returns the plans of docs/design.md "Money".
 func DefaultPlans() map[string]Plan {
 	return map[string]Plan{
 		PlanSandbox: {Name: PlanSandbox, MonthlyPages: 100, Watermark: true},

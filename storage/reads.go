@@ -1,7 +1,7 @@
 package storage
 
 // The scans that the reads of every record family share. Reads go straight
-// to the local database (DESIGN.md consistency rule 4).
+// to the local database (docs/design.md "Consistency" rule 4).
 
 import (
 	"errors"

@@ -87,7 +87,7 @@ type TemplateVersion struct {
 	Manifest   json.RawMessage   `json:"manifest,omitempty"`
 	SampleData json.RawMessage   `json:"sampleData,omitempty"`
 	Assets     map[string]string `json:"assets,omitempty"`
-	Fields     []PDFField       `json:"fields,omitempty"`
+	Fields     []PDFField        `json:"fields,omitempty"`
 	CreatedAt  time.Time         `json:"createdAt"`
 }
 

@@ -7,8 +7,11 @@
 // the OpenAPI document (openapi.yaml) all read that table. Handlers return
 // errors; statusOf (errors.go) alone maps an error to its HTTP status and
 // stable error code, and every answer uses the envelopes of the spec and
-// DESIGN.md.
+// docs/design.md "Errors".
 //
-// Reads go straight to the local store; writes go to the owning actor.
+// Handlers only decode, call and encode: a use case of more than one step
+// is a function of package app, shared with the realtime namespace (and the
+// dashboard next); one that is a single decision is an actor message. Reads
+// go straight to the local store.
 // Secrets are never logged: not keys, not the operator token, not bodies.
 package transport

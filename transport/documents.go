@@ -78,8 +78,8 @@ func (s *Server) createDocument(r *request) error {
 	return s.answerGenerated(r, g)
 }
 
-// answerGenerated answers a generate or regenerate (DESIGN.md "time a
-// request waits"): 202 with a queued or still-rendering record, 201 with a
+// answerGenerated answers a generate or regenerate (docs/design.md
+// "Waiting"): 202 with a queued or still-rendering record, 201 with a
 // finished one.
 func (s *Server) answerGenerated(r *request, g app.Generated) error {
 	if g.Replayed {

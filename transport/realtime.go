@@ -25,8 +25,8 @@ import (
 	"github.com/platen/platen/storage"
 )
 
-// RealtimeConfig is the realtime namespace's settings (DESIGN.md "Realtime
-// protocol").
+// RealtimeConfig is the realtime namespace's settings (docs/design.md
+// "Realtime").
 type RealtimeConfig struct {
 	// AuthTimeout is how long a connection without an Authorization header
 	// has to send its auth frame.
@@ -45,8 +45,9 @@ type RealtimeConfig struct {
 	SocketBuffer int
 }
 
-// DefaultRealtimeConfig returns DESIGN.md's auth window and limits that cut a
-// reader that cannot keep up before it costs the node memory.
+// DefaultRealtimeConfig returns the auth window of docs/design.md
+// "Realtime" and limits that cut a reader that cannot keep up before it
+// costs the node memory.
 func DefaultRealtimeConfig() RealtimeConfig {
 	return RealtimeConfig{AuthTimeout: 10 * time.Second, Heartbeat: 30 * time.Second, WriteTimeout: 10 * time.Second, SendQueue: 16,
 		SocketBuffer: 256 << 10}

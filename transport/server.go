@@ -32,7 +32,7 @@ import (
 
 // Config is the HTTP surface's settings.
 type Config struct {
-	// MaxBodyBytes is the largest JSON body accepted (DESIGN.md "limits": 10 MB).
+	// MaxBodyBytes is the largest JSON body accepted (docs/design.md "Limits": 10 MB).
 	MaxBodyBytes int
 	// MaxUploadBytes is the largest upload accepted, for routes that take files
 	// (20 MB). The server reads no body larger than this.
@@ -59,7 +59,7 @@ type Config struct {
 	Realtime RealtimeConfig
 }
 
-// DefaultConfig returns the limits of DESIGN.md.
+// DefaultConfig returns the limits of docs/design.md "Limits".
 func DefaultConfig() Config {
 	return Config{
 		MaxBodyBytes:   10 << 20,
@@ -322,7 +322,7 @@ type envelope struct {
 	Message string `json:"message,omitempty"`
 }
 
-// errorEnvelope is DESIGN.md's error envelope.
+// errorEnvelope is the error envelope of docs/design.md "Errors".
 type errorEnvelope struct {
 	Success bool       `json:"success"`
 	Error   errorShape `json:"error"`

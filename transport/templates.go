@@ -53,7 +53,7 @@ type versionView struct {
 	Assets     map[string]string `json:"assets,omitempty"`
 	// Fields are a version of a template made from a PDF.
 	Fields    []storage.PDFField `json:"fields,omitempty"`
-	CreatedAt time.Time           `json:"createdAt"`
+	CreatedAt time.Time          `json:"createdAt"`
 }
 
 func viewVersion(v storage.TemplateVersion, t storage.Template) versionView {
@@ -85,7 +85,7 @@ type versionInput struct {
 	Assets     map[string]string `json:"assets"`
 	// Fields mark pieces of a template made from a PDF.
 	Fields   []storage.PDFField `json:"fields"`
-	Activate *bool               `json:"activate"`
+	Activate *bool              `json:"activate"`
 }
 
 func (v versionInput) version() render.Version {
@@ -120,7 +120,7 @@ func (s *Server) createTemplate(r *request) error {
 	return r.ok(http.StatusCreated, viewTemplate(t), note)
 }
 
-// maxListLimit and defaultListLimit bound listings (DESIGN.md "listing").
+// maxListLimit and defaultListLimit bound listings (docs/design.md "Listing").
 const (
 	defaultListLimit = 20
 	maxListLimit     = 100

@@ -13,7 +13,7 @@ import (
 // ErrForbiddenAddress is a webhook URL or address that may not be reached.
 var ErrForbiddenAddress = errors.New("address not allowed")
 
-// blocked are the ranges a delivery must never reach (DESIGN.md "Webhooks").
+// blocked are the ranges a delivery must never reach (docs/design.md "Webhooks").
 var blocked = func() []netip.Prefix {
 	var out []netip.Prefix
 	for _, s := range []string{

@@ -13,7 +13,7 @@ import (
 
 // Sender posts deliveries: no proxy (one would bypass the address check), no
 // redirects, the guard on every dial, and a 15 s limit per request
-// (DESIGN.md "limits").
+// (docs/design.md "Limits").
 type Sender struct {
 	client *http.Client
 }

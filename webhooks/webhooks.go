@@ -38,7 +38,7 @@ func Sign(secret []byte, t time.Time, body []byte) string {
 	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
 }
 
-// Schedule is the wait before each retry (DESIGN.md: about 30 s, 2, 5, 10,
+// Schedule is the wait before each retry (docs/design.md "Webhooks": about 30 s, 2, 5, 10,
 // 15 and 30 minutes, about an hour in all), each jittered by ±20 %.
 var Schedule = []time.Duration{30 * time.Second, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute}
 

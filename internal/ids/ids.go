@@ -1,9 +1,9 @@
 // Package ids makes Platen's identifiers: a kind prefix and 26 characters of
 // Crockford base32 holding a 48-bit millisecond timestamp and 80 random bits,
-// so ids sort by creation time (DESIGN.md "ids") and never collide in practice.
+// so ids sort by creation time (docs/design.md "Ids") and never collide in practice.
 //
 // Ids are chosen by the proposer of a command, never inside the state machine,
-// which must stay deterministic (DESIGN.md "Consistency rules" 3).
+// which must stay deterministic (docs/design.md "Consistency" rule 3).
 package ids
 
 import (

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 
@@ -36,15 +37,26 @@ type Config struct {
 	RecycleAboveBytes int64
 	// ProbeTimeout bounds the check that the browser still answers.
 	ProbeTimeout time.Duration
+	// StartTimeout bounds a browser's start: the process, its DevTools
+	// address, the connection and the pool's pages. A start that takes longer
+	// is abandoned and its process killed; the next render starts again.
+	StartTimeout time.Duration
+	// StallTimeout is how long a write to the browser may make no progress
+	// before the browser is taken for frozen and its connection closed.
+	StallTimeout time.Duration
+	// RenderTimeout bounds a render whose context has no deadline of its own.
+	RenderTimeout time.Duration
 }
 
 // DefaultConfig returns Debian's Chromium with two pages: one per core here;
 // more pages than cores only queue inside Chromium. A browser is recycled
 // after 2,000 renders or above 1.5 GiB; a one-page invoice leaves it near
-// 300 MB, so either is a sign of growth, not of normal work.
+// 300 MB, so either is a sign of growth, not of normal work. A browser
+// starts here in about a second; 30 s is a browser that will not start.
 func DefaultConfig() Config {
 	return Config{Bin: "/usr/bin/chromium", Pages: 2, Logger: slog.Default(), RecycleAfter: 2000,
-		RecycleAboveBytes: 1536 << 20, ProbeTimeout: 3 * time.Second}
+		RecycleAboveBytes: 1536 << 20, ProbeTimeout: 3 * time.Second, StartTimeout: 30 * time.Second,
+		StallTimeout: 10 * time.Second, RenderTimeout: 60 * time.Second}
 }
 
 // memoryCheckEvery is how many renders pass between two memory checks:
@@ -52,15 +64,24 @@ func DefaultConfig() Config {
 const memoryCheckEvery = 50
 
 // Engine prints documents on a pool of Chromium pages.
+//
+// Nothing in it waits on the browser without a bound: a start is bounded by
+// StartTimeout, every call during a render by the render's context, a write
+// by StallTimeout, and a render returns at its deadline even while the page
+// it used is still being replaced.
 type Engine struct {
 	cfg     Config
 	dataDir string
 
-	mu       sync.Mutex // guards launcher, browser, started and closed
-	launcher *launcher.Launcher
-	browser  *rod.Browser
-	started  bool
-	closed   bool
+	// life is held while a browser starts, restarts or stops. It is a
+	// channel, not a mutex, so that a render waiting for a start can give
+	// up at its deadline.
+	life chan struct{}
+
+	mu      sync.Mutex // guards the fields below
+	cur     *instance  // the running browser; nil before a start and after a failed one
+	started bool
+	closed  bool
 	// renders counts renders on the current browser; active those running.
 	renders int
 	active  int
@@ -75,7 +96,7 @@ type Engine struct {
 // page is a pooled tab and the goroutine that blocks its requests.
 type page struct {
 	p      *rod.Page
-	b      *rod.Browser // the browser it belongs to
+	in     *instance // the browser it belongs to
 	cancel context.CancelFunc
 }
 
@@ -86,8 +107,21 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Pages < 1 {
 		return nil, errors.New("chromium: at least one page")
 	}
+	def := DefaultConfig()
 	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
+		cfg.Logger = def.Logger
+	}
+	if cfg.ProbeTimeout <= 0 {
+		cfg.ProbeTimeout = def.ProbeTimeout
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = def.StartTimeout
+	}
+	if cfg.StallTimeout <= 0 {
+		cfg.StallTimeout = def.StallTimeout
+	}
+	if cfg.RenderTimeout <= 0 {
+		cfg.RenderTimeout = def.RenderTimeout
 	}
 	if _, err := os.Stat(cfg.Bin); err != nil {
 		return nil, fmt.Errorf("chromium: %s not found (scripts/install-deps.sh installs it): %w", cfg.Bin, err)
@@ -96,33 +130,85 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, dataDir: dir, pages: make(chan *page, cfg.Pages)}, nil
+	return &Engine{cfg: cfg, dataDir: dir, life: make(chan struct{}, 1), pages: make(chan *page, cfg.Pages)}, nil
 }
 
-// Start launches Chromium now unless it runs already; a failed start is tried
-// again by the next Render.
-func (e *Engine) Start() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return ErrClosed
-	}
-	if e.started {
-		return nil
-	}
-	if err := e.startLocked(); err != nil {
-		return err
-	}
-	e.started = true
-	return nil
-}
+// Start launches Chromium now unless it runs already, within StartTimeout;
+// a failed start is tried again by the next Render.
+func (e *Engine) Start() error { return e.start(context.Background()) }
 
 // Name is "chromium".
 func (e *Engine) Name() string { return render.EngineChromium }
 
-// startLocked launches the browser and fills the pool; e.mu is held.
-func (e *Engine) startLocked() error {
-	l := launcher.New().Bin(e.cfg.Bin).Headless(true).NoSandbox(true).Leakless(true).UserDataDir(e.dataDir).
+// hold takes e.life, or gives up when ctx ends first.
+func (e *Engine) hold(ctx context.Context) error {
+	select {
+	case e.life <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waited for the browser to start: %w", ctx.Err())
+	}
+}
+
+func (e *Engine) release() { <-e.life }
+
+// start launches the browser unless it runs.
+func (e *Engine) start(ctx context.Context) error {
+	e.mu.Lock()
+	closed, started := e.closed, e.started
+	e.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	if started {
+		return nil
+	}
+	if err := e.hold(ctx); err != nil {
+		return err
+	}
+	defer e.release()
+	return e.startHeld(ctx)
+}
+
+// startHeld launches the browser unless it runs, and fills the pool; e.life
+// is held.
+func (e *Engine) startHeld(ctx context.Context) error {
+	e.mu.Lock()
+	closed, started := e.closed, e.started
+	e.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	if started {
+		return nil
+	}
+	in, pages, err := e.launch(ctx)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed { // cannot happen while e.life is held; kept for safety
+		in.kill()
+		return ErrClosed
+	}
+	e.cur, e.started = in, true
+	for _, p := range pages {
+		select {
+		case e.pages <- p:
+		default: // drained before every start: cannot happen
+			p.cancel()
+		}
+	}
+	return nil
+}
+
+// launch starts a browser and opens its pages, within ctx and StartTimeout.
+// It changes nothing in e: startHeld installs what it returns.
+func (e *Engine) launch(ctx context.Context) (*instance, []*page, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.StartTimeout)
+	defer cancel()
+	args := launcher.New().Headless(true).NoSandbox(true).UserDataDir(e.dataDir).
 		Set("disable-gpu").Set("disable-background-networking").Set("disable-component-update").
 		Set("disable-sync").Set("no-first-run").Set("disable-default-apps").Set("disable-extensions").
 		Set("disable-quic").Set("mute-audio").Set("disable-breakpad").Set("disable-dev-shm-usage").
@@ -130,36 +216,58 @@ func (e *Engine) startLocked() error {
 		// no name resolution, no WebRTC around the proxy.
 		Set("proxy-server", "127.0.0.1:9").Set("proxy-bypass-list", "<-loopback>").
 		Set("host-resolver-rules", "MAP * ~NOTFOUND").
-		Set("force-webrtc-ip-handling-policy", "disable_non_proxied_udp")
-	u, err := l.Launch()
+		Set("force-webrtc-ip-handling-policy", "disable_non_proxied_udp").
+		FormatArgs()
+	in, u, err := spawn(ctx, e.cfg.Bin, args)
 	if err != nil {
-		return fmt.Errorf("chromium: launch: %w", err)
+		return nil, nil, fmt.Errorf("chromium: launch: %w", err)
 	}
-	b := rod.New().ControlURL(u)
-	if err := b.Connect(); err != nil {
-		l.Kill()
-		return fmt.Errorf("chromium: connect: %w", err)
-	}
-	e.launcher, e.browser = l, b
-	for i := 0; i < e.cfg.Pages; i++ {
-		p, err := e.newPage(b)
-		if err != nil {
-			l.Kill()
-			return err
+	// The browser runs. Should ctx end before the pool is ready, it is
+	// killed by its pid, which fails every call still waiting on it.
+	watchdog := context.AfterFunc(ctx, in.kill)
+	var pages []*page
+	fail := func(err error) (*instance, []*page, error) {
+		watchdog()
+		for _, p := range pages {
+			p.cancel()
 		}
-		e.pages <- p
+		in.kill()
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (start took longer than allowed: %v)", err, ctx.Err())
+		}
+		return nil, nil, err
 	}
-	return nil
+	ws := &cdp.WebSocket{Dialer: stallDialer{stall: e.cfg.StallTimeout}}
+	if err := ws.Connect(ctx, u, nil); err != nil {
+		return fail(fmt.Errorf("chromium: connect: %w", err))
+	}
+	in.b = rod.New().Client(cdp.New().Start(ws))
+	if err := in.b.Connect(); err != nil {
+		return fail(fmt.Errorf("chromium: connect: %w", err))
+	}
+	for i := 0; i < e.cfg.Pages; i++ {
+		p, err := e.newPage(in)
+		if err != nil {
+			return fail(err)
+		}
+		pages = append(pages, p)
+	}
+	if !watchdog() {
+		// ctx ended as the pool became ready: the watchdog is killing it.
+		return fail(fmt.Errorf("chromium: start: %w", ctx.Err()))
+	}
+	return in, pages, nil
 }
 
-// newPage opens a locked-down tab.
-func (e *Engine) newPage(b *rod.Browser) (*page, error) {
-	p, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+// newPage opens a locked-down tab. Its calls have no deadline of their own:
+// the caller kills the browser when its time is up, which ends them.
+func (e *Engine) newPage(in *instance) (*page, error) {
+	p, err := in.b.Page(proto.TargetCreateTarget{URL: "about:blank"})
 	if err != nil {
 		return nil, fmt.Errorf("chromium: new page: %w", err)
 	}
 	if err := (proto.EmulationSetScriptExecutionDisabled{Value: true}).Call(p); err != nil {
-		p.Close()
+		_ = p.Timeout(e.cfg.ProbeTimeout).Close()
 		return nil, fmt.Errorf("chromium: disable scripts: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -174,43 +282,103 @@ func (e *Engine) newPage(b *rod.Browser) (*page, error) {
 	go wait()
 	if err := (proto.FetchEnable{Patterns: []*proto.FetchRequestPattern{{URLPattern: "*"}}}).Call(p); err != nil {
 		cancel()
-		p.Close()
+		_ = p.Timeout(e.cfg.ProbeTimeout).Close()
 		return nil, fmt.Errorf("chromium: enable request blocking: %w", err)
 	}
-	return &page{p: p, b: b, cancel: cancel}, nil
+	return &page{p: p, in: in, cancel: cancel}, nil
 }
 
 // ErrClosed is returned by Render after Close.
 var ErrClosed = errors.New("chromium engine closed")
 
-// Render prints one document on a pooled page.
+// Render prints one document on a pooled page. It returns by ctx's deadline
+// (RenderTimeout when ctx has none) whatever the browser does; a page that
+// failed is replaced in the background.
 func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
-	if err := e.Start(); err != nil {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.cfg.RenderTimeout)
+		defer cancel()
+	}
+	e.maybeRecycle(ctx)
+	if err := e.start(ctx); err != nil {
 		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
-	e.maybeRecycle()
-	var pg *page
-	select {
-	case pg = <-e.pages:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("%w: waited for a free page: %v", render.ErrRender, ctx.Err())
-	}
-	if pg == nil {
-		return nil, ErrClosed
+	pg, err := e.take(ctx)
+	if err != nil {
+		return nil, err
 	}
 	e.mu.Lock()
 	e.active++
 	e.mu.Unlock()
-	defer e.rendered()
-	pdf, err := e.print(ctx, pg, job)
-	if err != nil {
-		// The page may be wedged or its browser gone: replace it.
-		pg = e.heal(pg)
+	type result struct {
+		pdf []byte
+		err error
 	}
-	if pg != nil {
-		e.pages <- pg
+	done := make(chan result, 1)
+	go func() {
+		pdf, err := e.print(ctx, pg, job)
+		if err == nil {
+			e.put(pg)
+			e.rendered()
+			done <- result{pdf, nil}
+			return
+		}
+		done <- result{nil, err}
+		// The page may be wedged or its browser gone: replace it, after
+		// the render has its answer.
+		e.put(e.heal(pg))
+		e.rendered()
+	}()
+	select {
+	case r := <-done:
+		return r.pdf, r.err
+	case <-ctx.Done():
+		select {
+		case r := <-done:
+			return r.pdf, r.err
+		default:
+		}
+		return nil, fmt.Errorf("%w: %v", render.ErrRender, ctx.Err())
 	}
-	return pdf, err
+}
+
+// take waits for a free page of the running browser.
+func (e *Engine) take(ctx context.Context) (*page, error) {
+	for {
+		select {
+		case pg := <-e.pages:
+			e.mu.Lock()
+			stale := pg.in != e.cur
+			e.mu.Unlock()
+			if stale {
+				pg.cancel()
+				continue
+			}
+			return pg, nil
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: waited for a free page: %v", render.ErrRender, ctx.Err())
+		}
+	}
+}
+
+// put returns a page to the pool, unless its browser was replaced or the
+// engine closed meanwhile.
+func (e *Engine) put(pg *page) {
+	if pg == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed || pg.in != e.cur {
+		pg.cancel()
+		return
+	}
+	select {
+	case e.pages <- pg:
+	default: // the pool is full: it never is, as it holds one page per slot
+		pg.cancel()
+	}
 }
 
 // rendered counts a finished render and decides whether the browser should be
@@ -224,8 +392,8 @@ func (e *Engine) rendered() {
 		e.recycle = true
 	}
 	pid := 0
-	if e.launcher != nil {
-		pid = e.launcher.PID()
+	if e.cur != nil {
+		pid = e.cur.pid
 	}
 	e.mu.Unlock()
 	if check && e.cfg.RecycleAboveBytes > 0 && pid > 0 {
@@ -239,14 +407,15 @@ func (e *Engine) rendered() {
 }
 
 // maybeRecycle restarts the browser when it is due and nothing renders on it.
-func (e *Engine) maybeRecycle() {
+func (e *Engine) maybeRecycle(ctx context.Context) {
 	e.mu.Lock()
-	due := e.recycle && e.active == 0 && !e.closed
+	due := e.recycle && e.active == 0 && !e.closed && e.cur != nil
+	cur := e.cur
 	e.mu.Unlock()
 	if !due {
 		return
 	}
-	if err := e.restart(); err != nil {
+	if err := e.restart(ctx, cur); err != nil && !errors.Is(err, ErrClosed) {
 		e.cfg.Logger.Error("chromium: recycle failed", "err", err)
 	}
 }
@@ -288,9 +457,13 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 		return nil, fmt.Errorf("%w: load document: %v", render.ErrRender, err)
 	}
 	// Images decode and fonts load after the content is set; printing before
-	// they are ready drops them.
-	if _, err := p.Evaluate(rod.Eval(`() => document.fonts.ready.then(() => Promise.all(
-		Array.from(document.images).map(i => i.complete ? null : new Promise(r => { i.onload = i.onerror = r }))))`).ByPromise()); err != nil {
+	// they are ready drops them. The wait rests on promises the browser
+	// settles itself (fonts.ready, and decode(), which settles when an image
+	// has loaded or failed, and loads a lazy one): with scripts off, an
+	// image's load and error handlers never run, and a wait on them never
+	// ended when an image was still loading, as a refused request often is.
+	if _, err := p.Evaluate(rod.Eval(`() => document.fonts.ready.then(() =>
+		Promise.allSettled(Array.from(document.images, i => i.decode())))`).ByPromise()); err != nil {
 		return nil, fmt.Errorf("%w: wait for fonts and images: %v", render.ErrRender, err)
 	}
 	g := job.Geometry
@@ -330,55 +503,83 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 }
 
 // heal replaces a page after a failed render; if the browser itself is gone
-// it restarts the browser. It returns the page to put back in the pool, or nil
-// when the engine is closed or the browser restart put fresh pages in.
+// or frozen it restarts the browser. It returns the page to put back in the
+// pool, or nil when the engine is closed or a restart put fresh pages in.
+// Every step is bounded: it runs after its render has answered, and the pool
+// is short of a page until it ends.
 func (e *Engine) heal(pg *page) *page {
 	pg.cancel()
-	// The browser may be frozen: nothing here may wait on it for long.
 	_ = pg.p.Timeout(e.cfg.ProbeTimeout).Close()
 	e.mu.Lock()
-	b, closed := e.browser, e.closed
+	cur, closed := e.cur, e.closed
 	e.mu.Unlock()
-	if closed || pg.b != b {
+	if closed || pg.in != cur {
 		// Closed, or a restart already refilled the pool with pages of a new browser.
 		return nil
 	}
-	if _, err := (proto.BrowserGetVersion{}).Call(b.Timeout(e.cfg.ProbeTimeout)); err == nil {
-		if np, err := e.newPage(b); err == nil {
+	if _, err := (proto.BrowserGetVersion{}).Call(cur.b.Timeout(e.cfg.ProbeTimeout)); err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), e.cfg.StartTimeout)
+		watchdog := context.AfterFunc(ctx, cur.kill) // a browser that cannot open a tab in that time is stuck
+		np, err := e.newPage(cur)
+		stopped := watchdog()
+		cancel()
+		if err == nil && stopped {
 			return np
+		}
+		if err == nil {
+			np.cancel()
 		}
 	}
 	e.cfg.Logger.Warn("chromium: browser not answering; restarting it")
-	if err := e.restart(); err != nil {
+	if err := e.restart(context.Background(), cur); err != nil && !errors.Is(err, ErrClosed) {
 		e.cfg.Logger.Error("chromium: restart failed", "err", err)
 	}
 	return nil
 }
 
-// restart kills the browser and starts a fresh one with a full pool. Pages
-// still out with other renders belong to the dead browser: their renders fail
-// and heal drops them.
-func (e *Engine) restart() error {
+// restart kills old, when it is still the running browser, and starts a
+// fresh one with a full pool, within ctx and StartTimeout. Pages still out
+// with other renders belong to the dead browser: their renders fail and put
+// drops them. When the start fails the engine is left unstarted, and the
+// next render starts it.
+func (e *Engine) restart(ctx context.Context, old *instance) error {
+	if err := e.hold(ctx); err != nil {
+		return err
+	}
+	defer e.release()
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.closed {
+		e.mu.Unlock()
 		return ErrClosed
 	}
-	if e.launcher != nil {
-		e.launcher.Kill()
+	if e.cur != old {
+		// Replaced already, by another restart or a start after a failed one.
+		e.mu.Unlock()
+		return nil
 	}
+	e.cur, e.started = nil, false
 	e.renders, e.recycle = 0, false
 	e.restarts++
-	// Drain the pool: its pages belong to the dead browser.
-	for drained := false; !drained; {
+	e.drainLocked()
+	e.mu.Unlock()
+	if old != nil {
+		old.kill()
+		// The next browser uses the same profile: let this one let go of it.
+		old.waitExit(5 * time.Second)
+	}
+	return e.startHeld(ctx)
+}
+
+// drainLocked empties the pool; e.mu is held.
+func (e *Engine) drainLocked() {
+	for {
 		select {
 		case pg := <-e.pages:
 			pg.cancel()
 		default:
-			drained = true
+			return
 		}
 	}
-	return e.startLocked()
 }
 
 // Close stops the browser it started, by pid, and removes its profile.
@@ -389,22 +590,19 @@ func (e *Engine) Close() error {
 		return nil
 	}
 	e.closed = true
-	b, l := e.browser, e.launcher
 	e.mu.Unlock()
-	done := make(chan struct{})
-	go func() {
-		if b != nil {
-			_ = b.Close()
-		}
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-	}
-	if l != nil {
-		l.Kill()
-		l.Cleanup()
+	// A start under way ends within StartTimeout; none begins after this.
+	e.life <- struct{}{}
+	defer e.release()
+	e.mu.Lock()
+	cur := e.cur
+	e.cur, e.started = nil, false
+	e.drainLocked()
+	e.mu.Unlock()
+	if cur != nil {
+		_ = cur.b.Timeout(5 * time.Second).Close()
+		cur.kill()
+		cur.waitExit(5 * time.Second)
 	}
 	return os.RemoveAll(e.dataDir)
 }
@@ -413,10 +611,10 @@ func (e *Engine) Close() error {
 func (e *Engine) PID() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.launcher == nil {
+	if e.cur == nil {
 		return 0
 	}
-	return e.launcher.PID()
+	return e.cur.pid
 }
 
 // refreshRE matches a <meta http-equiv="refresh"> element.

@@ -27,10 +27,12 @@ deps:
 	./scripts/install-deps.sh
 	go mod download
 
-## test: install what the tests need, check formatting and vet, run every test with the race detector.
+## test: install what the tests need (deps, and the extra fonts of install-deps.sh --test), check
+## formatting and vet, run every test with the race detector.
 ## One package at a time (-p 1): on two cores, the browser, WebAssembly and node-process tests of
 ## different packages starved each other into timeouts.
 test: deps lint
+	./scripts/install-deps.sh --test
 	go test -race -count=1 -p 1 -timeout 20m ./...
 
 ## lint: gofmt and go vet

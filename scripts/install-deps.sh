@@ -2,12 +2,22 @@
 # Installs what Platen needs from Debian, idempotently: only missing packages
 # are installed, and apt is not touched when nothing is missing.
 #   chromium                         the full browser engine (go-rod drives /usr/bin/chromium)
-#   poppler-utils                    pdftotext/pdftoppm, used by the tests to read PDFs
+#   poppler-utils                    pdftotext/pdftoppm/pdffonts, used by the tests to read PDFs
 #   fonts-liberation, fonts-dejavu-core  metric-compatible fonts for templates, and the
-#                                    substitutes a PDF template sets values in (pdfform)
+#                                    substitutes a PDF template sets values in (pdftemplate)
+# With --test (make test), also the fonts the tests render with, as an operator
+# would add fonts to a node:
+#   fonts-urw-base35, fonts-lmodern, fonts-opensymbol
+# Debian's fontconfig rebuilds the font cache (fc-cache) when a font package
+# is installed; a browser started afterwards finds the new fonts.
 set -euo pipefail
 
 packages=(chromium poppler-utils fonts-liberation fonts-dejavu-core)
+case "${1:-}" in
+  "") ;;
+  --test) packages+=(fonts-urw-base35 fonts-lmodern fonts-opensymbol) ;;
+  *) echo "usage: $0 [--test]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -26,7 +26,8 @@ func createKey(t *testing.T, n *testnode.Node, org string, scopes ...string) (id
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create key: %s", r)
 	}
-	return r.Data()["id"].(string), r.Data()["key"].(string)
+	k := testnode.DataAs[testnode.Key](t, r)
+	return k.ID, k.Key
 }
 
 func createOrg(t *testing.T, n *testnode.Node, name, plan string) string {
@@ -35,7 +36,7 @@ func createOrg(t *testing.T, n *testnode.Node, name, plan string) string {
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create org: %s", r)
 	}
-	return r.Data()["id"].(string)
+	return testnode.DataAs[testnode.Org](t, r).ID
 }
 
 func TestEnvelopesAndStatusCodes(t *testing.T) {
@@ -143,28 +144,30 @@ func TestIndexListsTheKeysScopesAndOperations(t *testing.T) {
 	n := testnode.Start(t, nil)
 	_, key := createKey(t, n, n.OrgID, "templates.read", "documents.generate")
 	r := testnode.Do(t, "GET", n.URL+"/v1", key, nil)
-	if r.Status != 200 || r.JSON["success"] != true || r.JSON["version"] != "v1" || r.JSON["organisation"] != "Sandbox organisation" {
+	if r.Status != 200 {
+		t.Fatalf("index: %s", r)
+	}
+	ix := testnode.Decode[testnode.Index](t, r.Body)
+	if !ix.Success || ix.Version != "v1" || ix.Organisation != "Sandbox organisation" {
 		t.Fatalf("index: %s", r)
 	}
 	var scopes []string
-	for _, s := range r.JSON["scopes"].([]any) {
-		m := s.(map[string]any)
-		if m["label"] == "" {
-			t.Errorf("scope %v without a label", m)
+	for _, s := range ix.Scopes {
+		if s.Label == "" {
+			t.Errorf("scope %+v without a label", s)
 		}
-		scopes = append(scopes, m["scope"].(string))
+		scopes = append(scopes, s.Scope)
 	}
 	// documents.generate includes documents.read.
 	if strings.Join(scopes, ",") != "documents.generate,documents.read,templates.read" {
 		t.Fatalf("scopes %v", scopes)
 	}
 	found := false
-	for _, o := range r.JSON["operations"].([]any) {
-		m := o.(map[string]any)
-		if strings.HasPrefix(m["path"].(string), "/admin") {
-			t.Errorf("operator route %v listed to an API key", m)
+	for _, o := range ix.Operations {
+		if strings.HasPrefix(o.Path, "/admin") {
+			t.Errorf("operator route %+v listed to an API key", o)
 		}
-		if m["path"] == "/v1/wallet" && m["method"] == "GET" && m["scope"] == "wallet.read" && m["summary"] != "" {
+		if o.Path == "/v1/wallet" && o.Method == "GET" && o.Scope == "wallet.read" && o.Summary != "" {
 			found = true
 		}
 	}
@@ -177,7 +180,7 @@ func TestScopesAreEnforcedAndOrganisationsIsolated(t *testing.T) {
 	n := testnode.Start(t, nil)
 	_, noWallet := createKey(t, n, n.OrgID, "templates.read")
 	r := testnode.Do(t, "GET", n.URL+"/v1/wallet", noWallet, nil)
-	if r.Status != 403 || r.Code() != "FORBIDDEN" || !strings.Contains(r.JSON["message"].(string), "wallet.read") {
+	if r.Status != 403 || r.Code() != "FORBIDDEN" || !strings.Contains(r.Message(), "wallet.read") {
 		t.Fatalf("missing scope: %s", r)
 	}
 
@@ -186,12 +189,12 @@ func TestScopesAreEnforcedAndOrganisationsIsolated(t *testing.T) {
 	if r := testnode.Do(t, "POST", n.URL+"/admin/v1/orgs/"+acme+"/wallet/credit", n.OperatorToken, map[string]any{"amountMicros": 2500000, "reference": "topup-1"}); r.Status != 201 {
 		t.Fatalf("credit: %s", r)
 	}
-	w := testnode.Do(t, "GET", n.URL+"/v1/wallet", acmeKey, nil).Data()
-	if w["balanceMicros"].(float64) != 2500000 || len(w["ledger"].([]any)) != 1 || w["plan"].(map[string]any)["name"] != "starter" {
-		t.Fatalf("acme wallet %v", w)
+	w := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", acmeKey, nil))
+	if w.BalanceMicros != 2500000 || len(w.Ledger) != 1 || w.Plan.Name != "starter" {
+		t.Fatalf("acme wallet %+v", w)
 	}
-	if w := testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil).Data(); w["balanceMicros"].(float64) != 0 || len(w["ledger"].([]any)) != 0 {
-		t.Fatalf("sandbox org sees another organisation's money: %v", w)
+	if w := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil)); w.BalanceMicros != 0 || len(w.Ledger) != 0 {
+		t.Fatalf("sandbox org sees another organisation's money: %+v", w)
 	}
 
 	// One organisation's key through another organisation's path is not found.
@@ -199,7 +202,7 @@ func TestScopesAreEnforcedAndOrganisationsIsolated(t *testing.T) {
 	if r := testnode.Do(t, "DELETE", n.URL+"/admin/v1/orgs/"+n.OrgID+"/keys/"+acmeKeyID, n.OperatorToken, nil); r.Status != 404 {
 		t.Fatalf("revoking acme's key through the sandbox org: %s", r)
 	}
-	if r := testnode.Do(t, "DELETE", n.URL+"/admin/v1/orgs/"+acme+"/keys/"+acmeKeyID, n.OperatorToken, nil); r.Status != 200 || r.Data()["revokedAt"] == nil {
+	if r := testnode.Do(t, "DELETE", n.URL+"/admin/v1/orgs/"+acme+"/keys/"+acmeKeyID, n.OperatorToken, nil); r.Status != 200 || testnode.DataAs[testnode.Key](t, r).RevokedAt == nil {
 		t.Fatalf("revoke: %s", r)
 	}
 }

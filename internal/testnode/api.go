@@ -328,6 +328,96 @@ type Key struct {
 	Key       string     `json:"key"`
 }
 
+// Credit is the answer of POST /admin/v1/orgs/:id/wallet/credit: the ledger
+// row, the balance after it, and whether the reference had been credited
+// already (then nothing new was written).
+type Credit struct {
+	Entry         LedgerEntry `json:"entry"`
+	BalanceMicros int64       `json:"balanceMicros"`
+	Replayed      bool        `json:"replayed"`
+}
+
+// Index is the answer of GET /v1. It is not an envelope's data: read it
+// with Decode from the whole body.
+type Index struct {
+	Success        bool        `json:"success"`
+	Version        string      `json:"version"`
+	Organisation   string      `json:"organisation"`
+	OrganisationID string      `json:"organisationId"`
+	Plan           string      `json:"plan"`
+	Scopes         []ScopeInfo `json:"scopes"`
+	Operations     []Operation `json:"operations"`
+	Message        string      `json:"message"`
+}
+
+// ScopeInfo is a scope the key has, with its label.
+type ScopeInfo struct {
+	Scope string `json:"scope"`
+	Label string `json:"label"`
+}
+
+// Operation is an entry of the index's operations; Scope is empty for
+// operations any key may call.
+type Operation struct {
+	Method  string `json:"method"`
+	Path    string `json:"path"`
+	Summary string `json:"summary"`
+	Scope   string `json:"scope"`
+}
+
+// Cluster is the answer of GET /admin/v1/cluster (and of removing a node):
+// this node, its raft state, the raft servers, the live members and the
+// members actors are placed on.
+type Cluster struct {
+	Node      ClusterNode     `json:"node"`
+	Raft      RaftState       `json:"raft"`
+	Servers   []RaftServer    `json:"servers"`
+	Members   []ClusterMember `json:"members"`
+	Placement []PlacedMember  `json:"placement"`
+}
+
+// ClusterNode is the node that answered.
+type ClusterNode struct {
+	ID    string `json:"id"`
+	HTTP  string `json:"http"`
+	Raft  string `json:"raft"`
+	Ready bool   `json:"ready"`
+}
+
+// RaftState is the answering node's raft role and indexes; raft reports
+// the term and the log's indexes as strings.
+type RaftState struct {
+	State        string `json:"state"`
+	Term         string `json:"term"`
+	LastLogIndex string `json:"lastLogIndex"`
+	CommitIndex  string `json:"commitIndex"`
+	AppliedIndex uint64 `json:"appliedIndex"`
+}
+
+// RaftServer is a server of the raft configuration; Suffrage is "Voter",
+// "Nonvoter" or "Staging".
+type RaftServer struct {
+	ID       string `json:"id"`
+	Address  string `json:"address"`
+	Suffrage string `json:"suffrage"`
+}
+
+// ClusterMember is a live member as gossip shows it.
+type ClusterMember struct {
+	ID    string `json:"id"`
+	HTTP  string `json:"http"`
+	Peer  string `json:"peer"`
+	Load  int64  `json:"load"`
+	Ready bool   `json:"ready"`
+}
+
+// PlacedMember is a member actors are placed on. The node writes
+// cluster.Member as it is, without JSON names: hence the capitals.
+type PlacedMember struct {
+	ID   string `json:"ID"`
+	Addr string `json:"Addr"`
+}
+
 // DataAs decodes the data of a success envelope into T, refusing fields T
 // does not have, and fails the test when the answer has no data or does not
 // fit T.

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/platen/platen/internal/poll"
 )
 
 // binary is the platen binary these tests run, built once by TestMain.
@@ -170,12 +172,14 @@ func TestStartFailsOnADataFolderInUseOrDamaged(t *testing.T) {
 			<-exited
 		}
 	})
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if res, err := http.Get("http://" + httpAddr + "/readyz"); err == nil {
+	if err := poll.Wait(60*time.Second, poll.Interval, func() error {
+		res, err := http.Get("http://" + httpAddr + "/readyz")
+		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
-				break
+				return nil
 			}
+			err = fmt.Errorf("GET /readyz: HTTP %d", res.StatusCode)
 		}
 		select {
 		case err := <-exited:
@@ -183,9 +187,9 @@ func TestStartFailsOnADataFolderInUseOrDamaged(t *testing.T) {
 			t.Fatalf("the first node exited: %v\n%s", err, stderr.String())
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the first node is not ready after a minute:\n%s", stderr.String())
-		}
+		return err
+	}); err != nil {
+		t.Fatalf("the first node is not ready after a minute (%v):\n%s", err, stderr.String())
 	}
 
 	t.Run("in use", func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
 )
 
@@ -94,22 +95,25 @@ func launch(t *testing.T, httpAddr string, readyWait time.Duration, args ...stri
 		cmd.Process.Kill()
 		<-p.exited
 	})
-	for deadline := time.Now().Add(readyWait); ; time.Sleep(50 * time.Millisecond) {
-		if res, err := http.Get(p.url + "/readyz"); err == nil {
+	if err := poll.Wait(readyWait, poll.Interval, func() error {
+		res, err := http.Get(p.url + "/readyz")
+		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
-				return p
+				return nil
 			}
+			err = fmt.Errorf("GET /readyz: HTTP %d", res.StatusCode)
 		}
 		select {
 		case <-p.exited:
 			t.Fatalf("node on %s exited: %v\n%s", httpAddr, p.err, p.stderr)
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("node on %s not ready in %s:\n%s\n%s", httpAddr, readyWait, p.stdout, p.stderr)
-		}
+		return err
+	}); err != nil {
+		t.Fatalf("node on %s not ready in %s (%v):\n%s\n%s", httpAddr, readyWait, err, p.stdout, p.stderr)
 	}
+	return p
 }
 
 // TestKill9DuringWriteBurstLosesNoAcknowledgedWrite kills the node with
@@ -120,7 +124,7 @@ func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 	dir := t.TempDir()
 	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
-	org := testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Acme", "plan": "starter"}).Data()["id"].(string)
+	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Acme", "plan": "starter"})).ID
 
 	type credit struct {
 		ref    string
@@ -148,8 +152,13 @@ func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 				if i%4 == 3 {
 					r, err := post(client, p.url+"/admin/v1/orgs/"+org+"/keys", fmt.Sprintf(`{"name":"k","scopes":["wallet.read"]}`))
 					if err == nil && r.Status == 201 {
+						k, err := testnode.ParseData[testnode.Key](r)
+						if err != nil {
+							t.Errorf("a created key: %v: %s", err, r)
+							continue
+						}
 						mu.Lock()
-						ackedKeys = append(ackedKeys, r.Data()["key"].(string))
+						ackedKeys = append(ackedKeys, k.Key)
 						mu.Unlock()
 					}
 					continue
@@ -167,17 +176,18 @@ func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 			}
 		}(g)
 	}
-	// Kill once a good number of writes are acknowledged, while more are in flight.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	// Kill once a good number of writes are acknowledged, while more are in
+	// flight; after a minute, kill anyway (the counts are checked below).
+	// Asked every 5 ms, so the kill lands soon after the 150th.
+	_ = poll.Wait(60*time.Second, 5*time.Millisecond, func() error {
 		mu.Lock()
 		n := len(acked)
 		mu.Unlock()
-		if n >= 150 || time.Now().After(deadline) {
-			break
+		if n < 150 {
+			return fmt.Errorf("%d credits acknowledged", n)
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return nil
+	})
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +205,7 @@ func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 	}
 	for _, c := range acked {
 		r := testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/wallet/credit", opToken, map[string]any{"amountMicros": c.amount, "reference": c.ref})
-		if r.Status != 200 || r.Data()["replayed"] != true {
+		if r.Status != 200 || !testnode.DataAs[testnode.Credit](t, r).Replayed {
 			t.Fatalf("acknowledged credit %s lost: %s", c.ref, r)
 		}
 	}
@@ -213,9 +223,9 @@ func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 			t.Fatalf("credit %s after restart: %s", c.ref, r)
 		}
 	}
-	got := testnode.Do(t, "GET", p.url+"/admin/v1/orgs/"+org, opToken, nil).Data()["balanceMicros"].(float64)
-	if int64(got) != want {
-		t.Fatalf("balance %d, want %d: a credit was applied twice or lost", int64(got), want)
+	got := testnode.DataAs[testnode.Org](t, testnode.Do(t, "GET", p.url+"/admin/v1/orgs/"+org, opToken, nil)).BalanceMicros
+	if got != want {
+		t.Fatalf("balance %d, want %d: a credit was applied twice or lost", got, want)
 	}
 }
 
@@ -300,31 +310,33 @@ func TestDocumentsPendingAtKillFinishAfterRestart(t *testing.T) {
 		if r.Status != 202 {
 			t.Fatalf("document %d: %s", i, r)
 		}
-		ids = append(ids, r.Data()["id"].(string))
+		ids = append(ids, testnode.DataAs[testnode.Document](t, r).ID)
 	}
 	p.cmd.Process.Signal(syscall.SIGKILL)
 	p.wait(t, 10*time.Second)
 
 	p = startProc(t, dir, httpAddr, raftAddr)
+	// Each document is read until it is done, in order, within 90 s for all.
 	pendingAtRestart := 0
-	deadline := time.Now().Add(90 * time.Second)
-	for _, id := range ids {
-		first := true
-		for {
-			d := testnode.Do(t, "GET", p.url+"/v1/documents/"+id, key, nil).Data()
-			if first && d["status"] != "completed" {
+	read := map[string]bool{} // documents read at least once
+	done := 0                 // ids[:done] are completed
+	poll.Until(t, 90*time.Second, func() error {
+		for ; done < len(ids); done++ {
+			id := ids[done]
+			d := testnode.DataAs[testnode.Document](t, testnode.Do(t, "GET", p.url+"/v1/documents/"+id, key, nil))
+			if !read[id] && d.Status != "completed" {
 				pendingAtRestart++
 			}
-			first = false
-			if d["status"] == "completed" && d["pageCount"].(float64) == 5 {
-				break
+			read[id] = true
+			if d.Status == "failed" {
+				t.Fatalf("document %s after restart: %+v", id, d)
 			}
-			if d["status"] == "failed" || time.Now().After(deadline) {
-				t.Fatalf("document %s after restart: %v", id, d)
+			if d.Status != "completed" || d.PageCount != 5 {
+				return fmt.Errorf("document %s after restart: %+v", id, d)
 			}
-			time.Sleep(100 * time.Millisecond)
 		}
-	}
+		return nil
+	})
 	if pendingAtRestart == 0 {
 		t.Fatal("every document finished before the kill; the test proves nothing")
 	}
@@ -340,9 +352,9 @@ func TestKill9DuringDocumentBurstKeepsTheLedgerConsistent(t *testing.T) {
 	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
 	testnode.Do(t, "PUT", p.url+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 2, "pageRateMicros": 1000})
-	org := testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"}).Data()["id"].(string)
+	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"})).ID
 	testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/wallet/credit", opToken, map[string]any{"amountMicros": 1000000, "reference": "topup"})
-	key := testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "templates.write"}}).Data()["key"].(string)
+	key := testnode.DataAs[testnode.Key](t, testnode.Do(t, "POST", p.url+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "templates.write"}})).Key
 	testnode.Do(t, "POST", p.url+"/v1/templates", key, map[string]any{"name": "Note", "slug": "note",
 		"html": `<html><body><div class="sheet" style="padding:20mm"><h1>Note {{n}}</h1></div></body></html>`})
 
@@ -376,61 +388,59 @@ func TestKill9DuringDocumentBurstKeepsTheLedgerConsistent(t *testing.T) {
 			}
 		}(g)
 	}
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	// Kill once 25 are acknowledged, or after a minute regardless.
+	_ = poll.Wait(60*time.Second, 5*time.Millisecond, func() error {
 		mu.Lock()
 		n := acked
 		mu.Unlock()
-		if n >= 25 || time.Now().After(deadline) {
-			break
+		if n < 25 {
+			return fmt.Errorf("%d documents acknowledged", n)
 		}
-	}
+		return nil
+	})
 	p.cmd.Process.Signal(syscall.SIGKILL)
 	p.wait(t, 10*time.Second)
 	close(stop)
 	wg.Wait()
 
 	p = startProc(t, dir, httpAddr, raftAddr)
-	var docs []any
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		docs = testnode.Do(t, "GET", p.url+"/v1/documents?limit=100", key, nil).Data()["items"].([]any)
+	var docs []testnode.Document
+	poll.Until(t, 90*time.Second, func() error {
+		docs = testnode.DataAs[testnode.List[testnode.Document]](t, testnode.Do(t, "GET", p.url+"/v1/documents?limit=100", key, nil)).Items
 		pending := 0
 		for _, d := range docs {
-			if s := d.(map[string]any)["status"]; s == "queued" || s == "rendering" {
+			if d.Status == "queued" || d.Status == "rendering" {
 				pending++
 			}
 		}
-		if pending == 0 {
-			break
+		if pending > 0 {
+			return fmt.Errorf("%d documents still pending after restart", pending)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d documents still pending after restart", pending)
-		}
-	}
+		return nil
+	})
 	completed := 0
 	for _, d := range docs {
-		if d.(map[string]any)["status"] == "completed" {
+		if d.Status == "completed" {
 			completed++
 		}
 	}
-	l := testnode.Do(t, "GET", p.url+"/admin/v1/orgs/"+org+"/ledger", opToken, nil).Data()
-	var sum float64
+	l := testnode.DataAs[testnode.Ledger](t, testnode.Do(t, "GET", p.url+"/admin/v1/orgs/"+org+"/ledger", opToken, nil))
+	var sum int64
 	charged := map[string]bool{}
-	for _, row := range l["items"].([]any) {
-		r := row.(map[string]any)
-		sum += r["amountMicros"].(float64)
-		if r["kind"] == "debit" {
-			ref := r["reference"].(string)
-			if charged[ref] {
-				t.Fatalf("document %s charged twice", ref)
+	for _, e := range l.Items {
+		sum += e.AmountMicros
+		if e.Kind == "debit" {
+			if charged[e.Reference] {
+				t.Fatalf("document %s charged twice", e.Reference)
 			}
-			charged[ref] = true
+			charged[e.Reference] = true
 		}
 	}
-	wantBalance := 1000000 - 1000*float64(completed-2)
-	if sum != l["balanceMicros"].(float64) || l["balanceMicros"].(float64) != wantBalance || len(charged) != completed-2 ||
-		l["heldMicros"].(float64) != 0 || l["heldPages"].(float64) != 0 || l["pagesUsed"].(float64) != 2 {
-		t.Fatalf("%d completed documents; ledger sum %v, balance %v (want %v), %d charged, held %v micros %v pages, %v pages used",
-			completed, sum, l["balanceMicros"], wantBalance, len(charged), l["heldMicros"], l["heldPages"], l["pagesUsed"])
+	wantBalance := 1000000 - 1000*int64(completed-2)
+	if sum != l.BalanceMicros || l.BalanceMicros != wantBalance || len(charged) != completed-2 ||
+		l.HeldMicros != 0 || l.HeldPages != 0 || l.PagesUsed != 2 {
+		t.Fatalf("%d completed documents; ledger sum %d, balance %d (want %d), %d charged, held %d micros %d pages, %d pages used",
+			completed, sum, l.BalanceMicros, wantBalance, len(charged), l.HeldMicros, l.HeldPages, l.PagesUsed)
 	}
 	t.Logf("%d requests acknowledged before the kill, %d documents completed, ledger consistent", acked, completed)
 }

@@ -4,7 +4,7 @@ export PATH := $(PATH):/usr/local/go/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build deps test lint bench cover clean cluster chaos
+.PHONY: run build deps test test-fast lint bench cover clean cluster chaos
 
 ## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
 run: deps build
@@ -34,6 +34,13 @@ deps:
 test: deps lint
 	./scripts/install-deps.sh --test
 	go test -race -count=1 -p 1 -timeout 20m ./...
+
+## test-fast: the inner loop (under two minutes here): go test -short, without the race detector.
+## It skips the tests that start node processes and clusters, restart browsers, or render documents
+## by the dozen (internal/tier); make test runs them all, and is what CI runs.
+test-fast: deps
+	./scripts/install-deps.sh --test
+	go test -short -count=1 ./...
 
 ## lint: gofmt and go vet
 lint:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/platen/platen/internal/poll"
+	"github.com/platen/platen/internal/tier"
 )
 
 func startMember(t *testing.T, id string, key []byte) (*Membership, *Rendezvous) {
@@ -91,6 +92,7 @@ func TestMembershipRefusesANodeWithoutTheKey(t *testing.T) {
 // the fault transport: the others stop placing keys on it, and it comes back
 // once its network does and it joins again.
 func TestIsolatedMemberIsDroppedAndReturns(t *testing.T) {
+	tier.Full(t, "waits for gossip to drop and readmit a member")
 	key := bytes.Repeat([]byte{1}, 32)
 	ms := make([]*Membership, 3)
 	ps := make([]*Rendezvous, 3)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/storage"
 )
 
@@ -93,6 +94,7 @@ func TestRaftAppliesSnapshotsAndRestarts(t *testing.T) {
 // TestRaftRestoresSnapshotIntoEmptyStore covers a node whose state database
 // was lost: raft must restore the snapshot and replay the rest of the log.
 func TestRaftRestoresSnapshotIntoEmptyStore(t *testing.T) {
+	tier.Full(t, "snapshots and restores a replica")
 	dir := t.TempDir()
 	r := startReplica(t, dir, 20)
 	r.rep.Apply(&storage.Command{Kind: storage.KindCreateOrg, OrgID: "org_a", At: at,

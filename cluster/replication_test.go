@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/platen/platen/internal/poll"
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/storage"
 )
 
@@ -32,6 +33,7 @@ func startNamed(t *testing.T, id string, join bool) replica {
 // voters; writes reach every store; when the leader stops, the others elect
 // a new one and writes go on. The failover time is logged for the note.
 func TestThreeReplicasReplicateAndSurviveTheLeader(t *testing.T) {
+	tier.Full(t, "runs three raft replicas through a leader loss")
 	r1 := startNamed(t, "n1", false)
 	if err := r1.rep.WaitReady(10 * time.Second); err != nil {
 		t.Fatal(err)

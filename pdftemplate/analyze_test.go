@@ -7,15 +7,17 @@ import (
 	"sync"
 	"testing"
 
+	"math/rand"
+	"strings"
+	"time"
+
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/enums"
 	"github.com/klippa-app/go-pdfium/requests"
 	"github.com/klippa-app/go-pdfium/structs"
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
-	"math/rand"
-	"strings"
-	"time"
+	"github.com/platen/platen/internal/tier"
 )
 
 var (
@@ -207,6 +209,7 @@ func FuzzContent(f *testing.F) {
 // check and a fill. Each may be refused; none may panic or hang. FuzzAnalyze
 // explores further when run with -fuzz.
 func TestMalformedUploadsAreRefusedNotFatal(t *testing.T) {
+	tier.Full(t, "feeds dozens of damaged PDFs through analysis and fill")
 	e := testEngine(t)
 	var seeds [][]byte
 	for _, c := range corpus {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/internal/tier"
 )
 
 // paidOrg makes an organisation on the starter plan with an invoice template
@@ -53,6 +54,7 @@ func ledger(t *testing.T, n *testnode.Node, org string) testnode.Ledger {
 // more; 24 one-page documents at once over REST. Exactly 8 are made; the
 // others are refused with 402 before anything renders.
 func TestConcurrentDocumentsPayExactly(t *testing.T) {
+	tier.Full(t, "renders documents concurrently until the wallet runs out")
 	n := testnode.Start(t, nil)
 	org, key := paidOrg(t, n, 3, 5000)
 	credit(t, n, org, 5*5000, "topup-1")
@@ -166,6 +168,7 @@ func TestFailedRenderLeavesTheLedgerAndHoldsUntouched(t *testing.T) {
 }
 
 func TestSandboxCapAndWatermark(t *testing.T) {
+	tier.Full(t, "renders the sandbox allowance to its end")
 	n := withInvoice(t, nil)
 	if r := testnode.Do(t, "PUT", n.URL+"/admin/v1/plans/sandbox", n.OperatorToken, map[string]any{"monthlyPages": 3}); r.Status != 200 {
 		t.Fatal(r)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/node"
 )
 
@@ -304,6 +305,7 @@ func TestRegenerateUsesTheOriginalVersionAndListingPages(t *testing.T) {
 }
 
 func TestPageCapAndTimeBudgetFailTheDocument(t *testing.T) {
+	tier.Full(t, "renders a document past the page cap and one past its time budget")
 	cases := []struct {
 		change func(*node.Config)
 		code   string
@@ -366,6 +368,7 @@ func TestFileExpiresAfterRetentionAndTheRecordStays(t *testing.T) {
 }
 
 func TestFullQueueAnswersOverloaded(t *testing.T) {
+	tier.Full(t, "fills the render queue")
 	n := withInvoice(t, func(c *node.Config) { c.DocumentQueue = 1; c.RenderPages = 1 })
 	// The slow document has 200 pages: more than the sandbox's allowance.
 	testnode.Do(t, "PUT", n.URL+"/admin/v1/plans/sandbox", n.OperatorToken, map[string]any{"monthlyPages": 100000})

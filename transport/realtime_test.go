@@ -16,6 +16,7 @@ import (
 	"github.com/fasthttp/websocket"
 
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/node"
 )
 
@@ -179,6 +180,7 @@ func TestRealtimeFeedAndReplayFromCursor(t *testing.T) {
 }
 
 func TestRealtimeSlowReaderIsCutOffWithoutHoldingOthers(t *testing.T) {
+	tier.Full(t, "floods a reader that does not read")
 	n := testnode.Start(t, func(c *node.Config) {
 		c.HTTP.Realtime.WriteTimeout, c.HTTP.Realtime.SocketBuffer = 300*time.Millisecond, 4096
 	})
@@ -286,6 +288,7 @@ func TestRealtimeRefusals(t *testing.T) {
 // TestRealtimeFromNodeJS drives the namespace with the npm ws package, as a
 // JavaScript client would.
 func TestRealtimeFromNodeJS(t *testing.T) {
+	tier.Full(t, "runs a Node.js client")
 	dir := t.TempDir()
 	npm := exec.Command("npm", "install", "--no-audit", "--no-fund", "--silent", "ws@8.18.0")
 	npm.Dir = dir
@@ -349,6 +352,7 @@ func TestRealtimeRevokedKeyIsClosed(t *testing.T) {
 
 // TestRealtimeReplaysFarBack: a replay longer than any lag limit completes.
 func TestRealtimeReplaysFarBack(t *testing.T) {
+	tier.Full(t, "replays hundreds of events")
 	n := testnode.Start(t, nil)
 	testnode.Do(t, "PATCH", n.URL+"/admin/v1/orgs/"+n.OrgID, n.OperatorToken, map[string]any{"plan": "starter"})
 	for i := 0; i < 1300; i++ {

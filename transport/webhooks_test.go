@@ -19,6 +19,7 @@ import (
 
 	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/node"
 	"github.com/platen/platen/webhooks/verify"
 )
@@ -324,6 +325,7 @@ func TestPrivateAddressesRefusedByDefault(t *testing.T) {
 // TestRestartInTheMiddleOfARetryScheduleStillDelivers stops the node while a
 // delivery waits for its retry, and starts it again on the same folder.
 func TestRestartInTheMiddleOfARetryScheduleStillDelivers(t *testing.T) {
+	tier.Full(t, "restarts a node mid-schedule")
 	rc := newReceiver(t, 500, 500, 500, 500, 500, 500, 500)
 	dir := t.TempDir()
 	cfg := node.DefaultConfig()

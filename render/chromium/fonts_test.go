@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/render"
 )
 
@@ -26,6 +27,7 @@ var testFamilies = []struct{ family, fontName string }{
 // added families with each: every render ends within its budget and embeds
 // every family.
 func TestInstalledFontsOnFreshEngines(t *testing.T) {
+	tier.Full(t, "starts four fresh browsers")
 	out, err := exec.Command("fc-list", ":", "family").Output()
 	if err != nil {
 		t.Fatalf("fc-list: %v (scripts/install-deps.sh installs fontconfig with chromium)", err)

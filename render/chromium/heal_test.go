@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/render"
 )
 
@@ -64,6 +65,7 @@ func TestCrashedBrowserIsReplaced(t *testing.T) {
 }
 
 func TestHungBrowserIsReplaced(t *testing.T) {
+	tier.Full(t, "waits out a hung browser and restarts it")
 	cfg := DefaultConfig()
 	cfg.ProbeTimeout = 500 * time.Millisecond
 	e, err := New(cfg)
@@ -89,6 +91,7 @@ func TestHungBrowserIsReplaced(t *testing.T) {
 }
 
 func TestBrowserIsRecycledAfterNRenders(t *testing.T) {
+	tier.Full(t, "restarts the browser after many renders")
 	cfg := DefaultConfig()
 	cfg.RecycleAfter = 5
 	e, err := New(cfg)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/tier"
 	"github.com/platen/platen/render"
 )
 
@@ -78,6 +79,7 @@ func TestPendingImagesDoNotStallThePrint(t *testing.T) {
 // document larger than the socket's buffers: the write that carries it can
 // never finish. The render must still end at its budget, and the pool heal.
 func TestFrozenBrowserEndsALargeRender(t *testing.T) {
+	tier.Full(t, "freezes a browser and waits out its budget")
 	cfg := DefaultConfig()
 	cfg.ProbeTimeout = 500 * time.Millisecond
 	cfg.StallTimeout = time.Second
@@ -106,6 +108,7 @@ func TestFrozenBrowserEndsALargeRender(t *testing.T) {
 // answers: the render ends at its budget with an error, the process the
 // engine started is stopped, and the next render tries again.
 func TestBrowserThatNeverStartsEndsTheRender(t *testing.T) {
+	tier.Full(t, "waits out a browser that never starts")
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	bin := filepath.Join(dir, "chromium")

@@ -2,7 +2,6 @@ package node_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/faultproxy"
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
 )
 
@@ -104,51 +104,70 @@ func (c *testCluster) kill(i int) {
 	c.nodes[i].wait(c.t, 10*time.Second)
 }
 
-// info is GET /admin/v1/cluster on node i, or nil if it does not answer.
-func (c *testCluster) info(i int) map[string]any {
+// info is GET /admin/v1/cluster on node i, or why it has none.
+func (c *testCluster) info(i int) (testnode.Cluster, error) {
 	client := &http.Client{Timeout: 2 * time.Second}
 	req, _ := http.NewRequest("GET", c.nodes[i].url+"/admin/v1/cluster", nil)
 	req.Header.Set("Authorization", "Bearer "+opToken)
 	res, err := client.Do(req)
 	if err != nil {
-		return nil
+		return testnode.Cluster{}, fmt.Errorf("node %d: %w", i, err)
 	}
 	defer res.Body.Close()
-	var body struct {
-		Data map[string]any `json:"data"`
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return testnode.Cluster{}, fmt.Errorf("node %d: %w", i, err)
 	}
-	if res.StatusCode != 200 || json.NewDecoder(res.Body).Decode(&body) != nil {
-		return nil
+	r := testnode.Response{Status: res.StatusCode, Body: body}
+	if r.Status != 200 {
+		return testnode.Cluster{}, fmt.Errorf("node %d: %s", i, r)
 	}
-	return body.Data
+	inf, err := testnode.ParseData[testnode.Cluster](r)
+	if err != nil {
+		return testnode.Cluster{}, fmt.Errorf("node %d: %w", i, err)
+	}
+	return inf, nil
 }
 
-func (c *testCluster) leader() int {
+// leader is the node that says it leads, or an error with what each said.
+func (c *testCluster) leader() (int, error) {
+	var said []string
 	for i := range c.nodes {
-		if inf := c.info(i); inf != nil && inf["raft"].(map[string]any)["state"] == "Leader" {
-			return i
+		inf, err := c.info(i)
+		if err != nil {
+			said = append(said, err.Error())
+			continue
 		}
+		if inf.Raft.State == "Leader" {
+			return i, nil
+		}
+		said = append(said, fmt.Sprintf("node %d: %s", i, inf.Raft.State))
 	}
-	return -1
+	return -1, fmt.Errorf("no leader (%s)", strings.Join(said, "; "))
 }
 
 func (c *testCluster) waitVoters(want int) {
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if l := c.leader(); l >= 0 {
-			voters := 0
-			for _, s := range c.info(l)["servers"].([]any) {
-				if s.(map[string]any)["suffrage"] == "Voter" {
-					voters++
-				}
-			}
-			if voters >= want {
-				return
+	c.t.Helper()
+	poll.Until(c.t, 60*time.Second, func() error {
+		l, err := c.leader()
+		if err != nil {
+			return fmt.Errorf("the cluster has not reached %d voters: %w", want, err)
+		}
+		inf, err := c.info(l)
+		if err != nil {
+			return fmt.Errorf("the cluster has not reached %d voters: the leader: %w", want, err)
+		}
+		voters := 0
+		for _, s := range inf.Servers {
+			if s.Suffrage == "Voter" {
+				voters++
 			}
 		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("the cluster did not reach %d voters", want)
+		if voters < want {
+			return fmt.Errorf("the cluster has not reached %d voters: node %d leads %+v", want, l, inf.Servers)
 		}
-	}
+		return nil
+	})
 }
 
 // TestClusterOfProcessesSurvivesKill9 runs three real nodes: every call works
@@ -161,11 +180,11 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	url := c.url
 
 	testnode.Do(t, "PUT", url(2)+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 2, "pageRateMicros": 1000})
-	org := testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"}).Data()["id"].(string)
+	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"})).ID
 	if r := testnode.Do(t, "POST", url(2)+"/admin/v1/orgs/"+org+"/wallet/credit", opToken, map[string]any{"amountMicros": 1000000, "reference": "topup"}); r.Status != 200 && r.Status != 201 {
 		t.Fatal(r)
 	}
-	key := testnode.Do(t, "POST", url(0)+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "documents.read", "templates.write", "templates.read"}}).Data()["key"].(string)
+	key := testnode.DataAs[testnode.Key](t, testnode.Do(t, "POST", url(0)+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "documents.read", "templates.write", "templates.read"}})).Key
 	if r := testnode.Do(t, "POST", url(1)+"/v1/templates", key, map[string]any{"name": "Note", "slug": "note",
 		"html": `<html><body><div class="sheet" style="padding:20mm"><h1>Note {{n}}</h1></div></body></html>`}); r.Status != 201 {
 		t.Fatal(r)
@@ -174,10 +193,14 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	// Rendered on each node, downloaded from each of the others.
 	for i := range c.nodes {
 		r := testnode.Do(t, "POST", url(i)+"/v1/documents", key, map[string]any{"templateId": "note", "data": map[string]any{"n": i}})
-		if r.Status != 201 || r.Data()["status"] != "completed" {
+		if r.Status != 201 {
 			t.Fatalf("document on node %d: %s", i, r)
 		}
-		link := r.Data()["downloadUrl"].(string)
+		d := testnode.DataAs[testnode.Document](t, r)
+		if d.Status != "completed" {
+			t.Fatalf("document on node %d: %s", i, r)
+		}
+		link := d.DownloadURL
 		for j := range c.nodes {
 			if j == i {
 				continue
@@ -199,9 +222,9 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	// a node without the upload fetches it from a holder.
 	upload := uploadPDF(t, url(0), key, "../pdftemplate/testdata/chromium-invoice.pdf", "pdf-invoice", c.nodes[0].stderr)
 	var numberPiece string
-	for _, p := range upload["pieces"].([]any) {
-		if p := p.(map[string]any); p["text"] == "INV-2026-0142" && numberPiece == "" {
-			numberPiece = p["id"].(string)
+	for _, p := range upload.Pieces {
+		if p.Text == "INV-2026-0142" && numberPiece == "" {
+			numberPiece = p.ID
 		}
 	}
 	if r := testnode.Do(t, "POST", url(1)+"/v1/templates/pdf-invoice/versions", key, map[string]any{
@@ -210,7 +233,10 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	}
 	for i := range c.nodes {
 		r := testnode.Do(t, "POST", url(i)+"/v1/documents", key, map[string]any{"templateId": "pdf-invoice", "data": map[string]any{"number": fmt.Sprintf("INV-2026-090%d", i)}})
-		if r.Status != 201 || r.Data()["status"] != "completed" || r.Data()["engine"] != "pdfium" {
+		if r.Status != 201 {
+			t.Fatalf("PDF template document on node %d: %s", i, r)
+		}
+		if d := testnode.DataAs[testnode.Document](t, r); d.Status != "completed" || d.Engine != "pdfium" {
 			t.Fatalf("PDF template document on node %d: %s", i, r)
 		}
 		if img := testnode.Do(t, "GET", url(i)+"/v1/templates/pdf-invoice/pages/1.png", key, nil); img.Status != 200 || img.Header.Get("Content-Type") != "image/png" {
@@ -220,21 +246,25 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 
 	// The leader dies; a write through a survivor goes through once a new
 	// leader is elected.
-	lead := c.leader()
+	lead, err := c.leader()
+	if err != nil {
+		t.Fatal(err)
+	}
 	survivor := (lead + 1) % 3
 	killed := time.Now()
 	c.kill(lead)
-	for n := 0; ; n++ {
+	// A write through a survivor goes through within 30 s.
+	poll.Until(t, 30*time.Second, func() error {
 		r, err := post(&http.Client{Timeout: 5 * time.Second}, url(survivor)+"/admin/v1/orgs/"+org+"/wallet/credit",
 			fmt.Sprintf(`{"amountMicros":1,"reference":"after-kill"}`))
-		if err == nil && (r.Status == 200 || r.Status == 201) {
-			break
+		if err != nil {
+			return fmt.Errorf("no write through node %d after the leader's kill: %v", survivor, err)
 		}
-		if time.Since(killed) > 30*time.Second {
-			t.Fatalf("no write 30 s after the leader's kill: %v %v", r, err)
+		if r.Status != 200 && r.Status != 201 {
+			return fmt.Errorf("no write through node %d after the leader's kill: %s", survivor, r)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 	t.Logf("failover: a write through a survivor committed %s after the leader's kill -9", time.Since(killed).Round(time.Millisecond))
 
 	// The old leader returns and catches up.
@@ -271,8 +301,13 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 					t.Errorf("document on node %d: %v %v", victim, r, err)
 					continue
 				}
+				d, err := testnode.ParseData[testnode.Document](r)
+				if err != nil {
+					t.Errorf("document on node %d: %v: %s", victim, err, r)
+					continue
+				}
 				mu.Lock()
-				ids = append(ids, r.Data()["id"].(string))
+				ids = append(ids, d.ID)
 				mu.Unlock()
 			}
 		}(g)
@@ -281,22 +316,27 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	c.kill(victim)
 	killed = time.Now()
 	reader := (victim + 1) % 3
+	// Each document is read until it completes, in order, within 90 s for all.
 	pendingAtKill := 0
-	for _, id := range ids {
-		for first := true; ; first = false {
-			d := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id, key, nil).Data()
-			if first && d["status"] != "completed" {
+	read := map[string]bool{} // documents read at least once
+	done := 0                 // ids[:done] are completed
+	poll.Until(t, 90*time.Second, func() error {
+		for ; done < len(ids); done++ {
+			id := ids[done]
+			d := testnode.DataAs[testnode.Document](t, testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id, key, nil))
+			if !read[id] && d.Status != "completed" {
 				pendingAtKill++
 			}
-			if d["status"] == "completed" {
-				break
+			read[id] = true
+			if d.Status == "failed" {
+				t.Fatalf("document %s after its node's kill: %+v", id, d)
 			}
-			if d["status"] == "failed" || time.Since(killed) > 90*time.Second {
-				t.Fatalf("document %s after its node's kill: %v", id, d)
+			if d.Status != "completed" {
+				return fmt.Errorf("document %s after its node's kill: %+v", id, d)
 			}
-			time.Sleep(100 * time.Millisecond)
 		}
-	}
+		return nil
+	})
 	t.Logf("%d of %d documents were unfinished when their node was killed; all completed elsewhere %s after the kill",
 		pendingAtKill, len(ids), time.Since(killed).Round(time.Millisecond))
 	if testing.Verbose() {
@@ -311,15 +351,15 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 		}
 		t.Logf("killed at %s", killed.UTC().Format(time.RFC3339Nano))
 		for i := range c.nodes {
-			if inf := c.info(i); inf != nil {
-				t.Logf("node %d (%s) places on %v", i, inf["node"].(map[string]any)["id"], inf["placement"])
+			if inf, err := c.info(i); err == nil {
+				t.Logf("node %d (%s) places on %+v", i, inf.Node.ID, inf.Placement)
 			}
 		}
 	}
 
 	before, cursor := feed.completed()
 	resumed := newFeedClient(t, c.nodes[reader].httpAddr, key, cursor)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	poll.Until(t, 30*time.Second, func() error {
 		after, _ := resumed.completed()
 		missing := 0
 		for _, id := range ids {
@@ -330,14 +370,12 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 				t.Fatalf("document %s's completion came again after resuming from cursor %s", id, cursor)
 			}
 		}
-		if missing == 0 {
-			t.Logf("realtime: %d completions on the killed node's connection, the rest after resuming on another node from cursor %q", len(before), cursor)
-			break
+		if missing > 0 {
+			return fmt.Errorf("%d completions have not reached the realtime client", missing)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d completions never reached the realtime client", missing)
-		}
-	}
+		return nil
+	})
+	t.Logf("realtime: %d completions on the killed node's connection, the rest after resuming on another node from cursor %q", len(before), cursor)
 
 	c.start(victim)
 	for i := range c.nodes {
@@ -346,79 +384,87 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 
 	// The operator removes a node that is gone, through any node; it comes
 	// back into raft when it runs again.
-	servers := func(i int) map[string]string {
-		out := map[string]string{}
-		for _, s := range c.info(i)["servers"].([]any) {
-			m := s.(map[string]any)
-			out[m["id"].(string)] = m["suffrage"].(string)
+	servers := func(i int) (map[string]string, error) {
+		inf, err := c.info(i)
+		if err != nil {
+			return nil, err
 		}
-		return out
+		out := map[string]string{}
+		for _, s := range inf.Servers {
+			out[s.ID] = s.Suffrage
+		}
+		return out, nil
 	}
-	goneID := c.info(victim)["node"].(map[string]any)["id"].(string)
+	gone, err := c.info(victim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goneID := gone.Node.ID
 	c.kill(victim)
 	asker := (victim + 1) % 3
 	if r := testnode.Do(t, "DELETE", url(asker)+"/admin/v1/cluster/nodes/node_unknown", opToken, nil); r.Status != 404 {
 		t.Fatalf("removing an unknown node: %s", r)
 	}
-	var removed testnode.Response
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		// Retried while a new leader settles if the victim led.
-		if removed = testnode.Do(t, "DELETE", url(asker)+"/admin/v1/cluster/nodes/"+goneID, opToken, nil); removed.Status == 200 || time.Now().After(deadline) {
-			break
+	// Retried while a new leader settles if the victim led.
+	poll.Until(t, 20*time.Second, func() error {
+		if r := testnode.Do(t, "DELETE", url(asker)+"/admin/v1/cluster/nodes/"+goneID, opToken, nil); r.Status != 200 {
+			return fmt.Errorf("removing the dead node: %s", r)
 		}
-	}
-	if removed.Status != 200 {
-		t.Fatalf("removing the dead node: %s", removed)
-	}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if s := servers(asker); len(s) == 2 && s[goneID] == "" {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("raft servers after the removal: %v", s)
+		return nil
+	})
+	poll.Until(t, 5*time.Second, func() error {
+		s, err := servers(asker)
+		if err != nil {
+			return err
 		}
-	}
+		if len(s) != 2 || s[goneID] != "" {
+			return fmt.Errorf("raft servers after the removal: %v", s)
+		}
+		return nil
+	})
 	c.start(victim)
-	for deadline := time.Now().Add(20 * time.Second); servers(asker)[goneID] != "Voter"; time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the removed node did not come back as a voter: %v", servers(asker))
+	poll.Until(t, 20*time.Second, func() error {
+		s, err := servers(asker)
+		if err != nil {
+			return err
 		}
-	}
+		if s[goneID] != "Voter" {
+			return fmt.Errorf("the removed node has not come back as a voter: %v", s)
+		}
+		return nil
+	})
 }
 
 // checkLedger checks, on one node, that the balance is the sum of the
 // ledger, that no document was charged twice, and that nothing is held.
 func checkLedger(t *testing.T, url, org string) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		l := testnode.Do(t, "GET", url+"/admin/v1/orgs/"+org+"/ledger?limit=10000", opToken, nil).Data()
-		var sum float64
+	poll.Until(t, 30*time.Second, func() error {
+		l := testnode.DataAs[testnode.Ledger](t, testnode.Do(t, "GET", url+"/admin/v1/orgs/"+org+"/ledger?limit=10000", opToken, nil))
+		var sum int64
 		charged := map[string]bool{}
-		for _, row := range l["items"].([]any) {
-			r := row.(map[string]any)
-			sum += r["amountMicros"].(float64)
-			if r["kind"] == "debit" {
-				ref := r["reference"].(string)
-				if charged[ref] {
-					t.Fatalf("%s: document %s charged twice", url, ref)
+		for _, e := range l.Items {
+			sum += e.AmountMicros
+			if e.Kind == "debit" {
+				if charged[e.Reference] {
+					t.Fatalf("%s: document %s charged twice", url, e.Reference)
 				}
-				charged[ref] = true
+				charged[e.Reference] = true
 			}
 		}
-		if sum == l["balanceMicros"].(float64) && l["heldMicros"].(float64) == 0 {
-			return
+		if sum != l.BalanceMicros || l.HeldMicros != 0 {
+			return fmt.Errorf("%s: ledger sum %d, balance %d, held %d", url, sum, l.BalanceMicros, l.HeldMicros)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: ledger sum %v, balance %v, held %v", url, sum, l["balanceMicros"], l["heldMicros"])
-		}
-	}
+		return nil
+	})
 }
 
 // TestLoadedNodeHandsDocumentsToAPeer sends every document to one node whose
 // queue holds one: the rest go to its peer, which renders them.
 func TestLoadedNodeHandsDocumentsToAPeer(t *testing.T) {
 	c := newTestCluster(t, 2, clusterOpts{extra: []string{"--document-queue", "1", "--render-pages", "1"}})
-	org := testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs", opToken, map[string]any{"name": "Busy", "plan": "starter"}).Data()["id"].(string)
-	key := testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "documents.read", "templates.write"}}).Data()["key"].(string)
+	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs", opToken, map[string]any{"name": "Busy", "plan": "starter"})).ID
+	key := testnode.DataAs[testnode.Key](t, testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "documents.read", "templates.write"}})).Key
 	if r := testnode.Do(t, "POST", c.nodes[0].url+"/v1/templates", key, map[string]any{"name": "Note", "slug": "note",
 		"html": `<html><body><h1>Note {{n}}</h1></body></html>`}); r.Status != 201 {
 		t.Fatal(r)
@@ -427,17 +473,21 @@ func TestLoadedNodeHandsDocumentsToAPeer(t *testing.T) {
 	for i := 0; len(ids) < 8 && i < 100; i++ {
 		r, err := postAs(&http.Client{Timeout: 10 * time.Second}, key, c.nodes[0].url+"/v1/documents", fmt.Sprintf(`{"templateId":"note","data":{"n":%d},"wait":false}`, i))
 		if err == nil && r.Status == 202 {
-			ids = append(ids, r.Data()["id"].(string))
+			ids = append(ids, testnode.DataAs[testnode.Document](t, r).ID)
 		}
 	}
 	for _, id := range ids {
-		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-			if d := testnode.Do(t, "GET", c.nodes[0].url+"/v1/documents/"+id, key, nil).Data(); d["status"] == "completed" {
-				break
-			} else if d["status"] == "failed" || time.Now().After(deadline) {
-				t.Fatalf("document %s: %v", id, d)
+		poll.Until(t, 60*time.Second, func() error {
+			switch d := testnode.DataAs[testnode.Document](t, testnode.Do(t, "GET", c.nodes[0].url+"/v1/documents/"+id, key, nil)); d.Status {
+			case "completed":
+				return nil
+			case "failed":
+				t.Fatalf("document %s: %+v", id, d)
+				return nil
+			default:
+				return fmt.Errorf("document %s: %+v", id, d)
 			}
-		}
+		})
 	}
 	rendered := func(i int) string {
 		res, err := http.Get(c.nodes[i].url + "/metrics")
@@ -524,7 +574,7 @@ func (f *feedClient) completed() (map[string]int, string) {
 }
 
 // uploadPDF makes a template from a PDF file through POST /v1/templates/pdf.
-func uploadPDF(t *testing.T, baseURL, key, path, slug string, logs fmt.Stringer) map[string]any {
+func uploadPDF(t *testing.T, baseURL, key, path, slug string, logs fmt.Stringer) testnode.PDFTemplate {
 	t.Helper()
 	file, err := os.ReadFile(path)
 	if err != nil {
@@ -534,5 +584,5 @@ func uploadPDF(t *testing.T, baseURL, key, path, slug string, logs fmt.Stringer)
 	if r.Status != 201 {
 		t.Fatalf("upload: %s; the node's log:\n%s", r, logs)
 	}
-	return r.Data()
+	return testnode.DataAs[testnode.PDFTemplate](t, r)
 }

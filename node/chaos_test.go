@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
 )
 
@@ -69,9 +70,9 @@ func TestChaos(t *testing.T) {
 	url := c.url
 
 	testnode.Do(t, "PUT", url(0)+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 5, "pageRateMicros": 1000})
-	org := testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Chaos", "plan": "starter"}).Data()["id"].(string)
-	apiKey := testnode.Do(t, "POST", url(2)+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k",
-		"scopes": []string{"documents.generate", "documents.read", "templates.write", "templates.read", "webhooks.write", "webhooks.read", "wallet.read"}}).Data()["key"].(string)
+	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", url(1)+"/admin/v1/orgs", opToken, map[string]any{"name": "Chaos", "plan": "starter"})).ID
+	apiKey := testnode.DataAs[testnode.Key](t, testnode.Do(t, "POST", url(2)+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k",
+		"scopes": []string{"documents.generate", "documents.read", "templates.write", "templates.read", "webhooks.write", "webhooks.read", "wallet.read"}})).Key
 	if r := testnode.Do(t, "POST", url(0)+"/v1/templates", apiKey, map[string]any{"name": "Note", "slug": "note",
 		"html": `<html><body><div class="sheet" style="padding:20mm"><h1>Note {{n}}</h1></div></body></html>`}); r.Status != 201 {
 		t.Fatal(r)
@@ -129,7 +130,12 @@ func TestChaos(t *testing.T) {
 				outcome("document", r, err)
 				return "", 0, false
 			}
-			return r.Data()["id"].(string), 0, true
+			d, err := testnode.ParseData[testnode.Document](r)
+			if err != nil {
+				t.Errorf("an acknowledged document: %v: %s", err, r)
+				return "", 0, false
+			}
+			return d.ID, 0, true
 		})
 	}
 	load("credit", 100*time.Millisecond, func(i int) (string, int64, bool) {
@@ -185,33 +191,35 @@ func TestChaos(t *testing.T) {
 	settled := time.Now()
 	for k, id := range docs {
 		reader := k % 3
-		for deadline := time.Now().Add(120 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			d := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id, apiKey, nil).Data()
-			if d["status"] == "completed" {
-				if k%10 == 0 {
-					// Minting a link records a download: a write, which may
-					// be refused with 503 while the cluster settles.
-					r := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id+"/download", apiKey, nil)
-					if r.Status == http.StatusServiceUnavailable && time.Now().Before(deadline) {
-						continue
-					}
-					link, ok := r.Data()["url"].(string)
-					if !ok {
-						t.Fatalf("document %s: a download link from node %d: %s", id, reader, r)
-					}
-					other := strings.Replace(link, c.nodes[reader].httpAddr, c.nodes[(reader+1)%3].httpAddr, 1)
-					res, err := http.Get(other)
-					if err != nil || res.StatusCode != 200 {
-						t.Fatalf("document %s from node %d: %v %v", id, (reader+1)%3, res, err)
-					}
-					res.Body.Close()
-				}
-				break
+		poll.Until(t, 120*time.Second, func() error {
+			d := testnode.DataAs[testnode.Document](t, testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id, apiKey, nil))
+			if d.Status == "failed" {
+				t.Fatalf("acknowledged document %s: %+v", id, d)
 			}
-			if d["status"] == "failed" || time.Now().After(deadline) {
-				t.Fatalf("acknowledged document %s: %v", id, d)
+			if d.Status != "completed" {
+				return fmt.Errorf("acknowledged document %s: %+v", id, d)
 			}
-		}
+			if k%10 != 0 {
+				return nil
+			}
+			// Minting a link records a download: a write, which may be
+			// refused with 503 while the cluster settles.
+			r := testnode.Do(t, "GET", url(reader)+"/v1/documents/"+id+"/download", apiKey, nil)
+			if r.Status == http.StatusServiceUnavailable {
+				return fmt.Errorf("document %s: a download link from node %d: %s", id, reader, r)
+			}
+			link, err := testnode.ParseData[testnode.Link](r)
+			if err != nil {
+				t.Fatalf("document %s: a download link from node %d: %v: %s", id, reader, err, r)
+			}
+			other := strings.Replace(link.URL, c.nodes[reader].httpAddr, c.nodes[(reader+1)%3].httpAddr, 1)
+			res, err := http.Get(other)
+			if err != nil || res.StatusCode != 200 {
+				t.Fatalf("document %s from node %d: %v %v", id, (reader+1)%3, res, err)
+			}
+			res.Body.Close()
+			return nil
+		})
 	}
 	t.Logf("every acknowledged document completed %s after the chaos ended", time.Since(settled).Round(time.Millisecond))
 
@@ -220,16 +228,14 @@ func TestChaos(t *testing.T) {
 		checkLedger(t, url(i), org)
 	}
 	seen := map[string]int{}
-	l := testnode.Do(t, "GET", url(0)+"/admin/v1/orgs/"+org+"/ledger?limit=10000", opToken, nil).Data()
-	for _, row := range l["items"].([]any) {
-		r := row.(map[string]any)
-		if r["kind"] != "credit" {
+	l := testnode.DataAs[testnode.Ledger](t, testnode.Do(t, "GET", url(0)+"/admin/v1/orgs/"+org+"/ledger?limit=10000", opToken, nil))
+	for _, e := range l.Items {
+		if e.Kind != "credit" {
 			continue
 		}
-		ref := r["reference"].(string)
-		seen[ref]++
-		if want, ok := credits[ref]; ok && r["amountMicros"].(float64) != float64(want) {
-			t.Fatalf("credit %s: %v, want %d", ref, r["amountMicros"], want)
+		seen[e.Reference]++
+		if want, ok := credits[e.Reference]; ok && e.AmountMicros != want {
+			t.Fatalf("credit %s: %d, want %d", e.Reference, e.AmountMicros, want)
 		}
 	}
 	for ref := range credits {
@@ -239,27 +245,26 @@ func TestChaos(t *testing.T) {
 	}
 
 	// Every completed document reached the receiver at least once.
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	dup := 0
+	poll.Until(t, 90*time.Second, func() error {
 		hmu.Lock()
+		defer hmu.Unlock()
 		missing := 0
 		for _, id := range docs {
 			if hooked[id] == 0 {
 				missing++
 			}
 		}
-		dup := 0
+		dup = 0
 		for _, n := range hooked {
 			if n > 1 {
 				dup++
 			}
 		}
-		hmu.Unlock()
-		if missing == 0 {
-			t.Logf("every completed document's webhook arrived (%d documents delivered more than once)", dup)
-			break
+		if missing > 0 {
+			return fmt.Errorf("%d completed documents have not reached the webhook receiver", missing)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d completed documents never reached the webhook receiver", missing)
-		}
-	}
+		return nil
+	})
+	t.Logf("every completed document's webhook arrived (%d documents delivered more than once)", dup)
 }

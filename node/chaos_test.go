@@ -18,6 +18,7 @@ import (
 
 	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/internal/tier"
 )
 
 // TestChaos runs three real nodes under steady load (documents, wallet
@@ -34,6 +35,7 @@ import (
 // PLATEN_CHAOS sets how long the chaos lasts: 40s by default (CI); `make
 // chaos` runs it for 10 minutes and prints its figures.
 func TestChaos(t *testing.T) {
+	tier.Full(t, "kills, stops and cuts off node processes under load")
 	length := 40 * time.Second
 	if v := os.Getenv("PLATEN_CHAOS"); v != "" {
 		d, err := time.ParseDuration(v)

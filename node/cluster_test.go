@@ -19,6 +19,7 @@ import (
 	"github.com/platen/platen/internal/faultproxy"
 	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/internal/tier"
 )
 
 // peerProc is one node of a three-node cluster of real processes.
@@ -176,6 +177,7 @@ func (c *testCluster) waitVoters(want int) {
 // leader is killed, a killed node's unfinished documents complete on the
 // others, a returning node catches up, and the ledger adds up at the end.
 func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
+	tier.Full(t, "runs a cluster of three node processes")
 	c := newTestCluster(t, 3)
 	url := c.url
 
@@ -462,6 +464,7 @@ func checkLedger(t *testing.T, url, org string) {
 // TestLoadedNodeHandsDocumentsToAPeer sends every document to one node whose
 // queue holds one: the rest go to its peer, which renders them.
 func TestLoadedNodeHandsDocumentsToAPeer(t *testing.T) {
+	tier.Full(t, "runs a cluster of node processes")
 	c := newTestCluster(t, 2, clusterOpts{extra: []string{"--document-queue", "1", "--render-pages", "1"}})
 	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs", opToken, map[string]any{"name": "Busy", "plan": "starter"})).ID
 	key := testnode.DataAs[testnode.Key](t, testnode.Do(t, "POST", c.nodes[0].url+"/admin/v1/orgs/"+org+"/keys", opToken, map[string]any{"name": "k", "scopes": []string{"documents.generate", "documents.read", "templates.write"}})).Key

@@ -2,12 +2,12 @@ package node_test
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,22 +17,27 @@ import (
 
 	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/internal/tier"
 )
 
+// binary is the platen binary the process tests run, built once by
+// TestMain; the fast tier (go test -short), which runs none of them, does
+// not build it.
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "platen-bin")
-	if err != nil {
-		panic(err)
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
 	}
-	binary = filepath.Join(dir, "platen")
-	if out, err := exec.Command("go", "build", "-race", "-o", binary, "../cmd/platen").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build platen: %v\n%s", err, out)
+	bin, cleanup, err := testnode.BuildBinary("../cmd/platen")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	binary = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 
@@ -121,6 +126,7 @@ func launch(t *testing.T, httpAddr string, readyWait time.Duration, args ...stri
 // same data folder, and checks that every acknowledged write is there, and
 // that the balance is exactly the sum of the credits that exist.
 func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
+	tier.Full(t, "kills a node process mid-burst")
 	dir := t.TempDir()
 	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
@@ -252,6 +258,7 @@ func postAs(c *http.Client, token, url, body string) (testnode.Response, error) 
 // TestSIGTERMDrainsAndRestartKeepsTheFirstKey starts a node on an empty
 // folder, takes the key it prints, stops it with SIGTERM and starts it again.
 func TestSIGTERMDrainsAndRestartKeepsTheFirstKey(t *testing.T) {
+	tier.Full(t, "runs and restarts a node process")
 	dir := t.TempDir()
 	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
@@ -290,6 +297,7 @@ func TestSIGTERMDrainsAndRestartKeepsTheFirstKey(t *testing.T) {
 // TestDocumentsPendingAtKillFinishAfterRestart queues documents, kills the
 // node while they render, and restarts it: every document must complete.
 func TestDocumentsPendingAtKillFinishAfterRestart(t *testing.T) {
+	tier.Full(t, "kills and restarts a node process")
 	dir := t.TempDir()
 	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
@@ -348,6 +356,7 @@ func TestDocumentsPendingAtKillFinishAfterRestart(t *testing.T) {
 // document is finished, that the ledger adds up, holds are released, and each
 // page beyond the allowance was charged exactly once.
 func TestKill9DuringDocumentBurstKeepsTheLedgerConsistent(t *testing.T) {
+	tier.Full(t, "kills a node process mid-burst")
 	dir := t.TempDir()
 	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)

@@ -15,23 +15,21 @@ import (
 	"time"
 
 	"github.com/platen/platen/internal/poll"
+	"github.com/platen/platen/internal/testnode"
 )
 
 // binary is the platen binary these tests run, built once by TestMain.
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "platen-bin")
+	bin, cleanup, err := testnode.BuildBinary(".")
 	if err != nil {
-		panic(err)
-	}
-	binary = filepath.Join(dir, "platen")
-	if out, err := exec.Command("go", "build", "-race", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build platen: %v\n%s", err, out)
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	binary = bin
 	code := m.Run()
-	os.RemoveAll(dir)
+	cleanup()
 	os.Exit(code)
 }
 

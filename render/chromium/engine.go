@@ -451,6 +451,11 @@ const emptyHeaderFooter = "<span></span>"
 
 const mmPerInch = 25.4
 
+// assetWait bounds the wait for a document's fonts and images before it
+// prints: its own assets are data URIs and settle in milliseconds, and
+// anything else is refused at once.
+const assetWait = 5 * time.Second
+
 func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, error) {
 	p := pg.p.Context(ctx)
 	if err := p.SetDocumentContent(noRefresh(job.HTML)); err != nil {
@@ -459,11 +464,24 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 	// Images decode and fonts load after the content is set; printing before
 	// they are ready drops them. The wait rests on promises the browser
 	// settles itself (fonts.ready, and decode(), which settles when an image
-	// has loaded or failed, and loads a lazy one): with scripts off, an
-	// image's load and error handlers never run, and a wait on them never
-	// ended when an image was still loading, as a refused request often is.
-	if _, err := p.Evaluate(rod.Eval(`() => document.fonts.ready.then(() =>
-		Promise.allSettled(Array.from(document.images, i => i.decode())))`).ByPromise()); err != nil {
+	// has loaded or failed): with scripts off, an image's load and error
+	// handlers never run, and a wait on them never ended when an image was
+	// still loading, as a refused request often is. A lazy image below the
+	// fold would not load until scrolled to, and its decode() would not
+	// settle: lazy images are made eager first. The wait is bounded all the
+	// same (assetWait): an image that has not settled by then is printed as
+	// it stands, as a browser would, rather than failing the document.
+	if _, err := p.Evaluate(rod.Eval(`() => { for (const i of document.images) if (i.loading === 'lazy') i.loading = 'eager' }`)); err != nil {
+		return nil, fmt.Errorf("%w: load lazy images: %v", render.ErrRender, err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, assetWait)
+	_, err := pg.p.Context(wctx).Evaluate(rod.Eval(`() => document.fonts.ready.then(() =>
+		Promise.allSettled(Array.from(document.images, i => i.decode())))`).ByPromise())
+	cancel()
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w: wait for fonts and images: %v", render.ErrRender, err)
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return nil, fmt.Errorf("%w: wait for fonts and images: %v", render.ErrRender, err)
 	}
 	g := job.Geometry

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/platen/platen/actors"
@@ -19,8 +20,9 @@ var (
 	errUnauthenticated = errors.New("a valid API key is required in the Authorization header as Bearer <key>")
 	// errForbidden is a key that lacks the scope a route needs.
 	errForbidden = errors.New("forbidden")
-	// errTooLarge is a body over the route's limit.
-	errTooLarge = errors.New("request body too large")
+	// errTooLarge is a body over the route's limit: a fault.ErrTooLarge,
+	// as a use case's oversized input is.
+	errTooLarge = fmt.Errorf("request body %w", fault.ErrTooLarge)
 	// errRateLimited is a key over its request rate.
 	errRateLimited = errors.New("too many requests")
 	// errMethod is a known path with another method.
@@ -91,7 +93,7 @@ func statusOf(err error) problem {
 		p.Status, p.Code = http.StatusConflict, codeConflict
 	case errors.Is(err, fault.ErrPaymentRequired):
 		p.Status, p.Code = http.StatusPaymentRequired, codePayment
-	case errors.Is(err, errTooLarge), errors.Is(err, fault.ErrTooLarge):
+	case errors.Is(err, fault.ErrTooLarge):
 		p.Status, p.Code = http.StatusRequestEntityTooLarge, codeTooLarge
 	case errors.Is(err, errRateLimited):
 		p.Status, p.Code = http.StatusTooManyRequests, codeRateLimited

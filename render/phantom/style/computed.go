@@ -1,0 +1,331 @@
+package style
+
+import "github.com/platen/platen/render/phantom/draw"
+
+// Unit says how a Length is measured once computed. Every absolute unit
+// (pt, mm, cm, in, pc, q) and every font-relative one (em, rem, ex, ch) is
+// resolved to Px at compute time; only percentages and keywords remain.
+type Unit uint8
+
+const (
+	Px Unit = iota
+	Percent
+	Auto
+	// None is max-width: none and the like.
+	None
+	// Normal is line-height: normal, letter-spacing: normal and the like.
+	Normal
+	// MinContent, MaxContent and FitContent are width keywords.
+	MinContent
+	MaxContent
+	FitContent
+)
+
+// Length is a computed length: V pixels, or V percent of the containing
+// block's dimension that the property refers to, or a keyword.
+type Length struct {
+	V    float64
+	Unit Unit
+}
+
+// Resolve returns the length in pixels against base (for percentages);
+// keywords resolve to def.
+func (l Length) Resolve(base, def float64) float64 {
+	switch l.Unit {
+	case Px:
+		return l.V
+	case Percent:
+		return l.V * base / 100
+	}
+	return def
+}
+
+// IsAuto reports whether the length is the keyword auto.
+func (l Length) IsAuto() bool { return l.Unit == Auto }
+
+// Display is the computed display, outer and inner together.
+type Display uint8
+
+const (
+	DisplayInline Display = iota
+	DisplayBlock
+	DisplayInlineBlock
+	DisplayListItem
+	DisplayNone
+	DisplayTable
+	DisplayInlineTable
+	DisplayTableRowGroup
+	DisplayTableHeaderGroup
+	DisplayTableFooterGroup
+	DisplayTableRow
+	DisplayTableCell
+	DisplayTableColumnGroup
+	DisplayTableColumn
+	DisplayTableCaption
+	// DisplayContents boxes its children without a box of its own.
+	DisplayContents
+	// DisplayFlex, DisplayInlineFlex, DisplayGrid and DisplayInlineGrid are
+	// recorded for the support check; phantom lays them out as block (or
+	// inline-block) when asked to render such a document by name.
+	DisplayFlex
+	DisplayInlineFlex
+	DisplayGrid
+	DisplayInlineGrid
+)
+
+// Position is the computed position.
+type Position uint8
+
+const (
+	Static Position = iota
+	Relative
+	Absolute
+	Fixed
+	Sticky
+)
+
+// BorderStyle is a border's or an outline's line style.
+type BorderStyle uint8
+
+const (
+	BorderNone BorderStyle = iota
+	BorderHidden
+	BorderSolid
+	BorderDashed
+	BorderDotted
+	BorderDouble
+	BorderGroove
+	BorderRidge
+	BorderInset
+	BorderOutset
+)
+
+// Border is one side's computed border. Width is 0 when Style is none or
+// hidden (as CSS computes it).
+type Border struct {
+	Width float64
+	Style BorderStyle
+	Color draw.Color
+}
+
+// Sides are indexed top, right, bottom, left, as CSS writes them.
+const (
+	Top = iota
+	Right
+	Bottom
+	Left
+)
+
+// Corners are indexed top-left, top-right, bottom-right, bottom-left.
+const (
+	TopLeft = iota
+	TopRight
+	BottomRight
+	BottomLeft
+)
+
+// Radius is one corner's radii, horizontal and vertical.
+type Radius struct{ H, V Length }
+
+// FontStyle is normal, italic or oblique.
+type FontStyle uint8
+
+const (
+	FontNormal FontStyle = iota
+	FontItalic
+	FontOblique
+)
+
+// TextAlign is the computed text-align (start and end resolved against
+// direction; match-parent resolved).
+type TextAlign uint8
+
+const (
+	AlignLeft TextAlign = iota
+	AlignRight
+	AlignCenter
+	AlignJustify
+)
+
+// WhiteSpace is the computed white-space.
+type WhiteSpace uint8
+
+const (
+	WSNormal WhiteSpace = iota
+	WSNowrap
+	WSPre
+	WSPreWrap
+	WSPreLine
+	WSBreakSpaces
+)
+
+// VerticalAlign is a keyword, or Length when Keyword is VALength.
+type VerticalAlign struct {
+	Keyword VAKeyword
+	Length  Length // VALength: a length or a percentage of line-height
+}
+
+// VAKeyword is a vertical-align keyword.
+type VAKeyword uint8
+
+const (
+	VABaseline VAKeyword = iota
+	VASub
+	VASuper
+	VATextTop
+	VATextBottom
+	VAMiddle
+	VATop
+	VABottom
+	VALength
+)
+
+// Decoration is text-decoration: lines as bits, style and colour.
+type Decoration struct {
+	Underline, Overline, LineThrough bool
+	Style                            BorderStyle // solid, double, dotted, dashed (wavy draws solid)
+	Color                            draw.Color
+	// Thickness is text-decoration-thickness, auto when the font decides.
+	Thickness Length
+}
+
+// Break is a break-before, break-after or break-inside value.
+type Break uint8
+
+const (
+	BreakAuto Break = iota
+	BreakAvoid
+	BreakPage // also always, left, right, recto, verso
+	BreakAvoidPage
+)
+
+// ContentItem is one part of a ::before or ::after content value (or of a
+// margin box's content).
+type ContentItem struct {
+	Kind ContentKind
+	// Text is a string; Name is a counter's or attribute's name; Style is a
+	// counter's list-style-type; Sep is counters()'s separator.
+	Text, Name, Style, Sep string
+}
+
+// ContentKind is what a ContentItem inserts.
+type ContentKind uint8
+
+const (
+	ContentString ContentKind = iota
+	ContentCounter
+	ContentCounters
+	ContentAttr
+	ContentOpenQuote
+	ContentCloseQuote
+	ContentURL
+)
+
+// Counter is one entry of counter-reset, counter-increment or counter-set.
+type Counter struct {
+	Name  string
+	Value int
+}
+
+// Background is the computed background: colour and at most one image
+// layer (more layers are reported unsupported).
+type Background struct {
+	Color draw.Color
+	// Image is the url() of background-image, empty when none. Gradients
+	// are reported unsupported.
+	Image string
+	// Repeat: "repeat", "repeat-x", "repeat-y", "no-repeat".
+	Repeat string
+	// PositionX and PositionY: percentages or pixels.
+	PositionX, PositionY Length
+	// Size: Auto (both), or W and H (either may be Auto); Cover and Contain.
+	SizeW, SizeH   Length
+	Cover, Contain bool
+	// Clip is "border-box", "padding-box" or "content-box".
+	Clip string
+}
+
+// Computed is one element's computed style: what the cascade and
+// inheritance leave, with lengths in pixels where CSS computes them so.
+// Layout reads it and never parses CSS.
+type Computed struct {
+	Display  Display
+	Position Position
+	// Inset is top, right, bottom, left (auto or length or %).
+	Inset      [4]Length
+	ZIndex     int
+	ZIndexAuto bool
+	Float      string // "none", "left", "right"; not laid out, reported unsupported
+	Clear      string
+
+	Width, Height, MinWidth, MinHeight, MaxWidth, MaxHeight Length
+	BorderBox                                               bool // box-sizing: border-box
+
+	Margin  [4]Length
+	Padding [4]Length
+	Border  [4]Border
+	Radius  [4]Radius
+	Outline Border
+
+	Overflow   string // "visible" or "hidden" (clip, scroll and auto clip as hidden when printed)
+	Visibility string // "visible", "hidden", "collapse"
+	Opacity    float64
+
+	Color      draw.Color
+	Background Background
+
+	FontFamily  []string // as written, quotes removed, generic families lower-case
+	FontSize    float64  // px
+	FontWeight  int      // 100..900
+	FontStyle   FontStyle
+	SmallCaps   bool
+	FontStretch float64 // percent, 100 normal
+	// LineHeight: Normal, a Px length, or a number (Unit Px with Number set).
+	LineHeight       Length
+	LineHeightNumber bool
+
+	TextAlign     TextAlign
+	TextAlignLast TextAlign
+	// TextAlignLastAuto is true when text-align-last is auto.
+	TextAlignLastAuto bool
+	TextIndent        Length
+	TextTransform     string // "none", "uppercase", "lowercase", "capitalize"
+	Decoration        Decoration
+	LetterSpacing     float64 // px; normal is 0
+	WordSpacing       float64
+	WhiteSpace        WhiteSpace
+	WordBreak         string // "normal", "break-all", "keep-all", "break-word"
+	OverflowWrap      string // "normal", "break-word", "anywhere"
+	Hyphens           string // "none", "manual", "auto"
+	VerticalAlign     VerticalAlign
+	Direction         string // "ltr", "rtl"
+	UnicodeBidi       string
+	TabSize           float64 // in spaces
+
+	ListStyleType     string // "disc", "decimal", ..., "none"; a string value is quoted
+	ListStylePosition string // "outside", "inside"
+	ListStyleImage    string
+
+	CounterReset, CounterIncrement, CounterSet []Counter
+	// Content is a ::before, ::after or ::marker content; ContentNone means
+	// none or normal (no box).
+	Content     []ContentItem
+	ContentNone bool
+	Quotes      []string
+
+	TableLayout   string // "auto", "fixed"
+	BorderCollapse bool
+	// BorderSpacing is horizontal and vertical.
+	BorderSpacing [2]float64
+	CaptionSide   string // "top", "bottom"
+	EmptyCells    string // "show", "hide"
+
+	BreakBefore, BreakAfter, BreakInside Break
+	Orphans, Widows                      int
+	// Page is the named page (page: name), empty for auto.
+	Page string
+
+	ObjectFit string // "fill", "contain", "cover", "none", "scale-down"
+	// AspectRatio is width/height, 0 for auto.
+	AspectRatio float64
+}

@@ -313,7 +313,7 @@ type Computed struct {
 	ContentNone bool
 	Quotes      []string
 
-	TableLayout   string // "auto", "fixed"
+	TableLayout    string // "auto", "fixed"
 	BorderCollapse bool
 	// BorderSpacing is horizontal and vertical.
 	BorderSpacing [2]float64

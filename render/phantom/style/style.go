@@ -1,0 +1,102 @@
+package style
+
+import (
+	"golang.org/x/net/html"
+)
+
+// Options are what computing a document's style needs from outside it.
+type Options struct {
+	// PageWidth and PageHeight are the page area in px, for vw, vh and media
+	// queries.
+	PageWidth, PageHeight float64
+	// FontMetrics gives the x-height and the width of "0" for ex and ch; nil
+	// means 0.5em for both.
+	FontMetrics func(families []string, weight int, style FontStyle, size float64) (xHeight, zeroWidth float64)
+}
+
+// Pseudo names a pseudo-element that generates a box of its own.
+type Pseudo uint8
+
+const (
+	Before Pseudo = iota
+	After
+	Marker
+)
+
+// Feature is one thing the document uses that phantom does not lay out.
+// Name is stable ("display:flex", "float", "css:box-shadow", ...) so the
+// support check and the document's record can name it; Where says where it
+// applies (a selector or an element's description).
+type Feature struct{ Name, Where string }
+
+// PageStyle is one printed page's box, from @page rules.
+type PageStyle struct {
+	Width, Height float64    // px
+	Margin        [4]float64 // px, top right bottom left
+	// Boxes are the margin boxes by at-rule name without the @ ("top-left",
+	// "bottom-center", ...), each with its Content set; only boxes whose
+	// content is not none are present.
+	Boxes      map[string]*Computed
+	Background Background
+	// Name is the named page this style was computed for ("" for the
+	// default page).
+	Name string
+}
+
+// Result is a document's computed style. It is read-only once Compute
+// returns and safe for concurrent readers.
+type Result struct {
+	elems map[*html.Node]*elemStyle
+	feats []Feature
+	pages *pageSet
+}
+
+// elemStyle is an element's style and its pseudo-elements' (nil when they
+// generate no box).
+type elemStyle struct {
+	c                     Computed
+	before, after, marker *Computed
+}
+
+// Style returns the computed style of element n, nil for anything that is
+// not an element of the styled document.
+func (r *Result) Style(n *html.Node) *Computed {
+	if r == nil || n == nil {
+		return nil
+	}
+	if e := r.elems[n]; e != nil {
+		return &e.c
+	}
+	return nil
+}
+
+// Pseudo returns the computed style of n's ::before, ::after or ::marker,
+// nil when it generates no box (content none or normal, display none, or
+// for ::marker an element that is not a list item).
+func (r *Result) Pseudo(n *html.Node, p Pseudo) *Computed {
+	if r == nil || n == nil {
+		return nil
+	}
+	e := r.elems[n]
+	if e == nil {
+		return nil
+	}
+	switch p {
+	case Before:
+		return e.before
+	case After:
+		return e.after
+	case Marker:
+		return e.marker
+	}
+	return nil
+}
+
+// Unsupported returns every feature the document uses that phantom does
+// not lay out, each Name and Where once, in document order of first use.
+func (r *Result) Unsupported() []Feature {
+	if r == nil {
+		return nil
+	}
+	return r.feats
+}

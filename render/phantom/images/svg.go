@@ -1,0 +1,103 @@
+package images
+
+import (
+	"github.com/platen/platen/render/phantom/draw"
+)
+
+// SVG is an SVG image converted to display-list operations once, when it is
+// loaded; Draw only places them in a box. It is shared read-only.
+type SVG struct {
+	// Dropped names what the drawing uses but phantom cannot draw ("text",
+	// "gradient", "filter", "mask", ...), each once, in the order met. The
+	// engine's support check hands a document with a non-empty list to
+	// Chromium.
+	Dropped []string
+
+	width, height float64 // intrinsic size in px, 0 when not given
+	viewBox       [4]float64
+	hasViewBox    bool
+	align         aspect
+	ops           []draw.Op // in the root's user space
+	cost          int       // approximate bytes held, for the cache
+}
+
+// aspect is a parsed preserveAspectRatio.
+type aspect struct {
+	none   bool    // "none": scale each axis on its own
+	ax, ay float64 // 0 min, 0.5 mid, 1 max
+	slice  bool    // "slice" rather than "meet"
+}
+
+var defaultAspect = aspect{ax: 0.5, ay: 0.5}
+
+func (s *SVG) ratio() float64 {
+	switch {
+	case s.width > 0 && s.height > 0:
+		return s.width / s.height
+	case s.hasViewBox && s.viewBox[2] > 0 && s.viewBox[3] > 0:
+		return s.viewBox[2] / s.viewBox[3]
+	}
+	return 0
+}
+
+// Draw returns the drawing scaled into box, as Chromium paints an SVG <img>:
+// the viewBox mapped onto the box by preserveAspectRatio, and everything
+// clipped to the box. The ops are shared with other calls: read-only.
+func (s *SVG) Draw(box draw.Rect) []draw.Op {
+	if box.W <= 0 || box.H <= 0 {
+		return nil
+	}
+	m := s.viewportTransform(box)
+	clip := rectPath(box.X, box.Y, box.W, box.H)
+	out := make([]draw.Op, 0, len(s.ops)+4)
+	out = append(out, draw.PushClip{Path: clip}, draw.PushTransform{M: m})
+	out = append(out, s.ops...)
+	out = append(out, draw.PopClip{}, draw.PopClip{})
+	return out
+}
+
+// viewportTransform maps the root's user space onto box.
+func (s *SVG) viewportTransform(box draw.Rect) [6]float64 {
+	if !s.hasViewBox || s.viewBox[2] <= 0 || s.viewBox[3] <= 0 {
+		// Without a viewBox, user units are px from the box's corner.
+		return [6]float64{1, 0, 0, 1, box.X, box.Y}
+	}
+	return viewBoxTransform(s.viewBox, s.align, box)
+}
+
+// viewBoxTransform is SVG's viewBox-to-viewport transform
+// (https://www.w3.org/TR/SVG2/coords.html#ComputingAViewportsTransform).
+func viewBoxTransform(vb [4]float64, a aspect, box draw.Rect) [6]float64 {
+	sx, sy := box.W/vb[2], box.H/vb[3]
+	if !a.none {
+		if a.slice {
+			sx = max(sx, sy)
+		} else {
+			sx = min(sx, sy)
+		}
+		sy = sx
+	}
+	tx := box.X - vb[0]*sx
+	ty := box.Y - vb[1]*sy
+	if !a.none {
+		tx += (box.W - vb[2]*sx) * a.ax
+		ty += (box.H - vb[3]*sy) * a.ay
+	}
+	return [6]float64{sx, 0, 0, sy, tx, ty}
+}
+
+// rectPath is the closed path of a rectangle.
+func rectPath(x, y, w, h float64) draw.Path {
+	return draw.Path{
+		{Kind: draw.MoveTo, P: [3]draw.Point{{X: x, Y: y}}},
+		{Kind: draw.LineTo, P: [3]draw.Point{{X: x + w, Y: y}}},
+		{Kind: draw.LineTo, P: [3]draw.Point{{X: x + w, Y: y + h}}},
+		{Kind: draw.LineTo, P: [3]draw.Point{{X: x, Y: y + h}}},
+		{Kind: draw.Close},
+	}
+}
+
+// parseSVG reads an SVG document and converts it to ops.
+func parseSVG(data []byte) (*SVG, error) {
+	return convertSVG(data)
+}

@@ -290,7 +290,7 @@ func (d *docActor) run() {
 	DocumentsCompleted.Add(1)
 	expires := time.Now().UTC().Add(deps.Retention)
 	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
-		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires,
+		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, EngineReason: res.EngineReason, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires,
 		Report: report})
 }
 

@@ -99,3 +99,21 @@ func (a *App) Preview(ctx context.Context, orgID, templateRef string, in Preview
 	res, err := a.deps.Renderer.Render(ctx, req)
 	return Preview{Template: t, Version: n, Result: res}, err
 }
+
+// EngineChoice says which engine a version's sample data gets, and why
+// (docs/design.md "Engines"): what saving or reading a version reports, so
+// a template's author learns before any document whether the fast engine
+// takes it. A sample that cannot be filled is not an error here: the choice
+// then says so and names no engine.
+func (a *App) EngineChoice(t storage.Template, n int) (render.Choice, error) {
+	checked, err := a.deps.Versions.Get(t.ID, n)
+	if err != nil {
+		return render.Choice{}, err
+	}
+	c, err := a.deps.Renderer.Choose(render.Request{Version: checked, Data: checked.Sample,
+		CacheKey: actors.VersionKey(t.ID, n), Now: a.deps.Clock.Now()})
+	if err != nil {
+		return render.Choice{Reason: "the sample data does not fill the template: " + err.Error()}, nil
+	}
+	return c, nil
+}

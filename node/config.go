@@ -143,6 +143,9 @@ func (c Config) Validate() error {
 	if c.Render.Capacity < c.RenderPages {
 		return flagError("--render-pages", "--render-pages %d is more than the render queue holds (%d)", c.RenderPages, c.Render.Capacity)
 	}
+	if err := c.Render.Validate(); err != nil {
+		return flagError("--default-engine", "--default-engine: %v", err)
+	}
 	if c.Retention < time.Minute {
 		return flagError("--retention", "--retention must be at least a minute (it is %s)", c.Retention)
 	}

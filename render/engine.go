@@ -24,5 +24,15 @@ type Engine interface {
 	Render(ctx context.Context, job Job) ([]byte, error)
 }
 
+// A Judge is an engine that can say, before printing, what a job uses that it
+// does not lay out. The platform default asks it (docs/design.md "Engines"):
+// a document it fully supports goes to it, anything else to chromium.
+type Judge interface {
+	// Unsupported lists what the job uses that the engine does not lay out,
+	// each a short stable name and where it is used ("display:flex at
+	// div.header"); empty means the engine supports the whole job.
+	Unsupported(job Job) []string
+}
+
 // ErrRender is a document the engine could not print.
 var ErrRender = errors.New("render failed")

@@ -213,5 +213,5 @@ func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, start tim
 			report[i].Reason = f.Reason + "; set in " + f.Font + ", a metric-compatible substitute"
 		}
 	}
-	return r.finish(out, req.Watermark, Result{Engine: EnginePDFium, Report: report}, start)
+	return r.finish(out, req.Watermark, Result{Engine: EnginePDFium, EngineReason: pdfiumReason, Report: report}, start)
 }

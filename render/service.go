@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/platen/platen/internal/fault"
@@ -17,10 +18,8 @@ import (
 // renders it refuses with fault.ErrOverloaded rather than grow.
 type Renderer struct {
 	engines map[string]Engine
-	// fallback renders what names an engine that does not exist yet.
-	fallback string
-	slots    chan struct{}
-	cfg      RendererConfig
+	slots   chan struct{}
+	cfg     RendererConfig
 	// pdfTemplates fills templates made from an uploaded PDF.
 	pdfTemplates *pdftemplate.Engine
 }
@@ -40,19 +39,37 @@ type RendererConfig struct {
 	Timeout time.Duration
 	// MaxPages ends a runaway document (docs/design.md "Limits": 2,000).
 	MaxPages int
+	// DefaultEngine is what a document that names no engine gets: "auto"
+	// (phantom when it supports everything the document uses, else
+	// chromium), "phantom" or "chromium".
+	DefaultEngine string
 }
 
 // DefaultRendererConfig returns the limits of docs/design.md "Limits" and a queue of 64:
 // at about 20 documents a second on two cores, a full queue drains in a few
 // seconds, within any client's patience.
 func DefaultRendererConfig() RendererConfig {
-	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, MaxPages: 2000}
+	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, MaxPages: 2000, DefaultEngine: DefaultAuto}
 }
 
-// NewRenderer returns a renderer over the given engines. Until the phantom
-// engine exists, requests for it (and for the default) render with chromium.
+// DefaultAuto is the platform default of docs/design.md "Engines": phantom
+// for what it supports, chromium for the rest.
+const DefaultAuto = "auto"
+
+// Validate checks the settings.
+func (c RendererConfig) Validate() error {
+	switch c.DefaultEngine {
+	case "", DefaultAuto, EnginePhantom, EngineChromium:
+	default:
+		return fmt.Errorf("the default engine must be auto, phantom or chromium, not %q", c.DefaultEngine)
+	}
+	return nil
+}
+
+// NewRenderer returns a renderer over the given engines. A node without one
+// of them renders everything with the other, and each document says so.
 func NewRenderer(cfg RendererConfig, engines ...Engine) *Renderer {
-	r := &Renderer{engines: map[string]Engine{}, slots: make(chan struct{}, cfg.Capacity), cfg: cfg, fallback: EngineChromium}
+	r := &Renderer{engines: map[string]Engine{}, slots: make(chan struct{}, cfg.Capacity), cfg: cfg}
 	for _, e := range engines {
 		r.engines[e.Name()] = e
 	}
@@ -83,10 +100,12 @@ type Watermark struct{ Text, Notice string }
 
 // Result is a finished PDF.
 type Result struct {
-	PDF      []byte
-	Pages    int
-	Engine   string
-	Duration time.Duration
+	PDF    []byte
+	Pages  int
+	Engine string
+	// EngineReason says why that engine rendered the document.
+	EngineReason string
+	Duration     time.Duration
 	// Report says how a PDF template's fields were set.
 	Report []FieldReport
 }
@@ -111,8 +130,7 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if err := req.Version.Manifest.DataSchema.Validate(req.Data); err != nil {
 		return Result{}, err
 	}
-	engine, err := r.engine(req.Engine, req.Version.Manifest.Engine)
-	if err != nil {
+	if err := checkEngineName(req.Engine); err != nil {
 		return Result{}, err
 	}
 	release, err := r.slot(ctx, req.Queue)
@@ -123,24 +141,38 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 
-	opt := FillOptions{CacheKey: req.CacheKey, Now: req.Now}
-	filled, err := Fill(req.Version, req.Data, opt)
+	job, err := r.job(req)
 	if err != nil {
 		return Result{}, err
 	}
-	header, footer, err := FillHeaderFooter(req.Version, req.Data, opt)
+	engine, choice, err := r.choose(req, job)
 	if err != nil {
 		return Result{}, err
 	}
-	g := req.Version.Manifest.Geometry()
-	out, err := engine.Render(ctx, Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, Header: header, Footer: footer})
+	out, err := engine.Render(ctx, job)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%w: the document took longer than %s to render", ErrTimeout, r.cfg.Timeout)
 		}
 		return Result{}, err
 	}
-	return r.finish(out, req.Watermark, Result{Engine: engine.Name()}, start)
+	return r.finish(out, req.Watermark, Result{Engine: choice.Engine, EngineReason: choice.Reason}, start)
+}
+
+// job fills the version's markup, header and footer with the data: the job
+// an engine prints.
+func (r *Renderer) job(req Request) (Job, error) {
+	opt := FillOptions{CacheKey: req.CacheKey, Now: req.Now}
+	filled, err := Fill(req.Version, req.Data, opt)
+	if err != nil {
+		return Job{}, err
+	}
+	header, footer, err := FillHeaderFooter(req.Version, req.Data, opt)
+	if err != nil {
+		return Job{}, err
+	}
+	g := req.Version.Manifest.Geometry()
+	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, Header: header, Footer: footer}, nil
 }
 
 // finish counts a printed or filled PDF's pages against the cap, stamps
@@ -181,23 +213,103 @@ func (r *Renderer) slot(ctx context.Context, queue bool) (release func(), err er
 	return func() { <-r.slots }, nil
 }
 
-// engine picks the engine: the request's, else the manifest's, else the
-// platform default; a name without an engine yet falls back to chromium.
-func (r *Renderer) engine(requested, manifest string) (Engine, error) {
-	name := requested
-	if name == "" {
-		name = manifest
+// Choice is the engine a document gets and why (docs/design.md "Engines").
+type Choice struct {
+	Engine string `json:"engine"`
+	Reason string `json:"reason"`
+}
+
+// Choose says which engine would render the version with data, and why,
+// without printing: what saving a version reports for its sample data.
+func (r *Renderer) Choose(req Request) (Choice, error) {
+	if req.Version.PDF != nil {
+		return Choice{Engine: EnginePDFium, Reason: pdfiumReason}, nil
 	}
+	if req.Data == nil {
+		req.Data = map[string]any{}
+	}
+	if err := checkEngineName(req.Engine); err != nil {
+		return Choice{}, err
+	}
+	job, err := r.job(req)
+	if err != nil {
+		return Choice{}, err
+	}
+	_, c, err := r.choose(req, job)
+	return c, err
+}
+
+// pdfiumReason is why a template made from an uploaded PDF gets pdfium.
+const pdfiumReason = "a template made from an uploaded PDF is filled in the PDF itself"
+
+func checkEngineName(name string) error {
 	switch name {
 	case "", EnginePhantom, EngineChromium:
-	default:
-		return nil, fault.Invalid("engine", "must be phantom or chromium")
+		return nil
 	}
-	if e, ok := r.engines[name]; ok {
-		return e, nil
+	return fault.Invalid("engine", "must be phantom or chromium")
+}
+
+// choose picks the engine for a filled job: the request's, else the
+// manifest's, else the platform default. A name always gets that engine
+// when this node has it; the default gives phantom only what it supports.
+// This is the one place the rule lives.
+func (r *Renderer) choose(req Request, job Job) (Engine, Choice, error) {
+	name, why := req.Engine, "asked for by the request"
+	if name == "" {
+		name, why = req.Version.Manifest.Engine, "asked for by the template"
 	}
-	if e, ok := r.engines[r.fallback]; ok {
-		return e, nil
+	if name == "" {
+		name, why = r.cfg.DefaultEngine, "the platform default"
 	}
-	return nil, fmt.Errorf("%w: no engine can render documents on this node", ErrRender)
+	if name == "" || name == DefaultAuto {
+		return r.auto(job)
+	}
+	e, ok := r.engines[name]
+	if !ok {
+		other := EngineChromium
+		if name == EngineChromium {
+			other = EnginePhantom
+		}
+		if e, ok = r.engines[other]; !ok {
+			return nil, Choice{}, fmt.Errorf("%w: no engine can render documents on this node", ErrRender)
+		}
+		return e, Choice{Engine: other, Reason: fmt.Sprintf("%s is %s, which this node does not run", why, name)}, nil
+	}
+	reason := why
+	if j, ok := e.(Judge); ok {
+		if missing := j.Unsupported(job); len(missing) > 0 {
+			reason += "; " + name + " ignored what it does not support: " + strings.Join(missing, ", ")
+		}
+	}
+	return e, Choice{Engine: name, Reason: reason}, nil
+}
+
+// auto is the platform default: phantom when it supports everything the
+// job uses, chromium otherwise, saying what sent it there.
+func (r *Renderer) auto(job Job) (Engine, Choice, error) {
+	p, hasP := r.engines[EnginePhantom]
+	c, hasC := r.engines[EngineChromium]
+	switch {
+	case hasP && !hasC:
+		return p, Choice{Engine: EnginePhantom, Reason: "the platform default; chromium does not run on this node"}, nil
+	case !hasP && !hasC:
+		return nil, Choice{}, fmt.Errorf("%w: no engine can render documents on this node", ErrRender)
+	case !hasP:
+		return c, Choice{Engine: EngineChromium, Reason: "the platform default; phantom does not run on this node"}, nil
+	}
+	j, ok := p.(Judge)
+	if !ok {
+		return p, Choice{Engine: EnginePhantom, Reason: "the platform default"}, nil
+	}
+	missing := j.Unsupported(job)
+	if len(missing) == 0 {
+		return p, Choice{Engine: EnginePhantom, Reason: "the platform default: phantom supports everything the document uses"}, nil
+	}
+	const shown = 5
+	list := missing
+	if len(list) > shown {
+		list = append(list[:shown:shown], fmt.Sprintf("and %d more", len(missing)-shown))
+	}
+	return c, Choice{Engine: EngineChromium, Reason: "the platform default: phantom does not support " + strings.Join(list, ", ")}, nil
 }

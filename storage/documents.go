@@ -37,9 +37,11 @@ type Document struct {
 	TemplateVersion int             `json:"templateVersion"`
 	CorrelationID   string          `json:"correlationId,omitempty"`
 	Metadata        json.RawMessage `json:"metadata,omitempty"`
-	// Engine is the engine asked for; RenderedWith the one that rendered.
+	// Engine is the engine asked for; RenderedWith the one that rendered,
+	// and EngineReason why (docs/design.md "Engines").
 	Engine       string `json:"engine,omitempty"`
 	RenderedWith string `json:"renderedWith,omitempty"`
+	EngineReason string `json:"engineReason,omitempty"`
 	Filename     string `json:"filename"`
 	Watermarked  bool   `json:"watermarked,omitempty"`
 	PageCount    int    `json:"pageCount"`
@@ -88,12 +90,15 @@ type DocumentEventData struct {
 	Metadata        json.RawMessage `json:"metadata,omitempty"`
 	ErrorCode       string          `json:"errorCode,omitempty"`
 	Message         string          `json:"message,omitempty"`
+	// Engine rendered a completed document, for EngineReason.
+	Engine       string `json:"engine,omitempty"`
+	EngineReason string `json:"engineReason,omitempty"`
 }
 
 func documentEventData(d *Document) DocumentEventData {
 	return DocumentEventData{ID: d.ID, Status: d.Status, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
 		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename,
-		Metadata: d.Metadata, ErrorCode: d.ErrorCode, Message: d.Message}
+		Metadata: d.Metadata, ErrorCode: d.ErrorCode, Message: d.Message, Engine: d.RenderedWith, EngineReason: d.EngineReason}
 }
 
 // Hold is pages reserved against the allowance and micros against the wallet,
@@ -145,6 +150,7 @@ type DocumentChange struct {
 	BlobHash     string          `json:"blobHash,omitempty"`
 	BlobHolders  []string        `json:"blobHolders,omitempty"`
 	RenderedWith string          `json:"renderedWith,omitempty"`
+	EngineReason string          `json:"engineReason,omitempty"`
 	Report       json.RawMessage `json:"report,omitempty"`
 	// Started: the node that renders it from now on.
 	Node      string     `json:"node,omitempty"`
@@ -269,6 +275,7 @@ func applyCompleteDocument(t *txn, c *Command) error {
 	d.DurationMs = ch.DurationMs
 	d.Status, d.CompletedAt = StatusCompleted, &at
 	d.PageCount, d.ByteSize, d.BlobHash, d.RenderedWith, d.ExpiresAt = ch.PageCount, ch.ByteSize, ch.BlobHash, ch.RenderedWith, ch.ExpiresAt
+	d.EngineReason = ch.EngineReason
 	d.BlobHolders, d.Report = ch.BlobHolders, ch.Report
 	t.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
 	if d.ExpiresAt != nil {

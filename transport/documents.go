@@ -39,7 +39,9 @@ type documentView struct {
 	Metadata  json.RawMessage `json:"metadata,omitempty"`
 	// Engine is the engine that rendered the document, or the one asked for
 	// while it is pending.
-	Engine          string     `json:"engine,omitempty"`
+	Engine string `json:"engine,omitempty"`
+	// EngineReason says why that engine rendered it.
+	EngineReason    string     `json:"engineReason,omitempty"`
 	Watermarked     bool       `json:"watermarked"`
 	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
 	Downloads       int        `json:"downloads"`
@@ -53,7 +55,7 @@ type documentView struct {
 func (s *Server) viewDocument(d storage.Document) documentView {
 	v := documentView{ID: d.ID, Status: d.Status, TemplateID: d.TemplateID, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
 		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename, DurationMs: d.DurationMs, Report: d.Report,
-		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, Watermarked: d.Watermarked,
+		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, EngineReason: d.EngineReason, Watermarked: d.Watermarked,
 		RegeneratedFrom: d.RegeneratedFrom, Downloads: d.Downloads, CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt,
 		FileExpiresAt: d.ExpiresAt, FileExpired: d.FileExpired}
 	if v.Engine == "" {

@@ -52,8 +52,20 @@ type versionView struct {
 	SampleData json.RawMessage   `json:"sampleData,omitempty"`
 	Assets     map[string]string `json:"assets,omitempty"`
 	// Fields are a version of a template made from a PDF.
-	Fields    []storage.PDFField `json:"fields,omitempty"`
-	CreatedAt time.Time          `json:"createdAt"`
+	Fields []storage.PDFField `json:"fields,omitempty"`
+	// Engine is the engine the version's sample data gets, and why.
+	Engine    *render.Choice `json:"engine,omitempty"`
+	CreatedAt time.Time      `json:"createdAt"`
+}
+
+// withEngine adds the engine the version's sample data gets.
+func (s *Server) withEngine(v versionView, t storage.Template) (versionView, error) {
+	c, err := s.app.EngineChoice(t, v.Version)
+	if err != nil {
+		return v, err
+	}
+	v.Engine = &c
+	return v, nil
 }
 
 func viewVersion(v storage.TemplateVersion, t storage.Template) versionView {
@@ -250,7 +262,14 @@ func (s *Server) createVersion(r *request) error {
 	if v.Number == t.ActiveVersion {
 		note += " and active"
 	}
-	return r.ok(http.StatusCreated, viewVersion(v, t), note)
+	view, err := s.withEngine(viewVersion(v, t), t)
+	if err != nil {
+		return err
+	}
+	if view.Engine.Engine != "" {
+		note += "; its sample data renders with " + view.Engine.Engine
+	}
+	return r.ok(http.StatusCreated, view, note)
 }
 
 func (s *Server) listVersions(r *request) error {
@@ -295,7 +314,11 @@ func (s *Server) getVersion(r *request) error {
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusOK, viewVersion(v, t), "")
+	view, err := s.withEngine(viewVersion(v, t), t)
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, view, "")
 }
 
 func (s *Server) activateVersion(r *request) error {
@@ -338,6 +361,7 @@ func (s *Server) preview(r *request) error {
 	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-v%d-preview.pdf"`, p.Template.Slug, p.Version))
 	r.Response.Header.Set("X-Platen-Pages", strconv.Itoa(p.Pages))
 	r.Response.Header.Set("X-Platen-Engine", p.Engine)
+	r.Response.Header.Set("X-Platen-Engine-Reason", asciiHeader(p.EngineReason))
 	r.SetBody(p.PDF)
 	return nil
 }
@@ -381,4 +405,15 @@ func (s *Server) copyStarter(r *request) error {
 		return err
 	}
 	return r.ok(http.StatusCreated, viewTemplate(t), "starter copied; version 1 is active and generates now")
+}
+
+// asciiHeader keeps a text safe in a header value: printable ASCII only.
+func asciiHeader(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < 0x20 || c > 0x7e {
+			b[i] = '?'
+		}
+	}
+	return string(b)
 }

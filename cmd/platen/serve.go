@@ -41,6 +41,7 @@ func serve(args []string) error {
 	fs.DurationVar(&cfg.WaitTimeout, "wait-timeout", cfg.WaitTimeout, "how long POST /v1/documents waits before answering 202")
 	fs.IntVar(&cfg.DocumentQueue, "document-queue", cfg.DocumentQueue, "documents queued or rendering on this node before 503 OVERLOADED")
 	fs.IntVar(&cfg.RenderPages, "render-pages", cfg.RenderPages, "documents printed at once (Chromium pages)")
+	fs.StringVar(&cfg.Render.DefaultEngine, "default-engine", cfg.Render.DefaultEngine, "engine for documents that name none: auto (phantom when it supports the document, else chromium), phantom or chromium")
 	fs.StringVar(&cfg.ChromiumBin, "chromium", cfg.ChromiumBin, "the Chromium executable")
 	fs.StringVar(&cfg.SealKeyFile, "seal-key-file", cfg.SealKeyFile, "file with the base64 key that seals webhook secrets (default <data-dir>/seal.key, made on first start)")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", cfg.WebhookAllowPrivate, "TESTS ONLY: let webhooks reach private and loopback addresses")

@@ -48,6 +48,7 @@ type Document struct {
 	Message              string          `json:"message"`
 	Metadata             json.RawMessage `json:"metadata"`
 	Engine               string          `json:"engine"`
+	EngineReason         string          `json:"engineReason"`
 	Watermarked          bool            `json:"watermarked"`
 	RegeneratedFrom      string          `json:"regeneratedFrom"`
 	Downloads            int             `json:"downloads"`
@@ -176,7 +177,14 @@ type Version struct {
 	SampleData json.RawMessage   `json:"sampleData"`
 	Assets     map[string]string `json:"assets"`
 	Fields     []Field           `json:"fields"`
+	Engine     *EngineChoice     `json:"engine"`
 	CreatedAt  time.Time         `json:"createdAt"`
+}
+
+// EngineChoice is the engine a version's sample data gets, and why.
+type EngineChoice struct {
+	Engine string `json:"engine"`
+	Reason string `json:"reason"`
 }
 
 // VersionSummary is a version in a listing, without its source.

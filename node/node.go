@@ -432,6 +432,15 @@ func (n *Node) EngineMemory() int64 {
 	return 0
 }
 
+// EngineCPU is the processor time the Chromium engine's processes have used
+// so far, for load programs; zero while the browser is not running.
+func (n *Node) EngineCPU() time.Duration {
+	if pid := n.engine.PID(); pid > 0 {
+		return chromium.TreeCPU(pid)
+	}
+	return 0
+}
+
 // Links returns the node's download-link signer, for tests and tools in this process.
 func (n *Node) Links() links.Links { return n.links }
 

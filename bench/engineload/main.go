@@ -1,0 +1,173 @@
+// Command engineload measures the two engines against each other, end to
+// end through the REST API with wait true, in one run: it starts a real
+// node on loopback with a temporary data folder, copies the letter, invoice
+// and statement starters, and for each engine and document prints the
+// latency (p50, p95) of documents made one at a time, the documents per
+// second at 1, 2 and 4 clients, the CPU per document (this process and the
+// browser's processes) and the memory; then a long run of phantom letters
+// shows whether the node's memory stays flat. It talks only to the node it
+// started.
+//
+//	go run ./bench/engineload -n 200 -long 10000
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/platen/platen/bench/internal/kit"
+	"github.com/platen/platen/node"
+	"github.com/platen/platen/render"
+)
+
+func main() {
+	perLevel := flag.Int("n", 200, "documents per measurement")
+	long := flag.Int("long", 10000, "phantom letters in the memory run (0 skips it)")
+	engines := flag.String("engines", "phantom,chromium", "engines to compare, the baseline last")
+	docs := flag.String("docs", "letter,invoice,statement", "starters to render with their sample data")
+	flag.Parse()
+
+	n := kit.StartNode("engineload", func(cfg *node.Config, _ string) {
+		cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 100000, 100000 // measure rendering, not the rate limit
+	})
+	defer n.Stop()
+	op := client{base: n.Base, key: n.OperatorToken}
+	org := op.do("POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "starter"})["id"].(string)
+	key := op.do("POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
+	c := client{base: n.Base, key: key}
+	samples := map[string]any{}
+	for _, it := range c.do("GET", "/v1/templates/library", nil)["items"].([]any) {
+		st := it.(map[string]any)
+		samples[st["slug"].(string)] = st["sampleData"]
+	}
+	names := strings.Split(*engines, ",")
+	type figures struct{ rate map[int]float64 }
+	results := map[string]map[string]figures{}
+	fmt.Printf("%d documents per measurement; GOMAXPROCS %d\n\n", *perLevel, runtime.GOMAXPROCS(0))
+	fmt.Printf("%-10s %-9s %6s %9s %9s %9s %9s %9s %10s %11s\n", "document", "engine", "pages", "p50", "p95", "1 client", "2 clients", "4 clients", "CPU/doc", "memory")
+	for _, doc := range strings.Split(*docs, ",") {
+		c.do("POST", "/v1/templates/library/"+doc+"/copy", nil)
+		results[doc] = map[string]figures{}
+		for _, engine := range names {
+			body := map[string]any{"templateId": doc, "data": samples[doc], "engine": engine}
+			var pages any
+			for i := 0; i < 10; i++ { // warm the engine and the caches
+				d := c.generate(body)
+				pages = d["pageCount"]
+				if got := d["engine"]; got != engine {
+					kit.Check(fmt.Errorf("%s asked for %s but rendered with %v", doc, engine, got))
+				}
+			}
+			lat, _ := run(c, body, 1, *perLevel)
+			f := figures{rate: map[int]float64{}}
+			var cpuPerDoc time.Duration
+			for _, clients := range []int{1, 2, 4} {
+				cpu0 := selfCPU() + n.EngineCPU()
+				l, elapsed := run(c, body, clients, *perLevel)
+				if clients == 2 {
+					cpuPerDoc = (selfCPU() + n.EngineCPU() - cpu0) / time.Duration(len(l))
+				}
+				f.rate[clients] = float64(len(l)) / elapsed.Seconds()
+			}
+			results[doc][engine] = f
+			fmt.Printf("%-10s %-9s %6v %9s %9s %9.1f %9.1f %9.1f %10s %7.0f MiB\n", doc, engine, pages, pct(lat, 0.5), pct(lat, 0.95),
+				f.rate[1], f.rate[2], f.rate[4], cpuPerDoc.Round(100*time.Microsecond), float64(selfRSS()+n.EngineMemory())/(1<<20))
+		}
+	}
+	if len(names) == 2 {
+		fmt.Printf("\nthroughput of %s over %s in this run:\n", names[0], names[1])
+		for _, doc := range strings.Split(*docs, ",") {
+			a, b := results[doc][names[0]].rate, results[doc][names[1]].rate
+			fmt.Printf("  %-10s 1 client %5.1fx   2 clients %5.1fx   4 clients %5.1fx\n", doc, a[1]/b[1], a[2]/b[2], a[4]/b[4])
+		}
+	}
+	if *long > 0 {
+		body := map[string]any{"templateId": "letter", "data": samples["letter"], "engine": render.EnginePhantom}
+		fmt.Printf("\nnode memory over %d phantom letters at 2 clients (RSS of this process, Go heap in use):\n", *long)
+		step := max(*long/10, 1)
+		for done := 0; done < *long; done += step {
+			run(c, body, 2, step)
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			fmt.Printf("  after %6d: RSS %6.0f MiB   heap %6.0f MiB\n", done+step, float64(selfRSS())/(1<<20), float64(ms.HeapInuse)/(1<<20))
+		}
+	}
+}
+
+// run generates count documents with clients in parallel and returns each
+// latency and the wall time.
+func run(c client, body map[string]any, clients, count int) ([]time.Duration, time.Duration) {
+	var mu sync.Mutex
+	var lat []time.Duration
+	next := make(chan struct{}, count)
+	for i := 0; i < count; i++ {
+		next <- struct{}{}
+	}
+	close(next)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range next {
+				t := time.Now()
+				c.generate(body)
+				d := time.Since(t)
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return lat, time.Since(start)
+}
+
+func pct(lat []time.Duration, p float64) time.Duration {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return lat[int(p*float64(len(lat)-1))].Round(100 * time.Microsecond)
+}
+
+// selfCPU is this process's CPU time: the node, which renders phantom
+// documents in process, and the load's own HTTP client.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	kit.Check(syscall.Getrusage(syscall.RUSAGE_SELF, &ru))
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// selfRSS is this process's resident memory, from /proc/self/status.
+func selfRSS() int64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	kit.Check(err)
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+type client struct{ base, key string }
+
+func (c client) do(method, path string, body any) map[string]any {
+	return kit.Call(c.base, c.key, method, path, body)
+}
+
+func (c client) generate(body map[string]any) map[string]any {
+	d := c.do("POST", "/v1/documents", body)
+	if d["status"] != "completed" {
+		kit.Check(fmt.Errorf("document %v: %v", d["status"], d["message"]))
+	}
+	return d
+}

@@ -1,0 +1,887 @@
+package pdfw
+
+import (
+	"math"
+
+	"github.com/platen/platen/render/phantom/draw"
+)
+
+// pxToPt is the size of a CSS pixel in PDF points.
+const pxToPt = 0.75
+
+// Page size bounds in points: PDF 1.7 Annex C keeps pages within 14400 units;
+// a page of nothing (or NaN) becomes A4.
+const (
+	maxPagePt              = 14400
+	a4WidthPx, a4HeightPx  = 793.7007874015749, 1122.51968503937
+	maxDepth               = 256 // nesting of clips, transforms and opacity
+	textEps                = 0.02
+	skewFakeItalic         = 0.25
+	defaultMiterLimit      = 4 // Skia's, which Chromium strokes with
+	coordDecimals          = 2
+	maxToUnicodeRunes      = 64
+	maxCoordDecimals       = 5
+	matrixDecimals         = 5
+	colorDecimals          = 3
+	widthDecimals          = 1
+	alphaSteps             = 1000
+	tjDecimals             = 1
+	minPagePt              = 1
+	defaultGroupBoxPadding = 1
+)
+
+// pageSize is a page's size in points, sanitised.
+func pageSize(p *draw.Page) (w, h float64) {
+	if p == nil {
+		return a4WidthPx * pxToPt, a4HeightPx * pxToPt
+	}
+	w, h = p.Width, p.Height
+	if !(w > 0) || !(h > 0) || math.IsInf(w, 0) || math.IsInf(h, 0) {
+		w, h = a4WidthPx, a4HeightPx
+	}
+	w = math.Min(math.Max(w*pxToPt, minPagePt), maxPagePt)
+	h = math.Min(math.Max(h*pxToPt, minPagePt), maxPagePt)
+	return w, h
+}
+
+// rgbKey is a colour as written, in thousandths.
+type rgbKey struct{ r, g, b int16 }
+
+func rgbOf(c draw.Color) rgbKey {
+	return rgbKey{q1000(c.R), q1000(c.G), q1000(c.B)}
+}
+
+// q1000 quantises a [0, 1] value to thousandths, NaN as 0.
+func q1000(v float64) int16 {
+	if !(v > 0) {
+		return 0
+	}
+	if v >= 1 {
+		return 1000
+	}
+	return int16(math.Round(v * 1000))
+}
+
+// gsKey is an ExtGState: the fill and stroke alpha in thousandths.
+type gsKey struct{ ca, CA int16 }
+
+// gstate is what the content stream has set, so that only changes are
+// written. It follows q and Q.
+type gstate struct {
+	fill, stroke rgbKey
+	alpha        gsKey
+	lineWidth    float64
+	cap, join    draw.LineCap
+	dash         []float64
+	dashPhase    float64
+	miter        bool // the miter limit is set to Skia's
+	font         *docFont
+	size         float64
+	render       int // text rendering mode
+	rise         float64
+}
+
+func initialState() gstate {
+	return gstate{alpha: gsKey{1000, 1000}, lineWidth: 1}
+}
+
+// frame is one open push.
+type frame struct {
+	kind  uint8
+	saved gstate
+	ctm   [6]float64
+	dec   int
+	mul   float64
+	outer []byte // frameGroup: the enclosing stream
+	alpha float64
+}
+
+const (
+	frameQ       uint8 = iota // q ... Q: a clip or a transform
+	frameMul                  // opacity multiplied into what follows
+	frameGroup                // opacity as a transparency group XObject
+)
+
+// content builds one content stream.
+type content struct {
+	b      []byte
+	st     gstate
+	stack  []frame
+	inText bool
+	dec    int        // decimals for coordinates in the current space
+	ctm    [6]float64 // the current space in page pixels
+	mul    float64
+	pageW  float64 // in px, for group bounding boxes
+	pageH  float64
+	spare  [][]byte // buffers for groups
+	dashes []float64
+}
+
+func (c *content) reset() {
+	c.b = c.b[:0]
+	c.stack = c.stack[:0]
+	c.inText = false
+	c.st = initialState()
+	c.dec = coordDecimals
+	c.ctm = [6]float64{1, 0, 0, 1, 0, 0}
+	c.mul = 1
+	c.dashes = c.dashes[:0]
+}
+
+func (c *content) num(v float64) { c.b = appendNum(c.b, v, c.dec) }
+
+func (c *content) op(s string) { c.b = append(c.b, s...) }
+
+func (c *content) sp() { c.b = append(c.b, ' ') }
+
+func (c *content) endText() {
+	if c.inText {
+		c.b = append(c.b, "ET\n"...)
+		c.inText = false
+	}
+}
+
+func (c *content) beginText() {
+	if !c.inText {
+		c.b = append(c.b, "BT\n"...)
+		c.inText = true
+	}
+}
+
+func (c *content) appendColor(k rgbKey, gray, rgb string) {
+	if k.r == k.g && k.g == k.b {
+		c.b = appendNum(c.b, float64(k.r)/1000, colorDecimals)
+		c.op(gray)
+		return
+	}
+	c.b = appendNum(c.b, float64(k.r)/1000, colorDecimals)
+	c.sp()
+	c.b = appendNum(c.b, float64(k.g)/1000, colorDecimals)
+	c.sp()
+	c.b = appendNum(c.b, float64(k.b)/1000, colorDecimals)
+	c.op(rgb)
+}
+
+func (c *content) setFill(col draw.Color) {
+	if k := rgbOf(col); k != c.st.fill {
+		c.appendColor(k, " g\n", " rg\n")
+		c.st.fill = k
+	}
+}
+
+func (c *content) setStroke(col draw.Color) {
+	if k := rgbOf(col); k != c.st.stroke {
+		c.appendColor(k, " G\n", " RG\n")
+		c.st.stroke = k
+	}
+}
+
+// setAlpha selects the ExtGState with these alphas (in thousandths).
+func (w *writer) setAlpha(k gsKey) {
+	c := &w.c
+	if k == c.st.alpha {
+		return
+	}
+	i, ok := w.gsOf[k]
+	if !ok {
+		i = len(w.gstates)
+		w.gstates = append(w.gstates, k)
+		w.gsOf[k] = i
+	}
+	c.b = append(c.b, "/G"...)
+	c.b = appendInt(c.b, i)
+	c.op(" gs\n")
+	c.st.alpha = k
+}
+
+// alphaQ is an alpha in thousandths, with the group opacity multiplied in.
+func (c *content) alphaQ(a float64) int16 {
+	if !(a > 0) {
+		return 0
+	}
+	return q1000(math.Min(a, 1) * c.mul)
+}
+
+func (c *content) setLineWidth(v float64) {
+	if v != c.st.lineWidth {
+		c.num(v)
+		c.op(" w\n")
+		c.st.lineWidth = v
+	}
+}
+
+// page writes one page: its content stream, its annotations and its dictionary.
+func (w *writer) page(i int, p *draw.Page, nav *navState) {
+	if p == nil {
+		p = &draw.Page{}
+	}
+	c := &w.c
+	c.reset()
+	wPt, hPt := pageSize(p)
+	c.pageW, c.pageH = wPt/pxToPt, hPt/pxToPt
+	// The page's space becomes CSS pixels with y down.
+	c.op("0.75 0 0 -0.75 0 ")
+	c.b = appendNum(c.b, hPt, 4)
+	c.op(" cm\n")
+	start := len(c.b)
+	ops := p.Ops
+	for k := 0; k < len(ops); k++ {
+		switch op := ops[k].(type) {
+		case draw.Fill:
+			w.fill(&op)
+		case *draw.Fill:
+			if op != nil {
+				w.fill(op)
+			}
+		case draw.Stroke:
+			w.stroke(&op)
+		case *draw.Stroke:
+			if op != nil {
+				w.stroke(op)
+			}
+		case draw.Text:
+			w.text(&op)
+		case *draw.Text:
+			if op != nil {
+				w.text(op)
+			}
+		case draw.DrawImage:
+			w.drawImage(&op)
+		case *draw.DrawImage:
+			if op != nil {
+				w.drawImage(op)
+			}
+		case draw.PushClip:
+			w.pushClip(op.Path)
+		case *draw.PushClip:
+			if op != nil {
+				w.pushClip(op.Path)
+			}
+		case draw.PushTransform:
+			w.pushTransform(op.M)
+		case *draw.PushTransform:
+			if op != nil {
+				w.pushTransform(op.M)
+			}
+		case draw.PushOpacity:
+			w.pushOpacity(op.Alpha, ops[k+1:])
+		case *draw.PushOpacity:
+			if op != nil {
+				w.pushOpacity(op.Alpha, ops[k+1:])
+			}
+		case draw.PopClip, *draw.PopClip:
+			w.pop()
+		}
+	}
+	for len(c.stack) > 0 {
+		w.pop()
+	}
+	c.endText()
+
+	contents := 0
+	if len(c.b) > start {
+		contents = w.alloc()
+		w.putFlate(contents, nil, c.b)
+	}
+	annots := w.writeLinks(i, p, hPt, nav)
+
+	b := append(w.tmp[:0], "<</Type/Page/Parent "...)
+	b = appendRef(b, w.pages)
+	b = append(b, "/MediaBox[0 0 "...)
+	b = appendNum(b, wPt, 3)
+	b = append(b, ' ')
+	b = appendNum(b, hPt, 3)
+	b = append(b, ']')
+	if contents > 0 {
+		b = append(b, "/Contents "...)
+		b = appendRef(b, contents)
+	}
+	if len(annots) > 0 {
+		b = append(b, "/Annots["...)
+		for k, a := range annots {
+			if k > 0 {
+				b = append(b, ' ')
+			}
+			b = appendRef(b, a)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, ">>"...)
+	w.tmp = b
+	w.putObj(w.pageRefs[i], b)
+}
+
+// pathOps appends the path construction operators for p. A sub-path that is
+// an axis-aligned rectangle becomes "re" unless keepStart (a dashed stroke,
+// whose pattern starts where the path does). It reports whether anything
+// was drawn.
+func (c *content) pathOps(p draw.Path, keepStart bool) bool {
+	drawn := false
+	for i := 0; i < len(p); {
+		// One sub-path: from a MoveTo (or the start) to the next MoveTo.
+		j := i + 1
+		for j < len(p) && p[j].Kind != draw.MoveTo {
+			j++
+		}
+		sub := p[i:j]
+		i = j
+		if !keepStart {
+			if x, y, w, h, ok := rectOf(sub); ok {
+				c.num(x)
+				c.sp()
+				c.num(y)
+				c.sp()
+				c.num(w)
+				c.sp()
+				c.num(h)
+				c.op(" re\n")
+				drawn = true
+				continue
+			}
+		}
+		for k, s := range sub {
+			switch s.Kind {
+			case draw.MoveTo:
+				c.point(s.P[0])
+				c.op(" m\n")
+			case draw.LineTo:
+				c.point(s.P[0])
+				if k == 0 {
+					c.op(" m\n")
+					continue
+				}
+				c.op(" l\n")
+				drawn = true
+			case draw.CubicTo:
+				if k == 0 {
+					c.point(s.P[2])
+					c.op(" m\n")
+					continue
+				}
+				c.point(s.P[0])
+				c.sp()
+				c.point(s.P[1])
+				c.sp()
+				c.point(s.P[2])
+				c.op(" c\n")
+				drawn = true
+			case draw.Close:
+				if k > 0 {
+					c.op("h\n")
+				}
+			}
+		}
+	}
+	return drawn
+}
+
+func (c *content) point(p draw.Point) {
+	c.num(p.X)
+	c.sp()
+	c.num(p.Y)
+}
+
+// rectOf recognises a sub-path that is an axis-aligned rectangle: four
+// corners, optionally back to the first, optionally closed. The rectangle is
+// returned so that "re" traces the same corners in the same turning
+// direction (which the nonzero rule depends on).
+func rectOf(s draw.Path) (x, y, w, h float64, ok bool) {
+	n := len(s)
+	if n > 0 && s[n-1].Kind == draw.Close {
+		n--
+	}
+	if n == 5 && s[4].Kind == draw.LineTo && s[4].P[0] == s[0].P[0] {
+		n--
+	}
+	if n != 4 || s[0].Kind != draw.MoveTo || len(s) > 6 {
+		return
+	}
+	for k := 1; k < 4; k++ {
+		if s[k].Kind != draw.LineTo {
+			return
+		}
+	}
+	for k := 4; k < len(s); k++ {
+		if s[k].Kind != draw.Close && s[k].Kind != draw.LineTo {
+			return
+		}
+	}
+	p0, p1, p2, p3 := s[0].P[0], s[1].P[0], s[2].P[0], s[3].P[0]
+	switch {
+	case p0.Y == p1.Y && p1.X == p2.X && p2.Y == p3.Y && p3.X == p0.X:
+		return p0.X, p0.Y, p1.X - p0.X, p2.Y - p1.Y, true
+	case p0.X == p1.X && p1.Y == p2.Y && p2.X == p3.X && p3.Y == p0.Y:
+		return p1.X, p1.Y, p2.X - p1.X, p3.Y - p2.Y, true
+	}
+	return
+}
+
+func (w *writer) fill(f *draw.Fill) {
+	c := &w.c
+	a := c.alphaQ(f.Color.A)
+	if a == 0 || len(f.Path) == 0 {
+		return
+	}
+	c.endText()
+	c.setFill(f.Color)
+	w.setAlpha(gsKey{a, c.st.alpha.CA})
+	mark := len(c.b)
+	if !c.pathOps(f.Path, false) {
+		c.b = c.b[:mark]
+		return
+	}
+	if f.EvenOdd {
+		c.op("f*\n")
+	} else {
+		c.op("f\n")
+	}
+}
+
+func (w *writer) stroke(s *draw.Stroke) {
+	c := &w.c
+	a := c.alphaQ(s.Color.A)
+	if a == 0 || len(s.Path) == 0 || !(s.Width > 0) || math.IsInf(s.Width, 0) {
+		return
+	}
+	c.endText()
+	c.setStroke(s.Color)
+	w.setAlpha(gsKey{c.st.alpha.ca, a})
+	c.setLineWidth(s.Width)
+	if s.Cap != c.st.cap && s.Cap <= 2 {
+		c.b = appendInt(c.b, int(s.Cap))
+		c.op(" J\n")
+		c.st.cap = s.Cap
+	}
+	if draw.LineCap(s.Join) != c.st.join && s.Join <= 2 {
+		c.b = appendInt(c.b, int(s.Join))
+		c.op(" j\n")
+		c.st.join = draw.LineCap(s.Join)
+	}
+	if s.Join == 0 && !c.st.miter {
+		c.b = appendInt(c.b, defaultMiterLimit)
+		c.op(" M\n")
+		c.st.miter = true
+	}
+	dash := s.Dash
+	if !validDash(dash) {
+		dash = nil
+	}
+	if !equalDash(dash, s.DashPhase, c.st.dash, c.st.dashPhase) {
+		c.b = append(c.b, '[')
+		for k, d := range dash {
+			if k > 0 {
+				c.sp()
+			}
+			c.num(d)
+		}
+		c.op("] ")
+		phase := 0.0
+		if len(dash) > 0 && !math.IsNaN(s.DashPhase) && !math.IsInf(s.DashPhase, 0) {
+			phase = s.DashPhase
+		}
+		c.num(phase)
+		c.op(" d\n")
+		// Keep our own copy: the caller's slice may change after Write.
+		start := len(c.dashes)
+		c.dashes = append(c.dashes, dash...)
+		c.st.dash = c.dashes[start:len(c.dashes):len(c.dashes)]
+		c.st.dashPhase = phase
+	}
+	mark := len(c.b)
+	if !c.pathOps(s.Path, len(dash) > 0) {
+		c.b = c.b[:mark]
+		return
+	}
+	c.op("S\n")
+}
+
+// validDash reports whether a dash array is one PDF accepts: no negative or
+// non-finite entries, and not all zero.
+func validDash(d []float64) bool {
+	if len(d) == 0 || len(d) > 64 {
+		return false
+	}
+	sum := 0.0
+	for _, v := range d {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return false
+		}
+		sum += v
+	}
+	return sum > 0
+}
+
+func equalDash(a []float64, pa float64, b []float64, pb float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return pa == pb
+}
+
+func (w *writer) pushClip(p draw.Path) {
+	c := &w.c
+	c.endText()
+	w.push(frameQ)
+	c.op("q\n")
+	mark := len(c.b)
+	if !c.pathOps(p, false) {
+		// Nothing inside: clip everything away.
+		c.b = append(c.b[:mark], "0 0 0 0 re\n"...)
+	}
+	c.op("W n\n")
+}
+
+func (w *writer) pushTransform(m [6]float64) {
+	c := &w.c
+	c.endText()
+	w.push(frameQ)
+	c.op("q\n")
+	det := m[0]*m[3] - m[1]*m[2]
+	finite := true
+	for _, v := range m {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > maxNum {
+			finite = false
+		}
+	}
+	if !finite || math.Abs(det) < 1e-12 {
+		// A singular space paints nothing: clip everything away.
+		c.op("0 0 0 0 re W n\n")
+		return
+	}
+	for k, v := range m {
+		if k > 0 {
+			c.sp()
+		}
+		if k < 4 {
+			c.b = appendNum(c.b, v, matrixDecimals)
+		} else {
+			c.num(v)
+		}
+	}
+	c.op(" cm\n")
+	c.ctm = mul(m, c.ctm)
+	scale := math.Sqrt(math.Abs(c.ctm[0]*c.ctm[3] - c.ctm[1]*c.ctm[2]))
+	c.dec = coordDecimals
+	for s := scale; s > 1.5 && c.dec < maxCoordDecimals; s /= 10 {
+		c.dec++
+	}
+}
+
+// mul is the matrix product m × n (m applied first), as PDF's cm composes.
+func mul(m, n [6]float64) [6]float64 {
+	return [6]float64{
+		m[0]*n[0] + m[1]*n[2], m[0]*n[1] + m[1]*n[3],
+		m[2]*n[0] + m[3]*n[2], m[2]*n[1] + m[3]*n[3],
+		m[4]*n[0] + m[5]*n[2] + n[4], m[4]*n[1] + m[5]*n[3] + n[5],
+	}
+}
+
+// push opens a frame, saving what its pop restores.
+func (w *writer) push(kind uint8) {
+	c := &w.c
+	c.stack = append(c.stack, frame{kind: kind, saved: c.st, ctm: c.ctm, dec: c.dec, mul: c.mul})
+}
+
+// pop closes the innermost push; a pop without a push is ignored.
+func (w *writer) pop() {
+	c := &w.c
+	if len(c.stack) == 0 {
+		return
+	}
+	f := c.stack[len(c.stack)-1]
+	c.stack = c.stack[:len(c.stack)-1]
+	c.ctm, c.dec, c.mul = f.ctm, f.dec, f.mul
+	switch f.kind {
+	case frameQ:
+		c.endText()
+		c.op("Q\n")
+		c.st = f.saved
+	case frameGroup:
+		c.endText()
+		w.endGroup(&f)
+		c.st = f.saved
+	}
+}
+
+// pushOpacity applies alpha to what follows up to the matching pop. When
+// that is at most one painting operation, the alpha is multiplied into it;
+// otherwise the operations become a transparency group painted with the
+// alpha, so that overlapping parts do not show through each other, as in a
+// browser.
+func (w *writer) pushOpacity(alpha float64, rest []draw.Op) {
+	c := &w.c
+	if math.IsNaN(alpha) {
+		alpha = 1
+	}
+	alpha = math.Min(math.Max(alpha, 0), 1)
+	if alpha == 1 || c.mul == 0 || alpha == 0 || paintsAtMostOne(rest) || len(c.stack) >= maxDepth {
+		w.push(frameMul)
+		c.mul *= alpha
+		return
+	}
+	c.endText()
+	w.push(frameGroup)
+	f := &c.stack[len(c.stack)-1]
+	f.alpha = alpha
+	f.outer = c.b
+	var nb []byte
+	if n := len(c.spare); n > 0 {
+		nb, c.spare = c.spare[n-1][:0], c.spare[:n-1]
+	}
+	c.b = nb
+	// A transparency group starts with alpha 1 (11.6.6); the rest of the
+	// state is inherited from where it is painted.
+	c.st.alpha = gsKey{1000, 1000}
+}
+
+// paintsAtMostOne reports whether the ops up to the pop matching a push
+// paint at most once.
+func paintsAtMostOne(ops []draw.Op) bool {
+	depth, paints := 0, 0
+	for _, op := range ops {
+		switch op.(type) {
+		case draw.Fill, *draw.Fill, draw.Stroke, *draw.Stroke, draw.Text, *draw.Text, draw.DrawImage, *draw.DrawImage:
+			paints++
+			if paints > 1 {
+				return false
+			}
+		case draw.PushClip, *draw.PushClip, draw.PushOpacity, *draw.PushOpacity, draw.PushTransform, *draw.PushTransform:
+			depth++
+		case draw.PopClip, *draw.PopClip:
+			if depth == 0 {
+				return true
+			}
+			depth--
+		}
+	}
+	return true
+}
+
+// endGroup writes the group's operations as a form XObject and paints it
+// into the enclosing stream with the group's alpha.
+func (w *writer) endGroup(f *frame) {
+	c := &w.c
+	inner := c.b
+	c.b = f.outer
+	if len(inner) == 0 {
+		c.spare = append(c.spare, inner)
+		return
+	}
+	num := w.alloc()
+	idx := len(w.forms)
+	w.forms = append(w.forms, num)
+	// The bounding box is the page, in the group's space.
+	x0, y0, x1, y1 := boxInSpace(f.ctm, c.pageW, c.pageH)
+	d := append(w.tmp[:0], "/Type/XObject/Subtype/Form/BBox["...)
+	for k, v := range [4]float64{x0, y0, x1, y1} {
+		if k > 0 {
+			d = append(d, ' ')
+		}
+		d = appendNum(d, v, 3)
+	}
+	d = append(d, "]/Group<</S/Transparency>>/Resources "...)
+	d = appendRef(d, w.resources)
+	w.tmp = d
+	w.putFlate(num, d, inner)
+	c.spare = append(c.spare, inner)
+
+	c.op("q\n")
+	c.st = f.saved
+	a := q1000(f.alpha * f.mul)
+	w.setAlpha(gsKey{a, a})
+	c.b = append(c.b, "/X"...)
+	c.b = appendInt(c.b, idx)
+	c.op(" Do\nQ\n")
+}
+
+// boxInSpace is the page's box, in pixels, as seen in the space of ctm.
+func boxInSpace(m [6]float64, w, h float64) (x0, y0, x1, y1 float64) {
+	det := m[0]*m[3] - m[1]*m[2]
+	if det == 0 {
+		return 0, 0, w, h
+	}
+	// The inverse of m maps page pixels into the space.
+	inv := [6]float64{m[3] / det, -m[1] / det, -m[2] / det, m[0] / det,
+		(m[2]*m[5] - m[3]*m[4]) / det, (m[1]*m[4] - m[0]*m[5]) / det}
+	x0, y0 = math.Inf(1), math.Inf(1)
+	x1, y1 = math.Inf(-1), math.Inf(-1)
+	for _, p := range [4][2]float64{{0, 0}, {w, 0}, {0, h}, {w, h}} {
+		x := inv[0]*p[0] + inv[2]*p[1] + inv[4]
+		y := inv[1]*p[0] + inv[3]*p[1] + inv[5]
+		x0, y0 = math.Min(x0, x), math.Min(y0, y)
+		x1, y1 = math.Max(x1, x), math.Max(y1, y)
+	}
+	return x0 - defaultGroupBoxPadding, y0 - defaultGroupBoxPadding, x1 + defaultGroupBoxPadding, y1 + defaultGroupBoxPadding
+}
+
+func (w *writer) drawImage(d *draw.DrawImage) {
+	c := &w.c
+	a := c.alphaQ(1)
+	r := d.Rect
+	if a == 0 || d.Image == nil || !(r.W > 0) || !(r.H > 0) || math.IsInf(r.W, 0) || math.IsInf(r.H, 0) {
+		return
+	}
+	idx := w.imageIndex(d.Image)
+	if idx < 0 {
+		return
+	}
+	c.endText()
+	w.setAlpha(gsKey{a, c.st.alpha.CA})
+	// The image's unit square, first row at the top, onto the rectangle.
+	c.op("q ")
+	c.num(r.W)
+	c.op(" 0 0 ")
+	c.num(-r.H)
+	c.sp()
+	c.num(r.X)
+	c.sp()
+	c.num(r.Y + r.H)
+	c.op(" cm /I")
+	c.b = appendInt(c.b, idx)
+	c.op(" Do Q\n")
+}
+
+// text writes a run with one TJ: each glyph lands where layout put it, the
+// difference between its advance and the font's width being a TJ number.
+// The text matrix flips y back so glyphs stand upright in the y-down space.
+func (w *writer) text(t *draw.Text) {
+	c := &w.c
+	if t.Font == nil || !(t.Size > 0) || t.Size > 1e5 || len(t.Glyphs) == 0 {
+		return
+	}
+	a := c.alphaQ(t.Color.A)
+	if a == 0 {
+		return
+	}
+	f := w.font(t.Font)
+	if f == nil {
+		return
+	}
+	c.beginText()
+	c.setFill(t.Color)
+	mode := 0
+	if t.FakeBold > 0 && !math.IsInf(t.FakeBold, 0) {
+		mode = 2
+		c.setStroke(t.Color)
+		c.setLineWidth(t.FakeBold)
+		w.setAlpha(gsKey{a, a})
+	} else {
+		w.setAlpha(gsKey{a, c.st.alpha.CA})
+	}
+	if mode != c.st.render {
+		c.b = appendInt(c.b, mode)
+		c.op(" Tr\n")
+		c.st.render = mode
+	}
+	size := t.Size
+	if f != c.st.font || size != c.st.size {
+		c.b = append(c.b, "/F"...)
+		c.b = appendInt(c.b, f.index)
+		c.sp()
+		c.b = appendNum(c.b, size, 3)
+		c.op(" Tf\n")
+		c.st.font, c.st.size = f, size
+	}
+	skew := 0.0
+	if t.FakeItalic {
+		skew = skewFakeItalic
+		c.op("1 0 .25 -1 ")
+	} else {
+		c.op("1 0 0 -1 ")
+	}
+	c.num(t.X)
+	c.sp()
+	c.num(t.Y)
+	c.op(" Tm\n")
+
+	k := 1000 / size
+	pen, cur := 0.0, 0.0
+	arr := -1 // where the open TJ array starts, -1 when none
+	str := false
+	strs, nums := 0, 0
+	closeArr := func() {
+		if str {
+			c.b = append(c.b, ')')
+			str = false
+		}
+		if arr < 0 {
+			return
+		}
+		if nums == 0 && strs == 1 {
+			// [(...)] TJ is (...) Tj.
+			copy(c.b[arr:], c.b[arr+1:])
+			c.b = c.b[:len(c.b)-1]
+			c.op("Tj\n")
+		} else {
+			c.op("]TJ\n")
+		}
+		arr = -1
+	}
+	for i := range t.Glyphs {
+		g := &t.Glyphs[i]
+		xo, yo := finite(g.XOffset), finite(g.YOffset)
+		rise := -yo
+		if math.Abs(rise-c.st.rise) > 0.001 {
+			closeArr()
+			c.num(rise)
+			c.op(" Ts\n")
+			c.st.rise = rise
+		}
+		if arr < 0 {
+			arr = len(c.b)
+			c.b = append(c.b, '[')
+			strs, nums = 0, 0
+		}
+		target := pen + xo - skew*c.st.rise
+		if d := target - cur; math.Abs(d) > textEps {
+			n := math.Round(-d*k*10) / 10
+			if n != 0 {
+				if str {
+					c.b = append(c.b, ')')
+					str = false
+				}
+				c.b = appendNum(c.b, n, tjDecimals)
+				nums++
+				cur -= n / k
+			}
+		}
+		if !str {
+			c.b = append(c.b, '(')
+			str = true
+			strs++
+		}
+		cid := f.cid(g.ID, g.Text)
+		c.b = appendCIDByte(c.b, byte(cid>>8))
+		c.b = appendCIDByte(c.b, byte(cid))
+		cur += f.widths[cid] / k
+		pen += finite(g.Advance)
+	}
+	closeArr()
+}
+
+// appendCIDByte appends one byte of a two-byte code inside a literal string.
+func appendCIDByte(b []byte, v byte) []byte {
+	switch v {
+	case '(', ')', '\\':
+		return append(b, '\\', v)
+	case '\r':
+		return append(b, '\\', 'r')
+	}
+	return append(b, v)
+}
+
+// finite is v, or 0 when v is NaN or infinite.
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}

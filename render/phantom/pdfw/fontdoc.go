@@ -1,0 +1,266 @@
+package pdfw
+
+import (
+	"math"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/platen/platen/render/phantom/draw"
+)
+
+// docFont is one font as used in one document: the glyphs it shows, each
+// given a CID in order of first use (CID 0 is .notdef). The subset font
+// holds glyph i at CID i, so a CID is also the glyph index in the subset:
+// no CIDToGIDMap, and the W array is one run.
+type docFont struct {
+	src    *draw.Font
+	info   *fontInfo
+	index  int // resource name /F<index>
+	ref    int // the Type0 font object
+	cidOf  []uint16
+	cidBuf *[]uint16 // cidOf's pool handle
+	gids   []uint16  // by CID
+	widths []float64 // by CID, in glyph space (1000 per em), as written in W
+	texts  []string  // by CID, for ToUnicode
+}
+
+// font returns the document's font for f, nil (and the error recorded) when
+// it cannot be embedded.
+func (w *writer) font(f *draw.Font) *docFont {
+	if df, ok := w.fontOf[f]; ok {
+		return df
+	}
+	info, err := loadFont(f)
+	if err != nil {
+		if w.err == nil {
+			w.err = err
+		}
+		w.fontOf[f] = nil
+		return nil
+	}
+	buf := info.cids.Get().(*[]uint16)
+	df := &docFont{src: f, info: info, index: len(w.fonts), ref: w.alloc(), cidOf: *buf, cidBuf: buf}
+	df.gids = append(df.gids, 0)
+	df.widths = append(df.widths, info.width(0))
+	df.texts = append(df.texts, "")
+	w.fonts = append(w.fonts, df)
+	w.fontOf[f] = df
+	return df
+}
+
+// width is glyph g's width in glyph space, rounded as W writes it.
+func (fi *fontInfo) width(g uint16) float64 {
+	return math.Round(float64(fi.advances[g])*10000/fi.upem) / 10
+}
+
+// cid returns the CID showing glyph gid, assigning the next one on first
+// use; text is the cluster text for ToUnicode (the first non-empty wins).
+// Glyph ids outside the font show .notdef.
+func (f *docFont) cid(gid uint16, text string) uint16 {
+	if int(gid) >= f.info.numGlyphs {
+		return 0
+	}
+	c := f.cidOf[gid]
+	if c == 0 && gid != 0 {
+		if len(f.gids) >= math.MaxUint16 {
+			return 0
+		}
+		c = uint16(len(f.gids))
+		f.cidOf[gid] = c
+		f.gids = append(f.gids, gid)
+		f.widths = append(f.widths, f.info.width(gid))
+		f.texts = append(f.texts, text)
+		return c
+	}
+	if f.texts[c] == "" && text != "" {
+		f.texts[c] = text
+	}
+	return c
+}
+
+// release gives the glyph table back to the font, zeroed.
+func (f *docFont) release() {
+	for _, g := range f.gids {
+		f.cidOf[g] = 0
+	}
+	f.info.cids.Put(f.cidBuf)
+}
+
+// writeFonts writes each font: program, descriptor, CIDFont, ToUnicode and
+// the Type0 font, in the order of the fonts' keys.
+func (w *writer) writeFonts() error {
+	order := make([]*docFont, 0, len(w.fonts))
+	order = append(order, w.fonts...)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].src.Key < order[j].src.Key })
+	for _, f := range order {
+		if err := w.writeFont(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) writeFont(f *docFont) error {
+	fi := f.info
+	h := hashGIDs(f.src.Key, f.gids)
+	tag := subsetTag(h)
+
+	program, rawLen, ok := fi.subsets.get(h, w.level, f.gids)
+	if !ok {
+		var raw []byte
+		var err error
+		if fi.cff {
+			raw, err = fi.subsetCFF(f.gids)
+		} else {
+			if w.sc.newID == nil {
+				w.sc.newID = make(map[uint16]uint16)
+			}
+			raw, err = fi.subsetTrueType(f.gids, &w.sc)
+		}
+		if err != nil {
+			return err
+		}
+		program = appendDeflate(nil, raw, w.level)
+		rawLen = len(raw)
+		fi.subsets.put(h, w.level, f.gids, program, rawLen)
+	}
+	ff, fd, cf, tu := w.alloc(), w.alloc(), w.alloc(), w.alloc()
+
+	d := w.tmp[:0]
+	if fi.cff {
+		d = append(d, "/Subtype/CIDFontType0C"...)
+	} else {
+		d = append(d, "/Length1 "...)
+		d = appendInt(d, rawLen)
+	}
+	d = append(d, "/Filter/FlateDecode"...)
+	w.tmp = d
+	w.putStream(ff, d, program)
+
+	// FontDescriptor (9.8).
+	b := append(w.tmp[:0], "<</Type/FontDescriptor/FontName"...)
+	b = appendBaseFont(b, tag, fi.psName)
+	b = append(b, "/Flags "...)
+	b = appendInt(b, fi.flags())
+	b = append(b, "/FontBBox["...)
+	for k, v := range fi.bbox {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = appendNum(b, v, 0)
+	}
+	b = append(b, "]/ItalicAngle "...)
+	b = appendNum(b, fi.italic, 2)
+	b = append(b, "/Ascent "...)
+	b = appendNum(b, fi.ascent, 0)
+	b = append(b, "/Descent "...)
+	b = appendNum(b, fi.descent, 0)
+	b = append(b, "/CapHeight "...)
+	b = appendNum(b, fi.capH, 0)
+	b = append(b, "/StemV "...)
+	b = appendInt(b, fi.stemV())
+	if fi.cff {
+		b = append(b, "/FontFile3 "...)
+	} else {
+		b = append(b, "/FontFile2 "...)
+	}
+	b = appendRef(b, ff)
+	b = append(b, ">>"...)
+	w.tmp = b
+	w.putObj(fd, b)
+
+	// CIDFont (9.7.4), widths for every CID in one run.
+	b = append(w.tmp[:0], "<</Type/Font/Subtype/"...)
+	if fi.cff {
+		b = append(b, "CIDFontType0/BaseFont"...)
+	} else {
+		b = append(b, "CIDFontType2/BaseFont"...)
+	}
+	b = appendBaseFont(b, tag, fi.psName)
+	b = append(b, "/CIDSystemInfo<</Registry(Adobe)/Ordering(Identity)/Supplement 0>>/FontDescriptor "...)
+	b = appendRef(b, fd)
+	b = append(b, "/W[0["...)
+	for k, v := range f.widths {
+		if k > 0 {
+			b = append(b, ' ')
+		}
+		b = appendNum(b, v, widthDecimals)
+	}
+	b = append(b, "]]"...)
+	if !fi.cff {
+		b = append(b, "/CIDToGIDMap/Identity"...)
+	}
+	b = append(b, ">>"...)
+	w.tmp = b
+	w.putObj(cf, b)
+
+	w.raw = appendToUnicode(w.raw[:0], f.texts)
+	w.putFlate(tu, nil, w.raw)
+
+	b = append(w.tmp[:0], "<</Type/Font/Subtype/Type0/BaseFont"...)
+	b = appendBaseFont(b, tag, fi.psName)
+	b = append(b, "/Encoding/Identity-H/DescendantFonts["...)
+	b = appendRef(b, cf)
+	b = append(b, "]/ToUnicode "...)
+	b = appendRef(b, tu)
+	b = append(b, ">>"...)
+	w.tmp = b
+	w.putObj(f.ref, b)
+	return nil
+}
+
+// appendBaseFont appends the subset's name, TAG+PostScriptName (9.6.4).
+func appendBaseFont(b []byte, tag [6]byte, ps string) []byte {
+	b = append(b, '/')
+	b = append(b, tag[:]...)
+	b = append(b, '+')
+	return appendNameBody(b, ps)
+}
+
+const toUnicodeHead = "/CIDInit/ProcSet findresource begin\n12 dict begin\nbegincmap\n" +
+	"/CIDSystemInfo<</Registry(Adobe)/Ordering(UCS)/Supplement 0>>def\n" +
+	"/CMapName/Adobe-Identity-UCS def\n/CMapType 2 def\n" +
+	"1 begincodespacerange\n<0000><FFFF>\nendcodespacerange\n"
+
+const toUnicodeTail = "endcmap\nCMapName currentdict/CMap defineresource pop\nend\nend\n"
+
+// appendToUnicode appends the ToUnicode CMap (9.10.3): each CID with text
+// maps to it (several code points for a ligature); the others map nowhere.
+func appendToUnicode(b []byte, texts []string) []byte {
+	b = append(b, toUnicodeHead...)
+	n := 0
+	for _, t := range texts {
+		if t != "" {
+			n++
+		}
+	}
+	inBlock := 0
+	for cid, t := range texts {
+		if t == "" {
+			continue
+		}
+		if inBlock == 0 {
+			k := min(n, 100) // at most 100 entries per block (the CMap spec's limit)
+			b = appendInt(b, k)
+			b = append(b, " beginbfchar\n"...)
+			inBlock = k
+			n -= k
+		}
+		b = append(b, '<')
+		b = appendHex16(b, uint16(cid))
+		b = append(b, "><"...)
+		runes := 0
+		for len(t) > 0 && runes < maxToUnicodeRunes {
+			r, size := utf8.DecodeRuneInString(t)
+			t = t[size:]
+			b = appendUTF16Hex(b, r)
+			runes++
+		}
+		b = append(b, ">\n"...)
+		inBlock--
+		if inBlock == 0 {
+			b = append(b, "endbfchar\n"...)
+		}
+	}
+	return append(b, toUnicodeTail...)
+}

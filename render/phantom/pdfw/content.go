@@ -97,9 +97,9 @@ type frame struct {
 }
 
 const (
-	frameQ       uint8 = iota // q ... Q: a clip or a transform
-	frameMul                  // opacity multiplied into what follows
-	frameGroup                // opacity as a transparency group XObject
+	frameQ     uint8 = iota // q ... Q: a clip or a transform
+	frameMul                // opacity multiplied into what follows
+	frameGroup              // opacity as a transparency group XObject
 )
 
 // content builds one content stream.

@@ -500,9 +500,9 @@ type subsetCache struct {
 type subsetEntry struct {
 	level int
 	gids  []uint16
-	hash uint64
-	data []byte // compressed font program
-	raw  int    // its uncompressed length
+	hash  uint64
+	data  []byte // compressed font program
+	raw   int    // its uncompressed length
 }
 
 func (c *subsetCache) get(h uint64, level int, gids []uint16) (data []byte, raw int, ok bool) {

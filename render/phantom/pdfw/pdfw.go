@@ -77,16 +77,16 @@ type writer struct {
 	level int
 	err   error // the first font error; painting goes on, Write fails
 
-	out  []byte   // the file
-	objs []objLoc // by object number; objs[0] is the free head
-	stm  []byte   // the object stream's objects, when packing
-	stmN []int    // their numbers
-	stmO []int    // their offsets in stm
-	stmNum int    // the object stream's number
-	tmp  []byte   // a dictionary being built
-	raw  []byte   // an uncompressed stream being built
-	zbuf sliceWriter
-	sc   scratch
+	out    []byte   // the file
+	objs   []objLoc // by object number; objs[0] is the free head
+	stm    []byte   // the object stream's objects, when packing
+	stmN   []int    // their numbers
+	stmO   []int    // their offsets in stm
+	stmNum int      // the object stream's number
+	tmp    []byte   // a dictionary being built
+	raw    []byte   // an uncompressed stream being built
+	zbuf   sliceWriter
+	sc     scratch
 
 	catalog, pages, resources int
 	pageRefs                  []int

@@ -37,6 +37,9 @@ type lru struct {
 	bytes      int
 	order      *list.List // of *entry, most recently used first; only ready entries
 	m          map[cacheKey]*entry
+	// aliases maps the SHA-256 of a src string to its entry, so that a
+	// repeated URI skips the base64 decoding (most of a hit's cost).
+	aliases map[[32]byte]*entry
 }
 
 type entry struct {
@@ -46,20 +49,56 @@ type entry struct {
 	err   error
 	cost  int
 	elem  *list.Element // nil while decoding or once evicted
+	// aliases are the src hashes that lead here (at most maxAliases).
+	aliases [][32]byte
 }
 
+// maxAliases bounds the src strings remembered per entry: the same bytes
+// are rarely written in more than a few ways.
+const maxAliases = 4
+
 func newLRU(maxEntries, maxBytes int) *lru {
-	return &lru{maxEntries: maxEntries, maxBytes: maxBytes, order: list.New(), m: make(map[cacheKey]*entry)}
+	return &lru{maxEntries: maxEntries, maxBytes: maxBytes, order: list.New(), m: make(map[cacheKey]*entry), aliases: make(map[[32]byte]*entry)}
+}
+
+// lookup returns the result cached for a src hash, if any.
+func (c *lru) lookup(alias [32]byte) (*Image, error, bool) {
+	c.mu.Lock()
+	e, ok := c.aliases[alias]
+	if !ok {
+		c.mu.Unlock()
+		return nil, nil, false
+	}
+	if e.elem != nil {
+		c.order.MoveToFront(e.elem)
+	}
+	c.mu.Unlock()
+	<-e.ready
+	return e.img, e.err, true
+}
+
+// addAlias records that alias leads to e (c.mu held).
+func (c *lru) addAlias(e *entry, alias *[32]byte) {
+	if alias == nil || len(e.aliases) >= maxAliases {
+		return
+	}
+	if _, ok := c.aliases[*alias]; ok {
+		return
+	}
+	c.aliases[*alias] = e
+	e.aliases = append(e.aliases, *alias)
 }
 
 // get returns the cached result for key, or runs load once (whatever the
-// number of concurrent callers) and caches its result. An image larger than
-// the whole bound is returned but not kept.
-func (c *lru) get(key cacheKey, load func() (*Image, int, error)) (*Image, error) {
+// number of concurrent callers) and caches its result; alias, when not nil,
+// becomes a way to the entry for lookup. An image larger than the whole
+// bound is returned but not kept.
+func (c *lru) get(key cacheKey, alias *[32]byte, load func() (*Image, int, error)) (*Image, error) {
 	c.mu.Lock()
 	if e, ok := c.m[key]; ok {
 		if e.elem != nil {
 			c.order.MoveToFront(e.elem)
+			c.addAlias(e, alias)
 		}
 		c.mu.Unlock()
 		<-e.ready
@@ -67,6 +106,7 @@ func (c *lru) get(key cacheKey, load func() (*Image, int, error)) (*Image, error
 	}
 	e := &entry{key: key, ready: make(chan struct{})}
 	c.m[key] = e
+	c.addAlias(e, alias)
 	c.mu.Unlock()
 
 	img, cost, err := safeLoad(load)
@@ -79,7 +119,7 @@ func (c *lru) get(key cacheKey, load func() (*Image, int, error)) (*Image, error
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cost > c.maxBytes {
-		delete(c.m, key)
+		c.remove(e)
 		return img, err
 	}
 	e.elem = c.order.PushFront(e)
@@ -89,9 +129,18 @@ func (c *lru) get(key cacheKey, load func() (*Image, int, error)) (*Image, error
 		c.order.Remove(old.elem)
 		old.elem = nil
 		c.bytes -= old.cost
-		delete(c.m, old.key)
+		c.remove(old)
 	}
 	return img, err
+}
+
+// remove forgets e and its aliases (c.mu held).
+func (c *lru) remove(e *entry) {
+	delete(c.m, e.key)
+	for _, a := range e.aliases {
+		delete(c.aliases, a)
+	}
+	e.aliases = nil
 }
 
 // safeLoad runs load, turning a panic in a decoder (a bug on hostile input)

@@ -36,12 +36,17 @@ type Image struct {
 	// Width and Height are the intrinsic size in CSS px (0 when unknown). For
 	// a raster they are its pixel dimensions, after EXIF orientation, as
 	// Chromium ignores PNG pHYs and JPEG density for layout. For an SVG they
-	// come from the root's width and height attributes (absolute units); an
-	// SVG without them has no intrinsic size, only a Ratio.
+	// come from the root's width and height attributes in absolute units, the
+	// missing one derived from the ratio; with no ratio either, a missing one
+	// is CSS's default 300 or 150 (Chromium: <svg width="100"> is 100x150).
+	// An SVG with a viewBox and neither attribute (or percentages) has
+	// Width = Height = 0 and only a Ratio: Chromium then fills the
+	// containing block's width in a block (600px wide gives 600x300 for a
+	// 2:1 viewBox) and shrinks to 0x0 in a shrink-to-fit context.
 	Width, Height float64
-	// Ratio is the intrinsic aspect ratio, width / height (0 when none): for
-	// an SVG with a viewBox but no width or height, layout sizes it from the
-	// ratio as Chromium does.
+	// Ratio is the intrinsic aspect ratio, width / height, 0 when none. With
+	// a CSS width only, layout derives the height from Ratio, never from
+	// Width and Height (an SVG without one keeps its 150px height).
 	Ratio float64
 }
 
@@ -50,14 +55,36 @@ type Image struct {
 // are cached process-wide by the SHA-256 of the decoded bytes, so the same
 // logo in every document is decoded once and is the same *Image each time.
 func Load(src string) (*Image, error) {
+	if !isDataURI(src) {
+		_, _, err := dataURI(src)
+		return nil, err
+	}
+	alias := hashString(src)
+	if img, err, ok := cache.lookup(alias); ok {
+		return img, err
+	}
 	mime, data, err := dataURI(src)
 	if err != nil {
 		return nil, err
 	}
 	key := cacheKey{sum: sha256.Sum256(data), svg: isSVGType(mime)}
-	return cache.get(key, func() (*Image, int, error) {
+	return cache.get(key, &alias, func() (*Image, int, error) {
 		return decode(mime, data)
 	})
+}
+
+// hashString is the SHA-256 of s, without copying s whole into a []byte.
+func hashString(s string) [32]byte {
+	h := sha256.New()
+	var buf [4096]byte
+	for len(s) > 0 {
+		n := copy(buf[:], s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // isSVGType reports whether Chromium would treat a payload of this MIME type
@@ -72,7 +99,8 @@ func decode(mime string, data []byte) (*Image, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		img := &Image{SVG: s, Width: s.width, Height: s.height, Ratio: s.ratio()}
+		img := &Image{SVG: s}
+		img.Width, img.Height, img.Ratio = s.intrinsic()
 		return img, s.cost, nil
 	}
 	r, err := decodeRaster(data)

@@ -30,14 +30,29 @@ type aspect struct {
 
 var defaultAspect = aspect{ax: 0.5, ay: 0.5}
 
-func (s *SVG) ratio() float64 {
+// intrinsic is the size and ratio Chromium gives an SVG <img> (see Image).
+func (s *SVG) intrinsic() (w, h, ratio float64) {
+	w, h = s.width, s.height
 	switch {
-	case s.width > 0 && s.height > 0:
-		return s.width / s.height
-	case s.hasViewBox && s.viewBox[2] > 0 && s.viewBox[3] > 0:
-		return s.viewBox[2] / s.viewBox[3]
+	case w > 0 && h > 0:
+		ratio = w / h
+	case s.hasViewBox:
+		ratio = s.viewBox[2] / s.viewBox[3]
 	}
-	return 0
+	switch {
+	case ratio > 0 && w > 0 && h == 0:
+		h = w / ratio
+	case ratio > 0 && h > 0 && w == 0:
+		w = h * ratio
+	case ratio == 0:
+		if w == 0 {
+			w = 300
+		}
+		if h == 0 {
+			h = 150
+		}
+	}
+	return w, h, ratio
 }
 
 // Draw returns the drawing scaled into box, as Chromium paints an SVG <img>:
@@ -56,13 +71,23 @@ func (s *SVG) Draw(box draw.Rect) []draw.Op {
 	return out
 }
 
-// viewportTransform maps the root's user space onto box.
+// viewportTransform maps the root's user space onto box. With a viewBox,
+// the box is the viewport and preserveAspectRatio places the viewBox in it.
+// Without one, Chromium draws the SVG at its intrinsic size and stretches
+// that to the box: an axis with a width (or height) attribute scales by
+// box / attribute, one without is not scaled.
 func (s *SVG) viewportTransform(box draw.Rect) [6]float64 {
-	if !s.hasViewBox || s.viewBox[2] <= 0 || s.viewBox[3] <= 0 {
-		// Without a viewBox, user units are px from the box's corner.
-		return [6]float64{1, 0, 0, 1, box.X, box.Y}
+	if s.hasViewBox {
+		return viewBoxTransform(s.viewBox, s.align, box)
 	}
-	return viewBoxTransform(s.viewBox, s.align, box)
+	sx, sy := 1.0, 1.0
+	if s.width > 0 {
+		sx = box.W / s.width
+	}
+	if s.height > 0 {
+		sy = box.H / s.height
+	}
+	return [6]float64{sx, 0, 0, sy, box.X, box.Y}
 }
 
 // viewBoxTransform is SVG's viewBox-to-viewport transform

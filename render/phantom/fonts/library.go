@@ -305,3 +305,8 @@ func interp(v float64, from, to []float64) float64 {
 	}
 	return to[len(to)-1]
 }
+
+// hasFamily reports whether a face of that family is installed.
+func (l *Library) hasFamily(name string) bool {
+	return len(l.byFamily[foldFamily(name)]) > 0
+}

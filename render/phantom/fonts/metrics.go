@@ -44,7 +44,10 @@ func (in *sfntInfo) emMetrics() (ascent, descent, leading float64) {
 }
 
 // computeMetrics derives a face's Metrics at size px; zero and space are
-// the advances (in px) of "0" and " ".
+// the advances (in px) of "0" and " ". subpixel is Blink's
+// FontRenderStyle.use_subpixel_positioning, which moves a pixel from the
+// ascent to a rounded-down descent; Chromium prints without it (its PDFs'
+// baselines say so), though its glyph advances are fractional.
 func computeMetrics(in *sfntInfo, size, zero, space float64, subpixel bool) Metrics {
 	a, d, g := in.emMetrics()
 	rawA, rawD := a*size, d*size

@@ -22,8 +22,9 @@ type ShapeOptions struct {
 // Run is shaped text in one face: glyphs in visual order, advances in px.
 type Run struct {
 	Font *draw.Font
-	// Size is the font size to draw at: the asked size, or 0.7 of it for
-	// the synthesised small capitals of lowercase letters.
+	// Size is the font size to draw at, as Blink sets it: the asked size
+	// truncated to 1/100 px (0.7 of it for the synthesised small capitals
+	// of lowercase letters). The PDF's text size is this, not the CSS size.
 	Size    float64
 	Metrics Metrics // of this run's face at Size
 	// FakeBold is the stroke width in px that thickens the glyphs when the
@@ -145,7 +146,8 @@ func (s *Shaper) shFace(fc *face) *shFace {
 
 // Metrics returns the metrics of q's primary face at size px.
 func (s *Shaper) Metrics(q Query, size float64) Metrics {
-	r := s.resolution(q)
+	size = blinkSize(size)
+	r := s.resolution(normQuery(q))
 	return s.faceMetrics(r.primary.face, size)
 }
 
@@ -159,7 +161,7 @@ func (s *Shaper) faceMetrics(fc *face, size float64) Metrics {
 		zero = s.runeAdvance(sf, fc, '0', size)
 		space = s.runeAdvance(sf, fc, ' ', size)
 	}
-	m := computeMetrics(fc.info, size, zero, space, subpixelPositioning)
+	m := computeMetrics(fc.info, size, zero, space, false)
 	if len(s.metrics) > 4096 {
 		clear(s.metrics)
 	}
@@ -175,18 +177,9 @@ func (s *Shaper) runeAdvance(sf *shFace, fc *face, r rune, size float64) float64
 	return glyphAdvance(sf.face.HorizontalAdvance(g), fc.info.unitsPerEm, size)
 }
 
-// subpixelPositioning is whether Chromium positions glyphs at fractional
-// pixels when it prints on Linux; without it Skia rounds each glyph's
-// advance to whole pixels before HarfBuzz adds kerning.
-const subpixelPositioning = true
-
 // glyphAdvance is a glyph's advance in px as Skia reports it to HarfBuzz.
 func glyphAdvance(units float32, upem int, size float64) float64 {
-	a := float64(units) * size / float64(upem)
-	if !subpixelPositioning {
-		a = math.Round(a)
-	}
-	return a
+	return newScaler(size, upem).advance(int32(units), 0)
 }
 
 // Shape shapes text in q's faces at size px: runs in logical order, split
@@ -198,6 +191,7 @@ func (s *Shaper) Shape(q Query, size float64, text string, opt ShapeOptions) []R
 		text = text[:maxShapeLen]
 	}
 	q = normQuery(q)
+	size = blinkSize(size)
 	res := s.resolution(q)
 	k := shapeKey{res, size, text, opt}
 	if runs, ok := s.cache[k]; ok {
@@ -295,7 +289,7 @@ func (s *Shaper) faceFor(res *resolution, r rune) *Resolved {
 func (s *Shaper) shapeSegment(sg segment, size float64, text string, opt ShapeOptions) Run {
 	rsz := size
 	if sg.small {
-		rsz = size * 0.7
+		rsz = blinkSize(size * 0.7)
 	}
 	fc := sg.res.face
 	run := Run{
@@ -344,29 +338,25 @@ func (s *Shaper) shapeSegment(sg segment, size float64, text string, opt ShapeOp
 		b.Flags &^= harfbuzz.Eot
 	}
 	hb := sf.hb
-	scale := int32(math.Round(rsz * 65536))
-	hb.XScale, hb.YScale = scale, scale
 	var feats []harfbuzz.Feature
 	if opt.SmallCaps && sf.smcp && !sg.small {
 		feats = smcpFeature
 	}
+	// HarfBuzz works in font units here (its scale is the em); Blink's
+	// rounding is applied below.
 	b.Shape(hb, feats)
-	upem := fc.info.unitsPerEm
+	sc := newScaler(rsz, fc.info.unitsPerEm)
 	run.Glyphs = make([]draw.Glyph, len(b.Info))
 	for i, gi := range b.Info {
 		p := b.Pos[i]
-		adv := float64(p.XAdvance) / 65536
-		if !subpixelPositioning {
-			raw := float64(sf.face.HorizontalAdvance(gi.Glyph)) * rsz / float64(upem)
-			adv += math.Round(raw) - raw
-		}
+		hmtx := sf.face.HorizontalAdvance(gi.Glyph)
 		g := draw.Glyph{
 			ID:      uint16(gi.Glyph),
-			Advance: adv,
-			XOffset: float64(p.XOffset) / 65536,
-			YOffset: -float64(p.YOffset) / 65536,
+			Advance: sc.advance(int32(hmtx), p.XAdvance-int32(hmtx)),
+			XOffset: sc.offset(p.XOffset),
+			YOffset: -sc.offset(p.YOffset),
 		}
-		run.Width += adv
+		run.Width += g.Advance
 		run.Glyphs[i] = g
 	}
 	setClusterText(run.Glyphs, b.Info, text, sg.end, opt.RTL)

@@ -313,10 +313,14 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 
 // pathOps appends the path construction operators for p. A sub-path that is
 // an axis-aligned rectangle becomes "re" unless keepStart (a dashed stroke,
-// whose pattern starts where the path does). It reports whether anything
-// was drawn.
+// whose pattern starts where the path does). Segments without a current
+// point start a sub-path, a close without a segment is dropped, and a
+// segment after a close starts again from the sub-path's start, so that
+// every reader sees a well-formed path. It reports whether anything was
+// drawn.
 func (c *content) pathOps(p draw.Path, keepStart bool) bool {
 	drawn := false
+	var ps pathState
 	for i := 0; i < len(p); {
 		// One sub-path: from a MoveTo (or the start) to the next MoveTo.
 		j := i + 1
@@ -336,43 +340,68 @@ func (c *content) pathOps(p draw.Path, keepStart bool) bool {
 				c.num(h)
 				c.op(" re\n")
 				drawn = true
+				ps = pathState{}
 				continue
 			}
 		}
-		for k, s := range sub {
-			switch s.Kind {
-			case draw.MoveTo:
-				c.point(s.P[0])
-				c.op(" m\n")
-			case draw.LineTo:
-				c.point(s.P[0])
-				if k == 0 {
-					c.op(" m\n")
-					continue
-				}
-				c.op(" l\n")
+		for _, s := range sub {
+			if c.segment(&ps, s) {
 				drawn = true
-			case draw.CubicTo:
-				if k == 0 {
-					c.point(s.P[2])
-					c.op(" m\n")
-					continue
-				}
-				c.point(s.P[0])
-				c.sp()
-				c.point(s.P[1])
-				c.sp()
-				c.point(s.P[2])
-				c.op(" c\n")
-				drawn = true
-			case draw.Close:
-				if k > 0 {
-					c.op("h\n")
-				}
 			}
 		}
 	}
 	return drawn
+}
+
+// pathState follows a path being written: whether there is a current
+// point, where the sub-path started, and whether it has segments to close.
+type pathState struct {
+	current, open, closed bool
+	start                 draw.Point
+}
+
+// segment writes one segment and reports whether it draws.
+func (c *content) segment(ps *pathState, s draw.Segment) bool {
+	move := func(p draw.Point) {
+		c.point(p)
+		c.op(" m\n")
+		ps.current, ps.open, ps.closed, ps.start = true, false, false, p
+	}
+	switch s.Kind {
+	case draw.MoveTo:
+		move(s.P[0])
+	case draw.LineTo, draw.CubicTo:
+		if !ps.current {
+			if s.Kind == draw.LineTo {
+				move(s.P[0])
+			} else {
+				move(s.P[2])
+			}
+			return false
+		}
+		if ps.closed {
+			move(ps.start)
+		}
+		if s.Kind == draw.LineTo {
+			c.point(s.P[0])
+			c.op(" l\n")
+		} else {
+			c.point(s.P[0])
+			c.sp()
+			c.point(s.P[1])
+			c.sp()
+			c.point(s.P[2])
+			c.op(" c\n")
+		}
+		ps.open = true
+		return true
+	case draw.Close:
+		if ps.open {
+			c.op("h\n")
+			ps.open, ps.closed = false, true
+		}
+	}
+	return false
 }
 
 func (c *content) point(p draw.Point) {

@@ -140,6 +140,8 @@ func (w *writer) writeFont(f *docFont) error {
 	// FontDescriptor (9.8).
 	b := append(w.tmp[:0], "<</Type/FontDescriptor/FontName"...)
 	b = appendBaseFont(b, tag, fi.psName)
+	b = append(b, "/FontFamily"...)
+	b = appendTextString(b, fi.family)
 	b = append(b, "/Flags "...)
 	b = appendInt(b, fi.flags())
 	b = append(b, "/FontBBox["...)

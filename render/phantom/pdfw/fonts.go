@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/platen/platen/render/phantom/draw"
 	"github.com/tdewolff/font"
@@ -36,6 +38,7 @@ type fontInfo struct {
 	weight   int // OS/2 usWeightClass, 400 when absent
 	fixed    bool
 	psName   string
+	family   string  // the name table's family, for /FontFamily
 	ascent   float64 // in 1000 units per em, as the font descriptor wants
 	descent  float64
 	capH     float64
@@ -95,7 +98,14 @@ func parseFont(f *draw.Font) (info *fontInfo, err error) {
 			info, err = nil, fmt.Errorf("%w: %s: %v", ErrFont, f.Key, r)
 		}
 	}()
-	s, err := font.ParseSFNT(f.Data, f.Index)
+	data, index := f.Data, f.Index
+	if len(data) >= 4 && string(data[:4]) == "ttcf" {
+		if data, err = extractFace(data, index); err != nil {
+			return nil, fmt.Errorf("%w: %s (index %d): %v", ErrFont, f.Key, f.Index, err)
+		}
+		index = 0
+	}
+	s, err := font.ParseSFNT(data, index)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s (index %d): %v", ErrFont, f.Key, f.Index, err)
 	}
@@ -154,6 +164,7 @@ func parseFont(f *draw.Font) (info *fontInfo, err error) {
 	if info.psName == "" {
 		info.psName = "Font"
 	}
+	info.family = familyName(s, info.psName)
 	k := 1000 / info.upem
 	upem := f.UnitsPerEm
 	if upem > 0 {
@@ -182,6 +193,74 @@ func parseFont(f *draw.Font) (info *fontInfo, err error) {
 	info.serif = f.Serif
 	info.cids.New = func() any { s := make([]uint16, info.numGlyphs); return &s }
 	return info, nil
+}
+
+// extractFace copies face index of a font collection into a font file of
+// its own. tdewolff/font can parse collections, but rejects the last face
+// of one (its bounds check counts the header twice), so the writer never
+// hands it a collection.
+func extractFace(b []byte, index int) ([]byte, error) {
+	if len(b) < 12 {
+		return nil, errors.New("truncated collection header")
+	}
+	n := int(binary.BigEndian.Uint32(b[8:]))
+	if index < 0 || index >= n {
+		return nil, fmt.Errorf("face index %d outside the collection's %d faces", index, n)
+	}
+	if 12+4*n > len(b) {
+		return nil, errors.New("truncated collection header")
+	}
+	off := int(binary.BigEndian.Uint32(b[12+4*index:]))
+	if off < 0 || off+12 > len(b) {
+		return nil, errors.New("face offset outside the file")
+	}
+	numTables := int(binary.BigEndian.Uint16(b[off+4:]))
+	dir := off + 12
+	if dir+16*numTables > len(b) {
+		return nil, errors.New("truncated table directory")
+	}
+	size := 12 + 16*numTables
+	for i := 0; i < numTables; i++ {
+		l := int(binary.BigEndian.Uint32(b[dir+16*i+12:]))
+		size += (l + 3) &^ 3
+	}
+	if size > len(b) {
+		return nil, errors.New("tables larger than the file")
+	}
+	out := make([]byte, 12+16*numTables, size)
+	copy(out, b[off:off+12+16*numTables])
+	for i := 0; i < numTables; i++ {
+		rec := out[12+16*i:]
+		to := int(binary.BigEndian.Uint32(rec[8:]))
+		l := int(binary.BigEndian.Uint32(rec[12:]))
+		if to < 0 || l < 0 || to+l > len(b) {
+			return nil, errors.New("table outside the file")
+		}
+		binary.BigEndian.PutUint32(rec[8:], uint32(len(out)))
+		out = append(out, b[to:to+l]...)
+		for len(out)%4 != 0 {
+			out = append(out, 0)
+		}
+	}
+	return out, nil
+}
+
+// familyName is the font's typographic family (name ID 16), else its family
+// (ID 1), else the PostScript name up to its first hyphen.
+func familyName(s *font.SFNT, ps string) string {
+	if s.Name != nil {
+		for _, id := range []font.NameID{font.NamePreferredFamily, font.NameFontFamily} {
+			for _, r := range s.Name.Get(id) {
+				if v := strings.TrimSpace(r.String()); v != "" && utf8.ValidString(v) {
+					return v
+				}
+			}
+		}
+	}
+	if i := strings.IndexByte(ps, '-'); i > 0 {
+		return ps[:i]
+	}
+	return ps
 }
 
 // advance reads glyph g's advance from the raw hmtx (the last long metric

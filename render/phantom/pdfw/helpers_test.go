@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -63,7 +64,14 @@ func faceFromData(t testing.TB, key string, data []byte, index int) *testFace {
 	if f, ok := testFaces.m[k]; ok {
 		return f
 	}
-	s, err := font.ParseSFNT(data, index)
+	face0 := data
+	if bytes.HasPrefix(data, []byte("ttcf")) {
+		var err error
+		if face0, err = extractFace(data, index); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := font.ParseSFNT(face0, 0)
 	if err != nil {
 		t.Fatalf("parse %s: %v", k, err)
 	}
@@ -255,3 +263,42 @@ var (
 )
 
 const a4W, a4H = 793.7007874015749, 1122.51968503937
+
+// redJPEG is an 8×8 red JPEG file.
+func redJPEG(t testing.TB) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 8, 8))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+3] = 255, 255
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 95}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// renderBytes rasterises page 1 of a PDF held in memory at 96 dpi.
+func renderBytes(t testing.TB, pdf []byte) image.Image {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return render(t, path, 96)
+}
+
+func sameImage(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	r := a.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if rgbAt(a, x, y) != rgbAt(b, x, y) {
+				return false
+			}
+		}
+	}
+	return true
+}

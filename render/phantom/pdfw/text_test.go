@@ -1,0 +1,221 @@
+package pdfw
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/platen/platen/render/phantom/draw"
+)
+
+// expectedWords splits a run at its space glyphs into words with the box
+// pdftotext should report: from the first glyph's origin to the last
+// glyph's origin plus its width in the font, in points.
+func expectedWords(t *testing.T, op draw.Text) []word {
+	t.Helper()
+	fi, err := loadFont(op.Font)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fi.sfnt
+	upem := float64(s.Head.UnitsPerEm)
+	var ws []word
+	var cur *word
+	pen := 0.0
+	for _, g := range op.Glyphs {
+		x := (op.X + pen + g.XOffset) * pxToPt
+		if g.Text == " " {
+			cur = nil
+		} else {
+			if cur == nil {
+				ws = append(ws, word{xMin: x})
+				cur = &ws[len(ws)-1]
+			}
+			cur.text += g.Text
+			cur.xMax = x + float64(s.GlyphAdvance(g.ID))/upem*op.Size*pxToPt
+		}
+		pen += g.Advance
+	}
+	return ws
+}
+
+// TestTextLandsWhereLayoutPutIt checks with pdftotext -bbox that every word
+// starts and ends where the glyph positions say, within 0.1 pt, for plain,
+// kerned, letter-spaced and justified runs, in TrueType and CFF fonts, with
+// fake bold and fake italic.
+func TestTextLandsWhereLayoutPutIt(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	serif := loadFace(t, liberationSerf, 0)
+	dejavu := loadFace(t, dejaVuSans, 0)
+	nimbus := loadFace(t, nimbusSans, 0)
+	roman := loadFace(t, nimbusRoman, 0)
+
+	spaced := sans.textOp(14, 40, 300, "Letter spaced words")
+	for i := range spaced.Glyphs {
+		spaced.Glyphs[i].Advance += 2.5
+	}
+	justified := serif.textOp(12, 40, 340, "a justified line of text")
+	for i := range justified.Glyphs {
+		if justified.Glyphs[i].Text == " " {
+			justified.Glyphs[i].Advance += 13.37
+		}
+	}
+	bold := sans.textOp(18, 40, 380, "Fake bold heading")
+	bold.FakeBold = 0.6
+	italic := roman.textOp(18, 40, 420, "Fake italic words")
+	italic.FakeItalic = true
+	runs := []draw.Text{
+		sans.textOp(16, 40, 60, "Invoice number 2024-0042 total €1,234.56"),
+		sans.textOp(11, 40, 90, "Effective staff offer: AVA Wave Toffee"), // kerning pairs
+		serif.textOp(13.333, 40.25, 120.5, "Serif at fractional size and place"),
+		dejavu.textOp(16, 40, 160, "office fluffy"),          // ffi, ffl ligatures
+		nimbus.textOp(16, 40, 200, "CFF office Nimbus Sans"), // CFF, ffi ligature
+		roman.textOp(22, 40, 250, "Roman type at twenty-two"),
+		spaced, justified, bold, italic,
+	}
+	page := &draw.Page{Width: a4W, Height: a4H}
+	for _, r := range runs {
+		page.Ops = append(page.Ops, r)
+	}
+	path, pdf := writePDF(t, &draw.Document{Pages: []*draw.Page{page}}, Options{})
+	validate(t, pdf)
+
+	got := words(t, path)
+	var want []word
+	for _, r := range runs {
+		want = append(want, expectedWords(t, r)...)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("pdftotext found %d words, want %d:\n%v\n%v", len(got), len(want), got, want)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.text != w.text {
+			t.Errorf("word %d: %q, want %q", i, g.text, w.text)
+		}
+		if math.Abs(g.xMin-w.xMin) > 0.1 || math.Abs(g.xMax-w.xMax) > 0.1 {
+			t.Errorf("word %q: x %.3f..%.3f, want %.3f..%.3f", w.text, g.xMin, g.xMax, w.xMin, w.xMax)
+		}
+	}
+	// Baselines: pdftotext's box bottom is the baseline plus the descent
+	// (for a skewed run it scales the descent by the slanted axis' length,
+	// so those are left out).
+	k := 0
+	for _, r := range runs {
+		if r.FakeItalic {
+			k += len(expectedWords(t, r))
+			continue
+		}
+		fi, err := loadFont(r.Font)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range expectedWords(t, r) {
+			base := got[k].yMax + fi.descent/1000*r.Size*pxToPt
+			if math.Abs(base-r.Y*pxToPt) > 0.1 {
+				t.Errorf("word %q: baseline %.3f, want %.3f", got[k].text, base, r.Y*pxToPt)
+			}
+			k++
+		}
+	}
+}
+
+// TestGlyphOffsets moves single glyphs with XOffset and YOffset: a glyph
+// alone between spaces is a word of its own, whose box shows the move.
+func TestGlyphOffsets(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	op := sans.textOp(20, 50, 100, "a b c")
+	op.Glyphs[2].XOffset = 6  // b right by 6 px
+	op.Glyphs[4].YOffset = -8 // c up by 8 px
+	plain := sans.textOp(20, 50, 100, "a b c")
+	italic := op
+	italic.Y = 200
+	italic.FakeItalic = true
+	italic.Glyphs = append([]draw.Glyph(nil), op.Glyphs...)
+	path, _ := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: a4W, Height: a4H, Ops: []draw.Op{op, italic}}}}, Options{})
+	got := words(t, path)
+	want := expectedWords(t, plain)
+	if len(got) != 6 {
+		t.Fatalf("words %v", got)
+	}
+	for _, g := range [][]word{got[:3], got[3:]} {
+		if d := g[1].xMin - want[1].xMin; math.Abs(d-6*pxToPt) > 0.1 {
+			t.Errorf("b moved by %.3f pt, want %.3f", d, 6*pxToPt)
+		}
+		if d := g[2].xMin - want[2].xMin; math.Abs(d) > 0.1 {
+			t.Errorf("c moved sideways by %.3f pt, want 0", d)
+		}
+		if d := g[2].yMax - g[0].yMax; math.Abs(d+8*pxToPt) > 0.1 {
+			t.Errorf("c moved down by %.3f pt, want %.3f", d, -8*pxToPt)
+		}
+		if d := g[0].xMin - want[0].xMin; math.Abs(d) > 0.1 {
+			t.Errorf("a moved by %.3f pt", d)
+		}
+	}
+}
+
+// TestTextIsSearchable checks the ToUnicode maps: ligatures give back their
+// letters, right-to-left runs given in visual order read in logical order,
+// and astral characters survive.
+func TestTextIsSearchable(t *testing.T) {
+	dejavu := loadFace(t, dejaVuSans, 0)
+	nimbus := loadFace(t, nimbusSans, 0)
+	lig := dejavu.shape(16, "office fluffy fi", false)
+	if len(lig) >= len([]rune("office fluffy fi")) {
+		t.Fatalf("DejaVu Sans formed no ligature: %d glyphs", len(lig))
+	}
+	hebrew := draw.Text{Font: dejavu.font, Size: 16, X: 40, Y: 100, Glyphs: dejavu.shape(16, "שלום עולם", true), Color: black}
+	arabic := draw.Text{Font: dejavu.font, Size: 16, X: 40, Y: 140, Glyphs: dejavu.shape(16, "مرحبا بالعالم", true), Color: black}
+	ops := []draw.Op{
+		draw.Text{Font: dejavu.font, Size: 16, X: 40, Y: 60, Glyphs: lig, Color: black},
+		hebrew, arabic,
+		nimbus.textOp(16, 40, 180, "CFF ffi office"),
+		// The same glyph with different texts: the first one wins.
+		dejavu.textOp(16, 40, 220, "Aa"),
+	}
+	second := dejavu.textOp(16, 40, 260, "A")
+	second.Glyphs[0].Text = "Z"
+	ops = append(ops, second)
+	path, _ := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: a4W, Height: a4H, Ops: ops}}}, Options{})
+	text := run(t, "pdftotext", path, "-")
+	for _, want := range []string{"office fluffy fi", "שלום עולם", "مرحبا بالعالم", "CFF ffi office"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("pdftotext lacks %q:\n%s", want, text)
+		}
+	}
+	if !regexp.MustCompile(`\nAa\s+A\s`).MatchString(text) || strings.Contains(text, "Z") {
+		t.Errorf("a glyph's first text should win (A, not Z):\n%s", text)
+	}
+}
+
+// TestFontsAreEmbeddedSubsets checks pdffonts: every font a Type0 subset
+// with Identity-H and ToUnicode, TrueType as CIDFontType2, CFF as Type 0C.
+func TestFontsAreEmbeddedSubsets(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	bold := loadFace(t, liberationBold, 0)
+	nimbus := loadFace(t, nimbusSans, 0)
+	path, _ := writePDF(t, &draw.Document{Pages: []*draw.Page{
+		{Width: a4W, Height: a4H, Ops: []draw.Op{sans.textOp(12, 10, 20, "Hello"), nimbus.textOp(12, 10, 40, "CFF")}},
+		{Width: a4W, Height: a4H, Ops: []draw.Op{bold.textOp(12, 10, 20, "Bold"), sans.textOp(12, 10, 40, "again")}},
+	}}, Options{})
+	out := run(t, "pdffonts", path)
+	line := regexp.MustCompile(`(?m)^([A-Z]{6})\+(\S+)\s+(CID TrueType|CID Type 0C)\s+Identity-H\s+yes yes yes\s`)
+	found := map[string]string{}
+	for _, m := range line.FindAllStringSubmatch(out, -1) {
+		found[m[2]] = m[3]
+	}
+	want := map[string]string{
+		"LiberationSans-Regular": "CID TrueType",
+		"LiberationSans-Bold":    "CID TrueType",
+		"NimbusSans-Regular":     "CID Type 0C",
+	}
+	if len(found) != len(want) || strings.Count(out, "\n") != 2+len(want) {
+		t.Fatalf("pdffonts:\n%s", out)
+	}
+	for k, v := range want {
+		if found[k] != v {
+			t.Errorf("%s: %q, want %q\n%s", k, found[k], v, out)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package corpus
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/starters"
+)
+
+// Document is one document of the corpus, filled and wrapped as production
+// prints it.
+type Document struct {
+	// Name is "starter/<slug>" for a starter, else the file or folder name
+	// under testdata without extension.
+	Name string
+	// Job is what an engine prints: the markup wrapped by render.Document,
+	// the page geometry, and the filled header and footer.
+	Job render.Job
+	// HandOff marks a document that uses what phantom does not implement:
+	// the platform default must choose Chromium for it.
+	HandOff bool
+}
+
+// HandOffPrefix starts the name of a document that must be handed to Chromium.
+const HandOffPrefix = "handoff-"
+
+// FillTime is the "now" of every fill, so a document's dates do not change
+// between runs.
+var FillTime = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+
+// A4 is the manifest of a bare .html document: A4, no page margin (a
+// document sets its own with @page).
+const A4 = `{"pageSize":"A4"}`
+
+// Load returns the corpus: every starter of the library filled with its
+// sample data, then the documents under dir (a folder of .html files and
+// template folders), in name order.
+func Load(dir string) ([]Document, error) {
+	all, err := starters.All()
+	if err != nil {
+		return nil, err
+	}
+	var docs []Document
+	for _, st := range all {
+		d, err := fromVersion("starter/"+st.Slug, st.Version)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	mine, err := LoadDir(os.DirFS(dir))
+	if err != nil {
+		return nil, err
+	}
+	return append(docs, mine...), nil
+}
+
+// LoadDir reads the documents of a corpus folder: each NAME.html is a
+// document on A4 with no page margin, and each folder NAME/ a template
+// folder as starters.Load reads it (template.html, manifest.json,
+// sample.json, assets/), filled with its sample data.
+func LoadDir(fsys fs.FS) ([]Document, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	var docs []Document
+	for _, e := range entries {
+		name := e.Name()
+		var v render.Version
+		switch {
+		case e.IsDir():
+			sub, _ := fs.Sub(fsys, name)
+			st, err := starters.Load(sub, name)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			v = st.Version
+		case path.Ext(name) == ".html":
+			raw, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return nil, err
+			}
+			v = render.Version{HTML: string(raw), Manifest: []byte(A4)}
+			name = strings.TrimSuffix(name, ".html")
+		default:
+			continue
+		}
+		d, err := fromVersion(name, v)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	sort.Slice(docs, func(i, j int) bool { return docs[i].Name < docs[j].Name })
+	return docs, nil
+}
+
+// fromVersion checks, fills and wraps a version as render.Renderer does.
+func fromVersion(name string, v render.Version) (Document, error) {
+	c, err := v.Check()
+	if err != nil {
+		return Document{}, fmt.Errorf("%s: %w", name, err)
+	}
+	opt := render.FillOptions{Now: FillTime}
+	filled, err := render.Fill(c, c.Sample, opt)
+	if err != nil {
+		return Document{}, fmt.Errorf("%s: %w", name, err)
+	}
+	header, footer, err := render.FillHeaderFooter(c, c.Sample, opt)
+	if err != nil {
+		return Document{}, fmt.Errorf("%s: %w", name, err)
+	}
+	g := c.Manifest.Geometry()
+	return Document{
+		Name:    name,
+		Job:     render.Job{HTML: render.Document(filled, g, ""), Geometry: g, Tagged: c.Manifest.TaggedPDF, Header: header, Footer: footer},
+		HandOff: strings.HasPrefix(path.Base(name), HandOffPrefix),
+	}, nil
+}

@@ -23,7 +23,7 @@ type Entry struct {
 	// hand-off), and Ref and Got their analyses.
 	RefPDF, GotPDF []byte
 	Ref, Got       *Analysis
-	Result   *Result
+	Result         *Result
 	// RefTime and GotTime are the engines' render times.
 	RefTime, GotTime time.Duration
 	// Failures are how the document misses the bar; Err a render or

@@ -220,7 +220,10 @@ type tCaption struct {
 type tCase struct {
 	name      string
 	container float64 // width of the block the table sits in
-	table     tTable
+	// monolithic puts the table in an inline-block: no fragmentation
+	// there, so cells align on the row's baseline.
+	monolithic bool
+	table      tTable
 }
 
 func bx(w, h float64) tBox { return tBox{w: w, h: h} }
@@ -420,6 +423,70 @@ var tCases = []tCase{
 	{name: "min-width", container: 600, table: tTable{minWidth: "450px", sections: body(
 		row(cell(bx(50, 10)), cell(bx(20, 10))),
 	)}},
+	{name: "baseline in a monolithic box", container: 600, monolithic: true, table: tTable{sections: body(
+		row(cell().boxesAligned(8, bx(30, 20), bx(30, 20)).va("baseline"), cell(bx(20, 10)).va("baseline"), cell().boxesAligned(15, bx(20, 40)).va("baseline").padded(4), cell(bx(10, 5)).va("middle")),
+		row(cell(bx(20, 16)).va("baseline").span("", "2"), cell(bx(10, 10)).va("baseline"), cell().va("baseline").padded(3), cell(bx(10, 30)).va("bottom")),
+		row(cell(bx(30, 10)).va("baseline"), cell().boxesAligned(2, bx(10, 10)).va("baseline"), cell(bx(10, 10))),
+	)}},
+	{name: "nested baseline in a monolithic box", container: 600, monolithic: true, table: tTable{sections: body(
+		row(cell(bx(50, 10)).va("baseline"), cell().withNested(tTable{width: "200px", sections: body(row(cell(bx(40, 25)).va("baseline"), cell(bx(30, 10)).va("baseline")))}).va("baseline")),
+	)}},
+	{name: "invoice", container: 700, table: tTable{width: "100%", collapse: true, sections: []tSection{
+		{tag: "thead", rows: []tRow{row(
+			cell(bx(60, 12)).pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
+			cell(bx(20, 12)).w("1%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
+			cell(bx(40, 12)).w("15%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
+			cell(bx(40, 12)).w("15%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
+		)}},
+		{tag: "tbody", rows: []tRow{
+			{border: [4]tBorder{{}, {}, {1, "solid"}, {}}, cells: []tCell{cell(bx(120, 12), bx(80, 12), bx(150, 12), bx(90, 12)).pads(4, 8, 4, 8), cell(bx(10, 12)).pads(4, 8, 4, 8), cell(bx(45, 12)).pads(4, 8, 4, 8), cell(bx(50, 12)).pads(4, 8, 4, 8)}},
+			{border: [4]tBorder{{}, {}, {1, "solid"}, {}}, cells: []tCell{cell(bx(300, 12), bx(200, 12)).pads(4, 8, 4, 8), cell(bx(18, 12)).pads(4, 8, 4, 8), cell(bx(45, 12)).pads(4, 8, 4, 8), cell(bx(55, 12)).pads(4, 8, 4, 8)}},
+		}},
+		{tag: "tfoot", rows: []tRow{row(cell(bx(60, 12)).span("3", "").pads(4, 8, 4, 8), cell(bx(60, 14)).pads(4, 8, 4, 8).bordered(solid(3)))}},
+	}}},
+	{name: "cell min-width and border-box", container: 600, table: tTable{sections: body(
+		row(cell(bx(50, 10)).minW("90px").padded(5), cell(bx(20, 10)).w("60px").bbox().padded(10), cell(bx(30, 10)).w("10px").padded(6)),
+	)}},
+	{name: "constrained colspan", container: 600, table: tTable{sections: body(
+		row(cell(bx(10, 10)).w("40px"), cell(bx(20, 10)), cell(bx(30, 10)).w("50px")),
+		row(cell(bx(10, 10)).span("3", "").w("400px")),
+		row(cell(bx(10, 10)).span("2", "").w("300px"), cell(bx(5, 10))),
+	)}},
+	{name: "group heights", container: 600, table: tTable{height: "150px", sections: []tSection{
+		{tag: "thead", rows: []tRow{row(cell(bx(10, 10)), cell(bx(10, 10)))}},
+		{tag: "tbody", height: "60px", rows: []tRow{row(cell(bx(10, 10)), cell(bx(10, 10))), row(cell(bx(10, 20)), cell())}},
+		{tag: "tfoot", rows: []tRow{row(cell(bx(10, 10)), cell(bx(10, 10)))}},
+	}}},
+	{name: "percent heights", container: 600, table: tTable{height: "200px", sections: body(
+		row(cell(bx(10, 10)).h("50%"), cell(bx(10, 10))),
+		row(cell(bx(10, 10)), cell(bx(10, 10)).h("20%")),
+		row(cell(bx(10, 10)), cell(bx(10, 10))),
+	)}},
+	{name: "empty cells and rows", container: 600, table: tTable{sections: body(
+		row(cell(), cell(bx(10, 10)), cell().padded(6)),
+		row(),
+		row(cell(bx(10, 10)), cell(), cell()),
+	)}},
+	{name: "caption only", container: 600, table: tTable{captions: []tCaption{{boxes: []tBox{bx(40, 10)}}}}},
+	{name: "empty table with border", container: 600, table: tTable{border: solid(3), padding: 2}},
+	{name: "nested percent in auto", container: 600, table: tTable{sections: body(
+		row(cell(bx(50, 10)), cell().withNested(tTable{width: "100%", sections: body(row(cell(bx(40, 10)).w("50%"), cell(bx(30, 10))))})),
+		row(cell(bx(200, 10)), cell(bx(20, 10))),
+	)}},
+	{name: "nested fixed layout", container: 600, table: tTable{width: "100%", sections: body(
+		row(cell(bx(50, 10)).w("30%"), cell().withNested(tTable{width: "100%", fixed: true, sections: body(row(cell(bx(40, 10)).w("50px"), cell(bx(300, 10))))})),
+	)}},
+	{name: "collapse rowspan inner edges", container: 600, table: tTable{collapse: true, border: [4]tBorder{{0, "hidden"}, {4, "solid"}, {2, "solid"}, {1, "solid"}}, sections: body(
+		row(cell(bx(30, 10)).span("2", "2").bordered(solid(1)), cell(bx(30, 10)).bordered(solid(3))),
+		row(cell(bx(30, 10)).bordered(solid(2))),
+		row(cell(bx(30, 10)).bordered(solid(5)), cell(bx(30, 10)), cell(bx(30, 10)).bordered([4]tBorder{{2, "double"}, {2, "double"}, {2, "double"}, {2, "double"}})),
+	)}},
+	{name: "collapse sections and cols", container: 600, table: tTable{collapse: true, border: solid(1),
+		cols: []tCol{{group: true, border: solid(4), children: []tCol{{border: solid(2)}, {}}}, {border: [4]tBorder{{}, {}, {}, {3, "dotted"}}}},
+		sections: []tSection{
+			{tag: "thead", border: solid(3), rows: []tRow{row(cell(bx(20, 10)), cell(bx(20, 10)), cell(bx(20, 10)))}},
+			{tag: "tbody", rows: []tRow{{border: solid(2), cells: []tCell{cell(bx(20, 10)), cell(bx(20, 10)), cell(bx(20, 10))}}, row(cell(bx(20, 10)), cell(bx(20, 10)), cell(bx(20, 10)))}},
+		}}},
 }
 
 // tLabels numbers the markers of one page.
@@ -974,7 +1041,14 @@ func TestTablesMatchChromium(t *testing.T) {
 			w = fmt.Sprintf("width:%gpx", c.container)
 		}
 		fmt.Fprintf(&sb, `<div class=case style="%s"><span class=m style="top:0;left:0">O</span>`, w)
+		if c.monolithic {
+			fmt.Fprintf(&sb, `<div style="display:inline-block;vertical-align:top;width:%gpx">`, c.container)
+		}
 		c.table.html(&sb, &tLabels{})
+		if c.monolithic {
+			sb.WriteString(`</div><div>E</div></div>`)
+			continue
+		}
 		sb.WriteString(`<span>E</span></div>`)
 	}
 	sb.WriteString(`</body></html>`)
@@ -996,7 +1070,7 @@ func TestTablesMatchChromium(t *testing.T) {
 		if avail == 0 {
 			avail = pageWidth
 		}
-		laid := c.table.layout(avail, true, &tLabels{})
+		laid := c.table.layout(avail, !c.monolithic, &tLabels{})
 		want := map[string][2]float64{}
 		laid.expect(0, 0, want)
 		want["E"] = [2]float64{0, laid.height.px()}
@@ -1024,3 +1098,9 @@ func TestTablesMatchChromium(t *testing.T) {
 	}
 	t.Logf("agreement: %d of %d markers within 0.02 px", good, total)
 }
+
+func (c tCell) minW(w string) tCell { c.minWidth = w; return c }
+
+func (c tCell) bbox() tCell { c.borderBox = true; return c }
+
+func (c tCell) pads(t, r, b, l float64) tCell { c.pad = [4]float64{t, r, b, l}; return c }

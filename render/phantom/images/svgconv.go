@@ -33,6 +33,8 @@ type converter struct {
 	segs    int
 	vw, vh  float64 // the nearest viewport's size, for percentages
 	uses    []*node // the <use> elements being expanded, against cycles
+	visits  int
+	matches int // selector matches tried
 	err     error
 }
 
@@ -203,6 +205,10 @@ func (c *converter) num(n *node, name string, a axis, def float64) float64 {
 // whose viewport Draw sets up.
 func (c *converter) element(n *node, parent svgStyle, root bool) {
 	if c.err != nil || n.name == "" {
+		return
+	}
+	if c.visits++; c.visits > maxSVGVisits {
+		c.err = fmt.Errorf("%w: over %d elements drawn", ErrSVGTooComplex, maxSVGVisits)
 		return
 	}
 	switch n.name {
@@ -641,11 +647,9 @@ func (c *converter) gradientColor(g *node) (draw.Color, bool) {
 				read(at.Name.Local, strings.TrimSpace(at.Value))
 			}
 		}
-		for i := range c.rules {
-			if c.rules[i].matches(ch) {
-				for _, d := range c.rules[i].decls {
-					read(d.prop, d.value)
-				}
+		for _, r := range c.matchedRules(ch) {
+			for _, d := range r.decls {
+				read(d.prop, d.value)
 			}
 		}
 		if v, ok := ch.attr("style"); ok {

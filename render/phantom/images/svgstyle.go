@@ -2,6 +2,7 @@ package images
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -88,17 +89,7 @@ func (c *converter) computeStyle(n *node, parent svgStyle) svgStyle {
 			c.apply(&s, parent, a.Name.Local, a.Value, true)
 		}
 	}
-	var matched []*cssRule
-	for i := range c.rules {
-		if c.rules[i].matches(n) {
-			matched = append(matched, &c.rules[i])
-		}
-	}
-	if len(matched) > 1 {
-		slices.SortStableFunc(matched, func(a, b *cssRule) int {
-			return cmp.Or(cmp.Compare(a.spec, b.spec), cmp.Compare(a.order, b.order))
-		})
-	}
+	matched := c.matchedRules(n)
 	var inline []cssDecl
 	if st, ok := n.attr("style"); ok && st != "" {
 		inline = parseDecls(st)
@@ -118,6 +109,41 @@ func (c *converter) computeStyle(n *node, parent svgStyle) svgStyle {
 		}
 	}
 	return s
+}
+
+// maxRuleMatches bounds the selector matching of one SVG: rules times
+// elements can be large in a hostile file (each element is matched once).
+const maxRuleMatches = 2_000_000
+
+// matchedRules returns the <style> rules that match n, in cascade order
+// (specificity, then source order), computed once per element.
+func (c *converter) matchedRules(n *node) []*cssRule {
+	if len(c.rules) == 0 {
+		return nil
+	}
+	if n.matchedDone {
+		return n.matched
+	}
+	n.matchedDone = true
+	var matched []*cssRule
+	for i := range c.rules {
+		if c.matches++; c.matches > maxRuleMatches {
+			if c.err == nil {
+				c.err = fmt.Errorf("%w: over %d selector matches", ErrSVGTooComplex, maxRuleMatches)
+			}
+			return nil
+		}
+		if c.rules[i].matches(n) {
+			matched = append(matched, &c.rules[i])
+		}
+	}
+	if len(matched) > 1 {
+		slices.SortStableFunc(matched, func(a, b *cssRule) int {
+			return cmp.Or(cmp.Compare(a.spec, b.spec), cmp.Compare(a.order, b.order))
+		})
+	}
+	n.matched = matched
+	return matched
 }
 
 // apply sets one property; an invalid value is ignored, as CSS does.

@@ -17,8 +17,9 @@ import (
 const (
 	maxSVGDepth    = 256
 	maxSVGElements = 100_000
-	maxSVGOps      = 500_000
-	maxSVGSegments = 4_000_000
+	maxSVGOps      = 100_000
+	maxSVGSegments = 1_000_000
+	maxSVGVisits   = 200_000 // elements drawn, counting each <use> expansion
 	maxUseDepth    = 32
 	maxEntities    = 64
 )
@@ -42,6 +43,9 @@ type node struct {
 	text     strings.Builder // character data of a <style>
 	classes  []string
 	id       string
+	// matched caches the <style> rules matching this element.
+	matched     []*cssRule
+	matchedDone bool
 }
 
 // attr returns an attribute in no namespace (SVG's presentation attributes

@@ -19,11 +19,26 @@ const errorCost = 256
 
 var cache = newLRU(cacheMaxEntries, cacheMaxBytes)
 
-// cacheKey identifies a payload: its SHA-256, and whether it was declared
-// SVG (the same bytes under another type decode differently or fail).
+// cacheKey identifies a payload: its SHA-256, and how it is read (the same
+// bytes declared SVG or not decode differently or fail).
 type cacheKey struct {
-	sum [32]byte
-	svg bool
+	sum  [32]byte
+	kind keyKind
+}
+
+type keyKind uint8
+
+const (
+	keyRaster    keyKind = iota // any type but SVG: sniffed
+	keySVG                      // declared image/svg+xml
+	keyInlineSVG                // InlineSVG markup
+)
+
+func kindOf(mime string) keyKind {
+	if isSVGType(mime) {
+		return keySVG
+	}
+	return keyRaster
 }
 
 // lru is a bounded, concurrency-safe map from payload to decoded image. A

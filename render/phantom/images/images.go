@@ -67,9 +67,24 @@ func Load(src string) (*Image, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey{sum: sha256.Sum256(data), svg: isSVGType(mime)}
+	key := cacheKey{sum: sha256.Sum256(data), kind: kindOf(mime)}
 	return cache.get(key, &alias, func() (*Image, int, error) {
 		return decode(mime, data)
+	})
+}
+
+// InlineSVG loads an <svg> element of an HTML document, serialised with
+// html.Render: the same drawing as an SVG image, except that the markup is
+// not a URL (no percent-decoding, '#' is no fragment), elements without a
+// namespace are SVG's, and HTML entities are known. It is cached like Load.
+// An inline <svg> also takes the page's CSS, which this does not apply.
+func InlineSVG(markup string) (*Image, error) {
+	if len(markup) > MaxBytes {
+		return nil, fmt.Errorf("%w: inline SVG of %d bytes; the limit is %d", ErrTooLarge, len(markup), MaxBytes)
+	}
+	key := cacheKey{sum: hashString(markup), kind: keyInlineSVG}
+	return cache.get(key, nil, func() (*Image, int, error) {
+		return decodeSVG([]byte(markup), true)
 	})
 }
 
@@ -95,13 +110,7 @@ func isSVGType(mime string) bool { return mime == "image/svg+xml" }
 // cache's bound.
 func decode(mime string, data []byte) (*Image, int, error) {
 	if isSVGType(mime) {
-		s, err := parseSVG(data)
-		if err != nil {
-			return nil, 0, err
-		}
-		img := &Image{SVG: s}
-		img.Width, img.Height, img.Ratio = s.intrinsic()
-		return img, s.cost, nil
+		return decodeSVG(data, false)
 	}
 	r, err := decodeRaster(data)
 	if err != nil {
@@ -112,6 +121,16 @@ func decode(mime string, data []byte) (*Image, int, error) {
 		img.Ratio = float64(r.Width) / float64(r.Height)
 	}
 	return img, len(r.Data) + len(r.Alpha), nil
+}
+
+func decodeSVG(data []byte, inline bool) (*Image, int, error) {
+	s, err := parseSVG(data, inline)
+	if err != nil {
+		return nil, 0, err
+	}
+	img := &Image{SVG: s}
+	img.Width, img.Height, img.Ratio = s.intrinsic()
+	return img, s.cost, nil
 }
 
 // sniff names the raster format of data from its signature, as Chromium's

@@ -123,6 +123,6 @@ func rectPath(x, y, w, h float64) draw.Path {
 }
 
 // parseSVG reads an SVG document and converts it to ops.
-func parseSVG(data []byte) (*SVG, error) {
-	return convertSVG(data)
+func parseSVG(data []byte, inline bool) (*SVG, error) {
+	return convertSVG(data, inline)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"github.com/platen/platen/render/phantom/draw"
 )
 
@@ -511,5 +513,41 @@ func TestSVGDrawIsStable(t *testing.T) {
 	}
 	if a[1].(draw.PushTransform).M == b[1].(draw.PushTransform).M {
 		t.Errorf("the second Draw changed nothing")
+	}
+}
+
+func TestInlineSVG(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<p>x<svg viewBox="0 0 10 10" width="20"><g id="a"><rect fill="#f00" width="10" height="10"/></g><use xlink:href="#a" x="1"/><text>&nbsp;Hi</text></svg></p>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svg *html.Node
+	var find func(n *html.Node)
+	find = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "svg" {
+			svg = n
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			find(c)
+		}
+	}
+	find(doc)
+	var sb strings.Builder
+	if err := html.Render(&sb, svg); err != nil {
+		t.Fatal(err)
+	}
+	img, err := InlineSVG(sb.String())
+	if err != nil {
+		t.Fatalf("InlineSVG(%s): %v", sb.String(), err)
+	}
+	if img.Width != 20 || img.Height != 20 || !slices.Equal(img.SVG.Dropped, []string{DropText}) {
+		t.Errorf("image %vx%v dropped %v", img.Width, img.Height, img.SVG.Dropped)
+	}
+	got := flatten(t, img.SVG.Draw(draw.Rect{W: 20, H: 20}))
+	if len(got) != 2 || !nearColor(got[0].color, draw.Color{R: 1, A: 1}) || !nearRect(got[1].box, draw.Rect{X: 2, W: 20, H: 20}) {
+		t.Errorf("painted %+v", got)
+	}
+	if again, _ := InlineSVG(sb.String()); again != img {
+		t.Errorf("not cached")
 	}
 }

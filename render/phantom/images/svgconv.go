@@ -39,8 +39,8 @@ type converter struct {
 }
 
 // convertSVG parses an SVG document and converts it into an SVG.
-func convertSVG(data []byte) (*SVG, error) {
-	root, err := parseTree(data)
+func convertSVG(data []byte, inline bool) (*SVG, error) {
+	root, err := parseTree(data, inline)
 	if err != nil {
 		return nil, err
 	}

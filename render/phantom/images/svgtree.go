@@ -60,7 +60,7 @@ func (n *node) attr(name string) (string, bool) {
 		switch a.Name.Space {
 		case "":
 			return a.Value, true
-		case nsXLink:
+		case nsXLink, "xlink":
 			xlink, hasXlink = a.Value, true
 		}
 	}
@@ -70,10 +70,15 @@ func (n *node) attr(name string) (string, bool) {
 // parseTree reads an SVG document into nodes, bounded in depth and count. The
 // root must be <svg> in the SVG namespace, as Chromium requires for an SVG
 // image. Internal DTD entities (Adobe Illustrator declares its namespaces
-// so) are expanded.
-func parseTree(data []byte) (*node, error) {
+// so) are expanded. inline is for an <svg> of an HTML document serialised
+// by html.Render: elements without a namespace are SVG's (the HTML parser
+// put them there), and HTML's named character references are known.
+func parseTree(data []byte, inline bool) (*node, error) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	dec.CharsetReader = charset.NewReaderLabel
+	if inline {
+		dec.Entity = xml.HTMLEntity
+	}
 	var root, cur *node
 	depth, count := 0, 0
 	for {
@@ -101,7 +106,7 @@ func parseTree(data []byte) (*node, error) {
 				return nil, fmt.Errorf("%w: over %d elements", ErrSVGTooComplex, maxSVGElements)
 			}
 			n := &node{attrs: t.Attr, parent: cur}
-			if t.Name.Space == nsSVG {
+			if t.Name.Space == nsSVG || (inline && t.Name.Space == "") {
 				n.name = t.Name.Local
 			}
 			for _, a := range t.Attr {

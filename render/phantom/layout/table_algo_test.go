@@ -158,6 +158,16 @@ func TestTableDistributeGuesses(t *testing.T) {
 type tBorder struct {
 	w     float64
 	style string
+	color string // #rrggbb; "" is #333
+}
+
+// tHex parses #rrggbb.
+func tHex(s string) draw.Color {
+	if len(s) != 7 {
+		return draw.Color{R: 0x33 / 255.0, G: 0x33 / 255.0, B: 0x33 / 255.0, A: 1}
+	}
+	v, _ := strconv.ParseUint(s[1:], 16, 32)
+	return draw.Color{R: float64(v>>16) / 255, G: float64(v>>8&255) / 255, B: float64(v&255) / 255, A: 1}
 }
 
 // tBox is an inline-block of w×h whose baseline is a from its top (0: its
@@ -235,7 +245,7 @@ func row(cells ...tCell) tRow { return tRow{cells: cells} }
 func body(rows ...tRow) []tSection { return []tSection{{tag: "tbody", rows: rows}} }
 
 func solid(w float64) [4]tBorder {
-	b := tBorder{w, "solid"}
+	b := tBorder{w, "solid", ""}
 	return [4]tBorder{b, b, b, b}
 }
 
@@ -390,12 +400,12 @@ var tCases = []tCase{
 		row(cell(bx(10, 10)), cell(bx(10, 10)), cell(bx(10, 10))),
 	)}},
 	{name: "collapse mixed widths", container: 600, table: tTable{collapse: true, border: solid(4), sections: body(
-		row(cell(bx(50, 10)).bordered(solid(1)), cell(bx(20, 10)).bordered([4]tBorder{{6, "solid"}, {1, "dotted"}, {3, "double"}, {2, "dashed"}})),
+		row(cell(bx(50, 10)).bordered(solid(1)), cell(bx(20, 10)).bordered([4]tBorder{{6, "solid", ""}, {1, "dotted", ""}, {3, "double", ""}, {2, "dashed", ""}})),
 		row(cell(bx(10, 10)).bordered(solid(5)).padded(2), cell(bx(20, 10))),
 	)}},
 	{name: "collapse styles and hidden", container: 600, table: tTable{collapse: true, border: solid(2), sections: []tSection{{tag: "tbody", border: solid(3), rows: []tRow{
-		{border: [4]tBorder{{5, "dashed"}, {}, {5, "dotted"}, {}}, cells: []tCell{cell(bx(30, 10)).bordered(solid(5)), cell(bx(30, 10)).bordered([4]tBorder{{0, "hidden"}, {7, "double"}, {}, {}}), cell(bx(30, 10))}},
-		{cells: []tCell{cell(bx(30, 10)).bordered([4]tBorder{{}, {}, {}, {0, "hidden"}}), cell(bx(30, 10)).span("2", "").bordered(solid(1))}},
+		{border: [4]tBorder{{5, "dashed", ""}, {}, {5, "dotted", ""}, {}}, cells: []tCell{cell(bx(30, 10)).bordered(solid(5)), cell(bx(30, 10)).bordered([4]tBorder{{0, "hidden", ""}, {7, "double", ""}, {}, {}}), cell(bx(30, 10))}},
+		{cells: []tCell{cell(bx(30, 10)).bordered([4]tBorder{{}, {}, {}, {0, "hidden", ""}}), cell(bx(30, 10)).span("2", "").bordered(solid(1))}},
 	}}}}},
 	{name: "collapse with spans and cols", container: 600, table: tTable{collapse: true, width: "400px",
 		cols: []tCol{{border: solid(3)}, {group: true, span: "2", border: solid(6)}},
@@ -433,14 +443,14 @@ var tCases = []tCase{
 	)}},
 	{name: "invoice", container: 700, table: tTable{width: "100%", collapse: true, sections: []tSection{
 		{tag: "thead", rows: []tRow{row(
-			cell(bx(60, 12)).pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
-			cell(bx(20, 12)).w("1%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
-			cell(bx(40, 12)).w("15%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
-			cell(bx(40, 12)).w("15%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid"}, {}}),
+			cell(bx(60, 12)).pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid", ""}, {}}),
+			cell(bx(20, 12)).w("1%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid", ""}, {}}),
+			cell(bx(40, 12)).w("15%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid", ""}, {}}),
+			cell(bx(40, 12)).w("15%").pads(4, 8, 4, 8).bordered([4]tBorder{{}, {}, {2, "solid", ""}, {}}),
 		)}},
 		{tag: "tbody", rows: []tRow{
-			{border: [4]tBorder{{}, {}, {1, "solid"}, {}}, cells: []tCell{cell(bx(120, 12), bx(80, 12), bx(150, 12), bx(90, 12)).pads(4, 8, 4, 8), cell(bx(10, 12)).pads(4, 8, 4, 8), cell(bx(45, 12)).pads(4, 8, 4, 8), cell(bx(50, 12)).pads(4, 8, 4, 8)}},
-			{border: [4]tBorder{{}, {}, {1, "solid"}, {}}, cells: []tCell{cell(bx(300, 12), bx(200, 12)).pads(4, 8, 4, 8), cell(bx(18, 12)).pads(4, 8, 4, 8), cell(bx(45, 12)).pads(4, 8, 4, 8), cell(bx(55, 12)).pads(4, 8, 4, 8)}},
+			{border: [4]tBorder{{}, {}, {1, "solid", ""}, {}}, cells: []tCell{cell(bx(120, 12), bx(80, 12), bx(150, 12), bx(90, 12)).pads(4, 8, 4, 8), cell(bx(10, 12)).pads(4, 8, 4, 8), cell(bx(45, 12)).pads(4, 8, 4, 8), cell(bx(50, 12)).pads(4, 8, 4, 8)}},
+			{border: [4]tBorder{{}, {}, {1, "solid", ""}, {}}, cells: []tCell{cell(bx(300, 12), bx(200, 12)).pads(4, 8, 4, 8), cell(bx(18, 12)).pads(4, 8, 4, 8), cell(bx(45, 12)).pads(4, 8, 4, 8), cell(bx(55, 12)).pads(4, 8, 4, 8)}},
 		}},
 		{tag: "tfoot", rows: []tRow{row(cell(bx(60, 12)).span("3", "").pads(4, 8, 4, 8), cell(bx(60, 14)).pads(4, 8, 4, 8).bordered(solid(3)))}},
 	}}},
@@ -476,13 +486,13 @@ var tCases = []tCase{
 	{name: "nested fixed layout", container: 600, table: tTable{width: "100%", sections: body(
 		row(cell(bx(50, 10)).w("30%"), cell().withNested(tTable{width: "100%", fixed: true, sections: body(row(cell(bx(40, 10)).w("50px"), cell(bx(300, 10))))})),
 	)}},
-	{name: "collapse rowspan inner edges", container: 600, table: tTable{collapse: true, border: [4]tBorder{{0, "hidden"}, {4, "solid"}, {2, "solid"}, {1, "solid"}}, sections: body(
+	{name: "collapse rowspan inner edges", container: 600, table: tTable{collapse: true, border: [4]tBorder{{0, "hidden", ""}, {4, "solid", ""}, {2, "solid", ""}, {1, "solid", ""}}, sections: body(
 		row(cell(bx(30, 10)).span("2", "2").bordered(solid(1)), cell(bx(30, 10)).bordered(solid(3))),
 		row(cell(bx(30, 10)).bordered(solid(2))),
-		row(cell(bx(30, 10)).bordered(solid(5)), cell(bx(30, 10)), cell(bx(30, 10)).bordered([4]tBorder{{2, "double"}, {2, "double"}, {2, "double"}, {2, "double"}})),
+		row(cell(bx(30, 10)).bordered(solid(5)), cell(bx(30, 10)), cell(bx(30, 10)).bordered([4]tBorder{{2, "double", ""}, {2, "double", ""}, {2, "double", ""}, {2, "double", ""}})),
 	)}},
 	{name: "collapse sections and cols", container: 600, table: tTable{collapse: true, border: solid(1),
-		cols: []tCol{{group: true, border: solid(4), children: []tCol{{border: solid(2)}, {}}}, {border: [4]tBorder{{}, {}, {}, {3, "dotted"}}}},
+		cols: []tCol{{group: true, border: solid(4), children: []tCol{{border: solid(2)}, {}}}, {border: [4]tBorder{{}, {}, {}, {3, "dotted", ""}}}},
 		sections: []tSection{
 			{tag: "thead", border: solid(3), rows: []tRow{row(cell(bx(20, 10)), cell(bx(20, 10)), cell(bx(20, 10)))}},
 			{tag: "tbody", rows: []tRow{{border: solid(2), cells: []tCell{cell(bx(20, 10)), cell(bx(20, 10)), cell(bx(20, 10))}}, row(cell(bx(20, 10)), cell(bx(20, 10)), cell(bx(20, 10)))}},
@@ -518,7 +528,7 @@ func tBorders(b [4]tBorder) [4]style.Border {
 		if st == style.BorderNone || st == style.BorderHidden {
 			w = 0
 		}
-		out[i] = style.Border{Width: w, Style: st, Color: draw.Color{A: 1}}
+		out[i] = style.Border{Width: w, Style: st, Color: tHex(s.color)}
 	}
 	return out
 }
@@ -527,7 +537,11 @@ func cssBorders(b [4]tBorder) string {
 	var sb strings.Builder
 	for i, side := range []string{"top", "right", "bottom", "left"} {
 		if b[i].style != "" {
-			fmt.Fprintf(&sb, "border-%s:%gpx %s #333;", side, b[i].w, b[i].style)
+			c := b[i].color
+			if c == "" {
+				c = "#333"
+			}
+			fmt.Fprintf(&sb, "border-%s:%gpx %s %s;", side, b[i].w, b[i].style, c)
 		}
 	}
 	return sb.String()
@@ -959,9 +973,8 @@ i { display: inline-block; position: relative; vertical-align: baseline; }
 .case { position: relative; font: 2px/4px 'DejaVu Sans'; break-before: page; }
 </style>`
 
-// chromiumMarkers prints html with the production Chromium engine and
-// returns each page's words by text, with their top-left corners in px.
-func chromiumMarkers(t *testing.T, doc string) []map[string][2]float64 {
+// chromiumPDF prints html with the production Chromium engine.
+func chromiumPDF(t *testing.T, doc string) []byte {
 	t.Helper()
 	e := sharedChromium(t)
 	m, err := render.ParseManifest([]byte(`{"pageSize":"A4"}`), "m")
@@ -975,6 +988,14 @@ func chromiumMarkers(t *testing.T, doc string) []map[string][2]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return pdf
+}
+
+// chromiumMarkers prints html with the production Chromium engine and
+// returns each page's words by text, with their top-left corners in px.
+func chromiumMarkers(t *testing.T, doc string) []map[string][2]float64 {
+	t.Helper()
+	pdf := chromiumPDF(t, doc)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.pdf")
 	if err := os.WriteFile(path, pdf, 0o644); err != nil {

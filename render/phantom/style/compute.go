@@ -1,31 +1,1162 @@
 package style
 
 import (
+	"errors"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/platen/platen/render/phantom/draw"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
-// Compute styles doc: the user-agent sheet, the document's <style>
-// elements and style attributes, cascaded and inherited as Chromium
-// prints.
+// ErrNoDocument is returned by Compute when given no document.
+var ErrNoDocument = errors.New("style: no document to style")
+
+// maxDepth is the deepest element phantom styles; deeper ones are not
+// displayed (and reported), so a hostile document cannot run the cascade
+// away.
+const maxDepth = 512
+
+// Compute styles doc: the user-agent sheet (Chromium's html.css for print),
+// the document's <style> elements in document order, presentational
+// attributes and style attributes, cascaded and inherited as Chromium
+// prints. It never fails on bad CSS or HTML: what it cannot parse it drops
+// as browsers do, and what it parses but phantom does not lay out it
+// reports through Result.Unsupported.
 func Compute(doc *html.Node, opt Options) (*Result, error) {
-	r := &Result{elems: make(map[*html.Node]*elemStyle)}
-	var walk func(n *html.Node, parent *Computed)
-	walk = func(n *html.Node, parent *Computed) {
+	if doc == nil {
+		return nil, ErrNoDocument
+	}
+	cp := computers.Get().(*computer)
+	defer cp.release()
+	cp.opt = opt
+	if cp.opt.PageWidth <= 0 {
+		cp.opt.PageWidth = 793.7007874015749 - 2*37.79527559055118
+	}
+	if cp.opt.PageHeight <= 0 {
+		cp.opt.PageHeight = 1122.5196850393702 - 2*37.79527559055118
+	}
+	cp.collectSheets(doc)
+	n := cp.countElements(doc)
+	r := &Result{elems: make(map[*html.Node]*elemStyle, n)}
+	cp.res = r
+	cp.slab = make([]elemStyle, n)
+	cp.rootFS = 16
+	root := &elemStyle{c: initialComputed, info: rootInfo}
+	for c := doc.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			cp.element(c, root, 0, false, true)
+		}
+	}
+	r.pages = cp.pageSet()
+	r.feats = cp.feats
+	cp.feats = nil
+	return r, nil
+}
+
+// computer is the scratch state of one Compute call, pooled so its
+// buffers are reused between documents.
+type computer struct {
+	opt      Options
+	sheets   []*sheet
+	active   [][]bool
+	res      *Result
+	slab     []elemStyle
+	next     int
+	rootFS   float64
+	matches  []match
+	pmatches [4][]match // before, after, marker, first-line/-letter
+	win      [numProps]winner
+	skip     [numProps]bool
+	touched  []propID
+	customs  []winner
+	others   []winner
+	hints    []decl
+	classes  []string
+	feats    []Feature
+	seen     map[Feature]bool
+	faces    map[string]bool
+	pending  []Feature
+}
+
+var computers = sync.Pool{New: func() any { return &computer{seen: map[Feature]bool{}} }}
+
+func (cp *computer) release() {
+	cp.sheets = cp.sheets[:0]
+	cp.active = cp.active[:0]
+	cp.res = nil
+	cp.slab = nil
+	cp.next = 0
+	for k := range cp.seen {
+		delete(cp.seen, k)
+	}
+	cp.faces = nil
+	cp.feats = nil
+	cp.opt = Options{}
+	computers.Put(cp)
+}
+
+// match is one matched rule: its sort key is specificity, then order.
+type match struct {
+	r   *rule
+	key uint64
+}
+
+// winner is the declaration that won the cascade for one property, its
+// priority (higher wins) and where it came from (for reports).
+type winner struct {
+	d    *decl
+	prio int32
+	src  string
+}
+
+// collectSheets gathers the user-agent sheet and the document's <style>
+// elements in document order, and evaluates their media conditions.
+func (cp *computer) collectSheets(doc *html.Node) {
+	cp.sheets = append(cp.sheets, uaSheet())
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		if depth > maxDepth {
+			return
+		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
-			e := &elemStyle{c: initialComputed}
-			if parent != nil {
-				inheritAll(&e.c, parent)
+			switch c.DataAtom {
+			case atom.Style:
+				if c.Namespace != "" && c.Namespace != "html" && c.Namespace != "svg" {
+					continue
+				}
+				if t := attr(c, "type"); t != "" && !strings.EqualFold(t, "text/css") {
+					continue
+				}
+				if m, ok := attrOK(c, "media"); ok {
+					ml := parseMediaToks(lexText(m))
+					if !ml.eval(cp.opt.PageWidth, cp.opt.PageHeight) {
+						continue
+					}
+				}
+				var b strings.Builder
+				for t := c.FirstChild; t != nil; t = t.NextSibling {
+					if t.Type == html.TextNode {
+						b.WriteString(t.Data)
+					}
+				}
+				cp.sheets = append(cp.sheets, cachedSheet(b.String(), false))
+				continue
+			case atom.Template:
+				continue
+			case atom.Link:
+				if strings.Contains(strings.ToLower(attr(c, "rel")), "stylesheet") {
+					if h := strings.TrimSpace(attr(c, "href")); len(h) > 5 && strings.EqualFold(h[:5], "data:") {
+						cp.report(Feature{"link-stylesheet", "link"})
+					}
+				}
 			}
-			r.elems[c] = e
-			walk(c, &e.c)
+			walk(c, depth+1)
 		}
 	}
-	walk(doc, nil)
-	r.pages = &pageSet{w: opt.PageWidth, h: opt.PageHeight}
-	return r, nil
+	walk(doc, 0)
+	for _, s := range cp.sheets {
+		act := make([]bool, len(s.media))
+		for i := range s.media {
+			act[i] = s.media[i].eval(cp.opt.PageWidth, cp.opt.PageHeight)
+		}
+		cp.active = append(cp.active, act)
+		for _, f := range s.feats {
+			cp.report(f)
+		}
+		for _, ff := range s.fontFaces {
+			if cp.faces == nil {
+				cp.faces = map[string]bool{}
+			}
+			cp.faces[ff] = true
+		}
+	}
+}
+
+func (cp *computer) countElements(doc *html.Node) int {
+	n := 0
+	var walk func(x *html.Node, depth int)
+	walk = func(x *html.Node, depth int) {
+		for c := x.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				n++
+				if depth < maxDepth && c.DataAtom != atom.Template {
+					walk(c, depth+1)
+				}
+			}
+		}
+	}
+	walk(doc, 0)
+	return n
+}
+
+// report records a feature once.
+func (cp *computer) report(f Feature) {
+	if cp.seen[f] {
+		return
+	}
+	cp.seen[f] = true
+	cp.feats = append(cp.feats, f)
+}
+
+// element styles n and its descendants. hidden is set inside display:
+// none, where nothing is reported.
+func (cp *computer) element(n *html.Node, parent *elemStyle, depth int, hidden, isRoot bool) {
+	if cp.next >= len(cp.slab) {
+		return
+	}
+	e := &cp.slab[cp.next]
+	cp.next++
+	cp.res.elems[n] = e
+	cp.pending = cp.pending[:0]
+	if depth >= maxDepth {
+		e.c = parent.c
+		e.c.Display = DisplayNone
+		e.info = parent.info
+		if !hidden {
+			cp.report(Feature{"depth", describe(n)})
+		}
+		return
+	}
+	cp.match(n)
+	cp.cascade(cp.matches, cp.hintsFor(n, isRoot), cp.styleAttr(n), false)
+	st := cp.compute(e, parent, n, isRoot, false)
+	if isRoot {
+		cp.rootFS = e.c.FontSize
+	}
+	hid := hidden || e.c.Display == DisplayNone
+	if !hid {
+		for _, f := range cp.pending {
+			cp.report(f)
+		}
+		cp.elementFeatures(n, e, parent, st)
+	}
+	cp.pseudos(n, e, hid)
+	if n.DataAtom == atom.Template {
+		return
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			cp.element(c, e, depth+1, hid, false)
+		}
+	}
+}
+
+// match collects the rules matching n from every sheet, sorted by
+// specificity and order; pseudo-element rules go to pmatches.
+func (cp *computer) match(n *html.Node) {
+	cp.matches = cp.matches[:0]
+	for i := range cp.pmatches {
+		cp.pmatches[i] = cp.pmatches[i][:0]
+	}
+	id := attr(n, "id")
+	cp.classes = cp.classes[:0]
+	if cl := attr(n, "class"); cl != "" {
+		for _, c := range strings.Fields(cl) {
+			dup := false
+			for _, d := range cp.classes {
+				if d == c {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				cp.classes = append(cp.classes, c)
+			}
+		}
+	}
+	tag := n.Data
+	for si, s := range cp.sheets {
+		base := uint64(si) << 22
+		act := cp.active[si]
+		try := func(list []int32) {
+			for _, ri := range list {
+				r := &s.rules[ri]
+				ok := true
+				for _, c := range r.conds {
+					if !act[c] {
+						ok = false
+						break
+					}
+				}
+				if !ok || !r.sel.Match(n) {
+					continue
+				}
+				m := match{r: r, key: uint64(r.spec)<<32 | base | uint64(ri)}
+				switch r.pseudo {
+				case pseNone:
+					cp.matches = append(cp.matches, m)
+				case pseBefore:
+					cp.pmatches[0] = append(cp.pmatches[0], m)
+				case pseAfter:
+					cp.pmatches[1] = append(cp.pmatches[1], m)
+				case pseMarker:
+					cp.pmatches[2] = append(cp.pmatches[2], m)
+				default:
+					cp.pmatches[3] = append(cp.pmatches[3], m)
+				}
+			}
+		}
+		if id != "" && len(s.byID) > 0 {
+			try(s.byID[id])
+		}
+		if len(s.byClass) > 0 {
+			for _, c := range cp.classes {
+				try(s.byClass[c])
+			}
+		}
+		try(s.byTag[tag])
+		try(s.universal)
+	}
+	sortMatches(cp.matches)
+	for i := range cp.pmatches {
+		sortMatches(cp.pmatches[i])
+	}
+}
+
+func sortMatches(ms []match) {
+	if len(ms) < 12 {
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+		return
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].key < ms[j].key })
+}
+
+// cascade finds the winning declaration of every property: user-agent
+// normal, presentational hints, author normal, style attribute normal,
+// then author important, style attribute important, user-agent important
+// (CSS Cascade 5, section 6.2).
+func (cp *computer) cascade(ms []match, hints []decl, attrDecls []decl, marker bool) {
+	for _, p := range cp.touched {
+		cp.win[p] = winner{}
+		cp.skip[p] = false
+	}
+	cp.touched = cp.touched[:0]
+	cp.customs = cp.customs[:0]
+	cp.others = cp.others[:0]
+	prio := int32(0)
+	set := func(d *decl, src string) {
+		prio++
+		switch d.prop {
+		case pCustom:
+			cp.customs = append(cp.customs, winner{d: d, prio: prio, src: src})
+			return
+		case pOther:
+			cp.others = append(cp.others, winner{d: d, prio: prio, src: src})
+			return
+		}
+		if marker && !markerProps[d.prop] {
+			return
+		}
+		if cp.win[d.prop].d == nil {
+			cp.touched = append(cp.touched, d.prop)
+		}
+		cp.win[d.prop] = winner{d: d, prio: prio, src: src}
+	}
+	// The user-agent sheet is always sheets[0].
+	isUA := func(m *match) bool { return m.key>>22&0x3ff == 0 }
+	pass := func(imp bool) {
+		for i := range ms {
+			if isUA(&ms[i]) {
+				continue
+			}
+			r := ms[i].r
+			for j := range r.decls {
+				if r.decls[j].imp == imp {
+					set(&r.decls[j], r.text)
+				}
+			}
+		}
+		for j := range attrDecls {
+			if attrDecls[j].imp == imp {
+				set(&attrDecls[j], "")
+			}
+		}
+	}
+	for i := range ms {
+		if isUA(&ms[i]) {
+			r := ms[i].r
+			for j := range r.decls {
+				if !r.decls[j].imp {
+					set(&r.decls[j], r.text)
+				}
+			}
+		}
+	}
+	for j := range hints {
+		set(&hints[j], "")
+	}
+	pass(false)
+	pass(true)
+	for i := range ms {
+		if isUA(&ms[i]) {
+			r := ms[i].r
+			for j := range r.decls {
+				if r.decls[j].imp {
+					set(&r.decls[j], r.text)
+				}
+			}
+		}
+	}
+}
+
+// markerProps are the properties that apply to ::marker (CSS Lists 3,
+// section 3.2, and Chromium's list).
+var markerProps = func() (m [numProps + 3]bool) {
+	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontStretch,
+		pLineHeight, pColor, pDirection, pUnicodeBidi, pContent, pWhiteSpaceCollapse, pTextWrapMode,
+		pLetterSpacing, pWordSpacing, pTextTransform, pTextDecorationLine, pTextDecorationStyle,
+		pTextDecorationColor, pTextDecorationThickness} {
+		m[p] = true
+	}
+	m[pCustom] = true
+	return m
+}()
+
+// styleAttr returns the declarations of n's style attribute.
+func (cp *computer) styleAttr(n *html.Node) []decl {
+	s, ok := attrOK(n, "style")
+	if !ok || strings.TrimSpace(s) == "" {
+		return nil
+	}
+	return cachedSheet(s, true).rules[0].decls
+}
+
+// compute turns the cascade's winners into e's computed style.
+func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoot, pseudo bool) *state {
+	e.c = initialComputed
+	inheritAll(&e.c, &parent.c)
+	e.info = elemInfo{fontKw: parent.info.fontKw, fontAbs: parent.info.fontAbs, align: parent.info.align,
+		last: parent.info.last, wsColl: parent.info.wsColl, nowrap: parent.info.nowrap, custom: parent.info.custom}
+	if n != nil {
+		if l, ok := attrOK(n, "lang"); ok {
+			e.c.Lang = l
+		} else if l, ok := attrOK(n, "xml:lang"); ok {
+			e.c.Lang = l
+		}
+	}
+	st := &state{c: &e.c, p: &parent.c, pi: &parent.info, info: &e.info, opt: &cp.opt, rootFS: cp.rootFS}
+	st.a.bw = [4]float64{3, 3, 3, 3}
+	st.a.ow = 3
+	st.a.curBorder = [4]bool{true, true, true, true}
+	st.a.curOutline, st.a.curDeco = true, true
+	st.a.ovx, st.a.ovy = "visible", "visible"
+	if isRoot {
+		st.rootFS = 16
+	}
+	src := ""
+	st.feats = func(name string) { cp.pending = append(cp.pending, Feature{name, cp.where(src, n)}) }
+	if len(cp.customs) > 0 {
+		e.info.custom = resolveCustoms(parent.info.custom, cp.customs)
+	}
+	// Logical and physical properties of one side: the later declaration
+	// wins, whichever it is.
+	for _, p := range cp.touched {
+		if isLogical(p) {
+			phys := st.physicalFor(p, cp.win[pDirection], parent)
+			if w := cp.win[phys]; w.d != nil && w.prio > cp.win[p].prio {
+				cp.skip[p] = true
+			} else if w.d != nil {
+				cp.skip[phys] = true
+			}
+		}
+	}
+	sortProps(cp.touched)
+	fontFixed := false
+	for _, p := range cp.touched {
+		if p > pFontSize && !fontFixed {
+			st.fixFontSize()
+			fontFixed = true
+		}
+		if cp.skip[p] {
+			continue
+		}
+		w := cp.win[p]
+		src = w.src
+		v := w.d.v
+		if w.d.raw != "" {
+			sub, ok := substitute(w.d.raw, e.info.custom, 0)
+			v = nil
+			if ok {
+				v = expandForPending(w.d.name, p, lexText(sub))
+			}
+			if v == nil {
+				v = []tok{ident("unset")}
+			}
+		}
+		if len(v) == 1 && v[0].kind == tIdent && isWideKeyword(v[0].k) {
+			st.wide(p, v[0].k, parent)
+			continue
+		}
+		if !st.apply(p, v) {
+			st.wide(p, "unset", parent)
+		}
+	}
+	if !fontFixed {
+		st.fixFontSize()
+	}
+	st.finish(n, parent, isRoot, pseudo)
+	// Unimplemented properties: the last declaration of each name decides.
+	for i := range cp.others {
+		w := &cp.others[i]
+		later := false
+		for j := i + 1; j < len(cp.others); j++ {
+			if cp.others[j].d.name == w.d.name {
+				later = true
+				break
+			}
+		}
+		if later {
+			continue
+		}
+		if name := otherFeature(w.d, e.info.custom); name != "" {
+			cp.pending = append(cp.pending, Feature{name, cp.where(w.src, n)})
+		}
+	}
+	return st
+}
+
+// physicalFor maps a logical property to its physical one by the
+// element's direction as the cascade left it.
+func (st *state) physicalFor(p propID, dirWin winner, parent *elemStyle) propID {
+	saved := st.c.Direction
+	dir := parent.c.Direction
+	if dirWin.d != nil && dirWin.d.raw == "" {
+		if k := kw1(dirWin.d.v); k == "ltr" || k == "rtl" {
+			dir = k
+		}
+	}
+	st.c.Direction = dir
+	phys := st.physical(p)
+	st.c.Direction = saved
+	return phys
+}
+
+func sortProps(ps []propID) {
+	for i := 1; i < len(ps); i++ {
+		for j := i; j > 0 && ps[j] < ps[j-1]; j-- {
+			ps[j], ps[j-1] = ps[j-1], ps[j]
+		}
+	}
+}
+
+// where describes where a declaration came from: its rule's selector, or
+// the element whose style attribute (or presentational attribute) set it.
+func (cp *computer) where(src string, n *html.Node) string {
+	if src != "" {
+		return src
+	}
+	if n == nil {
+		return "@page"
+	}
+	return describe(n)
+}
+
+// describe names an element for a report: tag, id and classes.
+func describe(n *html.Node) string {
+	var b strings.Builder
+	b.WriteString(n.Data)
+	if id := attr(n, "id"); id != "" {
+		b.WriteByte('#')
+		b.WriteString(id)
+	}
+	for i, c := range strings.Fields(attr(n, "class")) {
+		if i >= 4 {
+			break
+		}
+		b.WriteByte('.')
+		b.WriteString(c)
+	}
+	return b.String()
+}
+
+// wide applies a CSS-wide keyword to p.
+func (st *state) wide(p propID, k string, parent *elemStyle) {
+	if isLogical(p) {
+		p = st.physical(p)
+	}
+	switch k {
+	case "inherit":
+		st.copyProp(p, &parent.c, &parent.info, false)
+	case "initial":
+		st.copyProp(p, &initialComputed, &initialInfo, true)
+	default: // unset, revert, revert-layer
+		if inheritedProps[p] {
+			st.copyProp(p, &parent.c, &parent.info, false)
+		} else {
+			st.copyProp(p, &initialComputed, &initialInfo, true)
+		}
+	}
+}
+
+// initialInfo is elemInfo's initial state.
+var initialInfo = elemInfo{fontKw: 4, last: alAuto}
+
+// copyProp sets p to src's value (the parent's for inherit, the initial
+// style for initial).
+func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
+	c, a := st.c, &st.a
+	switch p {
+	case pFontFamily:
+		c.FontFamily = src.FontFamily
+	case pFontSize:
+		if initial {
+			st.applyFontSize([]tok{ident("medium")})
+			return
+		}
+		c.FontSize, st.info.fontKw, st.info.fontAbs = src.FontSize, si.fontKw, si.fontAbs
+	case pFontWeight:
+		c.FontWeight = src.FontWeight
+	case pFontStyle:
+		c.FontStyle = src.FontStyle
+	case pFontVariantCaps:
+		c.SmallCaps = src.SmallCaps
+	case pFontStretch:
+		c.FontStretch = src.FontStretch
+	case pLineHeight:
+		c.LineHeight, c.LineHeightNumber = src.LineHeight, src.LineHeightNumber
+	case pColor:
+		c.Color = src.Color
+	case pDirection:
+		c.Direction = src.Direction
+	case pDisplay:
+		c.Display, c.FlowRoot = src.Display, src.FlowRoot
+		a.display = ""
+	case pPosition:
+		c.Position = src.Position
+	case pTop, pRight, pBottom, pLeft:
+		c.Inset[p-pTop] = src.Inset[p-pTop]
+	case pZIndex:
+		c.ZIndex, c.ZIndexAuto = src.ZIndex, src.ZIndexAuto
+	case pFloat:
+		c.Float = src.Float
+	case pClear:
+		c.Clear = src.Clear
+	case pWidth:
+		c.Width = src.Width
+	case pHeight:
+		c.Height = src.Height
+	case pMinWidth:
+		c.MinWidth = src.MinWidth
+	case pMinHeight:
+		c.MinHeight = src.MinHeight
+	case pMaxWidth:
+		c.MaxWidth = src.MaxWidth
+	case pMaxHeight:
+		c.MaxHeight = src.MaxHeight
+	case pBoxSizing:
+		c.BorderBox = src.BorderBox
+	case pMarginTop, pMarginRight, pMarginBottom, pMarginLeft:
+		c.Margin[p-pMarginTop] = src.Margin[p-pMarginTop]
+	case pPaddingTop, pPaddingRight, pPaddingBottom, pPaddingLeft:
+		c.Padding[p-pPaddingTop] = src.Padding[p-pPaddingTop]
+	case pBorderTopWidth, pBorderRightWidth, pBorderBottomWidth, pBorderLeftWidth:
+		if initial {
+			a.bw[p-pBorderTopWidth] = 3
+		} else {
+			a.bw[p-pBorderTopWidth] = src.Border[p-pBorderTopWidth].Width
+		}
+	case pBorderTopStyle, pBorderRightStyle, pBorderBottomStyle, pBorderLeftStyle:
+		c.Border[p-pBorderTopStyle].Style = src.Border[p-pBorderTopStyle].Style
+	case pBorderTopColor, pBorderRightColor, pBorderBottomColor, pBorderLeftColor:
+		i := p - pBorderTopColor
+		c.Border[i].Color, a.curBorder[i] = src.Border[i].Color, initial
+	case pBorderTopLeftRadius, pBorderTopRightRadius, pBorderBottomRightRadius, pBorderBottomLeftRadius:
+		c.Radius[p-pBorderTopLeftRadius] = src.Radius[p-pBorderTopLeftRadius]
+	case pOutlineWidth:
+		if initial {
+			a.ow = 3
+		} else {
+			a.ow = src.Outline.Width
+		}
+	case pOutlineStyle:
+		c.Outline.Style = src.Outline.Style
+	case pOutlineColor:
+		c.Outline.Color, a.curOutline = src.Outline.Color, initial
+	case pOutlineOffset:
+		c.OutlineOffset = src.OutlineOffset
+	case pOverflowX:
+		a.ovx = src.Overflow
+	case pOverflowY:
+		a.ovy = src.Overflow
+	case pVisibility:
+		c.Visibility = src.Visibility
+	case pOpacity:
+		c.Opacity = src.Opacity
+	case pBackgroundColor:
+		c.Background.Color, a.curBg = src.Background.Color, false
+	case pBackgroundImage:
+		c.Background.Image = src.Background.Image
+	case pBackgroundRepeat:
+		c.Background.Repeat = src.Background.Repeat
+	case pBackgroundPositionX:
+		c.Background.PositionX = src.Background.PositionX
+	case pBackgroundPositionY:
+		c.Background.PositionY = src.Background.PositionY
+	case pBackgroundSize:
+		b, s := &c.Background, &src.Background
+		b.SizeW, b.SizeH, b.Cover, b.Contain = s.SizeW, s.SizeH, s.Cover, s.Contain
+	case pBackgroundClip:
+		c.Background.Clip = src.Background.Clip
+	case pBackgroundOrigin:
+		c.Background.Origin = src.Background.Origin
+	case pTextAlign:
+		st.info.align = si.align
+	case pTextAlignLast:
+		st.info.last = si.last
+	case pTextIndent:
+		c.TextIndent = src.TextIndent
+	case pTextTransform:
+		c.TextTransform = src.TextTransform
+	case pTextDecorationLine:
+		d, s := &c.Decoration, &src.Decoration
+		d.Underline, d.Overline, d.LineThrough = s.Underline, s.Overline, s.LineThrough
+	case pTextDecorationStyle:
+		c.Decoration.Style = src.Decoration.Style
+	case pTextDecorationColor:
+		c.Decoration.Color, a.curDeco = src.Decoration.Color, initial
+	case pTextDecorationThickness:
+		c.Decoration.Thickness = src.Decoration.Thickness
+	case pLetterSpacing:
+		c.LetterSpacing = src.LetterSpacing
+	case pWordSpacing:
+		c.WordSpacing = src.WordSpacing
+	case pWhiteSpaceCollapse:
+		st.info.wsColl = si.wsColl
+	case pTextWrapMode:
+		st.info.nowrap = si.nowrap
+	case pWordBreak:
+		c.WordBreak = src.WordBreak
+	case pOverflowWrap:
+		c.OverflowWrap = src.OverflowWrap
+	case pHyphens:
+		c.Hyphens = src.Hyphens
+	case pVerticalAlign:
+		c.VerticalAlign = src.VerticalAlign
+	case pUnicodeBidi:
+		c.UnicodeBidi = src.UnicodeBidi
+	case pTabSize:
+		c.TabSize = src.TabSize
+	case pListStyleType:
+		c.ListStyleType = src.ListStyleType
+	case pListStylePosition:
+		c.ListStylePosition = src.ListStylePosition
+	case pListStyleImage:
+		c.ListStyleImage = src.ListStyleImage
+	case pCounterReset:
+		c.CounterReset = src.CounterReset
+	case pCounterIncrement:
+		c.CounterIncrement = src.CounterIncrement
+	case pCounterSet:
+		c.CounterSet = src.CounterSet
+	case pContent:
+		c.Content, c.ContentNone = src.Content, src.ContentNone
+	case pQuotes:
+		c.Quotes = src.Quotes
+	case pTableLayout:
+		c.TableLayout = src.TableLayout
+	case pBorderCollapse:
+		c.BorderCollapse = src.BorderCollapse
+	case pBorderSpacing:
+		c.BorderSpacing = src.BorderSpacing
+	case pCaptionSide:
+		c.CaptionSide = src.CaptionSide
+	case pEmptyCells:
+		c.EmptyCells = src.EmptyCells
+	case pBreakBefore:
+		c.BreakBefore = src.BreakBefore
+	case pBreakAfter:
+		c.BreakAfter = src.BreakAfter
+	case pBreakInside:
+		c.BreakInside = src.BreakInside
+	case pOrphans:
+		c.Orphans = src.Orphans
+	case pWidows:
+		c.Widows = src.Widows
+	case pPage:
+		c.Page = src.Page
+	case pObjectFit:
+		c.ObjectFit = src.ObjectFit
+	case pAspectRatio:
+		c.AspectRatio = src.AspectRatio
+	}
+}
+
+// finish resolves what depends on several properties: widths of borders
+// without a style, currentColor, overflow, white-space, text-align against
+// direction, and the display of absolutely positioned, floated and root
+// boxes (CSS Display 3, section 2.7).
+func (st *state) finish(n *html.Node, parent *elemStyle, isRoot, pseudo bool) {
+	c, a := st.c, &st.a
+	for i := 0; i < 4; i++ {
+		b := &c.Border[i]
+		if b.Style == BorderNone || b.Style == BorderHidden {
+			b.Width = 0
+		} else {
+			b.Width = snapBorder(a.bw[i])
+		}
+		if a.curBorder[i] {
+			b.Color = c.Color
+		}
+	}
+	if c.Outline.Style == BorderNone {
+		c.Outline.Width = 0
+	} else {
+		c.Outline.Width = snapBorder(a.ow)
+	}
+	if a.curOutline {
+		c.Outline.Color = c.Color
+	}
+	if a.curDeco {
+		c.Decoration.Color = c.Color
+	}
+	if a.curBg {
+		c.Background.Color = c.Color
+	}
+	if a.ovx == "visible" && a.ovy == "visible" || a.ovx == "clip" && a.ovy == "clip" ||
+		a.ovx == "visible" && a.ovy == "clip" || a.ovx == "clip" && a.ovy == "visible" {
+		if a.ovx == "clip" || a.ovy == "clip" {
+			c.Overflow = "hidden"
+		} else {
+			c.Overflow = "visible"
+		}
+	} else {
+		c.Overflow = "hidden"
+	}
+	switch {
+	case st.info.wsColl == 0 && !st.info.nowrap:
+		c.WhiteSpace = WSNormal
+	case st.info.wsColl == 0:
+		c.WhiteSpace = WSNowrap
+	case st.info.wsColl == 1 && st.info.nowrap:
+		c.WhiteSpace = WSPre
+	case st.info.wsColl == 1:
+		c.WhiteSpace = WSPreWrap
+	case st.info.wsColl == 2:
+		c.WhiteSpace = WSPreLine
+	default:
+		c.WhiteSpace = WSBreakSpaces
+	}
+	rtl := c.Direction == "rtl"
+	c.TextAlign, c.TextAlignBlocks = resolveAlign(st.info.align, rtl)
+	if st.info.last == alAuto {
+		c.TextAlignLastAuto = true
+		c.TextAlignLast = c.TextAlign
+		if c.TextAlign == AlignJustify {
+			c.TextAlignLast = AlignLeft
+			if rtl {
+				c.TextAlignLast = AlignRight
+			}
+		}
+	} else {
+		c.TextAlignLastAuto = false
+		c.TextAlignLast, _ = resolveAlign(st.info.last, rtl)
+	}
+	// Blockification.
+	blockify := isRoot || c.Position == Absolute || c.Position == Fixed || c.Float != "none"
+	if !pseudo && parent != nil && (parent.c.Display == DisplayFlex || parent.c.Display == DisplayInlineFlex ||
+		parent.c.Display == DisplayGrid || parent.c.Display == DisplayInlineGrid) {
+		blockify = true
+	}
+	if c.Position == Absolute || c.Position == Fixed {
+		c.Float = "none"
+	}
+	if blockify {
+		switch c.Display {
+		case DisplayInline, DisplayInlineBlock, DisplayTableRowGroup, DisplayTableHeaderGroup,
+			DisplayTableFooterGroup, DisplayTableRow, DisplayTableCell, DisplayTableColumnGroup,
+			DisplayTableColumn, DisplayTableCaption:
+			c.Display = DisplayBlock
+		case DisplayInlineTable:
+			c.Display = DisplayTable
+		case DisplayInlineFlex:
+			c.Display = DisplayFlex
+		case DisplayInlineGrid:
+			c.Display = DisplayGrid
+		case DisplayContents:
+			if isRoot {
+				c.Display = DisplayBlock
+			}
+		}
+	}
+}
+
+// resolveAlign makes a text-align keyword physical.
+func resolveAlign(k alignKw, rtl bool) (TextAlign, bool) {
+	switch k {
+	case alStart, alAuto:
+		if rtl {
+			return AlignRight, false
+		}
+		return AlignLeft, false
+	case alEnd:
+		if rtl {
+			return AlignLeft, false
+		}
+		return AlignRight, false
+	case alLeft:
+		return AlignLeft, false
+	case alRight:
+		return AlignRight, false
+	case alCenter, alInternalCenter:
+		return AlignCenter, false
+	case alJustify:
+		return AlignJustify, false
+	case alWebkitLeft:
+		return AlignLeft, true
+	case alWebkitRight:
+		return AlignRight, true
+	case alWebkitCenter:
+		return AlignCenter, true
+	}
+	return AlignLeft, false
+}
+
+// elementFeatures reports what a displayed element uses that phantom does
+// not lay out.
+func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyle, st *state) {
+	c := &e.c
+	where := func(p propID) string { return cp.where(cp.win[p].src, n) }
+	switch c.Display {
+	case DisplayFlex:
+		cp.report(Feature{"display:flex", where(pDisplay)})
+	case DisplayInlineFlex:
+		cp.report(Feature{"display:inline-flex", where(pDisplay)})
+	case DisplayGrid:
+		cp.report(Feature{"display:grid", where(pDisplay)})
+	case DisplayInlineGrid:
+		cp.report(Feature{"display:inline-grid", where(pDisplay)})
+	}
+	switch st.a.display {
+	case "ruby", "ruby-text", "ruby-base", "ruby-text-container", "ruby-base-container":
+		cp.report(Feature{"display:ruby", where(pDisplay)})
+	case "math":
+		cp.report(Feature{"mathml", describe(n)})
+	}
+	if c.Float != "none" {
+		cp.report(Feature{"float", where(pFloat)})
+	}
+	if c.Position == Sticky {
+		cp.report(Feature{"position:sticky", where(pPosition)})
+	}
+	if st.a.gradient {
+		cp.report(Feature{"background-image:gradient", where(pBackgroundImage)})
+	}
+	if st.a.bgLayers {
+		cp.report(Feature{"css:background-image", where(pBackgroundImage)})
+	}
+	if c.Display == DisplayBlock || c.Display == DisplayInlineBlock || c.Display == DisplayTableCell || c.Display == DisplayListItem {
+		// align-content on a block container is reported with the others.
+		_ = parent
+	}
+	if len(cp.faces) > 0 && (parent == nil || len(c.FontFamily) == 0 || len(parent.c.FontFamily) == 0 || &c.FontFamily[0] != &parent.c.FontFamily[0]) {
+		for _, f := range c.FontFamily {
+			if cp.faces[strings.ToLower(f)] {
+				cp.report(Feature{"@font-face", f})
+			}
+		}
+	}
+	if n.Namespace == "" || n.Namespace == "html" {
+		switch n.DataAtom {
+		case atom.Input:
+			if !strings.EqualFold(attr(n, "type"), "hidden") {
+				cp.report(Feature{"form-control", describe(n)})
+			}
+		case atom.Select, atom.Textarea, atom.Button, atom.Meter, atom.Progress:
+			cp.report(Feature{"form-control", describe(n)})
+		case atom.Script:
+			t := strings.ToLower(strings.TrimSpace(attr(n, "type")))
+			if t == "" || t == "module" || strings.Contains(t, "javascript") || strings.Contains(t, "ecmascript") {
+				cp.report(Feature{"script", describe(n)})
+			}
+		case atom.Iframe, atom.Object, atom.Embed, atom.Video, atom.Audio, atom.Canvas, atom.Frameset, atom.Frame:
+			cp.report(Feature{"element:" + n.Data, describe(n)})
+		}
+	} else if n.Namespace == "math" && n.Data == "math" {
+		cp.report(Feature{"mathml", describe(n)})
+	}
+}
+
+// otherFeature names the report an unimplemented property's winning
+// declaration makes, "" when it has no effect.
+func otherFeature(d *decl, custom map[string]string) string {
+	name := d.name
+	if silentProps[name] {
+		return ""
+	}
+	for _, p := range silentPrefixes {
+		if strings.HasPrefix(name, p) {
+			return ""
+		}
+	}
+	v := d.v
+	if hasVar(v) {
+		var b strings.Builder
+		tokText(&b, v)
+		if sub, ok := substitute(b.String(), custom, 0); ok {
+			v = lexText(sub)
+		} else {
+			return ""
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	if fname, ok := featureProps[name]; ok {
+		if fname == "" {
+			return ""
+		}
+		if len(v) == 1 && v[0].kind == tIdent && (initialKeywords[v[0].k] || v[0].k == "inherit") {
+			if name == "columns" || name == "column-count" || name == "column-width" {
+				return ""
+			}
+			if v[0].k == "none" || v[0].k == "initial" || v[0].k == "unset" || v[0].k == "revert" {
+				return ""
+			}
+		}
+		if name == "writing-mode" {
+			return ""
+		}
+		return fname
+	}
+	var b strings.Builder
+	tokText(&b, v)
+	text := strings.ToLower(b.String())
+	if iv := initialValues[name]; iv != nil {
+		if iv[text] {
+			return ""
+		}
+		if len(v) == 1 && v[0].kind == tIdent && (v[0].k == "initial" || v[0].k == "unset" || v[0].k == "revert" || v[0].k == "revert-layer") {
+			return ""
+		}
+		return "css:" + name
+	}
+	if len(v) == 1 && v[0].kind == tIdent && (initialKeywords[v[0].k] || v[0].k == "inherit") {
+		return ""
+	}
+	if strings.HasPrefix(name, "--") {
+		return ""
+	}
+	return "css:" + name
+}
+
+// pseudos computes n's ::before, ::after and ::marker, and reports
+// ::first-line and ::first-letter.
+func (cp *computer) pseudos(n *html.Node, e *elemStyle, hidden bool) {
+	e.before, e.after, e.marker = nil, nil, nil
+	if len(cp.pmatches[3]) > 0 && !hidden {
+		for _, m := range cp.pmatches[3] {
+			name := "::first-line"
+			if m.r.pseudo == pseFirstLetter {
+				name = "::first-letter"
+			}
+			cp.report(Feature{name, m.r.text})
+		}
+	}
+	if e.c.Display == DisplayNone {
+		return
+	}
+	// Replaced elements generate no ::before or ::after.
+	replaced := n.DataAtom == atom.Img || n.DataAtom == atom.Input || n.DataAtom == atom.Br || n.DataAtom == atom.Hr && false || n.DataAtom == atom.Svg
+	for i := 0; i < 2; i++ {
+		ms := cp.pmatches[i]
+		if len(ms) == 0 || replaced {
+			continue
+		}
+		cp.pending = cp.pending[:0]
+		cp.cascade(ms, nil, nil, false)
+		ps := &elemStyle{}
+		cp.compute(ps, e, n, false, true)
+		if ps.c.ContentNone || ps.c.Display == DisplayNone {
+			continue
+		}
+		cp.resolveAttrContent(&ps.c, n)
+		if !hidden {
+			for _, f := range cp.pending {
+				cp.report(f)
+			}
+		}
+		c := ps.c
+		if i == 0 {
+			e.before = &c
+		} else {
+			e.after = &c
+		}
+	}
+	if e.c.Display == DisplayListItem {
+		cp.pending = cp.pending[:0]
+		cp.cascade(cp.pmatches[2], nil, nil, true)
+		ps := &elemStyle{}
+		cp.compute(ps, e, n, false, true)
+		c := ps.c
+		// Chromium's UA style for ::marker: white-space pre, text-transform
+		// none, unicode-bidi isolate, tabular numbers.
+		if cp.win[pWhiteSpaceCollapse].d == nil && cp.win[pTextWrapMode].d == nil {
+			c.WhiteSpace = WSPre
+		}
+		if cp.win[pTextTransform].d == nil {
+			c.TextTransform = "none"
+		}
+		if cp.win[pUnicodeBidi].d == nil {
+			c.UnicodeBidi = "isolate"
+		}
+		c.Display = DisplayInline
+		if cp.win[pContent].d == nil {
+			c.ContentNone = true
+			c.Content = nil
+		}
+		if c.ContentNone && c.ListStyleType == "none" && c.ListStyleImage == "" {
+			return
+		}
+		cp.resolveAttrContent(&c, n)
+		e.marker = &c
+	}
+}
+
+// resolveAttrContent replaces attr() items by the attribute's text.
+func (cp *computer) resolveAttrContent(c *Computed, n *html.Node) {
+	has := false
+	for _, it := range c.Content {
+		if it.Kind == ContentAttr {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return
+	}
+	items := make([]ContentItem, len(c.Content))
+	for i, it := range c.Content {
+		if it.Kind == ContentAttr {
+			it = ContentItem{Kind: ContentString, Text: attr(n, it.Name)}
+		}
+		items[i] = it
+	}
+	c.Content = items
+}
+
+// attr returns n's attribute key ("" when absent).
+func attr(n *html.Node, key string) string {
+	v, _ := attrOK(n, key)
+	return v
+}
+
+func attrOK(n *html.Node, key string) (string, bool) {
+	for i := range n.Attr {
+		if n.Attr[i].Key == key && n.Attr[i].Namespace == "" {
+			return n.Attr[i].Val, true
+		}
+	}
+	return "", false
 }
 
 // initialComputed is every property's initial value.
@@ -44,7 +1175,8 @@ var initialComputed = Computed{
 	Overflow:          "visible",
 	Visibility:        "visible",
 	Opacity:           1,
-	Background:        Background{Repeat: "repeat", SizeW: Length{Unit: Auto}, SizeH: Length{Unit: Auto}, Clip: "border-box"},
+	Color:             draw.Color{A: 1},
+	Background:        Background{Repeat: "repeat", SizeW: Length{Unit: Auto}, SizeH: Length{Unit: Auto}, Clip: "border-box", Origin: "padding-box"},
 	FontFamily:        []string{"serif"},
 	FontSize:          16,
 	FontWeight:        400,
@@ -52,6 +1184,7 @@ var initialComputed = Computed{
 	LineHeight:        Length{Unit: Normal},
 	TextAlignLastAuto: true,
 	TextTransform:     "none",
+	Decoration:        Decoration{Style: BorderSolid, Thickness: Length{Unit: Auto}},
 	WhiteSpace:        WSNormal,
 	WordBreak:         "normal",
 	OverflowWrap:      "normal",
@@ -82,18 +1215,15 @@ func inheritAll(c, p *Computed) {
 	c.FontStretch = p.FontStretch
 	c.LineHeight = p.LineHeight
 	c.LineHeightNumber = p.LineHeightNumber
-	c.TextAlign = p.TextAlign
-	c.TextAlignLast = p.TextAlignLast
-	c.TextAlignLastAuto = p.TextAlignLastAuto
 	c.TextIndent = p.TextIndent
 	c.TextTransform = p.TextTransform
 	c.LetterSpacing = p.LetterSpacing
 	c.WordSpacing = p.WordSpacing
-	c.WhiteSpace = p.WhiteSpace
 	c.WordBreak = p.WordBreak
 	c.OverflowWrap = p.OverflowWrap
 	c.Hyphens = p.Hyphens
 	c.Direction = p.Direction
+	c.Lang = p.Lang
 	c.TabSize = p.TabSize
 	c.ListStyleType = p.ListStyleType
 	c.ListStylePosition = p.ListStylePosition
@@ -105,15 +1235,4 @@ func inheritAll(c, p *Computed) {
 	c.EmptyCells = p.EmptyCells
 	c.Orphans = p.Orphans
 	c.Widows = p.Widows
-}
-
-// pageSet is the document's @page rules.
-type pageSet struct{ w, h float64 }
-
-// Page returns the style of page index (0 is the first page; :left and
-// :right by parity, the first page being a right page in a left-to-right
-// document); blank marks a page left blank by a forced left or right break.
-func (r *Result) Page(index int, blank bool) *PageStyle {
-	w, h := 793.7007874015749, 1122.5196850393702 // A4
-	return &PageStyle{Width: w, Height: h, Margin: [4]float64{37.79527559055118, 37.79527559055118, 37.79527559055118, 37.79527559055118}}
 }

@@ -26,6 +26,10 @@ const (
 type Length struct {
 	V    float64
 	Unit Unit
+	// Off is added to a percentage: calc(V% + Off px) computes to
+	// {V, Percent, Off}. It is zero for every other length, so resolve
+	// percentages with Resolve rather than by hand.
+	Off float64
 }
 
 // Resolve returns the length in pixels against base (for percentages);
@@ -35,7 +39,7 @@ func (l Length) Resolve(base, def float64) float64 {
 	case Px:
 		return l.V
 	case Percent:
-		return l.V * base / 100
+		return l.V*base/100 + l.Off
 	}
 	return def
 }
@@ -197,6 +201,11 @@ const (
 	BreakAvoid
 	BreakPage // also always, left, right, recto, verso
 	BreakAvoidPage
+	// BreakLeft and BreakRight force a page break and then as many blank
+	// pages as it takes to continue on a left or right page (recto is
+	// right and verso left in a left-to-right document).
+	BreakLeft
+	BreakRight
 )
 
 // ContentItem is one part of a ::before or ::after content value (or of a
@@ -219,6 +228,10 @@ const (
 	ContentOpenQuote
 	ContentCloseQuote
 	ContentURL
+	// ContentNoOpenQuote and ContentNoCloseQuote change the quote depth
+	// without inserting a quote.
+	ContentNoOpenQuote
+	ContentNoCloseQuote
 )
 
 // Counter is one entry of counter-reset, counter-increment or counter-set.
@@ -243,13 +256,21 @@ type Background struct {
 	Cover, Contain bool
 	// Clip is "border-box", "padding-box" or "content-box".
 	Clip string
+	// Origin is the box Position and Size refer to: "padding-box" (the
+	// initial value), "border-box" or "content-box".
+	Origin string
 }
 
 // Computed is one element's computed style: what the cascade and
 // inheritance leave, with lengths in pixels where CSS computes them so.
 // Layout reads it and never parses CSS.
 type Computed struct {
-	Display  Display
+	Display Display
+	// FlowRoot is set for display: flow-root (Display is then
+	// DisplayBlock, or DisplayInlineBlock for inline flow-root): the box
+	// establishes a block formatting context, so its margins do not
+	// collapse with its children's.
+	FlowRoot bool
 	Position Position
 	// Inset is top, right, bottom, left (auto or length or %).
 	Inset      [4]Length
@@ -266,6 +287,8 @@ type Computed struct {
 	Border  [4]Border
 	Radius  [4]Radius
 	Outline Border
+	// OutlineOffset is outline-offset in px.
+	OutlineOffset float64
 
 	Overflow   string // "visible" or "hidden" (clip, scroll and auto clip as hidden when printed)
 	Visibility string // "visible", "hidden", "collapse"
@@ -284,8 +307,13 @@ type Computed struct {
 	LineHeight       Length
 	LineHeightNumber bool
 
-	TextAlign     TextAlign
-	TextAlignLast TextAlign
+	TextAlign TextAlign
+	// TextAlignBlocks is set for the legacy values -webkit-center,
+	// -webkit-left and -webkit-right (<center>, align="center" on div, p
+	// and table cells): block-level children with auto inline margins are
+	// aligned too, as Chromium does.
+	TextAlignBlocks bool
+	TextAlignLast   TextAlign
 	// TextAlignLastAuto is true when text-align-last is auto.
 	TextAlignLastAuto bool
 	TextIndent        Length
@@ -299,8 +327,11 @@ type Computed struct {
 	Hyphens           string // "none", "manual", "auto"
 	VerticalAlign     VerticalAlign
 	Direction         string // "ltr", "rtl"
-	UnicodeBidi       string
-	TabSize           float64 // in spaces
+	// Lang is the element's language (the nearest lang attribute), for
+	// shaping and hyphenation; empty when the document gives none.
+	Lang        string
+	UnicodeBidi string
+	TabSize     float64 // in spaces
 
 	ListStyleType     string // "disc", "decimal", ..., "none"; a string value is quoted
 	ListStylePosition string // "outside", "inside"

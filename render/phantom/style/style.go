@@ -55,6 +55,7 @@ type Result struct {
 // generate no box).
 type elemStyle struct {
 	c                     Computed
+	info                  elemInfo
 	before, after, marker *Computed
 }
 

@@ -1,0 +1,207 @@
+package style
+
+import "strings"
+
+// Limits on custom properties: substitution depth, and the length of a
+// substituted value (a chain of var()s doubling at each step would
+// otherwise grow without bound).
+const (
+	maxVarDepth = 16
+	maxVarBytes = 1 << 16
+)
+
+// resolveCustoms returns the custom properties of an element: its
+// parent's, overridden by the winning declarations in ws (in cascade
+// order), each with its var() references substituted. The parent's map is
+// shared, never changed.
+func resolveCustoms(parent map[string]string, ws []winner) map[string]string {
+	out := make(map[string]string, len(parent)+len(ws))
+	for k, v := range parent {
+		out[k] = v
+	}
+	raw := make(map[string]string, len(ws))
+	for _, w := range ws {
+		d := w.d
+		switch strings.ToLower(strings.TrimSpace(d.raw)) {
+		case "inherit", "unset", "revert", "revert-layer":
+			delete(raw, d.name)
+			if v, ok := parent[d.name]; ok {
+				out[d.name] = v
+			} else {
+				delete(out, d.name)
+			}
+			continue
+		case "initial":
+			delete(raw, d.name)
+			delete(out, d.name)
+			continue
+		}
+		raw[d.name] = d.raw
+	}
+	// Resolve this element's own declarations, detecting cycles.
+	state := make(map[string]uint8, len(raw)) // 1 visiting, 2 done
+	var resolve func(name string, depth int) (string, bool)
+	resolve = func(name string, depth int) (string, bool) {
+		r, own := raw[name]
+		if !own {
+			v, ok := out[name]
+			return v, ok
+		}
+		switch state[name] {
+		case 1:
+			return "", false // a cycle: invalid at computed-value time
+		case 2:
+			v, ok := out[name]
+			return v, ok
+		}
+		state[name] = 1
+		v, ok := substituteWith(r, depth, func(n string) (string, bool) { return resolve(n, depth+1) })
+		state[name] = 2
+		if !ok {
+			delete(out, name)
+			return "", false
+		}
+		out[name] = v
+		return v, true
+	}
+	for name := range raw {
+		if depth := 0; depth < maxVarDepth {
+			resolve(name, depth)
+		}
+	}
+	return out
+}
+
+// substitute replaces var() references in text by the custom properties'
+// values (or the fallbacks). ok is false when a reference has neither.
+func substitute(text string, custom map[string]string, depth int) (string, bool) {
+	return substituteWith(text, depth, func(n string) (string, bool) {
+		v, ok := custom[n]
+		return v, ok
+	})
+}
+
+func substituteWith(text string, depth int, lookup func(string) (string, bool)) (string, bool) {
+	if depth > maxVarDepth {
+		return "", false
+	}
+	if !strings.Contains(text, "var(") && !strings.Contains(text, "env(") {
+		return text, true
+	}
+	var b strings.Builder
+	i := 0
+	for i < len(text) {
+		j := indexFunc(text, i)
+		if j < 0 {
+			b.WriteString(text[i:])
+			break
+		}
+		b.WriteString(text[i:j])
+		isEnv := strings.HasPrefix(text[j:], "env(")
+		open := j + 4
+		end := matchParen(text, open)
+		if end < 0 {
+			return "", false
+		}
+		args := text[open:end]
+		name, fallback, hasFallback := args, "", false
+		if k := topComma(args); k >= 0 {
+			name, fallback, hasFallback = args[:k], args[k+1:], true
+		}
+		name = strings.TrimSpace(name)
+		var val string
+		ok := false
+		if !isEnv {
+			val, ok = lookup(name)
+		}
+		if !ok {
+			if !hasFallback {
+				return "", false
+			}
+			val, ok = substituteWith(fallback, depth+1, lookup)
+			if !ok {
+				return "", false
+			}
+		}
+		b.WriteString(val)
+		if b.Len() > maxVarBytes {
+			return "", false
+		}
+		i = end + 1
+	}
+	return b.String(), true
+}
+
+// indexFunc finds the next "var(" or "env(" at or after i outside strings.
+func indexFunc(s string, i int) int {
+	var quote byte
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case (c == 'v' || c == 'e') && i+4 <= len(s) && (s[i:i+4] == "var(" || s[i:i+4] == "env(") && (i == 0 || !isNameByte(s[i-1])):
+			return i
+		}
+	}
+	return -1
+}
+
+// matchParen returns the index of the ')' closing a '(' just before i.
+func matchParen(s string, i int) int {
+	depth := 1
+	var quote byte
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// topComma finds the first comma outside parentheses and strings.
+func topComma(s string) int {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			return i
+		}
+	}
+	return -1
+}

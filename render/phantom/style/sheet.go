@@ -1,0 +1,718 @@
+package style
+
+import (
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/andybalholm/cascadia"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
+)
+
+// Limits that keep a hostile style sheet bounded. A real template has a
+// few hundred rules; these are far above that.
+const (
+	maxRules        = 20000 // style rules per sheet (each selector of a group counts)
+	maxDecls        = 50000 // declarations per sheet
+	maxNesting      = 32    // at-rules and nested style rules
+	maxParseSteps   = 1 << 20
+	maxGroupSize    = 256 // selectors one nested rule may expand into
+	maxSheetBytes   = 4 << 20
+	cacheBytesLimit = 32 << 20
+)
+
+// pseudoKind is the pseudo-element a rule styles.
+type pseudoKind uint8
+
+const (
+	pseNone pseudoKind = iota
+	pseBefore
+	pseAfter
+	pseMarker
+	pseFirstLine
+	pseFirstLetter
+	pseOther // ::selection, ::placeholder and the like: no effect in print
+)
+
+// decl is one longhand declaration, after shorthand expansion.
+type decl struct {
+	prop propID
+	imp  bool
+	v    []tok
+	// name is a custom property's name (prop pCustom) or an unimplemented
+	// property's (pOther), or for a pending declaration the property as
+	// written.
+	name string
+	// raw is set on a declaration whose value holds var(): the value's text,
+	// substituted and parsed when the element's style is computed.
+	raw string
+}
+
+// Special propIDs beyond the implemented longhands.
+const (
+	pCustom propID = numProps + 1 + iota
+	pOther
+)
+
+// rule is one selector of a style rule with the rule's declarations.
+type rule struct {
+	sel    cascadia.Sel
+	spec   uint32 // packed specificity
+	pseudo pseudoKind
+	decls  []decl
+	text   string  // the selector as written
+	conds  []int32 // media conditions (indexes into sheet.media) that must all hold
+}
+
+// sheet is one parsed style sheet. It is immutable once parsed and shared
+// between documents through the sheet cache.
+type sheet struct {
+	rules     []rule
+	byID      map[string][]int32
+	byClass   map[string][]int32
+	byTag     map[string][]int32
+	universal []int32
+	media     []mediaList
+	pages     []pageRule
+	fontFaces []string // @font-face families, lower-case
+	// feats are uses of unsupported features that do not depend on which
+	// elements match (@import, selectors phantom cannot parse).
+	feats []Feature
+}
+
+// pageRule is an @page rule.
+type pageRule struct {
+	name                      string
+	first, left, right, blank bool
+	spec                      uint32
+	decls                     []decl
+	boxes                     map[string][]decl
+	conds                     []int32
+	order                     int
+}
+
+// packSpec packs a specificity for ordering: a, b and c of at most 1023.
+func packSpec(s cascadia.Specificity) uint32 {
+	c := func(v int) uint32 {
+		if v > 1023 {
+			return 1023
+		}
+		if v < 0 {
+			return 0
+		}
+		return uint32(v)
+	}
+	return c(s[0])<<20 | c(s[1])<<10 | c(s[2])
+}
+
+// sheetCache holds parsed style sheets by their text: templates repeat the
+// same <style> in every document, so each distinct text is parsed once.
+// It is bounded by the total length of the texts it holds; when full, it
+// is emptied (a template's sheets are parsed again on their next use).
+var sheetCache = struct {
+	sync.RWMutex // guards m and bytes
+	m            map[string]*sheet
+	bytes        int
+}{m: make(map[string]*sheet)}
+
+// cachedSheet returns the parsed sheet of text, parsing it at most once
+// while it stays in the cache. inline selects a style attribute's
+// declaration list.
+func cachedSheet(text string, inline bool) *sheet {
+	key := text
+	if inline {
+		key = "\x00" + text
+	}
+	sheetCache.RLock()
+	s := sheetCache.m[key]
+	sheetCache.RUnlock()
+	if s != nil {
+		return s
+	}
+	if inline {
+		s = parseInline(text)
+	} else {
+		s = parseSheet(text)
+	}
+	if len(key) <= cacheBytesLimit/8 {
+		sheetCache.Lock()
+		if sheetCache.bytes+len(key) > cacheBytesLimit {
+			sheetCache.m = make(map[string]*sheet)
+			sheetCache.bytes = 0
+		}
+		if _, ok := sheetCache.m[key]; !ok {
+			sheetCache.m[key] = s
+			sheetCache.bytes += len(key)
+		}
+		sheetCache.Unlock()
+	}
+	return s
+}
+
+// parseInline parses a style attribute: one rule without a selector.
+func parseInline(text string) *sheet {
+	if len(text) > maxSheetBytes {
+		text = text[:maxSheetBytes]
+	}
+	s := &sheet{}
+	p := css.NewParser(parse.NewInputString(text), true)
+	var ds []decl
+	for steps := 0; steps < maxParseSteps && len(ds) < maxDecls; steps++ {
+		gt, _, data := p.Next()
+		switch gt {
+		case css.ErrorGrammar:
+			if p.Err() == io.EOF {
+				steps = maxParseSteps
+			}
+		case css.DeclarationGrammar:
+			v, imp := lexValue(p.Values())
+			ds = expandDecl(string(data), v, imp, ds)
+		case css.CustomPropertyGrammar:
+			ds = appendCustom(ds, string(data), p.Values())
+		}
+	}
+	s.rules = []rule{{decls: ds}}
+	return s
+}
+
+// frame is one open block while parsing a sheet.
+type frame struct {
+	kind  frameKind
+	sels  []string // a style rule's selectors (nesting resolved)
+	decls []decl   // declarations not yet flushed into rules
+	conds []int32  // media conditions in force
+	page  *pageRule
+	box   string          // a margin box's name
+	text  strings.Builder // a margin box's declarations as text
+}
+
+type frameKind uint8
+
+const (
+	fRule frameKind = iota
+	fMedia
+	fSkip // rules that do not apply: @keyframes, a false @supports, unknown at-rules
+	fPage
+	fBox
+	fFontFace
+	fGroup // @layer, @supports that holds, @document: rules apply as written
+)
+
+// parseSheet parses a style sheet's text.
+func parseSheet(text string) *sheet {
+	if len(text) > maxSheetBytes {
+		text = text[:maxSheetBytes]
+	}
+	s := &sheet{byID: map[string][]int32{}, byClass: map[string][]int32{}, byTag: map[string][]int32{}}
+	p := css.NewParser(parse.NewInputString(text), false)
+	stack := make([]*frame, 0, 8)
+	top := func() *frame {
+		if len(stack) == 0 {
+			return nil
+		}
+		return stack[len(stack)-1]
+	}
+	condsNow := func() []int32 {
+		if f := top(); f != nil {
+			return f.conds
+		}
+		return nil
+	}
+	skipping := func() bool {
+		for _, f := range stack {
+			if f.kind == fSkip {
+				return true
+			}
+		}
+		return false
+	}
+	nDecls := 0
+	fontFamily := ""
+	for steps := 0; steps < maxParseSteps; steps++ {
+		gt, _, data := p.Next()
+		switch gt {
+		case css.ErrorGrammar:
+			if p.Err() == io.EOF {
+				steps = maxParseSteps
+			}
+		case css.AtRuleGrammar:
+			name := lowerASCII(string(data))
+			if name == "@import" && !skipping() {
+				s.feats = append(s.feats, Feature{"@import", strings.TrimSpace(valuesText(p.Values()))})
+			}
+		case css.BeginAtRuleGrammar:
+			name := lowerASCII(string(data))
+			f := &frame{kind: fSkip, conds: condsNow()}
+			if len(stack) >= maxNesting || skipping() {
+				stack = append(stack, f)
+				continue
+			}
+			parent := top()
+			switch {
+			case parent != nil && parent.kind == fPage:
+				f.kind, f.page, f.box = fBox, parent.page, strings.TrimPrefix(name, "@")
+				if !marginBoxNames[f.box] {
+					f.kind = fSkip
+				}
+			case parent != nil && parent.kind == fRule:
+				// An at-rule nested in a style rule (@media inside a rule):
+				// phantom does not apply it.
+				s.feats = append(s.feats, Feature{"css:nested-at-rule", name})
+			case name == "@media":
+				ml := parseMediaList(p.Values())
+				s.media = append(s.media, ml)
+				f.kind = fMedia
+				f.conds = append(append([]int32(nil), f.conds...), int32(len(s.media)-1))
+			case name == "@supports":
+				holds, known := evalSupports(p.Values())
+				if !known {
+					s.feats = append(s.feats, Feature{"@supports", strings.TrimSpace(valuesText(p.Values()))})
+				}
+				if holds {
+					f.kind = fGroup
+				}
+			case name == "@page":
+				pr := parsePageSelector(p.Values())
+				if pr != nil {
+					pr.conds = f.conds
+					pr.order = len(s.pages)
+					f.kind, f.page = fPage, pr
+				}
+			case name == "@font-face":
+				f.kind = fFontFace
+				fontFamily = ""
+			case name == "@layer":
+				s.feats = append(s.feats, Feature{"@layer", strings.TrimSpace(valuesText(p.Values()))})
+				f.kind = fGroup
+			case name == "@container", name == "@scope", name == "@starting-style":
+				if name != "@starting-style" {
+					s.feats = append(s.feats, Feature{name, strings.TrimSpace(valuesText(p.Values()))})
+				}
+			}
+			stack = append(stack, f)
+		case css.EndAtRuleGrammar:
+			if f := top(); f != nil {
+				switch f.kind {
+				case fBox:
+					ds := parseInline(f.text.String()).rules[0].decls
+					if f.page.boxes == nil {
+						f.page.boxes = map[string][]decl{}
+					}
+					f.page.boxes[f.box] = append(f.page.boxes[f.box], ds...)
+				case fPage:
+					s.pages = append(s.pages, *f.page)
+				case fFontFace:
+					if fontFamily != "" {
+						s.fontFaces = append(s.fontFaces, fontFamily)
+					}
+				}
+				stack = stack[:len(stack)-1]
+			}
+		case css.BeginRulesetGrammar:
+			f := &frame{kind: fRule, conds: condsNow()}
+			parent := top()
+			if len(stack) >= maxNesting || skipping() {
+				f.kind = fSkip
+				stack = append(stack, f)
+				continue
+			}
+			sel := valuesText(p.Values())
+			if parent != nil && parent.kind == fRule {
+				s.flush(parent)
+				f.sels = nestSelectors(parent.sels, sel)
+			} else if parent != nil && (parent.kind == fPage || parent.kind == fBox || parent.kind == fFontFace) {
+				f.kind = fSkip
+			} else {
+				f.sels = splitSelectors(sel)
+			}
+			stack = append(stack, f)
+		case css.EndRulesetGrammar:
+			if f := top(); f != nil {
+				if f.kind == fRule {
+					s.flush(f)
+				}
+				stack = stack[:len(stack)-1]
+			}
+		case css.DeclarationGrammar, css.CustomPropertyGrammar:
+			f := top()
+			if f == nil || nDecls >= maxDecls {
+				continue
+			}
+			nDecls++
+			switch f.kind {
+			case fRule, fPage:
+				target := &f.decls
+				if f.kind == fPage {
+					target = &f.page.decls
+				}
+				if gt == css.CustomPropertyGrammar {
+					*target = appendCustom(*target, string(data), p.Values())
+					continue
+				}
+				v, imp := lexValue(p.Values())
+				*target = expandDecl(string(data), v, imp, *target)
+			case fFontFace:
+				if string(data) == "font-family" {
+					v, _ := lexValue(p.Values())
+					if fam := parseFamilies(v); len(fam) == 1 {
+						fontFamily = strings.ToLower(fam[0])
+					}
+				}
+			}
+		case css.TokenGrammar:
+			if f := top(); f != nil && f.kind == fBox && f.text.Len() < 1<<16 {
+				f.text.Write(data)
+			}
+		}
+	}
+	// Unclosed blocks at the end of the text close implicitly.
+	for i := len(stack) - 1; i >= 0; i-- {
+		f := stack[i]
+		switch f.kind {
+		case fRule:
+			s.flush(f)
+		case fPage:
+			s.pages = append(s.pages, *f.page)
+		}
+	}
+	return s
+}
+
+// flush turns a style rule's pending declarations into one rule per
+// selector.
+func (s *sheet) flush(f *frame) {
+	if len(f.decls) == 0 {
+		return
+	}
+	ds := f.decls
+	f.decls = nil
+	for _, text := range f.sels {
+		if len(s.rules) >= maxRules {
+			return
+		}
+		s.addRule(text, ds, f.conds)
+	}
+}
+
+// addRule compiles one selector and indexes the rule by the rightmost
+// compound's most specific simple selector.
+func (s *sheet) addRule(text string, ds []decl, conds []int32) {
+	src := rewriteSelector(text)
+	if src == "" {
+		return // never matches in print (a user-action pseudo-class)
+	}
+	g, err := cascadia.ParseGroupWithPseudoElements(src)
+	if err != nil || len(g) != 1 {
+		if !ignorableSelector(text) {
+			s.feats = append(s.feats, Feature{"selector", text})
+		}
+		return
+	}
+	sel := g[0]
+	r := rule{sel: sel, spec: packSpec(sel.Specificity()), decls: ds, text: text, conds: conds}
+	switch sel.PseudoElement() {
+	case "":
+	case "before":
+		r.pseudo = pseBefore
+	case "after":
+		r.pseudo = pseAfter
+	case "marker":
+		r.pseudo = pseMarker
+	case "first-line":
+		r.pseudo = pseFirstLine
+	case "first-letter":
+		r.pseudo = pseFirstLetter
+	default:
+		return // ::selection, ::placeholder and the like print nothing
+	}
+	i := int32(len(s.rules))
+	s.rules = append(s.rules, r)
+	kind, key := rightmostKey(src)
+	switch kind {
+	case '#':
+		s.byID[key] = append(s.byID[key], i)
+	case '.':
+		s.byClass[key] = append(s.byClass[key], i)
+	case 't':
+		s.byTag[key] = append(s.byTag[key], i)
+	default:
+		s.universal = append(s.universal, i)
+	}
+}
+
+// valuesText writes a prelude's tokens back as text.
+func valuesText(vals []css.Token) string {
+	var b strings.Builder
+	for _, v := range vals {
+		b.Write(v.Data)
+	}
+	return b.String()
+}
+
+// splitSelectors splits a selector list at top-level commas.
+func splitSelectors(text string) []string {
+	var out []string
+	depth := 0
+	start := 0
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '\\':
+			i++
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			if t := strings.TrimSpace(text[start:i]); t != "" {
+				out = append(out, t)
+			}
+			start = i + 1
+		}
+	}
+	if t := strings.TrimSpace(text[start:]); t != "" {
+		out = append(out, t)
+	}
+	if len(out) > maxGroupSize {
+		out = out[:maxGroupSize]
+	}
+	return out
+}
+
+// nestSelectors resolves a nested rule's selectors against its parent's
+// (CSS Nesting): & stands for the parent, and a selector without & is a
+// descendant of it.
+func nestSelectors(parents []string, text string) []string {
+	var out []string
+	for _, c := range splitSelectors(text) {
+		for _, p := range parents {
+			if len(out) >= maxGroupSize {
+				return out
+			}
+			if strings.Contains(c, "&") {
+				out = append(out, strings.ReplaceAll(c, "&", p))
+			} else {
+				out = append(out, p+" "+c)
+			}
+		}
+	}
+	return out
+}
+
+// rewriteSelector adapts a selector to what cascadia parses: the legacy
+// one-colon pseudo-elements, :any-link. It returns "" for a selector that
+// never matches when printed (:hover, :focus, ...).
+func rewriteSelector(text string) string {
+	if !strings.ContainsRune(text, ':') {
+		return text
+	}
+	lower := strings.ToLower(text)
+	for _, p := range []string{":hover", ":focus", ":active", ":visited", ":target", ":focus-visible", ":focus-within", ":-webkit-autofill", ":autofill", ":popover-open", ":modal", ":fullscreen", ":open"} {
+		if i := strings.Index(lower, p); i >= 0 {
+			end := i + len(p)
+			if end == len(lower) || !isNameByte(lower[end]) {
+				if !strings.Contains(lower[:i], ":not(") {
+					return ""
+				}
+			}
+		}
+	}
+	r := strings.NewReplacer(":-webkit-any-link", ":link", ":any-link", ":link")
+	text = r.Replace(text)
+	return text
+}
+
+func isNameByte(c byte) bool {
+	return c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// ignorableSelector reports whether a selector phantom cannot parse styles
+// nothing a printed page shows (vendor pseudo-elements of scrollbars and
+// form parts).
+func ignorableSelector(text string) bool {
+	lower := strings.ToLower(text)
+	for _, p := range []string{"::-webkit-", "::-moz-", ":-moz-", "::-ms-", ":-ms-", "::selection", "::placeholder", "::backdrop", "::cue", "::file-selector-button", "::scrollbar", "::highlight", "::spelling-error", "::grammar-error", "::view-transition", "::target-text", "::search-text", "::picker", "::checkmark", "::picker-icon", "::details-content", "::part(", "::slotted(", ":host", "::column", "::scroll-"} {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// rightmostKey finds the key a selector is indexed under: the rightmost
+// compound's id, else its first class, else its tag, else universal (0).
+func rightmostKey(sel string) (kind byte, key string) {
+	// Find the start of the rightmost compound: after the last top-level
+	// combinator or whitespace.
+	depth := 0
+	start := 0
+	var quote byte
+	for i := 0; i < len(sel); i++ {
+		c := sel[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '\\':
+			i++
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && (c == ' ' || c == '>' || c == '+' || c == '~' || c == '\t' || c == '\n'):
+			start = i + 1
+		}
+	}
+	comp := sel[start:]
+	// Scan the compound's simple selectors outside brackets and parentheses.
+	var tag, class, id string
+	depth = 0
+	for i := 0; i < len(comp); {
+		c := comp[i]
+		switch {
+		case c == '(' || c == '[':
+			depth++
+			i++
+		case c == ')' || c == ']':
+			depth--
+			i++
+		case depth > 0:
+			if c == '\\' {
+				i++
+			}
+			i++
+		case c == '#' || c == '.':
+			j := i + 1
+			for j < len(comp) && isNameByte(comp[j]) {
+				j++
+			}
+			name := comp[i+1 : j]
+			if j < len(comp) && comp[j] == '\\' {
+				name = "" // escaped names: leave to the universal bucket
+			}
+			if c == '#' && id == "" {
+				id = name
+			} else if c == '.' && class == "" {
+				class = name
+			}
+			i = j
+		case c == ':':
+			// skip the pseudo's name; its arguments are skipped as a block
+			j := i + 1
+			for j < len(comp) && (comp[j] == ':' || isNameByte(comp[j])) {
+				j++
+			}
+			i = j
+		case i == 0 && isNameByte(c):
+			j := i
+			for j < len(comp) && isNameByte(comp[j]) {
+				j++
+			}
+			if j < len(comp) && comp[j] == '|' || j < len(comp) && comp[j] == '\\' {
+				i = j
+				continue
+			}
+			tag = strings.ToLower(comp[i:j])
+			i = j
+		default:
+			i++
+		}
+	}
+	switch {
+	case id != "":
+		return '#', id
+	case class != "":
+		return '.', class
+	case tag != "":
+		return 't', tag
+	}
+	return 0, ""
+}
+
+// appendCustom appends a custom property declaration.
+func appendCustom(ds []decl, name string, vals []css.Token) []decl {
+	raw := ""
+	if len(vals) > 0 {
+		raw = string(vals[0].Data)
+	}
+	raw = strings.TrimSpace(raw)
+	imp := false
+	if i := strings.LastIndexByte(raw, '!'); i >= 0 && strings.EqualFold(strings.TrimSpace(raw[i+1:]), "important") {
+		imp = true
+		raw = strings.TrimSpace(raw[:i])
+	}
+	if len(raw) > 1<<16 {
+		return ds
+	}
+	return append(ds, decl{prop: pCustom, name: name, raw: raw, imp: imp})
+}
+
+// marginBoxNames are the 16 page-margin boxes.
+var marginBoxNames = map[string]bool{
+	"top-left-corner": true, "top-left": true, "top-center": true, "top-right": true, "top-right-corner": true,
+	"right-top": true, "right-middle": true, "right-bottom": true,
+	"bottom-right-corner": true, "bottom-right": true, "bottom-center": true, "bottom-left": true, "bottom-left-corner": true,
+	"left-bottom": true, "left-middle": true, "left-top": true,
+}
+
+// parsePageSelector parses an @page prelude: "name:first", ":left" and
+// the like. It returns nil for a selector list phantom does not apply
+// (more than one selector, unknown pseudo-classes).
+func parsePageSelector(vals []css.Token) *pageRule {
+	pr := &pageRule{}
+	var f, g, h uint32
+	sawColon := false
+	for _, v := range vals {
+		switch v.TokenType {
+		case css.WhitespaceToken, css.CommentToken:
+		case css.IdentToken:
+			name := string(unescape(v.Data))
+			if sawColon {
+				switch strings.ToLower(name) {
+				case "first":
+					pr.first = true
+					g++
+				case "blank":
+					pr.blank = true
+					g++
+				case "left":
+					pr.left = true
+					h++
+				case "right":
+					pr.right = true
+					h++
+				default:
+					return nil
+				}
+				sawColon = false
+			} else {
+				if pr.name != "" {
+					return nil
+				}
+				pr.name = name
+				f++
+			}
+		case css.ColonToken:
+			sawColon = true
+		default:
+			return nil // a list of page selectors: rare, not applied
+		}
+	}
+	pr.spec = f<<20 | g<<10 | h
+	return pr
+}

@@ -3,6 +3,7 @@ package images
 import (
 	"errors"
 	"fmt"
+	"image"
 	"math"
 	"net/url"
 	"slices"
@@ -406,10 +407,10 @@ func TestSVGDropped(t *testing.T) {
 		<text x="1" y="10">Hello</text>
 		<rect width="10" height="10" fill="url(#g)" filter="url(#f)"/>
 		<path d="M0 0 L5 5" marker-end="url(#m)" stroke="black" fill="none"/>
-		<image href="data:image/png;base64,AAAA" width="5" height="5"/>
+		<foreignObject width="5" height="5"/>
 		<rect width="1" height="1" fill="url(#nope) green"/>
 	</svg>`)
-	want := []string{DropCSSSelector, DropText, DropFilter, DropGradient, DropMarker, DropImage}
+	want := []string{DropCSSSelector, DropText, DropFilter, DropGradient, DropMarker, DropForeignObject}
 	if !slices.Equal(img.SVG.Dropped, want) {
 		t.Errorf("dropped %v, want %v", img.SVG.Dropped, want)
 	}
@@ -549,5 +550,47 @@ func TestInlineSVG(t *testing.T) {
 	}
 	if again, _ := InlineSVG(sb.String()); again != img {
 		t.Errorf("not cached")
+	}
+}
+
+func TestSVGImage(t *testing.T) {
+	m := image.NewGray(image.Rect(0, 0, 4, 2))
+	png := pngURI(t, m)
+	inner := svgURI(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="blue"/></svg>`)
+	img := loadSVG(t, `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100">
+		<image xlink:href="`+png+`" x="10" y="10" width="40" height="40"/>
+		<image href="`+png+`" x="0" y="60" height="10"/>
+		<image href="`+png+`" x="60" y="0" width="40" height="40" preserveAspectRatio="xMinYMin slice"/>
+		<image href="`+inner+`" x="60" y="60" width="20" height="10"/>
+		<image href="http://example.com/a.png" width="10" height="10"/>
+	</svg>`)
+	var images []draw.DrawImage
+	var fills []painted
+	depth := 0
+	for _, op := range img.SVG.Draw(draw.Rect{W: 100, H: 100}) {
+		switch o := op.(type) {
+		case draw.DrawImage:
+			images = append(images, o)
+		case draw.PushClip, draw.PushTransform, draw.PushOpacity:
+			depth++
+		case draw.PopClip:
+			depth--
+		}
+	}
+	fills = flatten(t, slices.DeleteFunc(img.SVG.Draw(draw.Rect{W: 100, H: 100}), func(op draw.Op) bool { _, ok := op.(draw.DrawImage); return ok }))
+	if depth != 0 || len(images) != 3 || len(fills) != 1 {
+		t.Fatalf("images %+v fills %+v", images, fills)
+	}
+	for i, want := range []draw.Rect{
+		{X: 10, Y: 20, W: 40, H: 20}, // meet: a 2:1 picture centred in a square
+		{X: 0, Y: 60, W: 20, H: 10},  // width from the ratio
+		{X: 60, Y: 0, W: 80, H: 40},  // slice: overflows, clipped
+	} {
+		if !nearRect(images[i].Rect, want) || images[i].Image.Width != 4 {
+			t.Errorf("image %d at %+v, want %+v", i, images[i].Rect, want)
+		}
+	}
+	if !nearRect(fills[0].box, draw.Rect{X: 65, Y: 60, W: 10, H: 10}) {
+		t.Errorf("SVG image at %+v", fills[0].box)
 	}
 }

@@ -17,7 +17,6 @@ const (
 	DropFilter        = "filter"
 	DropMask          = "mask"
 	DropMarker        = "marker"
-	DropImage         = "image"
 	DropForeignObject = "foreignObject"
 	DropClipPath      = "clip-path"    // a clip-path phantom cannot build
 	DropCSSSelector   = "css:selector" // a <style> selector phantom does not match
@@ -220,11 +219,6 @@ func (c *converter) element(n *node, parent svgStyle, root bool) {
 		}
 		return
 	case "image":
-		st := c.computeStyle(n, parent)
-		if !st.displayNone {
-			c.drop(DropImage)
-		}
-		return
 	case "foreignObject":
 		c.drop(DropForeignObject)
 		return
@@ -289,6 +283,8 @@ func (c *converter) element(n *node, parent svgStyle, root bool) {
 		}
 	case "use":
 		c.use(n, st)
+	case "image":
+		c.image(n, st)
 	default:
 		c.shape(n, st)
 	}
@@ -431,6 +427,68 @@ func (c *converter) use(n *node, st svgStyle) {
 			c.emit(draw.PopClip{})
 		}
 	}
+}
+
+// image draws an <image>: a data: URI loaded like an <img> (an SVG image
+// loads nothing else, in Chromium too), sized by width and height (auto: the
+// image's own size, or the other one through its ratio) and placed in that
+// viewport by preserveAspectRatio.
+func (c *converter) image(n *node, st svgStyle) {
+	if st.hidden {
+		return
+	}
+	href, _ := n.attr("href")
+	if !isDataURI(href) {
+		return
+	}
+	img, err := Load(href)
+	if err != nil {
+		return
+	}
+	w, wOK := c.optNum(n, "width", axisX)
+	h, hOK := c.optNum(n, "height", axisY)
+	switch {
+	case !wOK && !hOK:
+		w, h = img.Width, img.Height
+		if (w == 0 || h == 0) && img.Ratio > 0 { // an SVG with only a viewBox
+			w, h = 300, 300/img.Ratio
+		}
+	case !hOK:
+		h = img.Height
+		if img.Ratio > 0 {
+			h = w / img.Ratio
+		}
+	case !wOK:
+		w = img.Width
+		if img.Ratio > 0 {
+			w = h * img.Ratio
+		}
+	}
+	if !(w > 0 && h > 0) {
+		return
+	}
+	vp := draw.Rect{X: c.num(n, "x", axisX, 0), Y: c.num(n, "y", axisY, 0), W: w, H: h}
+	if img.SVG != nil {
+		for _, op := range img.SVG.Draw(vp) {
+			c.emit(op)
+		}
+		c.segs += img.SVG.cost / 64
+		return
+	}
+	align := defaultAspect
+	if v, ok := n.attr("preserveAspectRatio"); ok {
+		align = parseAspect(v)
+	}
+	r := img.Raster
+	m := viewBoxTransform([4]float64{0, 0, float64(r.Width), float64(r.Height)}, align, vp)
+	dst := draw.Rect{X: m[4], Y: m[5], W: float64(r.Width) * m[0], H: float64(r.Height) * m[3]}
+	if align.slice {
+		c.emit(draw.PushClip{Path: rectPath(vp.X, vp.Y, vp.W, vp.H)})
+		c.emit(draw.DrawImage{Image: r, Rect: dst})
+		c.emit(draw.PopClip{})
+		return
+	}
+	c.emit(draw.DrawImage{Image: r, Rect: dst})
 }
 
 // geometry returns a basic shape's or a path's outline in its user space,

@@ -1125,3 +1125,37 @@ func (c tCell) minW(w string) tCell { c.minWidth = w; return c }
 func (c tCell) bbox() tCell { c.borderBox = true; return c }
 
 func (c tCell) pads(t, r, b, l float64) tCell { c.pad = [4]float64{t, r, b, l}; return c }
+
+// BenchmarkTableAlgorithms30Rows runs the algorithms over a 30-row,
+// 4-column collapsed invoice table (text measured elsewhere).
+func BenchmarkTableAlgorithms30Rows(b *testing.B) {
+	tt := tTable{width: "100%", collapse: true, border: solid(1)}
+	var rows []tRow
+	for i := 0; i < 30; i++ {
+		rows = append(rows, tRow{border: [4]tBorder{{}, {}, {1, "solid", ""}, {}}, cells: []tCell{
+			cell(bx(120, 12), bx(80, 12), bx(float64(30+i), 12)).pads(4, 8, 4, 8), cell(bx(10, 12)).w("1%").pads(4, 8, 4, 8),
+			cell(bx(45, 12)).w("15%").pads(4, 8, 4, 8), cell(bx(50, 12)).w("15%").pads(4, 8, 4, 8)}})
+	}
+	tt.sections = []tSection{{tag: "thead", rows: rows[:1]}, {tag: "tbody", rows: rows[1:]}}
+	g0, cells := tt.grid()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g := *g0
+		g.cells = append([]tableCell(nil), g0.cells...)
+		g.rows = append([]tableRow(nil), g0.rows...)
+		g.sections = append([]tableSection(nil), g0.sections...)
+		g.place()
+		g.borders()
+		for ci := range g.cells {
+			g.cells[ci].minContent, g.cells[ci].maxContent = boxesMinMax(cells[ci].boxes)
+		}
+		g.columnsFromCells()
+		g.widthAndColumns(700)
+		for ci := range g.cells {
+			c := &g.cells[ci]
+			c.contentHeight, c.baseline, c.hasBaseline, c.hasContent = 14, 11, true, true
+		}
+		g.rowsAndHeight(-1)
+	}
+}

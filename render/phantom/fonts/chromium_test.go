@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
+	"github.com/platen/platen/render/phantom/draw"
 )
 
 // This file is the oracle: it prints HTML with the production Chromium and
@@ -70,7 +72,7 @@ type pdfGlyph struct {
 	Size float64
 	GID  int // glyph id for TrueType faces; the code for Type3
 	X, Y float64
-	Skew float64 // the text matrix's shear (0.25 for synthetic italic)
+	Skew float64 // the text matrix's shear: 0.25 (slanted right) for synthetic italic
 }
 
 type pdfObj struct {
@@ -296,7 +298,7 @@ func runContent(content []byte, fonts map[string]*pdfFont, pageH float64) []pdfG
 					if tm[3] != 0 {
 						skew = tm[2] / -tm[3]
 					}
-					out = append(out, pdfGlyph{Font: font.name, Size: size, GID: int(c), X: x, Y: y, Skew: -skew})
+					out = append(out, pdfGlyph{Font: font.name, Size: size, GID: int(c), X: x, Y: y, Skew: skew})
 					w, ok := font.widths[int(c)]
 					if !ok {
 						w = font.dw
@@ -365,4 +367,52 @@ func tokenizePDF(b []byte) []string {
 
 func (g pdfGlyph) String() string {
 	return fmt.Sprintf("%s@%g gid %d (%.4f, %.4f)", g.Font, g.Size, g.GID, g.X, g.Y)
+}
+
+// lineDiff compares the runs phantom shaped for a line with the glyphs
+// Chromium drew for it (the first len(drawn) of them: Chromium culls what
+// the clip hides). It reports the first difference in face, glyph id,
+// synthesis or position (beyond tol px), and the worst position
+// difference. Skia prints CFF faces, and TrueType faces it emboldens, as
+// Type 3 fonts, whose codes are not glyph ids.
+func lineDiff(runs []Run, drawn []pdfGlyph, tol float64) (diff string, worst float64, n int) {
+	x := 0.0
+	for _, r := range runs {
+		want := r.Font.PostScriptName
+		if r.FakeBold > 0 || isCFF(r.Font) {
+			want = "Type3"
+		}
+		for _, g := range r.Glyphs {
+			if n == len(drawn) {
+				return "", worst, n
+			}
+			cg := drawn[n]
+			n++
+			d := math.Abs(cg.X - x)
+			worst = math.Max(worst, d)
+			italic := cg.Skew > 0.2
+			switch {
+			case cg.Font != want:
+				return fmt.Sprintf("glyph %d (%q): phantom %s (%s), Chromium %v", n-1, g.Text, want, r.Font.Key, cg), worst, n
+			case want != "Type3" && int(g.ID) != cg.GID:
+				return fmt.Sprintf("glyph %d (%q): phantom %s gid %d, Chromium %v", n-1, g.Text, want, g.ID, cg), worst, n
+			case italic != r.FakeItalic:
+				return fmt.Sprintf("glyph %d (%q): phantom fake italic %v, Chromium skew %.2f", n-1, g.Text, r.FakeItalic, cg.Skew), worst, n
+			case math.Abs(cg.Size-r.Size) > 1e-4:
+				return fmt.Sprintf("glyph %d (%q): phantom size %g, Chromium %g", n-1, g.Text, r.Size, cg.Size), worst, n
+			case d > tol:
+				return fmt.Sprintf("glyph %d (%q): phantom x %.4f, Chromium %.4f", n-1, g.Text, x, cg.X), worst, n
+			}
+			x += g.Advance
+		}
+	}
+	if n < len(drawn) {
+		return fmt.Sprintf("Chromium drew %d glyphs, phantom %d", len(drawn), n), worst, n
+	}
+	return "", worst, n
+}
+
+// isCFF reports whether a draw.Font holds CFF outlines.
+func isCFF(f *draw.Font) bool {
+	return len(f.Data) >= 4 && string(f.Data[:4]) == "OTTO"
 }

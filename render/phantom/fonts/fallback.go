@@ -1,35 +1,77 @@
 package fonts
 
-// fallbackKey caches the system fallback for a character and a style.
-type fallbackKey struct {
-	r      rune
-	weight int
-	italic bool
-}
+import "github.com/platen/platen/render/phantom/style"
 
-// fallbackFor returns the face Chromium's platform fallback would pick for
-// r (gfx::GetFallbackFontForChar: fontconfig's sorted list for a pattern
-// holding only the character), styled for primary's query; nil when no
-// face covers r.
-func (l *Library) fallbackFor(r rune, primary *Resolved) *Resolved {
-	k := fallbackKey{r: r}
-	l.mu.Lock()
-	fc, ok := l.fallback[k]
-	l.mu.Unlock()
-	if !ok {
-		fc = l.findFallback(r)
-		l.mu.Lock()
-		l.fallback[k] = fc
-		l.mu.Unlock()
+// This file is Blink's per-character fallback on Linux, for a character
+// none of the list's faces has (FontCache::PlatformFallbackFontForCharacter):
+//
+//  1. For bold or italic text, the first family of the list at normal
+//     weight and style, if it has the character, with bold and italic
+//     synthesised (FallbackOnStandardFontStyle).
+//  2. fontconfig's first face for a pattern holding only the character and
+//     the language (gfx::GetFallbackFontForChar), regular and upright,
+//     with bold and italic synthesised as the text asks.
+//  3. Otherwise the primary font draws .notdef.
+
+// fallbackFor returns the face that sets r when no face of res has it, or
+// nil when none on the machine has it.
+func (l *Library) fallbackFor(r rune, res *resolution) *Resolved {
+	q := res.query
+	bold := q.Weight >= boldThreshold
+	if (bold || q.Style == style.FontItalic) && len(q.Families) > 0 {
+		plain := Query{Families: q.Families[:1], Weight: 400, Stretch: q.Stretch}
+		if fc := l.familyFace(q.Families[0], plain); fc != nil && fc.covers(r) {
+			return l.fallbackResolved(fc, bold, q.Style == style.FontItalic)
+		}
 	}
+	fc := l.systemFallback(r)
 	if fc == nil {
 		return nil
 	}
-	res := Resolved{Font: fc.font, Family: fc.info.families[0], face: fc}
-	res.FakeBold = primary.FakeBold || (primary.face != nil && primary.face.weight >= 600 && fc.weight < 600)
-	res.FakeItalic = primary.FakeItalic || (primary.face != nil && primary.face.slant != 0 && fc.slant == 0)
-	return l.intern(res)
+	return l.fallbackResolved(fc, bold && fc.weight < boldThreshold, q.Style != style.FontNormal && fc.slant == 0)
 }
+
+// boldThreshold is Blink's BoldThreshold: weights from 600 are bold.
+const boldThreshold = 600
+
+func (l *Library) fallbackResolved(fc *face, fakeBold, fakeItalic bool) *Resolved {
+	if fc.load() != nil {
+		return nil
+	}
+	return l.intern(Resolved{Font: fc.font, Family: fc.info.families[0], FakeBold: fakeBold, FakeItalic: fakeItalic, face: fc})
+}
+
+// familyFace is resolveFamily's face (without synthesis), for the
+// first-family fallback.
+func (l *Library) familyFace(fam string, q Query) *face {
+	if res := l.resolveFamily(fam, q); res != nil {
+		return res.face
+	}
+	return nil
+}
+
+// systemFallback is gfx::GetFallbackFontForChar: fontconfig's sorted
+// faces for the character, first one that has it. Cached per character.
+func (l *Library) systemFallback(r rune) *face {
+	l.mu.Lock()
+	fc, ok := l.fallback[r]
+	l.mu.Unlock()
+	if ok {
+		return fc
+	}
+	p := &fcPattern{families: l.cfg.substitute(""), weight: 80, width: 100, char: r}
+	fc = l.fcBest(p, func(f *face) bool { return f.covers(r) })
+	l.mu.Lock()
+	if len(l.fallback) >= maxFallbacks {
+		clear(l.fallback)
+	}
+	l.fallback[r] = fc
+	l.mu.Unlock()
+	return fc
+}
+
+// maxFallbacks bounds the cache of fallback faces by character.
+const maxFallbacks = 1 << 14
 
 // intern returns the one *Resolved for res's face and synthesis, so that
 // the shaper can tell faces apart by pointer.
@@ -48,28 +90,4 @@ func (l *Library) intern(res Resolved) *Resolved {
 type internKey struct {
 	face                 *face
 	fakeBold, fakeItalic bool
-}
-
-func (l *Library) findFallback(r rune) *face {
-	fams := l.cfg.substitute("sans-serif")
-	best, bestScore := (*face)(nil), score{}
-	for _, fc := range l.faces {
-		if !fc.covers(r) {
-			continue
-		}
-		s := l.score(fc, fams, Query{Weight: 400, Stretch: 100})
-		if best == nil || s.less(bestScore) {
-			best, bestScore = fc, s
-		}
-	}
-	return best
-}
-
-// covers reports whether the face maps r to a glyph.
-func (fc *face) covers(r rune) bool {
-	if fc.load() != nil {
-		return false
-	}
-	_, ok := fc.ot.Cmap.Lookup(r)
-	return ok
 }

@@ -21,8 +21,8 @@ import (
 // set text, and the caller hands documents to Chromium.
 var ErrNoFonts = errors.New("fonts: no usable font on this machine")
 
-// DefaultDirs are where Debian's fontconfig looks for fonts (fonts.conf);
-// the <dir> elements of /etc/fonts/conf.d add to them.
+// DefaultDirs are where Debian's fontconfig looks for fonts, used when the
+// machine has no fontconfig configuration naming its directories.
 var DefaultDirs = []string{"/usr/share/fonts", "/usr/local/share/fonts"}
 
 // maxFontFiles bounds the scan, so that a machine with a huge font
@@ -40,8 +40,10 @@ type Library struct {
 	mu sync.Mutex // guards the caches below
 	// resolved caches family resolution by query.
 	resolved map[resolveKey]resolution
-	// fallback caches per-character fallback by rune and style.
-	fallback map[fallbackKey]*face
+	// fallback caches the system's fallback face by character.
+	fallback map[rune]*face
+	// families caches matchFamily.
+	families map[familyKey]*face
 	// interned holds one *Resolved per face and synthesis.
 	interned map[internKey]*Resolved
 }
@@ -55,10 +57,15 @@ type face struct {
 	index int
 	info  *sfntInfo
 
-	weight   int     // CSS weight, from OS/2 usWeightClass
-	fcWeight float64 // fontconfig's weight scale
-	width    float64 // percent
-	slant    int     // fontconfig: 0 roman, 100 italic, 110 oblique
+	folded   []string // foldFamily of each family name
+	weight   int      // CSS weight, from OS/2 usWeightClass
+	fcWeight float64  // fontconfig's weight scale
+	fcWidth  float64  // fontconfig's width scale (percent)
+	slant    int      // fontconfig: 0 roman, 100 italic, 110 oblique
+
+	covOnce sync.Once
+	cov     coverage
+	english bool
 
 	once sync.Once
 	font *draw.Font
@@ -77,7 +84,10 @@ var (
 func Default() (*Library, error) {
 	defaultOnce.Do(func() {
 		cfg := loadFcConfig("/etc/fonts")
-		dirs := append(append([]string(nil), DefaultDirs...), cfg.dirs...)
+		dirs := cfg.dirs
+		if len(dirs) == 0 {
+			dirs = DefaultDirs
+		}
 		defaultLib, defaultErr = newLibrary(dirs, cfg)
 	})
 	return defaultLib, defaultErr
@@ -95,7 +105,8 @@ func newLibrary(dirs []string, cfg *fcConfig) (*Library, error) {
 		byFamily: make(map[string][]*face),
 		cfg:      cfg,
 		resolved: make(map[resolveKey]resolution),
-		fallback: make(map[fallbackKey]*face),
+		fallback: make(map[rune]*face),
+		families: make(map[familyKey]*face),
 		interned: make(map[internKey]*Resolved),
 	}
 	seen := make(map[string]bool)
@@ -155,44 +166,87 @@ func (l *Library) scanFile(path string) {
 			continue
 		}
 		fc := &face{lib: l, order: len(l.faces), path: path, index: i, info: info}
-		fc.weight, fc.width, fc.slant = 400, 100, 0
-		if info.hasOS2 {
-			if w := int(info.weightClass); w >= 1 && w <= 1000 {
-				fc.weight = w
-			}
-			if info.widthClass >= 1 && info.widthClass <= 9 {
-				fc.width = widthPercent[info.widthClass]
-			}
-			if info.fsSelection&1 != 0 {
-				fc.slant = 100
-			}
-			if info.fsSelection&(1<<9) != 0 {
-				fc.slant = 110
-			}
-		} else {
-			if info.macStyle&1 != 0 {
-				fc.weight = 700
-			}
-			if info.macStyle&2 != 0 {
-				fc.slant = 100
-			}
-		}
-		// fontconfig also reads the style name: "Oblique" faces without
-		// the OS/2 oblique bit are oblique to it.
-		if fc.slant == 100 && strings.Contains(strings.ToLower(info.subfamily), "oblique") {
-			fc.slant = 110
-		}
-		fc.fcWeight = fcWeightFromOT(float64(fc.weight))
+		fc.classify()
 		l.faces = append(l.faces, fc)
 		for _, fam := range info.families {
 			k := foldFamily(fam)
+			fc.folded = append(fc.folded, k)
 			l.byFamily[k] = append(l.byFamily[k], fc)
 		}
 	}
 }
 
-// widthPercent maps OS/2 usWidthClass to CSS font-stretch percentages.
-var widthPercent = [10]float64{100, 50, 62.5, 75, 87.5, 100, 112.5, 125, 150, 200}
+// classify sets the face's weight, width and slant as fontconfig's
+// FcFreeTypeQuery does: weight and width from OS/2, else from the style
+// name; slant from the style name ("Italic", "Oblique"), else from the
+// italic bit.
+func (fc *face) classify() {
+	in := fc.info
+	fc.weight, fc.fcWidth, fc.slant = -1, -1, -1
+	if in.hasOS2 && in.os2Version != 0xFFFF {
+		if w := int(in.weightClass); w > 0 {
+			if w < 10 {
+				w *= 100 // some fonts give the class, 1 to 9
+			}
+			fc.weight = min(w, 1000)
+		}
+		if in.widthClass >= 1 && in.widthClass <= 9 {
+			fc.fcWidth = fcWidthFromClass[in.widthClass]
+		}
+	}
+	style := strings.ToLower(in.subfamily)
+	if fc.weight < 0 {
+		fc.weight = 400
+		for _, w := range styleWeights {
+			if strings.Contains(style, w.name) {
+				fc.weight = w.weight
+				break
+			}
+		}
+	}
+	if fc.fcWidth < 0 {
+		fc.fcWidth = 100
+		for _, w := range styleWidths {
+			if strings.Contains(style, w.name) {
+				fc.fcWidth = w.width
+				break
+			}
+		}
+	}
+	switch {
+	case strings.Contains(style, "italic") || strings.Contains(style, "kursiv"):
+		fc.slant = 100
+	case strings.Contains(style, "oblique"):
+		fc.slant = 110
+	case in.hasOS2 && in.fsSelection&1 != 0, !in.hasOS2 && in.macStyle&2 != 0:
+		fc.slant = 100
+	default:
+		fc.slant = 0
+	}
+	fc.fcWeight = fcWeightFromOT(float64(fc.weight))
+}
+
+// styleWeights and styleWidths are fontconfig's style-name keywords, for
+// faces without an OS/2 table (longest first, as "extrabold" holds "bold").
+var styleWeights = []struct {
+	name   string
+	weight int
+}{
+	{"thin", 100}, {"extralight", 200}, {"ultralight", 200}, {"demilight", 350}, {"semilight", 350},
+	{"light", 300}, {"book", 380}, {"regular", 400}, {"normal", 400}, {"medium", 500},
+	{"demibold", 600}, {"demi", 600}, {"semibold", 600}, {"extrabold", 800}, {"superbold", 800},
+	{"ultrabold", 800}, {"bold", 700}, {"ultrablack", 1000}, {"superblack", 1000}, {"extrablack", 1000},
+	{"ultra", 800}, {"black", 900}, {"heavy", 900},
+}
+
+var styleWidths = []struct {
+	name  string
+	width float64
+}{
+	{"ultracondensed", 50}, {"extracondensed", 63}, {"semicondensed", 87}, {"condensed", 75},
+	{"normal", 100}, {"semiexpanded", 113}, {"extraexpanded", 150}, {"ultraexpanded", 200}, {"expanded", 125},
+	{"extended", 125},
+}
 
 // foldFamily folds a family name as fontconfig compares them: case and
 // blanks ignored.
@@ -310,3 +364,6 @@ func interp(v float64, from, to []float64) float64 {
 func (l *Library) hasFamily(name string) bool {
 	return len(l.byFamily[foldFamily(name)]) > 0
 }
+
+// styleName is the face's style as fontconfig lists it first.
+func (fc *face) styleName() string { return fc.info.subfamily }

@@ -1,6 +1,7 @@
 package fonts
 
 import (
+	"math"
 	"strings"
 
 	"github.com/platen/platen/render/phantom/draw"
@@ -33,6 +34,7 @@ type Resolved struct {
 // face of each family of the list that resolved (for per-character
 // fallback, which walks the list before asking the system).
 type resolution struct {
+	query   Query
 	primary *Resolved
 	chain   []*Resolved
 }
@@ -44,8 +46,13 @@ type resolveKey struct {
 	stretch  float64
 }
 
-// Blink's generic family settings on Linux (chrome/app/resources/
-// locale_settings_linux.grd): what each CSS generic family asks fontconfig.
+// genericFamilies are Blink's generic family settings on Linux
+// (chrome/app/resources/locale_settings_linux.grd): the family each CSS
+// generic name asks fontconfig for. system-ui is Blink's system font,
+// fontconfig's "sans" on Linux. Measured on this machine: serif and
+// sans-serif print in Liberation Serif and Liberation Sans, monospace and
+// system-ui in DejaVu Sans Mono and DejaVu Sans, and cursive and fantasy
+// (no Comic Sans MS or Impact) fall through to the standard font.
 var genericFamilies = map[string]string{
 	"serif":            "Times New Roman",
 	"sans-serif":       "Arial",
@@ -53,18 +60,20 @@ var genericFamilies = map[string]string{
 	"cursive":          "Comic Sans MS",
 	"fantasy":          "Impact",
 	"system-ui":        "sans",
-	"-webkit-body":     "Times New Roman",
 	"-webkit-standard": "Times New Roman",
+	"-webkit-body":     "Times New Roman",
 }
+
+// standardFamily is Blink's standard font: what the list falls back to.
+const standardFamily = "-webkit-standard"
 
 // Resolve returns the face Chromium would use for the first available
 // family of q (or its default font).
 func (l *Library) Resolve(q Query) Resolved {
-	return *l.resolve(q).primary
+	return *l.resolve(normQuery(q)).primary
 }
 
 func (l *Library) resolve(q Query) resolution {
-	q = normQuery(q)
 	key := resolveKey{strings.Join(q.Families, "\x00"), q.Weight, q.Style, q.Stretch}
 	l.mu.Lock()
 	r, ok := l.resolved[key]
@@ -74,13 +83,19 @@ func (l *Library) resolve(q Query) resolution {
 	}
 	r = l.resolveUncached(q)
 	l.mu.Lock()
-	if len(l.resolved) > 4096 {
+	if len(l.resolved) >= maxResolved {
 		clear(l.resolved)
 	}
 	l.resolved[key] = r
 	l.mu.Unlock()
 	return r
 }
+
+// maxResolved bounds the library's cache of resolved queries.
+const maxResolved = 4096
+
+// maxFamilies bounds how many families of one list are tried.
+const maxFamilies = 32
 
 func normQuery(q Query) Query {
 	if q.Weight <= 0 {
@@ -92,66 +107,86 @@ func normQuery(q Query) Query {
 	if q.Stretch <= 0 {
 		q.Stretch = 100
 	}
+	if len(q.Families) > maxFamilies {
+		q.Families = q.Families[:maxFamilies]
+	}
 	return q
 }
 
+// resolveUncached builds Blink's font fallback list for q: the face of
+// each family that resolves, then the standard font; the first is the
+// primary font. With none, Blink's last resort (FontCache::
+// GetLastResortFallbackFont) tries fontconfig's sans and a few names.
 func (l *Library) resolveUncached(q Query) resolution {
-	var r resolution
+	r := resolution{query: q}
+	r.query.Families = append([]string(nil), q.Families...)
 	for _, fam := range q.Families {
-		if res, ok := l.resolveFamily(fam, q); ok {
-			r.chain = append(r.chain, res)
+		if res := l.resolveFamily(fam, q); res != nil {
+			r.chain = appendUnique(r.chain, res)
 		}
 	}
-	// Blink appends the standard font after the list.
-	if res, ok := l.resolveFamily("-webkit-standard", q); ok {
-		r.chain = append(r.chain, res)
+	if res := l.resolveFamily(standardFamily, q); res != nil {
+		r.chain = appendUnique(r.chain, res)
 	}
 	if len(r.chain) == 0 {
-		for _, fam := range []string{"sans", "Arial", "Times New Roman", "Courier New"} {
-			if res, ok := l.resolveFamily(fam, q); ok {
+		for _, fam := range []string{"Sans", "Arial", "Times New Roman", "Courier New"} {
+			if res := l.resolveFamily(fam, q); res != nil {
 				r.chain = append(r.chain, res)
 				break
 			}
 		}
 	}
 	if len(r.chain) == 0 {
-		fc := l.faces[0]
-		r.chain = append(r.chain, l.intern(l.synth(fc, q)))
+		r.chain = append(r.chain, l.synth(l.faces[0], q))
 	}
 	r.primary = r.chain[0]
 	return r
+}
+
+func appendUnique(chain []*Resolved, r *Resolved) []*Resolved {
+	for _, c := range chain {
+		if c == r {
+			return chain
+		}
+	}
+	return append(chain, r)
 }
 
 // resolveFamily resolves one family of a CSS list as Blink does: generic
 // names through the browser's settings, then fontconfig, accepting its
 // answer only when it is that family or a metric-compatible one, then
 // Blink's alternate name (Arial and Helvetica, Times and Times New Roman,
-// Courier and Courier New).
-func (l *Library) resolveFamily(fam string, q Query) (*Resolved, bool) {
+// Courier and Courier New: FontCache::GetFontPlatformData).
+func (l *Library) resolveFamily(fam string, q Query) *Resolved {
 	name := fam
-	if g, ok := genericFamilies[fam]; ok {
+	if g, ok := genericFamilies[strings.ToLower(fam)]; ok {
 		name = g
 	}
 	if fc := l.matchFamily(name, q); fc != nil {
-		return l.intern(l.synth(fc, q)), true
+		return l.synth(fc, q)
 	}
 	if alt := alternateFamily(name); alt != "" {
 		if fc := l.matchFamily(alt, q); fc != nil {
-			return l.intern(l.synth(fc, q)), true
+			return l.synth(fc, q)
 		}
 	}
-	return nil, false
+	return nil
 }
 
-// synth fills in Blink's synthetic bold and italic for face fc used for q:
-// bold is synthesised when 600 or more is asked and the face is lighter
-// than 600, italic when italic is asked of an upright face.
-func (l *Library) synth(fc *face, q Query) Resolved {
+// synth returns the interned Resolved for face fc used for q, with what
+// Blink synthesises (FontCache::CreateFontPlatformData on Linux): bold
+// when the asked weight is more than 200 above the face's, italic when
+// italic or oblique is asked of an upright face. Chromium's PDFs agree:
+// OpenSymbol (400) prints faked at 700, not at 600.
+func (l *Library) synth(fc *face, q Query) *Resolved {
 	_ = fc.load()
-	r := Resolved{Font: fc.font, Family: fc.info.families[0], face: fc}
-	r.FakeBold = q.Weight >= 600 && fc.weight < 600
-	r.FakeItalic = q.Style == style.FontItalic && fc.slant == 0
-	return r
+	return l.intern(Resolved{
+		Font:       fc.font,
+		Family:     fc.info.families[0],
+		FakeBold:   q.Weight > fc.weight+200,
+		FakeItalic: q.Style != style.FontNormal && fc.slant == 0,
+		face:       fc,
+	})
 }
 
 func alternateFamily(name string) string {
@@ -172,25 +207,69 @@ func alternateFamily(name string) string {
 	return ""
 }
 
-// matchFamily is Skia's SkFontConfigInterfaceDirect::matchFamilyName: ask
-// fontconfig for the best face for name and the style, and accept it only
-// if it is what was asked.
-func (l *Library) matchFamily(name string, q Query) *face {
-	fams := l.cfg.substitute(name)
-	best, bestScore := (*face)(nil), score{}
-	for _, fc := range l.faces {
-		s := l.score(fc, fams, q)
-		if best == nil || s.less(bestScore) {
-			best, bestScore = fc, s
-		}
+// pattern is the fontconfig pattern Skia builds for a family and q
+// (fcpattern_from_skfontstyle).
+func (l *Library) pattern(family string, q Query) *fcPattern {
+	p := &fcPattern{
+		families: l.cfg.substitute(family),
+		weight:   skWeightToFc(q.Weight),
+		width:    skWidthToFc(q.Stretch),
 	}
-	if best == nil || bestScore.family >= 1e9 {
+	switch q.Style {
+	case style.FontItalic:
+		p.slant = 100
+	case style.FontOblique:
+		p.slant = 110
+	}
+	return p
+}
+
+// matchFamily is Skia's SkFontConfigInterfaceDirect::matchFamilyName: the
+// face fontconfig sorts first for name and the style, accepted only if one
+// of its family names is the family fontconfig's configuration put first,
+// or the asked name, or metric-compatible with it; generic fontconfig
+// names (sans, serif, monospace) accept any answer.
+func (l *Library) matchFamily(name string, q Query) *face {
+	if len(name) > 2048 {
+		return nil
+	}
+	k := familyKey{name, q.Weight, q.Style, q.Stretch}
+	l.mu.Lock()
+	fc, ok := l.families[k]
+	l.mu.Unlock()
+	if ok {
+		return fc
+	}
+	fc = l.matchFamilyUncached(name, q)
+	l.mu.Lock()
+	if len(l.families) >= maxResolved {
+		clear(l.families)
+	}
+	l.families[k] = fc
+	l.mu.Unlock()
+	return fc
+}
+
+type familyKey struct {
+	name    string
+	weight  int
+	style   style.FontStyle
+	stretch float64
+}
+
+func (l *Library) matchFamilyUncached(name string, q Query) *face {
+	p := l.pattern(name, q)
+	best := l.fcBest(p, nil)
+	if best == nil {
 		return nil
 	}
 	if fallbackAllowed(name) {
 		return best
 	}
-	post := fams[0].name
+	post := ""
+	if len(p.families) > 0 {
+		post = p.families[0].name
+	}
 	for _, f := range best.info.families {
 		if strings.EqualFold(f, post) || strings.EqualFold(f, name) || metricCompatible(name, f) {
 			return best
@@ -209,96 +288,50 @@ func fallbackAllowed(name string) bool {
 	return false
 }
 
-// metricCompatible is Skia's IsMetricCompatibleReplacement.
+// metricCompatible is Skia's IsMetricCompatibleReplacement
+// (GetFontEquivClass), for the families a Linux machine may have.
 func metricCompatible(a, b string) bool {
 	ca, cb := equivClass(a), equivClass(b)
 	return ca != 0 && ca == cb
 }
 
 func equivClass(name string) int {
-	switch foldFamily(name) {
-	case "arial", "arimo", "liberationsans":
+	switch strings.ToLower(name) {
+	case "arial", "arimo", "liberation sans":
 		return 1
-	case "timesnewroman", "tinos", "liberationserif":
+	case "times new roman", "tinos", "liberation serif":
 		return 2
-	case "couriernew", "cousine", "liberationmono":
+	case "courier new", "cousine", "liberation mono":
 		return 3
-	case "symbol", "symbolneu":
+	case "symbol", "symbol neu":
 		return 4
-	case "arialnarrow", "liberationsansnarrow":
+	case "cambria", "caladea":
 		return 5
 	case "calibri", "carlito":
 		return 6
-	case "cambria", "caladea":
+	case "ms pgothic", "noto sans cjk jp", "ipapgothic", "motoyag04gothic":
 		return 7
+	case "ms gothic", "noto sans mono cjk jp", "ipagothic", "motoyag04gothicmono":
+		return 8
+	case "ms pmincho", "ipapmincho", "motoyag04mincho":
+		return 9
+	case "ms mincho", "noto serif cjk jp", "ipamincho", "motoyag04minchomono":
+		return 10
+	case "simsun", "noto serif cjk sc", "msung gb18030", "song asc":
+		return 11
+	case "simhei", "noto sans cjk sc", "myingheigb18030", "myingheib5hk":
+		return 12
 	}
 	return 0
 }
 
-// score is a face's distance from a pattern, compared in fontconfig's
-// priority order.
-type score struct {
-	family        float64
-	slant, weight float64
-	width         float64
-	order         int
-}
-
-func (a score) less(b score) bool {
-	switch {
-	case a.family != b.family:
-		return a.family < b.family
-	case a.slant != b.slant:
-		return a.slant < b.slant
-	case a.weight != b.weight:
-		return a.weight < b.weight
-	case a.width != b.width:
-		return a.width < b.width
-	}
-	return a.order < b.order
-}
-
-func (l *Library) score(fc *face, fams []fcFamily, q Query) score {
-	s := score{family: 1e9, order: fc.order}
-	for i, f := range fams {
-		k := foldFamily(f.name)
-		for _, ff := range fc.info.families {
-			if foldFamily(ff) == k {
-				s.family = float64(i)
-				break
-			}
-		}
-		if s.family < 1e9 {
-			break
-		}
-	}
-	want := 0
-	switch q.Style {
-	case style.FontItalic:
-		want = 100
-	case style.FontOblique:
-		want = 110
-	}
-	s.slant = abs(float64(want - fc.slant))
-	s.weight = abs(skWeightToFc(q.Weight) - fc.fcWeight)
-	s.width = abs(q.Stretch - fc.width)
-	return s
-}
-
-func abs(v float64) float64 {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
 // skWeightToFc is Skia's mapping of a CSS weight onto fontconfig's scale
-// (fcpattern_from_skfontstyle).
+// (fcpattern_from_skfontstyle), truncated to an integer as Skia does.
 func skWeightToFc(w int) float64 {
-	return interp(float64(w), skWeights[:], skFcWeights[:])
+	return math.Trunc(interp(float64(w), skWeights[:], skFcWeights[:]))
 }
 
 var (
-	skWeights   = [...]float64{0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000}
-	skFcWeights = [...]float64{0, 0, 40, 50, 80, 100, 180, 200, 205, 210, 215}
+	skWeights   = [...]float64{0, 100, 200, 300, 350, 380, 400, 500, 600, 700, 800, 900, 1000}
+	skFcWeights = [...]float64{0, 0, 40, 50, 55, 75, 80, 100, 180, 200, 205, 210, 215}
 )

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf16"
 )
@@ -32,6 +33,7 @@ type sfntInfo struct {
 	cff            bool // CFF outlines (OpenType/CFF), else TrueType
 
 	unitsPerEm             int
+	revision               int64 // head.fontRevision, 16.16 (fontconfig's fontversion)
 	xMin, yMin, xMax, yMax int
 	macStyle               uint16
 
@@ -158,6 +160,7 @@ func readSFNTInfo(r io.ReaderAt, off uint32) (*sfntInfo, error) {
 		return nil, err
 	}
 	info.unitsPerEm = int(u16(b, 18))
+	info.revision = int64(int32(u32(b, 4)))
 	if info.unitsPerEm < 16 || info.unitsPerEm > 16384 {
 		return nil, errNotSFNT
 	}
@@ -318,4 +321,135 @@ func decodeMacRoman(b []byte) string {
 		}
 	}
 	return sb.String()
+}
+
+// coverage is a face's character map as sorted, disjoint ranges [lo, hi].
+type coverage []runeRange
+
+type runeRange struct{ lo, hi rune }
+
+func (c coverage) has(r rune) bool {
+	lo, hi := 0, len(c)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch {
+		case r < c[m].lo:
+			hi = m
+		case r > c[m].hi:
+			lo = m + 1
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// maxCmapRanges bounds a character map's size as this package holds it.
+const maxCmapRanges = 1 << 16
+
+// readCoverage reads the Unicode character map of the face whose table
+// directory is at off: the (3,10) or (0,4+) format 12 table if present,
+// else the (3,1) or (0,x) format 4 table.
+func readCoverage(r io.ReaderAt, off uint32) (coverage, error) {
+	tabs, _, err := readTables(r, off)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := tabs["cmap"]
+	if !ok {
+		return nil, errNotSFNT
+	}
+	b, err := readTable(r, t)
+	if err != nil {
+		return nil, err
+	}
+	n := int(u16(b, 2))
+	best, bestRank := -1, 99
+	for i := 0; i < n; i++ {
+		rec := 4 + 8*i
+		pid, eid, o := u16(b, rec), u16(b, rec+2), int(u32(b, rec+4))
+		if o+2 > len(b) {
+			continue
+		}
+		format := u16(b, o)
+		rank := 99
+		switch {
+		case format == 12 && (pid == 3 && eid == 10 || pid == 0):
+			rank = 0
+		case format == 4 && (pid == 3 && eid == 1 || pid == 0):
+			rank = 1
+		case format == 4 && pid == 3 && eid == 0:
+			rank = 2 // symbol fonts
+		}
+		if rank < bestRank {
+			best, bestRank = o, rank
+		}
+	}
+	if best < 0 {
+		return nil, nil
+	}
+	var c coverage
+	add := func(lo, hi rune) {
+		if hi < lo || len(c) >= maxCmapRanges {
+			return
+		}
+		if k := len(c); k > 0 && c[k-1].hi+1 >= lo {
+			if hi > c[k-1].hi {
+				c[k-1].hi = hi
+			}
+			return
+		}
+		c = append(c, runeRange{lo, hi})
+	}
+	sub := b[best:]
+	if u16(sub, 0) == 12 {
+		groups := int(u32(sub, 12))
+		for i := 0; i < groups && 16+12*i+12 <= len(sub); i++ {
+			g := sub[16+12*i:]
+			add(rune(u32(g, 0)), rune(u32(g, 4)))
+		}
+		return c.normalize(), nil
+	}
+	segs := int(u16(sub, 6)) / 2
+	ends, starts, deltas, offs := 14, 16+2*segs, 16+4*segs, 16+6*segs
+	for i := 0; i < segs; i++ {
+		end, start := rune(u16(sub, ends+2*i)), rune(u16(sub, starts+2*i))
+		delta, ro := u16(sub, deltas+2*i), int(u16(sub, offs+2*i))
+		if start == 0xFFFF {
+			continue
+		}
+		if ro == 0 {
+			// Every code in the segment maps to a glyph unless the delta
+			// sends it to glyph 0.
+			for ch := start; ch <= end; ch++ {
+				if uint16(uint16(ch)+delta) != 0 {
+					add(ch, ch)
+				}
+			}
+			continue
+		}
+		for ch := start; ch <= end; ch++ {
+			gi := offs + 2*i + ro + 2*int(ch-start)
+			if g := u16(sub, gi); g != 0 {
+				add(ch, ch)
+			}
+		}
+	}
+	return c.normalize(), nil
+}
+
+// normalize sorts and merges ranges (format 12 groups need not be sorted).
+func (c coverage) normalize() coverage {
+	sort.Slice(c, func(i, j int) bool { return c[i].lo < c[j].lo })
+	out := c[:0]
+	for _, r := range c {
+		if k := len(out); k > 0 && out[k-1].hi+1 >= r.lo {
+			if r.hi > out[k-1].hi {
+				out[k-1].hi = r.hi
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -280,7 +280,7 @@ func (s *Shaper) faceFor(res *resolution, r rune) *Resolved {
 			}
 		}
 	}
-	if fb := s.lib.fallbackFor(r, res.primary); fb != nil {
+	if fb := s.lib.fallbackFor(r, res); fb != nil {
 		return fb
 	}
 	return res.primary

@@ -103,6 +103,9 @@ type Stroke struct {
 	DashPhase float64
 	Cap       LineCap
 	Join      LineJoin
+	// MiterLimit is SVG's stroke-miterlimit (Illustrator writes 10); 0 means
+	// 4, the default of SVG and of Skia, which Chromium strokes with.
+	MiterLimit float64
 }
 
 // Font is one font file as the writer embeds it. Fonts are compared by

@@ -222,7 +222,7 @@ func TestSVGStyles(t *testing.T) {
 		<rect id="c" style="fill:blue" width="3" height="3"/>
 		<rect class="a d" style="fill:rgb(0 0 0 / 50%)" width="4" height="4"/>
 		<g color="#0f0" opacity="0.5"><rect fill="currentColor" width="5" height="5" stroke="none"/></g>
-		<rect fill="none" stroke="#123456" stroke-opacity="0.25" stroke-width="2mm" stroke-dasharray="1,2,3" stroke-linecap="round" stroke-linejoin="bevel" width="6" height="6"/>
+		<rect fill="none" stroke="#123456" stroke-opacity="0.25" stroke-width="2mm" stroke-dasharray="1,2,3" stroke-linecap="round" stroke-linejoin="bevel" stroke-miterlimit="10" width="6" height="6"/>
 		<rect fill="hsl(120, 100%, 25%)" width="7" height="7" visibility="hidden"/>
 		<rect display="none" width="8" height="8"/>
 	</svg>`)
@@ -253,12 +253,12 @@ func TestSVGStyles(t *testing.T) {
 	if len(strokes) != 2 {
 		t.Fatalf("%d strokes: %+v", len(strokes), strokes)
 	}
-	if s := strokes[0]; !nearColor(s.color, draw.Color{R: 1, A: 1}) || s.width != 4 {
+	if s := strokes[0]; !nearColor(s.color, draw.Color{R: 1, A: 1}) || s.width != 4 || s.strkOp.MiterLimit != 0 {
 		t.Errorf("class stroke: %+v", s)
 	}
 	s := strokes[1].strkOp
 	if !nearColor(s.Color, draw.Color{R: 0x12 / 255.0, G: 0x34 / 255.0, B: 0x56 / 255.0, A: 0.25}) || !near(s.Width, 2*96/25.4) ||
-		s.Cap != 1 || s.Join != 2 || !slices.Equal(s.Dash, []float64{1, 2, 3, 1, 2, 3}) {
+		s.Cap != 1 || s.Join != 2 || !slices.Equal(s.Dash, []float64{1, 2, 3, 1, 2, 3}) || s.MiterLimit != 10 {
 		t.Errorf("stroke: %+v", s)
 	}
 	if len(img.SVG.Dropped) != 0 {
@@ -408,16 +408,17 @@ func TestSVGDropped(t *testing.T) {
 		<rect width="10" height="10" fill="url(#g)" filter="url(#f)"/>
 		<path d="M0 0 L5 5" marker-end="url(#m)" stroke="black" fill="none"/>
 		<foreignObject width="5" height="5"/>
+		<line x2="5" stroke="red" vector-effect="non-scaling-stroke"/>
 		<rect width="1" height="1" fill="url(#nope) green"/>
 	</svg>`)
-	want := []string{DropCSSSelector, DropText, DropFilter, DropGradient, DropMarker, DropForeignObject}
+	want := []string{DropCSSSelector, DropText, DropFilter, DropGradient, DropMarker, DropForeignObject, DropVectorEffect}
 	if !slices.Equal(img.SVG.Dropped, want) {
 		t.Errorf("dropped %v, want %v", img.SVG.Dropped, want)
 	}
 	got := flatten(t, img.SVG.Draw(draw.Rect{W: 100, H: 100}))
 	// The gradient is drawn as the mean of its stops; the missing paint
 	// server falls back to green.
-	if len(got) != 3 || !nearColor(got[0].color, draw.Color{R: 0.5, B: 0.5, A: 1}) || !nearColor(got[2].color, draw.Color{G: 128.0 / 255, A: 1}) {
+	if len(got) != 4 || !nearColor(got[0].color, draw.Color{R: 0.5, B: 0.5, A: 1}) || !nearColor(got[3].color, draw.Color{G: 128.0 / 255, A: 1}) {
 		t.Errorf("painted %+v", got)
 	}
 }
@@ -592,5 +593,41 @@ func TestSVGImage(t *testing.T) {
 	}
 	if !nearRect(fills[0].box, draw.Rect{X: 65, Y: 60, W: 10, H: 10}) {
 		t.Errorf("SVG image at %+v", fills[0].box)
+	}
+}
+
+// logoSVG is a business logo of the usual kind: classes, paths with arcs
+// and curves, a transformed group, text-free.
+const logoSVG = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="160" viewBox="0 0 320 160">
+  <style>.b{fill:#0b3d91}.r{stroke:#fc3d21;stroke-width:6}</style>
+  <rect class="b r" x="4" y="4" width="312" height="152" rx="16"/>
+  <circle cx="70" cy="80" r="50" fill="#fff" fill-opacity="0.9"/>
+  <ellipse cx="70" cy="80" rx="45" ry="18" fill="none" class="r" transform="rotate(-30 70 80)"/>
+  <g transform="translate(140,40) scale(1.5)" fill="#fff">
+    <path d="M0 0 L20 0 L20 10 L10 10 L10 40 L0 40 Z"/>
+    <path d="M30 0 h20 v40 h-20 z M35 5 v30 h10 v-30 z" fill-rule="evenodd"/>
+    <path d="M60 40 Q70 0 80 40 T100 40" fill="none" stroke="#fff" stroke-width="3"/>
+  </g>
+  <line x1="140" y1="130" x2="300" y2="130" stroke="#fff" stroke-width="4" stroke-linecap="round" stroke-dasharray="10 6"/>
+  <polyline points="140,145 160,138 180,148 200,136 220,146" fill="none" stroke="#fc0" stroke-width="3"/>
+  <path d="M230 100 a20 20 0 1 1 40 0 a20 10 30 0 1 -40 0" fill="#8fd" stroke="#000"/>
+</svg>`
+
+func BenchmarkSVGConvert(b *testing.B) {
+	for b.Loop() {
+		if _, _, err := decodeSVG([]byte(logoSVG), false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSVGLoadCachedAndDraw(b *testing.B) {
+	src := svgURI(logoSVG)
+	for b.Loop() {
+		img, err := Load(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		img.SVG.Draw(draw.Rect{X: 10, Y: 10, W: 160, H: 80})
 	}
 }

@@ -21,6 +21,7 @@ const (
 	DropClipPath      = "clip-path"    // a clip-path phantom cannot build
 	DropCSSSelector   = "css:selector" // a <style> selector phantom does not match
 	DropCSSTransform  = "css:transform"
+	DropVectorEffect  = "vector-effect" // non-scaling-stroke
 )
 
 // converter turns a parsed SVG tree into ops in the root's user space.
@@ -588,6 +589,12 @@ func (c *converter) shape(n *node, st svgStyle) {
 	if w := st.strokeWidth.user(axisDiag, c.vw, c.vh); w > 0 {
 		if col, ok := c.resolvePaint(st.stroke, st, st.strokeOpacity); ok {
 			s := draw.Stroke{Path: p, Color: col, Width: w, Cap: st.cap, Join: st.join}
+			if st.miterLimit != 4 {
+				s.MiterLimit = st.miterLimit
+			}
+			if st.nonScaling {
+				c.drop(DropVectorEffect)
+			}
 			s.Dash, s.DashPhase = c.dashes(st)
 			c.emit(s)
 		}

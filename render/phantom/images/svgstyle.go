@@ -39,6 +39,7 @@ type svgStyle struct {
 	dash                       []length // nil for solid
 	dashOffset                 length
 	color                      draw.Color
+	miterLimit                 float64
 	hidden                     bool
 	markers                    bool
 	// Not inherited.
@@ -47,6 +48,7 @@ type svgStyle struct {
 	clipPath, mask string
 	filter         bool
 	cssTransform   bool
+	nonScaling     bool // vector-effect: non-scaling-stroke
 }
 
 var initialStyle = svgStyle{
@@ -56,6 +58,7 @@ var initialStyle = svgStyle{
 	strokeWidth:   length{v: 1},
 	color:         draw.Color{A: 1},
 	opacity:       1,
+	miterLimit:    4,
 }
 
 // child returns the style an element starts from: its parent's inherited
@@ -66,6 +69,7 @@ func (s svgStyle) child() svgStyle {
 	s.clipPath, s.mask = "", ""
 	s.filter = false
 	s.cssTransform = false
+	s.nonScaling = false
 	return s
 }
 
@@ -76,7 +80,7 @@ var presentation = map[string]bool{
 	"stroke-opacity": true, "stroke-linecap": true, "stroke-linejoin": true, "stroke-miterlimit": true,
 	"stroke-dasharray": true, "stroke-dashoffset": true, "opacity": true, "color": true,
 	"visibility": true, "display": true, "clip-path": true, "mask": true, "filter": true,
-	"marker-start": true, "marker-mid": true, "marker-end": true,
+	"marker-start": true, "marker-mid": true, "marker-end": true, "vector-effect": true,
 }
 
 // computeStyle resolves n's declarations over its parent's style: the
@@ -204,7 +208,11 @@ func (c *converter) apply(s *svgStyle, parent svgStyle, prop, value string, attr
 			s.join = 2
 		}
 	case "stroke-miterlimit":
-		// The display list has no miter limit; the writer's default holds.
+		if v, ok := parseNumber(value); ok && v >= 1 {
+			s.miterLimit = v
+		}
+	case "vector-effect":
+		s.nonScaling = value == "non-scaling-stroke"
 	case "stroke-dasharray":
 		s.dash = parseDashes(value)
 	case "stroke-dashoffset":
@@ -269,6 +277,8 @@ func (c *converter) inherit(s *svgStyle, p svgStyle, prop string) {
 		s.cap = p.cap
 	case "stroke-linejoin":
 		s.join = p.join
+	case "stroke-miterlimit":
+		s.miterLimit = p.miterLimit
 	case "stroke-dasharray":
 		s.dash = p.dash
 	case "stroke-dashoffset":

@@ -15,6 +15,7 @@ const (
 	maxPagePt              = 14400
 	a4WidthPx, a4HeightPx  = 793.7007874015749, 1122.51968503937
 	maxDepth               = 256 // nesting of clips, transforms and opacity
+	maxFontSize            = 1e5
 	textEps                = 0.02
 	skewFakeItalic         = 0.25
 	defaultMiterLimit      = 4 // Skia's, which Chromium strokes with
@@ -783,7 +784,7 @@ func (w *writer) drawImage(d *draw.DrawImage) {
 // The text matrix flips y back so glyphs stand upright in the y-down space.
 func (w *writer) text(t *draw.Text) {
 	c := &w.c
-	if t.Font == nil || !(t.Size > 0) || t.Size > 1e5 || len(t.Glyphs) == 0 {
+	if t.Font == nil || !(t.Size > 0) || t.Size > maxFontSize || len(t.Glyphs) == 0 {
 		return
 	}
 	a := c.alphaQ(t.Color.A)

@@ -2,16 +2,22 @@ package pdfw
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"unicode/utf8"
 
 	"github.com/platen/platen/render/phantom/draw"
 )
 
+// noSubsetCache turns the subset cache off, for benchmarks of cold writes.
+var noSubsetCache bool
+
 // docFont is one font as used in one document: the glyphs it shows, each
-// given a CID in order of first use (CID 0 is .notdef). The subset font
-// holds glyph i at CID i, so a CID is also the glyph index in the subset:
-// no CIDToGIDMap, and the W array is one run.
+// given a CID in glyph id order (CID 0 is .notdef). The subset font holds
+// glyph i at CID i, so a CID is also the glyph index in the subset: no
+// CIDToGIDMap, and the W array is one run. As the CIDs depend only on the
+// set of glyphs, documents that use the same glyphs share a font program
+// (and its cached compression).
 type docFont struct {
 	src    *draw.Font
 	info   *fontInfo
@@ -23,6 +29,9 @@ type docFont struct {
 	widths []float64 // by CID, in glyph space (1000 per em), as written in W
 	texts  []string  // by CID, for ToUnicode
 }
+
+// marked is cidOf's value for a glyph collected but not yet numbered.
+const marked = math.MaxUint16
 
 // font returns the document's font for f, nil (and the error recorded) when
 // it cannot be embedded.
@@ -53,29 +62,78 @@ func (fi *fontInfo) width(g uint16) float64 {
 	return math.Round(float64(fi.advances[g])*10000/fi.upem) / 10
 }
 
-// cid returns the CID showing glyph gid, assigning the next one on first
-// use; text is the cluster text for ToUnicode (the first non-empty wins).
-// Glyph ids outside the font show .notdef.
+// mark collects glyph gid; ids outside the font are left to show .notdef.
+func (f *docFont) mark(gid uint16) {
+	if gid == 0 || int(gid) >= f.info.numGlyphs || f.cidOf[gid] != 0 {
+		return
+	}
+	f.cidOf[gid] = marked
+	f.gids = append(f.gids, gid)
+}
+
+// number gives the collected glyphs their CIDs, in glyph id order.
+func (f *docFont) number() {
+	slices.Sort(f.gids[1:])
+	for c, g := range f.gids {
+		if c == 0 {
+			continue
+		}
+		f.cidOf[g] = uint16(c)
+		f.widths = append(f.widths, f.info.width(g))
+		f.texts = append(f.texts, "")
+	}
+}
+
+// cid returns the CID showing glyph gid, noting text for ToUnicode (the
+// first non-empty text of a glyph wins).
 func (f *docFont) cid(gid uint16, text string) uint16 {
 	if int(gid) >= f.info.numGlyphs {
 		return 0
 	}
 	c := f.cidOf[gid]
-	if c == 0 && gid != 0 {
-		if len(f.gids) >= math.MaxUint16 {
-			return 0
-		}
-		c = uint16(len(f.gids))
-		f.cidOf[gid] = c
-		f.gids = append(f.gids, gid)
-		f.widths = append(f.widths, f.info.width(gid))
-		f.texts = append(f.texts, text)
-		return c
+	if c == marked { // not collected: cannot happen, as every Text op is
+		return 0
 	}
 	if f.texts[c] == "" && text != "" {
 		f.texts[c] = text
 	}
 	return c
+}
+
+// collectGlyphs walks the pages once before any is written, loading each
+// font in order of first use and numbering the glyphs it shows.
+func (w *writer) collectGlyphs(doc *draw.Document) {
+	for _, p := range doc.Pages {
+		if p == nil {
+			continue
+		}
+		for _, op := range p.Ops {
+			switch o := op.(type) {
+			case draw.Text:
+				w.markGlyphs(o.Font, o.Size, o.Glyphs)
+			case *draw.Text:
+				if o != nil {
+					w.markGlyphs(o.Font, o.Size, o.Glyphs)
+				}
+			}
+		}
+	}
+	for _, f := range w.fonts {
+		f.number()
+	}
+}
+
+func (w *writer) markGlyphs(font *draw.Font, size float64, gs []draw.Glyph) {
+	if font == nil || !(size > 0) || size > maxFontSize || len(gs) == 0 {
+		return
+	}
+	f := w.font(font)
+	if f == nil {
+		return
+	}
+	for i := range gs {
+		f.mark(gs[i].ID)
+	}
 }
 
 // release gives the glyph table back to the font, zeroed.
@@ -106,7 +164,7 @@ func (w *writer) writeFont(f *docFont) error {
 	tag := subsetTag(h)
 
 	program, rawLen, ok := fi.subsets.get(h, w.level, f.gids)
-	if !ok {
+	if !ok || noSubsetCache {
 		var raw []byte
 		var err error
 		if fi.cff {

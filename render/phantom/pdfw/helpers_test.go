@@ -25,7 +25,7 @@ import (
 )
 
 // Fonts the tests use; they come with fonts-liberation, fonts-dejavu-core
-// and (for CFF) fonts-urw-base35 (scripts/install-deps.sh --test).
+// and (for CFF) fonts-urw-base35 and fonts-lmodern (scripts/install-deps.sh --test).
 const (
 	liberationSans = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
 	liberationBold = "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf"
@@ -33,6 +33,7 @@ const (
 	dejaVuSans     = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 	nimbusSans     = "/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf"
 	nimbusRoman    = "/usr/share/fonts/opentype/urw-base35/NimbusRoman-Regular.otf"
+	lmRoman        = "/usr/share/texmf/fonts/opentype/public/lm/lmroman10-regular.otf" // fonts-lmodern
 )
 
 type testFace struct {

@@ -1,6 +1,7 @@
 package pdfw
 
 import (
+	"bytes"
 	"image"
 	"testing"
 
@@ -201,5 +202,50 @@ func TestFakeStyles(t *testing.T) {
 	// Skia's skew: x' = x - y*(-1/4); 55 px up gives about 14 px right.
 	if lean := iTop - iBottom; lean < 11 || lean > 17 {
 		t.Errorf("fake italic stem leans %d px over 55 px, want about 14", lean)
+	}
+}
+
+// TestJPEGPassThrough checks a JPEG's XObject: the file as it is, with
+// DCTDecode, its colour space, the inverting /Decode for Adobe CMYK, and
+// one XObject however often it is drawn.
+func TestJPEGPassThrough(t *testing.T) {
+	data := redJPEG(t)
+	cmyk := &draw.Image{Kind: draw.JPEG, Width: 8, Height: 8, Components: 4, InvertCMYK: true, Data: data}
+	gray := &draw.Image{Kind: draw.JPEG, Width: 8, Height: 8, Components: 1, Data: data}
+	_, pdf := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: 100, Height: 100, Ops: []draw.Op{
+		draw.DrawImage{Image: cmyk, Rect: draw.Rect{W: 10, H: 10}},
+		draw.DrawImage{Image: cmyk, Rect: draw.Rect{X: 20, W: 10, H: 10}},
+		draw.DrawImage{Image: gray, Rect: draw.Rect{X: 40, W: 10, H: 10}},
+	}}}}, Options{})
+	validate(t, pdf)
+	ctx := readContext(t, pdf)
+	x := ctx.XRefTable
+	_, _, inh, err := x.PageDict(1, false)
+	if err != nil || inh == nil {
+		t.Fatal(err)
+	}
+	xo, _ := x.DereferenceDict(inh.Resources["XObject"])
+	if len(xo) != 2 {
+		t.Fatalf("XObjects %v, want two", xo)
+	}
+	want := map[string]string{"I0": "DeviceCMYK", "I1": "DeviceGray"}
+	for name, cs := range want {
+		sd, _, err := x.DereferenceStreamDict(xo[name])
+		if err != nil || sd == nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := sd.NameEntry("ColorSpace"); got == nil || *got != cs {
+			t.Errorf("%s colour space %v, want %s", name, got, cs)
+		}
+		if f := sd.NameEntry("Filter"); f == nil || *f != "DCTDecode" {
+			t.Errorf("%s filter %v", name, f)
+		}
+		if !bytes.Equal(sd.Raw, data) {
+			t.Errorf("%s: the JPEG was not passed through", name)
+		}
+		dec := sd.ArrayEntry("Decode")
+		if (name == "I0") != (dec != nil && dec.String() == "[1 0 1 0 1 0 1 0]") {
+			t.Errorf("%s /Decode %v", name, dec)
+		}
 	}
 }

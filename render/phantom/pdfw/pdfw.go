@@ -197,6 +197,10 @@ func (w *writer) document(doc *draw.Document) error {
 		w.pageRefs = append(w.pageRefs, w.alloc())
 	}
 	nav := w.prepareNav(doc)
+	w.collectGlyphs(doc)
+	if w.err != nil {
+		return w.err
+	}
 	for i, p := range doc.Pages {
 		w.page(i, p, nav)
 	}

@@ -50,6 +50,7 @@ func TestTextLandsWhereLayoutPutIt(t *testing.T) {
 	dejavu := loadFace(t, dejaVuSans, 0)
 	nimbus := loadFace(t, nimbusSans, 0)
 	roman := loadFace(t, nimbusRoman, 0)
+	lm := loadFace(t, lmRoman, 0)
 
 	spaced := sans.textOp(14, 40, 300, "Letter spaced words")
 	for i := range spaced.Glyphs {
@@ -72,6 +73,7 @@ func TestTextLandsWhereLayoutPutIt(t *testing.T) {
 		dejavu.textOp(16, 40, 160, "office fluffy"),          // ffi, ffl ligatures
 		nimbus.textOp(16, 40, 200, "CFF office Nimbus Sans"), // CFF, ffi ligature
 		roman.textOp(22, 40, 250, "Roman type at twenty-two"),
+		lm.textOp(15, 40, 276, "Latin Modern: efficient"),
 		spaced, justified, bold, italic,
 	}
 	page := &draw.Page{Width: a4W, Height: a4H}

@@ -18,7 +18,8 @@ const (
 	maxFontSize            = 1e5
 	textEps                = 0.02
 	skewFakeItalic         = 0.25
-	defaultMiterLimit      = 4 // Skia's, which Chromium strokes with
+	defaultMiterLimit      = 4  // SVG's and Skia's, which Chromium strokes with
+	pdfMiterLimit          = 10 // a content stream's initial miter limit
 	coordDecimals          = 2
 	maxToUnicodeRunes      = 64
 	maxCoordDecimals       = 5
@@ -75,7 +76,7 @@ type gstate struct {
 	cap, join    draw.LineCap
 	dash         []float64
 	dashPhase    float64
-	miter        bool // the miter limit is set to Skia's
+	miter        float64 // the miter limit
 	font         *docFont
 	size         float64
 	render       int // text rendering mode
@@ -83,7 +84,7 @@ type gstate struct {
 }
 
 func initialState() gstate {
-	return gstate{alpha: gsKey{1000, 1000}, lineWidth: 1}
+	return gstate{alpha: gsKey{1000, 1000}, lineWidth: 1, miter: pdfMiterLimit}
 }
 
 // frame is one open push.
@@ -487,10 +488,18 @@ func (w *writer) stroke(s *draw.Stroke) {
 		c.op(" j\n")
 		c.st.join = draw.LineCap(s.Join)
 	}
-	if s.Join == 0 && !c.st.miter {
-		c.b = appendInt(c.b, defaultMiterLimit)
-		c.op(" M\n")
-		c.st.miter = true
+	if s.Join == 0 {
+		// Only miter joins look at the limit; PDF's must be at least 1.
+		m := s.MiterLimit
+		if m == 0 || math.IsNaN(m) || math.IsInf(m, 0) {
+			m = defaultMiterLimit
+		}
+		m = math.Min(math.Max(m, 1), 1000)
+		if m != c.st.miter {
+			c.b = appendNum(c.b, m, 3)
+			c.op(" M\n")
+			c.st.miter = m
+		}
 	}
 	dash := s.Dash
 	if !validDash(dash) {

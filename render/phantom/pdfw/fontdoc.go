@@ -286,30 +286,62 @@ const toUnicodeTail = "endcmap\nCMapName currentdict/CMap defineresource pop\nen
 
 // appendToUnicode appends the ToUnicode CMap (9.10.3): each CID with text
 // maps to it (several code points for a ligature); the others map nowhere.
+// Runs of CIDs mapping to consecutive single characters (digits, letters:
+// CIDs follow glyph ids, which fonts order by code point) become ranges.
 func appendToUnicode(b []byte, texts []string) []byte {
 	b = append(b, toUnicodeHead...)
-	n := 0
-	for _, t := range texts {
-		if t != "" {
-			n++
-		}
-	}
-	inBlock := 0
-	for cid, t := range texts {
-		if t == "" {
+	// Count the ranges and the single mappings first: each block says its size.
+	nr, nc := 0, 0
+	for c := 0; c < len(texts); {
+		if texts[c] == "" {
+			c++
 			continue
 		}
-		if inBlock == 0 {
-			k := min(n, 100) // at most 100 entries per block (the CMap spec's limit)
-			b = appendInt(b, k)
-			b = append(b, " beginbfchar\n"...)
-			inBlock = k
-			n -= k
+		if k := rangeLen(texts, c); k > 1 {
+			nr++
+			c += k
+			continue
+		}
+		nc++
+		c++
+	}
+	b = appendCMapBlocks(b, texts, nc, false)
+	b = appendCMapBlocks(b, texts, nr, true)
+	return append(b, toUnicodeTail...)
+}
+
+// appendCMapBlocks appends the n bfrange (ranges) or bfchar entries, in
+// blocks of at most 100 (the CMap format's limit).
+func appendCMapBlocks(b []byte, texts []string, n int, ranges bool) []byte {
+	left := 0
+	for c := 0; c < len(texts); {
+		if texts[c] == "" {
+			c++
+			continue
+		}
+		k := rangeLen(texts, c)
+		if (k > 1) != ranges {
+			c += max(k, 1)
+			continue
+		}
+		if left == 0 {
+			left = min(n, 100)
+			n -= left
+			b = appendInt(b, left)
+			if ranges {
+				b = append(b, " beginbfrange\n"...)
+			} else {
+				b = append(b, " beginbfchar\n"...)
+			}
 		}
 		b = append(b, '<')
-		b = appendHex16(b, uint16(cid))
+		b = appendHex16(b, uint16(c))
+		if ranges {
+			b = append(b, "><"...)
+			b = appendHex16(b, uint16(c+k-1))
+		}
 		b = append(b, "><"...)
-		runes := 0
+		t, runes := texts[c], 0
 		for len(t) > 0 && runes < maxToUnicodeRunes {
 			r, size := utf8.DecodeRuneInString(t)
 			t = t[size:]
@@ -317,10 +349,43 @@ func appendToUnicode(b []byte, texts []string) []byte {
 			runes++
 		}
 		b = append(b, ">\n"...)
-		inBlock--
-		if inBlock == 0 {
-			b = append(b, "endbfchar\n"...)
+		c += max(k, 1)
+		if left--; left == 0 {
+			if ranges {
+				b = append(b, "endbfrange\n"...)
+			} else {
+				b = append(b, "endbfchar\n"...)
+			}
 		}
 	}
-	return append(b, toUnicodeTail...)
+	return b
+}
+
+// rangeLen is how many CIDs from c map to consecutive single BMP characters
+// that a bfrange can hold: neither the CIDs nor the characters may cross a
+// change of their high byte.
+func rangeLen(texts []string, c int) int {
+	r0, ok := singleBMP(texts[c])
+	if !ok {
+		return 1
+	}
+	k := 1
+	for c+k < len(texts) && (c+k)&0xff != 0 && (int(r0)+k)&0xff != 0 {
+		r, ok := singleBMP(texts[c+k])
+		if !ok || r != r0+rune(k) {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+// singleBMP reports whether s is one character of the Basic Multilingual
+// Plane (not a surrogate), and which.
+func singleBMP(s string) (rune, bool) {
+	r, size := utf8.DecodeRuneInString(s)
+	if size != len(s) || r == utf8.RuneError || r > 0xffff || (r >= 0xd800 && r < 0xe000) {
+		return 0, false
+	}
+	return r, true
 }

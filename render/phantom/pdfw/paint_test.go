@@ -249,3 +249,26 @@ func TestJPEGPassThrough(t *testing.T) {
 		}
 	}
 }
+
+// TestMiterLimit strokes a sharp V (20°, miter length 5.8 widths): the
+// default limit (4, Skia's) bevels it, Illustrator's 10 keeps the spike.
+func TestMiterLimit(t *testing.T) {
+	v := func(x float64) draw.Path {
+		return draw.Path{
+			{Kind: draw.MoveTo, P: [3]draw.Point{{X: x - 17.63, Y: 150}}},
+			{Kind: draw.LineTo, P: [3]draw.Point{{X: x, Y: 50}}},
+			{Kind: draw.LineTo, P: [3]draw.Point{{X: x + 17.63, Y: 150}}},
+		}
+	}
+	img := renderPage(t, 300, 200,
+		draw.Stroke{Path: v(50), Color: black, Width: 10},
+		draw.Stroke{Path: v(150), Color: black, Width: 10, MiterLimit: 10},
+		draw.Stroke{Path: v(250), Color: black, Width: 10, MiterLimit: 4},
+	)
+	checkPixels(t, img, []probe{
+		{"default limit bevels", 50, 35, cWhite},
+		{"limit 10 keeps the spike", 150, 35, cBlack},
+		{"limit 4 bevels", 250, 35, cWhite},
+		{"stroke body", 50, 60, cBlack},
+	})
+}

@@ -221,3 +221,24 @@ func TestFontsAreEmbeddedSubsets(t *testing.T) {
 		}
 	}
 }
+
+// TestToUnicodeRanges checks the CMap's ranges and single mappings.
+func TestToUnicodeRanges(t *testing.T) {
+	texts := []string{"", "0", "1", "2", "3", "fi", "A", "", "C", "D", "\U0001F600", "x", "y"}
+	got := string(appendToUnicode(nil, texts))
+	body := got[len(toUnicodeHead) : len(got)-len(toUnicodeTail)]
+	want := "3 beginbfchar\n<0005><00660069>\n<0006><0041>\n<000A><D83DDE00>\nendbfchar\n" +
+		"3 beginbfrange\n<0001><0004><0030>\n<0008><0009><0043>\n<000B><000C><0078>\nendbfrange\n"
+	if body != want {
+		t.Errorf("CMap body:\n%s\nwant:\n%s", body, want)
+	}
+	// A range stops where the low byte of the code would wrap.
+	long := make([]string, 300)
+	for i := 1; i < len(long); i++ {
+		long[i] = string(rune(0x4e00 + i))
+	}
+	got = string(appendToUnicode(nil, long))
+	if !strings.Contains(got, "<0001><00FF><4E01>") || !strings.Contains(got, "<0100><012B><4F00>") {
+		t.Errorf("ranges across a high byte:\n%s", got)
+	}
+}

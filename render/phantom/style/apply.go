@@ -1425,7 +1425,8 @@ func (st *state) applyVerticalAlign(v []tok) bool {
 	}
 	if v[0].kind == tIdent {
 		m := map[string]VAKeyword{"baseline": VABaseline, "sub": VASub, "super": VASuper, "text-top": VATextTop,
-			"text-bottom": VATextBottom, "middle": VAMiddle, "top": VATop, "bottom": VABottom}
+			"text-bottom": VATextBottom, "middle": VAMiddle, "top": VATop, "bottom": VABottom,
+			"-webkit-baseline-middle": VABaselineMiddle}
 		k, ok := m[v[0].k]
 		if !ok {
 			return false

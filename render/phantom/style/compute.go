@@ -1176,7 +1176,7 @@ var initialComputed = Computed{
 	Visibility:        "visible",
 	Opacity:           1,
 	Color:             draw.Color{A: 1},
-	Background:        Background{Repeat: "repeat", SizeW: Length{Unit: Auto}, SizeH: Length{Unit: Auto}, Clip: "border-box", Origin: "padding-box"},
+	Background:        Background{Repeat: "repeat", PositionX: Length{Unit: Percent}, PositionY: Length{Unit: Percent}, SizeW: Length{Unit: Auto}, SizeH: Length{Unit: Auto}, Clip: "border-box", Origin: "padding-box"},
 	FontFamily:        []string{"serif"},
 	FontSize:          16,
 	FontWeight:        400,

@@ -182,6 +182,9 @@ const (
 	VATop
 	VABottom
 	VALength
+	// VABaselineMiddle is Chromium's -webkit-baseline-middle (<img
+	// align="middle">): the box's middle on the parent's baseline.
+	VABaselineMiddle
 )
 
 // Decoration is text-decoration: lines as bits, style and colour.

@@ -162,10 +162,12 @@ func (cp *computer) hintsFor(n *html.Node, isRoot bool) []decl {
 		if v, ok := attrOK(n, "align"); ok {
 			switch a := strings.ToLower(strings.TrimSpace(v)); a {
 			case "left", "right":
+				// Chromium floats the image and aligns it to the top.
 				h = addHint(h, "float", ident(a))
+				h = addHint(h, "vertical-align", ident("top"))
 			case "top", "middle", "bottom", "baseline", "texttop", "absmiddle", "absbottom":
-				va := map[string]string{"top": "top", "middle": "middle", "bottom": "baseline", "baseline": "baseline",
-					"texttop": "text-top", "absmiddle": "middle", "absbottom": "bottom"}[a]
+				va := map[string]string{"top": "top", "middle": "-webkit-baseline-middle", "bottom": "baseline",
+					"baseline": "baseline", "texttop": "text-top", "absmiddle": "middle", "absbottom": "bottom"}[a]
 				h = addHint(h, "vertical-align", ident(va))
 			}
 		}
@@ -200,13 +202,7 @@ func (cp *computer) hintsFor(n *html.Node, isRoot bool) []decl {
 				h = addHint(h, "margin-right", ident("auto"))
 			}
 		}
-		if v, ok := attrOK(n, "width"); ok {
-			if i, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && i == 0 {
-				h = addHint(h, "width", pxTok(1))
-			} else if t, ok := htmlLength(v, true, true); ok {
-				h = addHint(h, "width", t)
-			}
-		}
+		h = lengthHint(h, n, "width", "width", true, true)
 		_, hasColor := attrOK(n, "color")
 		if hasColor {
 			h = addHint(h, "border-style", ident("solid"))
@@ -214,8 +210,8 @@ func (cp *computer) hintsFor(n *html.Node, isRoot bool) []decl {
 			h = colorHint(h, n, "color", "background-color")
 		} else if _, ok := attrOK(n, "noshade"); ok {
 			h = addHint(h, "border-style", ident("solid"))
-			h = addHint(h, "border-color", ident("darkgray"))
-			h = addHint(h, "background-color", ident("darkgray"))
+			h = addHint(h, "border-color", ident("currentcolor"))
+			h = addHint(h, "background-color", ident("currentcolor"))
 		}
 		if v, ok := attrOK(n, "size"); ok {
 			size, _ := leadingInt(v)

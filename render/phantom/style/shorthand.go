@@ -486,6 +486,7 @@ func expandBackground(v []tok) ([][]tok, bool) {
 	for li, layer := range layers {
 		last := li == len(layers)-1
 		var img, rep, px, py, sz, cl, or, at, col []tok
+		boxes := 0
 		for i := 0; i < len(layer); i++ {
 			t := &layer[i]
 			one := layer[i : i+1]
@@ -500,12 +501,13 @@ func expandBackground(v []tok) ([][]tok, bool) {
 				}
 			case at == nil && t.kind == tIdent && (t.k == "scroll" || t.k == "fixed" || t.k == "local"):
 				at = one
-			case t.kind == tIdent && isBoxKeyword(t.k) && (or == nil || cl == nil):
-				if or == nil {
+			case t.kind == tIdent && isBoxKeyword(t.k) && boxes < 2:
+				if boxes == 0 {
 					or, cl = one, one
 				} else {
 					cl = one
 				}
+				boxes++
 			case px == nil && isPositionStart(t):
 				j := i
 				for j < len(layer) && isPositionPart(&layer[j]) {

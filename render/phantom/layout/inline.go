@@ -1,0 +1,936 @@
+package layout
+
+import (
+	"math"
+	"unicode/utf8"
+
+	"github.com/platen/platen/render/phantom/draw"
+	"github.com/platen/platen/render/phantom/fonts"
+	"github.com/platen/platen/render/phantom/style"
+)
+
+// el is one element of a paragraph in line order: a text segment, or a
+// non-text item.
+type el struct {
+	item int
+	seg  int // -1 for non-text items
+}
+
+// atomicLayout is an atomic inline laid out for its line.
+type atomicLayout struct {
+	frag         *Frag
+	mw, mh, base float64
+}
+
+// inlineCtx is the state of one block container's inline layout.
+type inlineCtx struct {
+	l     *layouter
+	b     *Box
+	p     *paragraph
+	fr    *Frag
+	c     cbox
+	els   []el
+	atoms map[int]*atomicLayout
+	// open is the stack of inline boxes open at the current line's start.
+	open []int // item indices of open tags
+	line int
+}
+
+// paragraphOf returns b's collected and shaped paragraph, cached on the
+// box for intrinsic sizing and layout.
+func (l *layouter) paragraphOf(b *Box) *paragraph {
+	if b.para == nil {
+		b.para = l.collect(b)
+	}
+	return b.para
+}
+
+// elements lists the paragraph's elements in order.
+func (p *paragraph) elements(buf []el) []el {
+	buf = buf[:0]
+	for i := range p.items {
+		it := &p.items[i]
+		if it.kind == itText {
+			for s := it.seg0; s < it.seg1; s++ {
+				buf = append(buf, el{i, s})
+			}
+			continue
+		}
+		buf = append(buf, el{i, -1})
+	}
+	return buf
+}
+
+// layoutInline lays out block container b's inline content into line boxes
+// appended to fr, from g's position.
+func (l *layouter) layoutInline(b *Box, fr *Frag, c cbox, g *flow) {
+	p := l.paragraphOf(b)
+	ic := &inlineCtx{l: l, b: b, p: p, fr: fr, c: c, atoms: map[int]*atomicLayout{}}
+	ic.els = p.elements(nil)
+	from := 0
+	first := true
+	for from < len(ic.els) || first {
+		if !l.check() {
+			return
+		}
+		indent := 0.0
+		if first {
+			indent = length(b.Style.TextIndent, c.w, 0)
+		}
+		to, forced := ic.breakLine(from, c.w-indent)
+		last := to >= len(ic.els) || forced
+		ln := ic.placeLine(from, to, indent, first, last, forced, g)
+		if ln != nil {
+			fr.Children = append(fr.Children, ln)
+		}
+		first = false
+		if to <= from {
+			break
+		}
+		from = to
+	}
+}
+
+// atomic lays out (once) the atomic inline of item i.
+func (ic *inlineCtx) atomic(i int) *atomicLayout {
+	if a := ic.atoms[i]; a != nil {
+		return a
+	}
+	it := &ic.p.items[i]
+	fr, mw, mh, base := ic.l.layoutAtomic(it.box, ic.c.w, ic.c.h)
+	a := &atomicLayout{frag: fr, mw: mw, mh: mh, base: base}
+	ic.atoms[i] = a
+	return a
+}
+
+// canWrap reports whether white-space lets lines wrap in style s.
+func canWrap(s *style.Computed) bool {
+	return s.WhiteSpace != style.WSNowrap && s.WhiteSpace != style.WSPre
+}
+
+// breakLine finds the end of the line starting at element from with
+// avail pixels, greedily as LayoutNG's line breaker: segments are added
+// while they fit (trailing spaces hang), the line ends at the last break
+// opportunity before the first segment that does not fit; a word longer
+// than the line overflows it unless overflow-wrap lets it break. It
+// returns the index after the line's last element and whether the line
+// ends with a forced break.
+func (ic *inlineCtx) breakLine(from int, avail float64) (int, bool) {
+	p := ic.p
+	const eps = 1.0 / 128
+	w := 0.0
+	lastOpp := -1
+	hasContent := false
+	for i := from; i < len(ic.els); i++ {
+		e := ic.els[i]
+		it := &p.items[e.item]
+		switch it.kind {
+		case itOpen, itClose:
+			w += it.edge
+		case itAbs:
+		case itBreak:
+			return ic.afterCloses(i + 1), true
+		case itAtomic:
+			a := ic.atomic(e.item)
+			if hasContent && w+a.mw > avail+eps && lastOpp >= 0 && ic.oppBefore(i) {
+				return ic.afterCloses(lastOpp), false
+			}
+			if hasContent && w+a.mw > avail+eps && ic.oppBefore(i) {
+				return i, false
+			}
+			w += a.mw
+			hasContent = true
+			if ic.oppAfterAtomic(i) {
+				lastOpp = i + 1
+			}
+		default:
+			sg := &p.segs[e.seg]
+			if sg.tab {
+				w += ic.tabWidth(it, w)
+				hasContent = true
+				if sg.brk == brkSoft {
+					lastOpp = i + 1
+				}
+				continue
+			}
+			end := w + sg.w - sg.trailW
+			if sg.shy && sg.brk == brkSoft {
+				end += sg.shyW
+			}
+			if end > avail+eps {
+				if lastOpp >= 0 {
+					return ic.afterCloses(lastOpp), false
+				}
+				if ow := it.s.OverflowWrap; (ow == "break-word" || ow == "anywhere" || it.s.WordBreak == "break-word") && canWrap(it.s) {
+					if ic.splitSegment(i, avail-w) {
+						// The first part now fits: take it and end the line.
+						w += p.segs[ic.els[i].seg].w
+						return ic.afterCloses(i + 1), false
+					}
+				}
+			}
+			w += sg.w
+			if sg.end > sg.start && (sg.trailStart > sg.start || !isCollapsible(it.s)) {
+				hasContent = true
+			}
+			if sg.brk == brkSoft && canWrap(it.s) {
+				lastOpp = i + 1
+			}
+		}
+	}
+	return len(ic.els), false
+}
+
+func isCollapsible(s *style.Computed) bool {
+	ws := s.WhiteSpace
+	return ws == style.WSNormal || ws == style.WSNowrap || ws == style.WSPreLine
+}
+
+// afterCloses moves a break position past close tags (and out-of-flow
+// placeholders) that belong to the line before it.
+func (ic *inlineCtx) afterCloses(i int) int {
+	for i < len(ic.els) {
+		k := ic.p.items[ic.els[i].item].kind
+		if k != itClose {
+			break
+		}
+		i++
+	}
+	return i
+}
+
+// oppBefore reports whether a line may break before atomic element i.
+func (ic *inlineCtx) oppBefore(i int) bool {
+	it := &ic.p.items[ic.els[i].item]
+	if !canWrap(ic.parentStyle(it.box)) {
+		return false
+	}
+	if it.start == 0 {
+		return false
+	}
+	return ic.l.brkBufAt(ic.p, it.start)
+}
+
+// oppAfterAtomic reports whether a line may break after atomic element i.
+func (ic *inlineCtx) oppAfterAtomic(i int) bool {
+	it := &ic.p.items[ic.els[i].item]
+	if !canWrap(ic.parentStyle(it.box)) {
+		return false
+	}
+	if it.end >= len(ic.p.text) {
+		return true
+	}
+	return ic.l.brkBufAt(ic.p, it.end)
+}
+
+// parentStyle is the style of the box an inline-level box sits in.
+func (ic *inlineCtx) parentStyle(b *Box) *style.Computed {
+	if b.Parent != nil {
+		return b.Parent.Style
+	}
+	return ic.b.Style
+}
+
+// tabWidth is the advance of a preserved tab at line position x: to the
+// next tab stop, never less than half a space (Blink's Font::TabWidth).
+func (ic *inlineCtx) tabWidth(it *item, x float64) float64 {
+	sp := ic.l.spaceWidth(it)
+	tw := it.s.TabSize * (sp + it.s.LetterSpacing + it.s.WordSpacing)
+	if tw <= 0 {
+		return 0
+	}
+	d := tw - math.Mod(x, tw)
+	if d < sp/2 {
+		d += tw
+	}
+	return d
+}
+
+// splitSegment cuts element i's segment so that its first part is at most
+// room wide (at least one grapheme), for overflow-wrap. It reports whether
+// it cut.
+func (ic *inlineCtx) splitSegment(i int, room float64) bool {
+	p := ic.p
+	si := ic.els[i].seg
+	sg := p.segs[si]
+	it := &p.items[sg.item]
+	// Find the longest prefix of whole characters that fits.
+	cut := -1
+	for j := sg.start; j < sg.trailStart; {
+		_, n := utf8.DecodeRune(p.text[j:])
+		j += n
+		if j >= sg.trailStart {
+			break
+		}
+		w := runsWidth(ic.l.sh.Shape(it.q, it.s.FontSize, string(p.text[sg.start:j]), fonts.ShapeOptions{SmallCaps: it.s.SmallCaps}))
+		w += it.s.LetterSpacing * float64(utf8.RuneCount(p.text[sg.start:j]))
+		if w > room && cut >= 0 {
+			break
+		}
+		cut = j
+		if w > room {
+			break
+		}
+	}
+	if cut < 0 || cut >= sg.end {
+		return false
+	}
+	a, b := sg, sg
+	a.end, a.brk, a.corr, a.shy = cut, brkSoft, 0, false
+	b.start = cut
+	p.segs[si] = a
+	ic.l.shapeSeg(p, si)
+	p.segs = append(p.segs, b)
+	ni := len(p.segs) - 1
+	ic.l.shapeSeg(p, ni)
+	p.segs[ni].corr = sg.corr
+	p.segs[ni].w += sg.corr
+	ic.els = append(ic.els, el{})
+	copy(ic.els[i+2:], ic.els[i+1:])
+	ic.els[i+1] = el{item: sg.item, seg: ni}
+	return true
+}
+
+// brkBufAt reports a soft break opportunity before byte i of p's text.
+func (l *layouter) brkBufAt(p *paragraph, i int) bool {
+	if p.brk == nil || i >= len(p.brk) {
+		return true
+	}
+	return p.brk[i] != brkNone
+}
+
+// lineBox is one inline box's (or the root's, or an atomic's) vertical
+// state on a line, as LayoutNG's NGInlineBoxState.
+type lineBox struct {
+	parent int // index in the line's boxes; -1 for the root
+	s      *style.Computed
+	frag   *Frag // FragInline, or the atomic's fragment
+	atomic bool
+	// fm is the primary font's metrics; textA and textD its ascent and
+	// descent (no leading).
+	fm           fonts.Metrics
+	textA, textD float64
+	lineHeight   float64
+	// a and d are the box's ascent and descent with leading, united with
+	// its children's, relative to its own baseline.
+	a, d float64
+	// shift is the baseline's offset from the parent's (positive down);
+	// edge is top or bottom alignment, resolved against the line.
+	shift float64
+	edge  style.VAKeyword
+	// baseline is the absolute baseline once placed.
+	baseline float64
+	// texts are the box's text fragments; their metrics are the run's.
+	texts []*Frag
+	// hasEdge: the box has inline borders, padding or margins on this line
+	// (it makes the line non-empty).
+	hasEdge bool
+	// vpad are the vertical border+padding (top, bottom).
+	vpadT, vpadB float64
+}
+
+// fontMetrics returns the primary font metrics of style s.
+func (l *layouter) fontMetrics(s *style.Computed) fonts.Metrics {
+	return l.sh.Metrics(fontQuery(s), s.FontSize)
+}
+
+// lineHeightOf is the computed line-height as Blink's
+// ComputedLineHeightAsFixed: normal is the font's line spacing, a number
+// multiplies the rounded font size, a length is rounded to LayoutUnit.
+func lineHeightOf(s *style.Computed, m fonts.Metrics) float64 {
+	lh := s.LineHeight
+	switch {
+	case lh.Unit == style.Normal:
+		return lu(m.LineSpacing)
+	case s.LineHeightNumber:
+		return lu(luRound(s.FontSize) * lh.V)
+	case lh.Unit == style.Percent:
+		return lu(luRound(s.FontSize) * lh.V / 100)
+	case lh.Unit == style.Px:
+		return luRound(lh.V)
+	}
+	return lu(m.LineSpacing)
+}
+
+// newLineBox makes the vertical state of a box of style s: the font's
+// ascent and descent plus half-leading, the ascent's half floored to
+// whole pixels as Blink does (CalculateLeadingSpace).
+func (l *layouter) newLineBox(parent int, s *style.Computed) lineBox {
+	m := l.fontMetrics(s)
+	lb := lineBox{parent: parent, s: s, fm: m}
+	lb.textA, lb.textD = luRound(m.Ascent), luRound(m.Descent)
+	lb.lineHeight = lineHeightOf(s, m)
+	lead := lb.lineHeight - (lb.textA + lb.textD)
+	ha := math.Floor(lead / 2)
+	lb.a = lb.textA + ha
+	lb.d = lb.textD + (lead - ha)
+	return lb
+}
+
+// usedFontMetrics unites a fallback face's ascent and descent into a box
+// with line-height: normal (Blink's include_used_fonts).
+func (lb *lineBox) unitUsedFont(m fonts.Metrics) {
+	a, d := luRound(m.Ascent), luRound(m.Descent)
+	lead := lu(m.LineSpacing) - (a + d)
+	ha := math.Floor(lead / 2)
+	a += ha
+	d += lead - ha
+	if a > lb.a {
+		lb.a = a
+	}
+	if d > lb.d {
+		lb.d = d
+	}
+}
+
+// lineMeasure is a line's horizontal extent before alignment.
+type lineMeasure struct {
+	// lineW is the width that alignment sees (hanging spaces excluded).
+	lineW float64
+	// opps counts justification opportunities (the hanging spaces' not).
+	opps       int
+	hasContent bool
+}
+
+// hangElement is the line's last text segment, whose trailing spaces hang:
+// only close tags, out-of-flow placeholders and a forced break may follow
+// it.
+func (ic *inlineCtx) hangElement(from, to int) int {
+	for i := to - 1; i >= from; i-- {
+		e := ic.els[i]
+		switch ic.p.items[e.item].kind {
+		case itClose, itAbs, itBreak:
+			continue
+		case itText:
+			if ic.p.segs[e.seg].tab {
+				return -1
+			}
+			return i
+		}
+		return -1
+	}
+	return -1
+}
+
+// measureLine walks elements [from, to) as placeLine will, without making
+// fragments: each inline item's part is snapped to LayoutUnit (its text's
+// advance rounded up), as LayoutNG positions item results.
+func (ic *inlineCtx) measureLine(from, to, hangEl int, shyAt int) lineMeasure {
+	p := ic.p
+	var r lineMeasure
+	x := 0.0
+	textItem := -1
+	textX0, textW := 0.0, 0.0
+	closeText := func() {
+		if textItem >= 0 {
+			x = textX0 + luCeil(textW)
+			textItem = -1
+		}
+	}
+	hang := 0.0
+	for i := from; i < to; i++ {
+		e := ic.els[i]
+		it := &p.items[e.item]
+		switch it.kind {
+		case itOpen, itClose:
+			closeText()
+			x += it.edge
+			if it.edge != 0 {
+				r.hasContent = true
+			}
+		case itAbs:
+		case itBreak:
+			closeText()
+			r.hasContent = true
+		case itAtomic:
+			closeText()
+			x += ic.atomic(e.item).mw
+			r.hasContent = true
+		default:
+			sg := &p.segs[e.seg]
+			if textItem != e.item {
+				closeText()
+				textItem, textX0, textW = e.item, x, 0
+			}
+			if sg.tab {
+				textW += ic.tabWidth(it, textX0+textW)
+				r.hasContent = true
+				continue
+			}
+			textW += sg.w
+			if i == shyAt {
+				textW += sg.shyW
+			}
+			if i == hangEl && canHang(it.s) {
+				hang = sg.trailW
+				r.opps += sg.spaces
+			} else {
+				r.opps += sg.spaces + countSpaces(p.text[sg.trailStart:sg.end])
+			}
+			if sg.trailStart > sg.start || !isCollapsible(it.s) {
+				r.hasContent = true
+			}
+		}
+	}
+	closeText()
+	r.lineW = x - hang
+	return r
+}
+
+// canHang reports whether trailing spaces hang in style s (all but
+// break-spaces).
+func canHang(s *style.Computed) bool { return s.WhiteSpace != style.WSBreakSpaces }
+
+// placeLine builds the line box of elements [from, to), its top at g's
+// position (the pending margins resolve when the line has content), and
+// advances g. It returns nil for an empty line, which takes no room.
+func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced bool, g *flow) *Frag {
+	l, p := ic.l, ic.p
+	hangEl := ic.hangElement(from, to)
+	shyAt := -1
+	if hangEl >= 0 && !last && p.segs[ic.els[hangEl].seg].shy {
+		shyAt = hangEl
+	}
+	m := ic.measureLine(from, to, hangEl, shyAt)
+	if !m.hasContent {
+		// Out-of-flow boxes still get a static position; open and close
+		// tags still move the stack of open boxes.
+		for i := from; i < to; i++ {
+			e := ic.els[i]
+			it := &p.items[e.item]
+			switch it.kind {
+			case itAbs:
+				l.addAbs(it.box, ic.fr, ic.c.x+indent, g.y+g.strut.sum(), ic.c.x)
+			case itOpen:
+				ic.open = append(ic.open, e.item)
+			case itClose:
+				ic.popOpen(it.box)
+			}
+		}
+		return nil
+	}
+	g.resolve()
+	avail := ic.c.w - indent
+	st := ic.b.Style
+	align := st.TextAlign
+	if last {
+		if !st.TextAlignLastAuto {
+			align = st.TextAlignLast
+		} else if align == style.AlignJustify {
+			align = style.AlignLeft
+		}
+	}
+	free := avail - m.lineW
+	offset, per := 0.0, 0.0
+	switch align {
+	case style.AlignRight:
+		offset = math.Max(free, 0)
+	case style.AlignCenter:
+		offset = luHalf(math.Max(free, 0))
+	case style.AlignJustify:
+		if free > 0 && m.opps > 0 {
+			per = free / float64(m.opps)
+		}
+	}
+	if st.Direction == "rtl" && free < 0 {
+		offset = free
+	}
+
+	// Horizontal placement, building the boxes' vertical states.
+	bs := l.lineBoxes[:0]
+	bs = append(bs, l.newLineBox(-1, st))
+	cur := 0
+	openIdx := l.openIdx
+	clear(openIdx)
+	for _, oi := range ic.open {
+		it := &p.items[oi]
+		lb := ic.inlineLineBox(cur, it)
+		lb.frag.NoStart = true
+		bs = append(bs, lb)
+		cur = len(bs) - 1
+		openIdx[oi] = cur
+	}
+	var kids []*Frag
+	x := 0.0
+	textItem := -1
+	textX0, textW := 0.0, 0.0
+	var lastText *Frag
+	closeText := func() {
+		if textItem >= 0 {
+			x = textX0 + luCeil(textW)
+			textItem = -1
+		}
+	}
+	type absAt struct {
+		item int
+		x    float64
+	}
+	var abs []absAt
+	for i := from; i < to; i++ {
+		e := ic.els[i]
+		it := &p.items[e.item]
+		switch it.kind {
+		case itOpen:
+			closeText()
+			lb := ic.inlineLineBox(cur, it)
+			ml := 0.0
+			if !it.box.noStart {
+				ml = length(it.s.Margin[style.Left], ic.c.w, 0)
+			}
+			lb.frag.X = x + ml
+			lb.frag.NoStart = it.box.noStart
+			bs = append(bs, lb)
+			cur = len(bs) - 1
+			openIdx[e.item] = cur
+			ic.open = append(ic.open, e.item)
+			x += it.edge
+		case itClose:
+			closeText()
+			x += it.edge
+			oi := ic.popOpen(it.box)
+			if bi, ok := openIdx[oi]; ok && oi >= 0 {
+				lb := &bs[bi]
+				mr := 0.0
+				if !it.box.noEnd {
+					mr = length(it.s.Margin[style.Right], ic.c.w, 0)
+				}
+				lb.frag.W = x - mr - lb.frag.X
+				lb.frag.NoEnd = it.box.noEnd
+				delete(openIdx, oi)
+				cur = lb.parent
+			}
+		case itAbs:
+			abs = append(abs, absAt{e.item, x})
+		case itBreak:
+			closeText()
+		case itAtomic:
+			closeText()
+			a := ic.atomic(e.item)
+			lb := lineBox{parent: cur, s: it.s, frag: a.frag, atomic: true, a: a.base, d: a.mh - a.base}
+			lb.lineHeight = lineHeightOf(it.s, l.fontMetrics(it.s))
+			a.frag.translate(x, 0)
+			bs = append(bs, lb)
+			kids = append(kids, a.frag)
+			x += a.mw
+		default:
+			sg := &p.segs[e.seg]
+			if textItem != e.item {
+				closeText()
+				textItem, textX0, textW = e.item, x, 0
+				lastText = nil
+			}
+			if sg.tab {
+				textW += ic.tabWidth(it, textX0+textW)
+				lastText = nil
+				continue
+			}
+			hang := i == hangEl && canHang(it.s)
+			w, fs := ic.emitText(sg, &bs[cur], textX0+textW, i == shyAt, &lastText, per, hang)
+			kids = append(kids, fs...)
+			textW += w
+		}
+	}
+	closeText()
+	// Boxes still open at the line's end are cut here.
+	for _, bi := range openIdx {
+		lb := &bs[bi]
+		lb.frag.W = x - lb.frag.X
+		lb.frag.NoEnd = true
+	}
+
+	// Vertical alignment: unite each box into its parent, innermost first.
+	ic.align(bs)
+	root := &bs[0]
+	lineTop := g.y
+	lineH := root.a + root.d
+	for i := 1; i < len(bs); i++ {
+		b := &bs[i]
+		if b.edge == style.VATop || b.edge == style.VABottom {
+			if h := b.a + b.d; h > lineH {
+				if b.edge == style.VATop {
+					root.d += h - lineH
+				} else {
+					root.a += h - lineH
+				}
+				lineH = h
+			}
+		}
+	}
+	baseline := lineTop + root.a
+	root.baseline = baseline
+	for i := 1; i < len(bs); i++ {
+		b := &bs[i]
+		switch b.edge {
+		case style.VATop:
+			b.baseline = lineTop + b.a
+		case style.VABottom:
+			b.baseline = lineTop + lineH - b.d
+		default:
+			b.baseline = bs[b.parent].baseline + b.shift
+		}
+	}
+	dx := ic.c.x + indent + offset
+	lineFr := l.frags.new(FragLine, nil)
+	for i := range bs {
+		b := &bs[i]
+		for _, t := range b.texts {
+			t.X += dx
+			t.Baseline = b.baseline
+			ta, td := luRound(t.Text.Metrics.Ascent), luRound(t.Text.Metrics.Descent)
+			t.Y, t.H = b.baseline-ta, ta+td
+		}
+		if i == 0 || b.frag == nil {
+			continue
+		}
+		if b.atomic {
+			b.frag.translate(dx, b.baseline-b.a)
+			continue
+		}
+		f := b.frag
+		f.X += dx
+		f.Y = b.baseline - b.textA - b.vpadT
+		f.H = b.textA + b.textD + b.vpadT + b.vpadB
+		f.Baseline = b.baseline
+		lineFr.Children = append(lineFr.Children, f)
+	}
+	lineFr.Children = append(lineFr.Children, kids...)
+	lineFr.X, lineFr.Y, lineFr.W, lineFr.H = ic.c.x, lineTop, ic.c.w, lineH
+	lineFr.Baseline, lineFr.HasBaseline = baseline, true
+	lineFr.lineIndex = ic.line
+	ic.line++
+	g.y = lineTop + lineH
+	for _, a := range abs {
+		l.addAbs(p.items[a.item].box, ic.fr, dx+a.x, lineTop, ic.c.x)
+	}
+	if n := len(l.markers); n > 0 {
+		mk := l.markers[n-1]
+		l.markers = l.markers[:n-1]
+		ic.placeMarker(mk, lineFr, baseline)
+	}
+	l.lineBoxes = bs
+	return lineFr
+}
+
+// inlineLineBox makes the vertical state and fragment of an inline box.
+func (ic *inlineCtx) inlineLineBox(parent int, it *item) lineBox {
+	l := ic.l
+	lb := l.newLineBox(parent, it.s)
+	lb.frag = l.frags.new(FragInline, it.box)
+	lb.vpadT = borderWidth(it.s.Border[style.Top]) + length(it.s.Padding[style.Top], ic.c.w, 0)
+	lb.vpadB = borderWidth(it.s.Border[style.Bottom]) + length(it.s.Padding[style.Bottom], ic.c.w, 0)
+	return lb
+}
+
+// popOpen removes box b from the stack of open inline boxes and returns
+// its open tag's item index (-1 if it was not open).
+func (ic *inlineCtx) popOpen(b *Box) int {
+	for k := len(ic.open) - 1; k >= 0; k-- {
+		oi := ic.open[k]
+		if ic.p.items[oi].box == b {
+			ic.open = append(ic.open[:k], ic.open[k+1:]...)
+			return oi
+		}
+	}
+	return -1
+}
+
+// onlyClosesAfter reports whether elements [i, to) are all close tags.
+func (ic *inlineCtx) onlyClosesAfter(i, to int) bool {
+	for ; i < to; i++ {
+		if ic.p.items[ic.els[i].item].kind != itClose {
+			return false
+		}
+	}
+	return true
+}
+
+// trailAtEnd is the hanging width of spaces before a forced break.
+func (ic *inlineCtx) trailAtEnd(from, to int) float64 {
+	for i := to - 1; i >= from; i-- {
+		e := ic.els[i]
+		it := &ic.p.items[e.item]
+		switch it.kind {
+		case itBreak, itClose, itAbs:
+			continue
+		case itText:
+			return ic.p.segs[e.seg].trailW
+		}
+		return 0
+	}
+	return 0
+}
+
+// emitText makes the text fragments of segment sg at pen position pen
+// (relative to the line start): one per font run, glyph advances copied
+// with letter-spacing, word-spacing and the justification share per (on
+// spaces, not on hanging ones) added, and the pair correction on the last
+// glyph. Consecutive segments of one item and font extend the previous
+// fragment. It returns the advance used and the new fragments.
+func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last **Frag, per float64, hang bool) (float64, []*Frag) {
+	l := ic.l
+	it := &ic.p.items[sg.item]
+	s := it.s
+	var out []*Frag
+	x := pen
+	nRuns := len(sg.runs)
+	for ri, r := range sg.runs {
+		if len(r.Glyphs) == 0 {
+			continue
+		}
+		if lb.s.LineHeight.Unit == style.Normal && r.Font != nil && !isPrimary(l, lb.s, r) {
+			lb.unitUsedFont(r.Metrics)
+		}
+		var f *Frag
+		if lt := *last; lt != nil && lt.Text.Font == r.Font && lt.Text.Size == r.Size && lt.Text.FakeBold == r.FakeBold && lt.Text.FakeItalic == r.FakeItalic {
+			f = lt
+		} else {
+			f = l.frags.new(FragText, it.box)
+			f.X = x
+			f.Text = &TextRun{Font: r.Font, Size: r.Size, FakeBold: r.FakeBold, FakeItalic: r.FakeItalic, Metrics: r.Metrics}
+			lb.texts = append(lb.texts, f)
+			out = append(out, f)
+			*last = f
+		}
+		gs := l.allocGlyphs(len(r.Glyphs))
+		copy(gs, r.Glyphs)
+		w := 0.0
+		off := r.Start
+		for gi := range gs {
+			g := &gs[gi]
+			if g.Text == "" {
+				w += g.Advance
+				continue
+			}
+			cstart := sg.start + off
+			off += len(g.Text)
+			rr, _ := utf8.DecodeRuneInString(g.Text)
+			if rr == 0xAD {
+				// The soft hyphen itself draws nothing.
+				for j := gi; j < len(gs) && (j == gi || gs[j].Text == ""); j++ {
+					gs[j].Advance = 0
+				}
+				continue
+			}
+			// Spacing goes after the cluster: on its last glyph.
+			lastG := gi
+			for lastG+1 < len(gs) && gs[lastG+1].Text == "" {
+				lastG++
+			}
+			extra := s.LetterSpacing
+			if isSpaceRune(rr) {
+				extra += s.WordSpacing
+				if per != 0 && (rr == ' ' || rr == 0xA0) && !(hang && cstart >= sg.trailStart) {
+					extra += per
+				}
+			}
+			gs[lastG].Advance += extra
+			w += g.Advance
+		}
+		if ri == nRuns-1 && sg.corr != 0 {
+			gs[len(gs)-1].Advance += sg.corr
+			w += sg.corr
+		}
+		f.Text.Glyphs = appendGlyphs(l, f.Text.Glyphs, gs)
+		f.W += w
+		x += w
+	}
+	if shy {
+		hr := l.sh.Shape(it.q, s.FontSize, hyphenString, fonts.ShapeOptions{SmallCaps: s.SmallCaps})
+		for _, r := range hr {
+			gs := l.allocGlyphs(len(r.Glyphs))
+			copy(gs, r.Glyphs)
+			if len(gs) > 0 {
+				gs[len(gs)-1].Advance += s.LetterSpacing
+			}
+			f := l.frags.new(FragText, it.box)
+			f.X = x
+			f.Text = &TextRun{Font: r.Font, Size: r.Size, FakeBold: r.FakeBold, FakeItalic: r.FakeItalic, Metrics: r.Metrics, Glyphs: gs}
+			f.W = r.Width + s.LetterSpacing
+			x += f.W
+			lb.texts = append(lb.texts, f)
+			out = append(out, f)
+			*last = f
+		}
+	}
+	return x - pen, out
+}
+
+// appendGlyphs joins glyph slices; when b directly follows a in the chunk
+// it extends a in place.
+func appendGlyphs(l *layouter, a, b []draw.Glyph) []draw.Glyph {
+	if len(a) == 0 {
+		return b
+	}
+	if cap(a) > len(a) && &a[:len(a)+1][len(a)] == &b[0] {
+		return a[:len(a)+len(b)]
+	}
+	out := make([]draw.Glyph, len(a)+len(b))
+	copy(out, a)
+	copy(out[len(a):], b)
+	return out
+}
+
+// clusterText returns the text of the cluster glyph gi belongs to.
+func clusterText(gs []draw.Glyph, gi int) string {
+	for j := gi; j >= 0; j-- {
+		if gs[j].Text != "" {
+			return gs[j].Text
+		}
+	}
+	return ""
+}
+
+func isPrimary(l *layouter, s *style.Computed, r fonts.Run) bool {
+	m := l.fontMetrics(s)
+	return r.Metrics.Ascent == m.Ascent && r.Metrics.Descent == m.Descent && r.Metrics.LineSpacing == m.LineSpacing
+}
+
+// align computes every box's baseline shift and unites the boxes into
+// their parents (LayoutNG's NGInlineLayoutStateStack::EndBoxState and
+// ComputeAlignmentBaselineShift). Children always follow their parent in
+// bs, so a reverse walk sees each box complete before its parent.
+func (ic *inlineCtx) align(bs []lineBox) {
+	for i := len(bs) - 1; i >= 1; i-- {
+		b := &bs[i]
+		p := &bs[b.parent]
+		va := b.s.VerticalAlign
+		shift := 0.0
+		switch va.Keyword {
+		case style.VASub:
+			shift = lu(p.s.FontSize/5 + 1)
+		case style.VASuper:
+			shift = -lu(p.s.FontSize/3 + 1)
+		case style.VATextTop:
+			shift = b.a - p.textA
+		case style.VATextBottom:
+			shift = p.textD - b.d
+		case style.VAMiddle:
+			shift = luHalf(b.a-b.d) - luRound(p.fm.XHeight/2)
+		case style.VALength:
+			shift = -length(va.Length, b.lineHeight, 0)
+			if b.atomic {
+				shift = -length(va.Length, lineHeightOf(b.s, ic.l.fontMetrics(b.s)), 0)
+			}
+		case style.VATop, style.VABottom:
+			b.edge = va.Keyword
+			continue
+		}
+		b.shift = shift
+		if a := b.a - shift; a > p.a {
+			p.a = a
+		}
+		if d := b.d + shift; d > p.d {
+			p.d = d
+		}
+	}
+}
+
+func countSpaces(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == ' ' {
+			n++
+		}
+	}
+	return n
+}

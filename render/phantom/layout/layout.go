@@ -1,0 +1,280 @@
+package layout
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"github.com/go-text/typesetting/segmenter"
+	"golang.org/x/net/html"
+
+	"github.com/platen/platen/render/phantom/draw"
+	"github.com/platen/platen/render/phantom/fonts"
+	"github.com/platen/platen/render/phantom/images"
+	"github.com/platen/platen/render/phantom/style"
+)
+
+// ErrTooManyPages is returned when the document would print more than
+// Options.MaxPages pages; the engine maps it onto render's page cap error.
+var ErrTooManyPages = errors.New("layout: the document has more pages than allowed")
+
+// ErrTooDeep is returned for a document nested deeper than Options.MaxDepth
+// elements: no business document comes near, and a bound keeps recursion
+// safe.
+var ErrTooDeep = errors.New("layout: the document is nested too deeply")
+
+// ErrTooManyBoxes is returned for a document that would make more than
+// Options.MaxBoxes boxes.
+var ErrTooManyBoxes = errors.New("layout: the document has too many boxes")
+
+var errNoSource = errors.New("layout: <img> without src")
+
+// Options are what a layout needs besides the document.
+type Options struct {
+	// MaxPages stops the layout with ErrTooManyPages beyond this many
+	// pages; 0 means DefaultMaxPages.
+	MaxPages int
+	// MaxDepth bounds element nesting (ErrTooDeep); 0 means DefaultMaxDepth.
+	MaxDepth int
+	// MaxBoxes bounds the box tree (ErrTooManyBoxes); 0 means
+	// DefaultMaxBoxes.
+	MaxBoxes int
+	// Header and Footer are Chromium's displayHeaderFooter templates:
+	// markup printed in every page's top and bottom margin, in which
+	// elements of class pageNumber and totalPages get the page number and
+	// count (and title, url and date their values). Empty means none.
+	Header, Footer string
+	// LoadImage loads an <img src> or CSS url(); nil means images.Load.
+	LoadImage func(src string) (*images.Image, error)
+	// OnImageError, when set, is told of each image that failed to load
+	// (it is then drawn as nothing, as Chromium draws a broken image).
+	OnImageError func(src string, err error)
+}
+
+// Default limits: far beyond business documents, well within a worker's
+// memory and time budget.
+const (
+	DefaultMaxPages = 1000
+	DefaultMaxDepth = 256
+	DefaultMaxBoxes = 500000
+)
+
+// layouter is one layout's state. Not shared between goroutines.
+type layouter struct {
+	ctx context.Context
+	st  *style.Result
+	sh  *fonts.Shaper
+	opt Options
+
+	quirks bool
+	// icb is the initial containing block: the first page's page area, at
+	// the origin of the flow.
+	icbW, icbH float64
+
+	frags  fragArena
+	glyphs []draw.Glyph
+
+	// work counts units of layout work between context checks.
+	work int
+	err  error
+
+	// abspos collects out-of-flow boxes waiting for their containing block.
+	positioned []*posContainer
+	fixed      []*pendingAbs
+	// doc is the result being built.
+	doc *draw.Document
+	// tables lets the table code keep state per layout.
+	tables any
+	// fixedFrags are the position: fixed boxes, painted on every page.
+	fixedFrags []*Frag
+	// markers are outside list markers waiting for their first line box
+	// (innermost last).
+	markers []*Box
+
+	// Scratch reused across paragraphs.
+	seg       segmenter.Segmenter
+	lineBoxes []lineBox
+	openIdx   map[int]int
+}
+
+// Layout lays out an HTML document for print as Chromium (LayoutNG) does,
+// page by page, and paints it into a display list. doc is the parsed
+// document, st its computed style, sh the worker's shaper.
+func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Shaper, opt Options) (*draw.Document, error) {
+	if opt.MaxPages <= 0 {
+		opt.MaxPages = DefaultMaxPages
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = DefaultMaxDepth
+	}
+	if opt.MaxBoxes <= 0 {
+		opt.MaxBoxes = DefaultMaxBoxes
+	}
+	if opt.LoadImage == nil {
+		opt.LoadImage = images.Load
+	}
+	l := &layouter{ctx: ctx, st: st, sh: sh, opt: opt, doc: &draw.Document{}, openIdx: map[int]int{}}
+	l.quirks = isQuirks(doc)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	root, err := l.buildTree(doc)
+	if err != nil {
+		return nil, err
+	}
+	first := pageGeometry(st.Page(0, false))
+	l.icbW, l.icbH = first.areaW, first.areaH
+	l.docInfo(doc)
+	var rootFrag *Frag
+	if root != nil {
+		rootFrag = l.layoutRoot(root)
+		if l.err != nil {
+			return nil, l.err
+		}
+	}
+	pages, err := l.paginate(rootFrag)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.paint(rootFrag, pages); err != nil {
+		return nil, err
+	}
+	return l.doc, nil
+}
+
+// check returns the layout's error once the context is done; called every
+// few hundred boxes and at each page.
+func (l *layouter) check() bool {
+	if l.err != nil {
+		return false
+	}
+	l.work++
+	if l.work&255 == 0 {
+		if err := l.ctx.Err(); err != nil {
+			l.err = err
+			return false
+		}
+	}
+	return true
+}
+
+// isQuirks reports whether the document renders in quirks mode: no
+// doctype, or a legacy one (the common cases of HTML §13.2.6.4.1).
+func isQuirks(doc *html.Node) bool {
+	if doc == nil {
+		return false
+	}
+	for c := doc.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.DoctypeNode {
+			return c.Data != "html"
+		}
+		if c.Type == html.ElementNode {
+			break
+		}
+	}
+	return true
+}
+
+// pageGeom is one page's geometry as Chromium prints it: the page area is
+// placed at whole pixels, its width rounded up and its height down, and
+// the PDF page size is whole points rounded to 1/300 inch (measured: A4 is
+// 594.96 × 841.92 pt).
+type pageGeom struct {
+	w, h         float64 // PDF page size in px
+	areaX, areaY float64
+	areaW, areaH float64
+	style        *style.PageStyle
+}
+
+func pageGeometry(ps *style.PageStyle) pageGeom {
+	var g pageGeom
+	g.style = ps
+	if ps == nil {
+		ps = &style.PageStyle{Width: 793.7007874015749, Height: 1122.5196850393702}
+		g.style = ps
+	}
+	g.w, g.h = pdfPageSide(ps.Width, false), pdfPageSide(ps.Height, true)
+	g.areaX, g.areaY = math.Round(ps.Margin[style.Left]), math.Round(ps.Margin[style.Top])
+	g.areaW = math.Ceil(ps.Width - ps.Margin[style.Left] - ps.Margin[style.Right] - 1e-6)
+	g.areaH = math.Floor(ps.Height - ps.Margin[style.Top] - ps.Margin[style.Bottom] + 1e-6)
+	if g.areaW < 1 {
+		g.areaW = 1
+	}
+	if g.areaH < 1 {
+		g.areaH = 1
+	}
+	return g
+}
+
+// pdfPageSide is the PDF page side (in px) for a CSS page side of px: whole
+// points, then whole 1/300 inch.
+func pdfPageSide(px float64, height bool) float64 {
+	pt := math.Round(px * 0.75)
+	u := pt * 300 / 72
+	if height {
+		u = math.Floor(u + 0.5)
+	} else {
+		u = math.Ceil(u - 0.5)
+	}
+	return u * 72 / 300 / 0.75
+}
+
+// docInfo fills the document's title and language.
+func (l *layouter) docInfo(doc *html.Node) {
+	root := rootElement(doc)
+	if root == nil {
+		return
+	}
+	l.doc.Lang = attr(root, "lang")
+	var find func(n *html.Node) *html.Node
+	find = func(n *html.Node) *html.Node {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if c.Data == "title" {
+				return c
+			}
+			if c.Data == "head" {
+				if t := find(c); t != nil {
+					return t
+				}
+			}
+		}
+		return nil
+	}
+	if t := find(root); t != nil {
+		l.doc.Title = collapseWhite(textContent(t))
+	}
+}
+
+func textContent(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	s := ""
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		s += textContent(c)
+	}
+	return s
+}
+
+// collapseWhite strips and collapses ASCII white space, as the title and
+// the outline show text.
+func collapseWhite(s string) string {
+	out := make([]byte, 0, len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' {
+			space = len(out) > 0
+			continue
+		}
+		if space {
+			out = append(out, ' ')
+			space = false
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}

@@ -1,0 +1,410 @@
+package layout
+
+// Pagination cuts the single flow that layout produced into pages.
+//
+// Model: layout places everything in one column as tall as it needs,
+// the first page's area wide. Pagination walks the fragment tree in flow
+// order and lists break candidates (between block siblings, between lines,
+// before a first child when its parent has block-start border or padding)
+// and units (line boxes and monolithic boxes, which must not be split).
+// Filling pages in turn, the first unit that crosses the page's end makes
+// the page break at the last candidate before it (preferring candidates
+// that no break-*: avoid, orphans or widows forbid). A break at flow
+// position y inserts a gap: everything from y on moves so that y lands at
+// the next page's top (unforced breaks drop the margin there; forced ones
+// keep the margin-top of the box after them). Boxes spanning a break grow
+// by the gap unless their height is fixed; a fixed-height box gives the gaps
+// of its content back at its end, so what follows it keeps its place
+// (Chromium's consumed block size). Absolutely positioned boxes move with
+// their containing block. Pages are then windows onto this stretched flow
+// ("stitched" coordinates: page k shows [start_k, start_k + height_k)).
+//
+// Tables (the hook for the table code): a table wrapper fragment may set
+// Frag.repeatHeader and Frag.repeatFooter to its thead and tfoot row group
+// fragments. When a page break falls inside the table, pagination keeps
+// the footer's height free at the page's end, paints a copy of the footer
+// after the last row on the page and a copy of the header at the top of
+// the next page, and moves the following rows below that copy. Table rows
+// (KindRow fragments) are units: kept whole unless taller than a page, in
+// which case they are sliced.
+
+import (
+	"math"
+	"sort"
+
+	"github.com/platen/platen/render/phantom/style"
+)
+
+// page is one page's window onto the stitched flow.
+type page struct {
+	geom  pageGeom
+	start float64 // stitched y at the page area's top
+	// repeats are table header and footer copies painted on this page.
+	repeats []*Frag
+}
+
+// pgEntry is a break candidate or a unit in flow order.
+type pgEntry struct {
+	kind        uint8
+	top, bottom float64 // unit extent
+	y           float64 // candidate position; fixed-box marker position
+	margin      float64 // margin kept after a forced break
+	forced      bool
+	avoid       int
+	sliceable   bool
+}
+
+const (
+	entUnit uint8 = iota
+	entCand
+	entFixedStart
+	entFixedEnd
+)
+
+// gapAt is one break: flow position y and the shift of what is at or after it.
+type gapAt struct{ y, d float64 }
+
+type pager struct {
+	l       *layouter
+	entries []pgEntry
+	gaps    []gapAt
+	cum     []float64 // cumulative shift after each gap
+}
+
+// paginate breaks the flow into pages and moves the fragments into
+// stitched coordinates.
+func (l *layouter) paginate(root *Frag) ([]page, error) {
+	pg := &pager{l: l}
+	if root != nil {
+		pg.walk(root, 0, 0)
+	}
+	pages, err := pg.fill()
+	if err != nil {
+		return nil, err
+	}
+	pg.cum = make([]float64, len(pg.gaps))
+	sort.SliceStable(pg.gaps, func(i, j int) bool { return pg.gaps[i].y < pg.gaps[j].y })
+	acc := 0.0
+	for i, g := range pg.gaps {
+		acc += g.d
+		pg.cum[i] = acc
+	}
+	if root != nil && len(pg.gaps) > 0 {
+		pg.apply(root)
+	}
+	return pages, nil
+}
+
+// shiftAt is the total gap at or before flow position y (strict: before).
+func (pg *pager) shiftAt(y float64, strict bool) float64 {
+	i := sort.Search(len(pg.gaps), func(i int) bool {
+		if strict {
+			return pg.gaps[i].y >= y-1e-9
+		}
+		return pg.gaps[i].y > y+1e-9
+	})
+	if i == 0 {
+		return 0
+	}
+	return pg.cum[i-1]
+}
+
+// apply moves fragments into stitched coordinates.
+func (pg *pager) apply(f *Frag) {
+	d := pg.shiftAt(f.Y, false)
+	if f.Kind != FragBox || f.monolithic || (f.Box != nil && (f.Box.Kind == KindRow || f.Box.Inline)) {
+		if d != 0 {
+			f.translate(0, d)
+		}
+		return
+	}
+	bot := f.Y + f.H
+	newBot := bot + pg.shiftAt(bot, true)
+	for _, c := range f.Children {
+		if c.Box != nil && c.Box.IsOutOfFlow() && c.Kind == FragBox {
+			s := c.Box.Style
+			cd := d
+			if s.Inset[style.Top].IsAuto() && s.Inset[style.Bottom].IsAuto() {
+				cd = pg.shiftAt(c.Y, false)
+			}
+			if cd != 0 {
+				c.translate(0, cd)
+			}
+			continue
+		}
+		pg.apply(c)
+	}
+	f.Y += d
+	f.Baseline += d
+	if f.fixedH {
+		return
+	}
+	f.H = newBot - f.Y
+}
+
+// walk lists f's candidates and units.
+func (pg *pager) walk(f *Frag, avoid int, depth int) {
+	if depth > 4*pg.l.opt.MaxDepth {
+		return
+	}
+	switch f.Kind {
+	case FragLine:
+		pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: f.Y, bottom: f.Y + f.H})
+		return
+	case FragBox:
+	default:
+		return
+	}
+	b := f.Box
+	if f.monolithic || (b != nil && (b.Kind == KindRow || b.Kind == KindReplaced || b.Inline)) {
+		pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: f.Y, bottom: f.Y + f.H})
+		return
+	}
+	inner := avoid
+	if b != nil && (b.Style.BreakInside == style.BreakAvoid || b.Style.BreakInside == style.BreakAvoidPage) {
+		inner++
+	}
+	if f.fixedH {
+		pg.entries = append(pg.entries, pgEntry{kind: entFixedStart, y: f.Y})
+	}
+	var prev *Frag
+	nLines := 0
+	for _, c := range f.Children {
+		if c.Kind == FragLine {
+			nLines++
+		}
+	}
+	li := 0
+	any := false
+	for _, c := range f.Children {
+		if c.Kind == FragBox && c.Box != nil && c.Box.IsOutOfFlow() {
+			continue
+		}
+		if c.Kind != FragBox && c.Kind != FragLine {
+			continue
+		}
+		any = true
+		if prev != nil {
+			e := pgEntry{kind: entCand, y: c.Y, avoid: inner}
+			if prev.Kind == FragBox && c.Kind == FragBox {
+				if breakAfter(prev) == style.BreakPage || breakBefore(c) == style.BreakPage {
+					e.forced = true
+					e.margin = marginOf(c.Box.Style, style.Top, f.W)
+					if e.margin < 0 {
+						e.margin = 0
+					}
+				}
+				if isAvoid(breakAfter(prev)) || isAvoid(breakBefore(c)) {
+					e.avoid++
+				}
+			}
+			if c.Kind == FragLine && b != nil {
+				if li < b.Style.Orphans || nLines-li < b.Style.Widows {
+					e.avoid++
+				}
+			}
+			pg.entries = append(pg.entries, e)
+		} else if b != nil {
+			bd := boxBorders(b.Style)
+			if bd[style.Top] > 0 || length(b.Style.Padding[style.Top], f.W, 0) > 0 {
+				pg.entries = append(pg.entries, pgEntry{kind: entCand, y: c.Y, avoid: inner})
+			}
+		}
+		if c.Kind == FragLine {
+			li++
+		}
+		pg.walk(c, inner, depth+1)
+		prev = c
+	}
+	if !any && f.H > 0 {
+		pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: f.Y, bottom: f.Y + f.H, sliceable: true})
+	}
+	if f.fixedH {
+		pg.entries = append(pg.entries, pgEntry{kind: entFixedEnd, y: f.Y + f.H})
+	}
+}
+
+func isAvoid(b style.Break) bool { return b == style.BreakAvoid || b == style.BreakAvoidPage }
+
+// breakBefore is a box's break-before, or its first in-flow child's (a
+// forced break propagates to the outer boxes it adjoins).
+func breakBefore(f *Frag) style.Break {
+	for f != nil && f.Kind == FragBox && f.Box != nil {
+		if v := f.Box.Style.BreakBefore; v != style.BreakAuto {
+			return v
+		}
+		var next *Frag
+		for _, c := range f.Children {
+			if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
+				next = c
+				break
+			}
+			if c.Kind == FragLine {
+				break
+			}
+		}
+		f = next
+	}
+	return style.BreakAuto
+}
+
+// breakAfter is a box's break-after, or its last in-flow child's.
+func breakAfter(f *Frag) style.Break {
+	for f != nil && f.Kind == FragBox && f.Box != nil {
+		if v := f.Box.Style.BreakAfter; v != style.BreakAuto {
+			return v
+		}
+		var next *Frag
+		for i := len(f.Children) - 1; i >= 0; i-- {
+			c := f.Children[i]
+			if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
+				next = c
+				break
+			}
+			if c.Kind == FragLine {
+				break
+			}
+		}
+		f = next
+	}
+	return style.BreakAuto
+}
+
+// pgState is the filling state saved with each candidate, to restart from
+// it.
+type pgState struct {
+	g      float64
+	stack  int
+	nGaps  int
+	entry  int
+	avoid  int
+	y      float64
+	forced bool
+}
+
+// fill assigns the flow to pages.
+func (pg *pager) fill() ([]page, error) {
+	l := pg.l
+	var pages []page
+	newPage := func(start float64) error {
+		if len(pages) >= l.opt.MaxPages {
+			return ErrTooManyPages
+		}
+		if err := l.ctx.Err(); err != nil {
+			return err
+		}
+		geom := pageGeometry(l.st.Page(len(pages), false))
+		pages = append(pages, page{geom: geom, start: start})
+		return nil
+	}
+	if err := newPage(0); err != nil {
+		return nil, err
+	}
+	const eps = 0.01
+	g := 0.0
+	var fixedStack []float64
+	var cands []pgState
+	content := false
+	for i := 0; i < len(pg.entries); i++ {
+		e := &pg.entries[i]
+		cur := &pages[len(pages)-1]
+		end := cur.start + cur.geom.areaH
+		switch e.kind {
+		case entFixedStart:
+			fixedStack = append(fixedStack, g)
+		case entFixedEnd:
+			if n := len(fixedStack); n > 0 {
+				g0 := fixedStack[n-1]
+				fixedStack = fixedStack[:n-1]
+				if g0 != g {
+					pg.gaps = append(pg.gaps, gapAt{e.y, g0 - g})
+					g = g0
+				}
+			}
+		case entCand:
+			ys := e.y + g
+			if e.forced && content && ys > cur.start+eps {
+				// A forced break: the next page starts here, keeping the
+				// margin of the box after it.
+				next := cur.start + cur.geom.areaH
+				d := next - (e.y - e.margin + g)
+				pg.gaps = append(pg.gaps, gapAt{e.y - e.margin, d})
+				g += d
+				if err := newPage(next); err != nil {
+					return nil, err
+				}
+				cands = cands[:0]
+				content = false
+				continue
+			}
+			if ys > cur.start+eps {
+				cands = append(cands, pgState{g: g, stack: len(fixedStack), nGaps: len(pg.gaps), entry: i, avoid: e.avoid, y: e.y})
+			}
+		case entUnit:
+			top, bot := e.top+g, e.bottom+g
+			if bot <= end+eps || e.bottom-e.top <= 0 {
+				if bot > cur.start {
+					content = true
+				}
+				continue
+			}
+			// The unit does not fit: break at the best candidate before it.
+			best := -1
+			for k := len(cands) - 1; k >= 0; k-- {
+				c := &cands[k]
+				if c.y+c.g > top+eps {
+					continue
+				}
+				if best < 0 || c.avoid < cands[best].avoid {
+					best = k
+				}
+				if c.avoid == 0 {
+					break
+				}
+			}
+			next := end
+			switch {
+			case best >= 0:
+				c := cands[best]
+				g = c.g
+				fixedStack = fixedStack[:min(c.stack, len(fixedStack))]
+				pg.gaps = pg.gaps[:c.nGaps]
+				d := next - (c.y + g)
+				pg.gaps = append(pg.gaps, gapAt{c.y, d})
+				g += d
+				i = c.entry
+			case top > cur.start+eps:
+				d := next - top
+				pg.gaps = append(pg.gaps, gapAt{e.top, d})
+				g += d
+				i--
+			default:
+				// Taller than a page: sliced where the page ends.
+				if e.sliceable || true {
+					i--
+				}
+			}
+			if err := newPage(next); err != nil {
+				return nil, err
+			}
+			cands = cands[:0]
+			content = false
+			if best < 0 && top <= cur.start+eps {
+				content = true
+				// Skip re-checking this unit until it ends on a later page.
+				for {
+					cur := &pages[len(pages)-1]
+					if bot <= cur.start+cur.geom.areaH+eps {
+						break
+					}
+					if err := newPage(cur.start + cur.geom.areaH); err != nil {
+						return nil, err
+					}
+				}
+				i++
+			}
+		}
+	}
+	_ = math.Inf
+	return pages, nil
+}

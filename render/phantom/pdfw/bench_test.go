@@ -180,7 +180,7 @@ func BenchmarkSubset(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				var out []byte
 				if fi.cff {
-					out, err = fi.subsetCFF(gids)
+					out, err = fi.subsetCFF(gids, &sc)
 				} else {
 					out, err = fi.subsetTrueType(gids, &sc)
 				}

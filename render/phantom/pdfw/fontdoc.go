@@ -168,7 +168,7 @@ func (w *writer) writeFont(f *docFont) error {
 		var raw []byte
 		var err error
 		if fi.cff {
-			raw, err = fi.subsetCFF(f.gids)
+			raw, err = fi.subsetCFF(f.gids, &w.sc)
 		} else {
 			if w.sc.newID == nil {
 				w.sc.newID = make(map[uint16]uint16)

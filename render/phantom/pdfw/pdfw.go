@@ -115,7 +115,12 @@ type scratch struct {
 	newID                              map[uint16]uint16
 	glyf, loca, hmtx, head, hhea, maxp []byte
 	offsets                            []uint32
-	font                               []byte
+	font, font2                        []byte
+	cffUse                             cffUse
+	gsubrs, lsubrs, charset            []byte
+	charStrings, private, top, strings []byte
+	sidMap, strs                       []uint16
+	spans                              []uint32
 }
 
 func (w *writer) release() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/platen/platen/render/phantom/draw"
@@ -205,5 +206,43 @@ func TestWriteSizes(t *testing.T) {
 		g, p := countOps(d)
 		t.Logf("%s: %d glyphs, %d paths: %d bytes", name, g, p, buf.Len())
 		_ = io.Discard
+	}
+}
+
+// BenchmarkSubsetCFF compares our CFF subsetter with tdewolff/font's on
+// the same glyphs, interleaved in one run.
+func BenchmarkSubsetCFF(b *testing.B) {
+	face := loadFace(b, nimbusSans, 0)
+	fi, err := loadFont(face.font)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gs := face.shape(11, "Invoice no. INV-001042 Date: 2024-03-14 Consulting services, Typesetting £0123456789 Proof reading office hours Printing Binding Delivery", false)
+	gids := []uint16{0}
+	seen := map[uint16]bool{0: true}
+	for _, g := range gs {
+		if !seen[g.ID] {
+			seen[g.ID] = true
+			gids = append(gids, g.ID)
+		}
+	}
+	slices.Sort(gids)
+	var sc scratch
+	for _, name := range []string{"ours", "tdewolff"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var out []byte
+			for i := 0; i < b.N; i++ {
+				if name == "ours" {
+					out, err = fi.cffProg.subset(gids, &sc)
+				} else {
+					out, err = fi.subsetCFFSlow(gids)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(appendDeflate(nil, out, DefaultCompression))), "B/font-z")
+		})
 	}
 }

@@ -473,7 +473,8 @@ func (u *cffUse) run(cs []byte) {
 			continue // the subroutine's results stay on the stack
 		case 11: // return
 			return
-		case 14: // endchar
+		case 14: // endchar (its seac form, accents by standard code, is
+			// not followed: OpenType CFF fonts do not use it)
 			u.done = true
 		case 12: // two-byte operators (flex and arithmetic): clear the stack
 			p++

@@ -1,6 +1,10 @@
 package fonts
 
-import "github.com/platen/platen/render/phantom/style"
+import (
+	"strings"
+
+	"github.com/platen/platen/render/phantom/style"
+)
 
 // This file is Blink's per-character fallback on Linux, for a character
 // none of the list's faces has (FontCache::PlatformFallbackFontForCharacter):
@@ -8,44 +12,73 @@ import "github.com/platen/platen/render/phantom/style"
 //  1. For bold or italic text, the first family of the list at normal
 //     weight and style, if it has the character, with bold and italic
 //     synthesised (FallbackOnStandardFontStyle).
-//  2. fontconfig's first face for a pattern holding only the character and
-//     the language (gfx::GetFallbackFontForChar), regular and upright,
-//     with bold and italic synthesised as the text asks.
-//  3. Otherwise the primary font draws .notdef.
+//  2. fontconfig's first face for a pattern holding only the language
+//     (gfx::GetFallbackFontForChar) that has the character, regular and
+//     upright, with bold and italic synthesised as the text asks.
+//
+// shape.go asks for one character at a time, in Blink's order, and ends
+// with the last-resort font and then the primary font's .notdef.
 
-// fallbackFor returns the face that sets r when no face of res has it, or
-// nil when none on the machine has it.
+// fallbackFor is FontCache::PlatformFallbackFontForCharacter on Linux:
+// the face that sets r when the list's faces lack it, or nil.
 func (l *Library) fallbackFor(r rune, res *resolution) *Resolved {
 	q := res.query
 	bold := q.Weight >= boldThreshold
-	if (bold || q.Style == style.FontItalic) && len(q.Families) > 0 {
-		plain := Query{Families: q.Families[:1], Weight: 400, Stretch: q.Stretch}
-		if fc := l.familyFace(q.Families[0], plain); fc != nil && fc.covers(r) {
-			return l.fallbackResolved(fc, bold, q.Style == style.FontItalic)
+	italic := q.Style != style.FontNormal
+	if (bold || italic) && len(q.Families) > 0 {
+		// FallbackOnStandardFontStyle: the first family as named (no
+		// generic settings), at normal weight and style.
+		plain := Query{Weight: 400, Stretch: q.Stretch}
+		if fc := l.platformFamily(q.Families[0], plain); fc != nil && fc.covers(r) {
+			return l.fallbackResolved(fc, bold, italic)
 		}
 	}
 	fc := l.systemFallback(r)
 	if fc == nil {
 		return nil
 	}
-	return l.fallbackResolved(fc, bold && fc.weight < boldThreshold, q.Style != style.FontNormal && fc.slant == 0)
+	// The face fontconfig gives is regular and upright; Blink synthesises
+	// what the text asks.
+	isBold, isItalic := fc.fcWeight > fcWeightMedium, fc.slant != 0
+	return l.fallbackResolved(fc, bold && !isBold, italic && !isItalic)
 }
 
-// boldThreshold is Blink's BoldThreshold: weights from 600 are bold.
-const boldThreshold = 600
+// fcWeightMedium is FC_WEIGHT_MEDIUM: heavier faces count as bold.
+const fcWeightMedium = 100
 
-func (l *Library) fallbackResolved(fc *face, fakeBold, fakeItalic bool) *Resolved {
-	if fc.load() != nil {
-		return nil
+// lastResort is FontCache::GetLastResortFallbackFont: the family of the
+// list's first generic name as fontconfig knows it ("sans-serif", "serif",
+// "monospace", "cursive", "fantasy"; none for a list without one), else
+// "Sans", else "Arial", in the text's weight and style.
+func (l *Library) lastResort(res *resolution) *Resolved {
+	q := res.query
+	name := ""
+	for _, f := range q.Families {
+		switch g := strings.ToLower(f); g {
+		case "serif", "sans-serif", "monospace", "cursive", "fantasy":
+			name = g
+		}
+		if name != "" {
+			break
+		}
 	}
-	return l.intern(Resolved{Font: fc.font, Family: fc.info.families[0], FakeBold: fakeBold, FakeItalic: fakeItalic, face: fc})
+	for _, fam := range []string{name, "Sans", "Arial"} {
+		if fc := l.matchFamily(fam, q); fc != nil {
+			return l.synth(fc, q)
+		}
+	}
+	return nil
 }
 
-// familyFace is resolveFamily's face (without synthesis), for the
-// first-family fallback.
-func (l *Library) familyFace(fam string, q Query) *face {
-	if res := l.resolveFamily(fam, q); res != nil {
-		return res.face
+// platformFamily is FontCache::GetFontPlatformData for a family name as
+// written: fontconfig's answer if Skia accepts it, else Blink's alternate
+// name's.
+func (l *Library) platformFamily(name string, q Query) *face {
+	if fc := l.matchFamily(name, q); fc != nil {
+		return fc
+	}
+	if alt := alternateFamily(name); alt != "" {
+		return l.matchFamily(alt, q)
 	}
 	return nil
 }
@@ -90,4 +123,14 @@ func (l *Library) intern(res Resolved) *Resolved {
 type internKey struct {
 	face                 *face
 	fakeBold, fakeItalic bool
+}
+
+// boldThreshold is Blink's kBoldThreshold: weights from 600 are bold.
+const boldThreshold = 600
+
+func (l *Library) fallbackResolved(fc *face, fakeBold, fakeItalic bool) *Resolved {
+	if fc.load() != nil {
+		return nil
+	}
+	return l.intern(Resolved{Font: fc.font, Family: fc.info.families[0], FakeBold: fakeBold, FakeItalic: fakeItalic, face: fc})
 }

@@ -1,13 +1,8 @@
 package fonts
 
 import (
-	"math"
-	"unicode"
-	"unicode/utf8"
-
 	gofont "github.com/go-text/typesetting/font"
 	"github.com/go-text/typesetting/harfbuzz"
-	"github.com/go-text/typesetting/language"
 
 	"github.com/platen/platen/render/phantom/draw"
 )
@@ -57,6 +52,11 @@ type Shaper struct {
 	res     map[queryKey]*resolution
 	cache   map[shapeKey][]Run
 	metrics map[metricsKey]Metrics
+
+	// Scratch reused between calls.
+	items  []item
+	pieces []piece
+	cur    *shFace // the face the buffer was last shaped with
 }
 
 // shFace is a face as this Shaper shapes with it.
@@ -205,212 +205,9 @@ func (s *Shaper) Shape(q Query, size float64, text string, opt ShapeOptions) []R
 	return runs
 }
 
-// segment is a range of text set in one face at one size.
-type segment struct {
-	start, end int
-	res        *Resolved
-	small      bool // synthesised small capitals
-	script     language.Script
-}
-
-func (s *Shaper) shape(res *resolution, size float64, text string, opt ShapeOptions) []Run {
-	if text == "" {
-		return nil
-	}
-	s.runes = s.runes[:0]
-	var segs []segment
-	var cur *Resolved
-	var curScript language.Script
-	var curSmall bool
-	start := 0
-	for i, r := range text {
-		s.runes = append(s.runes, r)
-		sc := language.LookupScript(r)
-		small := false
-		if opt.SmallCaps && unicode.IsLower(r) {
-			small = true
-		}
-		var rr *Resolved
-		if cur != nil && (isMark(r) || r == 0x200D || (r >= 0xFE00 && r <= 0xFE0F)) {
-			rr = cur
-			sc = curScript
-		} else {
-			rr = s.faceFor(res, r)
-		}
-		if sc == language.Common || sc == language.Inherited {
-			if cur != nil {
-				sc = curScript
-			}
-		}
-		if cur == nil {
-			cur, curScript, curSmall = rr, sc, small
-			continue
-		}
-		if rr != cur || small != curSmall || (sc != curScript && curScript != language.Common && curScript != language.Inherited) {
-			segs = append(segs, segment{start, i, cur, curSmall, curScript})
-			start = i
-			cur, curScript, curSmall = rr, sc, small
-		} else if curScript == language.Common || curScript == language.Inherited {
-			curScript = sc
-		}
-	}
-	segs = append(segs, segment{start, len(text), cur, curSmall, curScript})
-	runs := make([]Run, 0, len(segs))
-	for _, sg := range segs {
-		runs = append(runs, s.shapeSegment(sg, size, text, opt))
-	}
-	return runs
-}
-
-func isMark(r rune) bool {
-	return r >= 0x300 && (unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r))
-}
-
-// faceFor returns the face of res that sets r: the first family of the
-// list whose face has it, else the system's fallback for it, else the
-// primary face (which draws .notdef, as Chromium does).
-func (s *Shaper) faceFor(res *resolution, r rune) *Resolved {
-	if r < 0x20 || r == 0x200B || r == 0xAD {
-		return res.primary
-	}
-	for _, c := range res.chain {
-		if sf := s.shFace(c.face); sf != nil {
-			if _, ok := sf.face.NominalGlyph(r); ok {
-				return c
-			}
-		}
-	}
-	if fb := s.lib.fallbackFor(r, res); fb != nil {
-		return fb
-	}
-	return res.primary
-}
-
-func (s *Shaper) shapeSegment(sg segment, size float64, text string, opt ShapeOptions) Run {
-	rsz := size
-	if sg.small {
-		rsz = blinkSize(size * 0.7)
-	}
-	fc := sg.res.face
-	run := Run{
-		Font:       sg.res.Font,
-		Size:       rsz,
-		Metrics:    s.faceMetrics(fc, rsz),
-		FakeItalic: sg.res.FakeItalic,
-		Start:      sg.start,
-		End:        sg.end,
-	}
-	if sg.res.FakeBold {
-		run.FakeBold = fakeBoldWidth(rsz)
-	}
-	sf := s.shFace(fc)
-	if sf == nil {
-		return run
-	}
-	// The buffer holds the whole text as context, items are this segment:
-	// clusters are byte offsets into text.
-	b := s.buf
-	b.Clear()
-	b.Props.Direction = harfbuzz.LeftToRight
-	if opt.RTL {
-		b.Props.Direction = harfbuzz.RightToLeft
-	}
-	b.Props.Script = sg.script
-	if opt.Language != "" {
-		b.Props.Language = language.NewLanguage(opt.Language)
-	}
-	b.ClusterLevel = harfbuzz.MonotoneCharacters
-	seg := text[sg.start:sg.end]
-	for i, r := range seg {
-		if sg.small {
-			r = unicode.ToUpper(r)
-		}
-		b.AddRune(r, sg.start+i)
-	}
-	if sg.start == 0 {
-		b.Flags |= harfbuzz.Bot
-	} else {
-		b.Flags &^= harfbuzz.Bot
-	}
-	if sg.end == len(text) {
-		b.Flags |= harfbuzz.Eot
-	} else {
-		b.Flags &^= harfbuzz.Eot
-	}
-	hb := sf.hb
-	var feats []harfbuzz.Feature
-	if opt.SmallCaps && sf.smcp && !sg.small {
-		feats = smcpFeature
-	}
-	// HarfBuzz works in font units here (its scale is the em); Blink's
-	// rounding is applied below.
-	b.Shape(hb, feats)
-	sc := newScaler(rsz, fc.info.unitsPerEm)
-	run.Glyphs = make([]draw.Glyph, len(b.Info))
-	for i, gi := range b.Info {
-		p := b.Pos[i]
-		hmtx := sf.face.HorizontalAdvance(gi.Glyph)
-		g := draw.Glyph{
-			ID:      uint16(gi.Glyph),
-			Advance: sc.advance(int32(hmtx), p.XAdvance-int32(hmtx)),
-			XOffset: sc.offset(p.XOffset),
-			YOffset: -sc.offset(p.YOffset),
-		}
-		run.Width += g.Advance
-		run.Glyphs[i] = g
-	}
-	setClusterText(run.Glyphs, b.Info, text, sg.end, opt.RTL)
-	return run
-}
-
-var smcpFeature = []harfbuzz.Feature{{Tag: gofont.Tag(0x736d6370), Value: 1, Start: 0, End: math.MaxInt}}
-
-// setClusterText sets each cluster's source text on its first glyph in
-// logical order (the leftmost in LTR, the rightmost in RTL).
-func setClusterText(gs []draw.Glyph, info []harfbuzz.GlyphInfo, text string, end int, rtl bool) {
-	n := len(gs)
-	for j := 0; j < n; {
-		c := info[j].Cluster
-		k := j
-		for k < n && info[k].Cluster == c {
-			k++
-		}
-		// The cluster ends where the next cluster in logical order begins.
-		ce := end
-		if rtl {
-			if j > 0 {
-				ce = info[j-1].Cluster
-			}
-		} else if k < n {
-			ce = info[k].Cluster
-		}
-		if ce < c {
-			ce = c + utf8RuneLen(text, c)
-		}
-		first := j
-		if rtl {
-			first = k - 1
-		}
-		gs[first].Text = text[c:ce]
-		j = k
-	}
-}
-
-func utf8RuneLen(s string, i int) int {
-	_, n := utf8.DecodeRuneInString(s[i:])
-	return n
-}
-
-// fakeBoldWidth is the stroke width Skia thickens glyphs by when it fakes
-// bold (SkScalerContext: size/24 at 9 px and below, size/32 at 36 px and
-// above, interpolated between).
-func fakeBoldWidth(size float64) float64 {
-	const k0, k1, v0, v1 = 9.0, 36.0, 1.0 / 24, 1.0 / 32
-	switch {
-	case size <= k0:
-		return size * v0
-	case size >= k1:
-		return size * v1
-	}
-	return size * (v0 + (size-k0)/(k1-k0)*(v1-v0))
-}
+// fakeBoldWidth is the stroke width, in px, that thickens glyphs when
+// Chromium fakes bold in a PDF: Skia draws such glyphs as Type 3 outlines
+// taken at the em size and stroked by 1/32 em (SkScalerContext's fake-bold
+// factor at sizes of 36 and above); measured in Chromium's PDFs, a face
+// with 1000 units per em grows by 15.6 units on each side.
+func fakeBoldWidth(size float64) float64 { return size / 32 }

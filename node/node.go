@@ -35,6 +35,7 @@ import (
 	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
+	"github.com/platen/platen/render/phantom"
 	"github.com/platen/platen/storage"
 	"github.com/platen/platen/transport"
 	"github.com/platen/platen/webhooks"
@@ -176,7 +177,11 @@ func (n *Node) start(out io.Writer) error {
 			}
 		}()
 	}
-	renderer := render.NewRenderer(cfg.Render, n.engine)
+	fast, err := phantom.New(phantom.Config{Workers: max(runtime.NumCPU(), 1), MaxPages: cfg.Render.MaxPages})
+	if err != nil {
+		return err
+	}
+	renderer := render.NewRenderer(cfg.Render, n.engine, fast)
 	// PDFium compiles at the first upload or fill, once: its compiled
 	// module is kept in the data folder for the next start.
 	n.pdfTemplates = pdftemplate.New(pdftemplate.Options{Instances: min(runtime.NumCPU(), 4), CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})

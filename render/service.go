@@ -45,11 +45,12 @@ type RendererConfig struct {
 	DefaultEngine string
 }
 
-// DefaultRendererConfig returns the limits of docs/design.md "Limits" and a queue of 64:
-// at about 20 documents a second on two cores, a full queue drains in a few
-// seconds, within any client's patience.
+// DefaultRendererConfig returns the limits of docs/design.md "Limits" and a
+// queue of 64: at about 20 documents a second on two cores, a full queue
+// drains in a few seconds, within any client's patience. The default engine
+// stays chromium until phantom meets its quality bar.
 func DefaultRendererConfig() RendererConfig {
-	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, MaxPages: 2000, DefaultEngine: DefaultAuto}
+	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, MaxPages: 2000, DefaultEngine: EngineChromium}
 }
 
 // DefaultAuto is the platform default of docs/design.md "Engines": phantom

@@ -11,6 +11,7 @@ import (
 
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
+	"github.com/platen/platen/render/phantom"
 	"github.com/platen/platen/starters"
 )
 
@@ -22,7 +23,8 @@ import (
 func renderLocal(args []string) error {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	out := fs.String("o", "out.pdf", "where to write the PDF")
-	engine := fs.String("engine", "", "phantom or chromium (default: the manifest's)")
+	engine := fs.String("engine", "", "phantom or chromium (default: the manifest's, else the platform default)")
+	defaultEngine := fs.String("default-engine", render.DefaultRendererConfig().DefaultEngine, "engine for a template that names none: auto, phantom or chromium (as platen serve)")
 	watermark := fs.String("watermark", "", "stamp this text on every page")
 	// Flags may come after the folder and data file.
 	var pos []string
@@ -59,22 +61,33 @@ func renderLocal(args []string) error {
 			return fmt.Errorf("%s: %w", pos[1], err)
 		}
 	}
+	// The same engines and the same choice as a node: Chromium starts only
+	// if the document goes to it.
+	cfg := render.DefaultRendererConfig()
+	cfg.DefaultEngine = *defaultEngine
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
 	eng, err := chromium.New(chromium.DefaultConfig())
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	fast, err := phantom.New(phantom.DefaultConfig())
+	if err != nil {
+		return err
+	}
 	req := render.Request{Version: checked, Data: data, Engine: *engine, Now: time.Now().UTC()}
 	if *watermark != "" {
 		req.Watermark = &render.Watermark{Text: *watermark, Notice: *watermark}
 	}
-	res, err := render.NewRenderer(render.DefaultRendererConfig(), eng).Render(context.Background(), req)
+	res, err := render.NewRenderer(cfg, eng, fast).Render(context.Background(), req)
 	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(*out, res.PDF, 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("%s: %d pages, %d bytes, %s in %s\n", *out, res.Pages, len(res.PDF), res.Engine, res.Duration.Round(time.Millisecond))
+	fmt.Printf("%s: %d pages, %d bytes, %s in %s (%s)\n", *out, res.Pages, len(res.PDF), res.Engine, res.Duration.Round(time.Millisecond), res.EngineReason)
 	return nil
 }

@@ -1,0 +1,210 @@
+package phantom
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"golang.org/x/net/html"
+
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/phantom/fonts"
+	"github.com/platen/platen/render/phantom/layout"
+	"github.com/platen/platen/render/phantom/pdfw"
+	"github.com/platen/platen/render/phantom/style"
+)
+
+// Config is the engine's settings.
+type Config struct {
+	// Workers is how many documents lay out at once. Phantom is pure CPU
+	// work, so more workers than cores only take turns.
+	Workers int
+	// MaxPages stops a runaway document while it is laid out, rather than
+	// after: the renderer's own cap (docs/design.md "Limits") is checked on
+	// the finished PDF, and a document over it would otherwise be laid out
+	// to the end first.
+	MaxPages int
+}
+
+// DefaultConfig returns one worker per core and the platform's page cap.
+func DefaultConfig() Config {
+	return Config{Workers: max(runtime.NumCPU(), 1), MaxPages: render.DefaultRendererConfig().MaxPages}
+}
+
+// Engine prints documents in process: it parses the HTML, computes the
+// style, lays the document out into pages and writes the PDF. It is safe
+// for concurrent use; each worker owns a font shaper, because shaping faces
+// are not safe to share between goroutines.
+type Engine struct {
+	cfg     Config
+	lib     *fonts.Library
+	shapers chan *fonts.Shaper
+	// prepared keeps the last few documents the support check parsed and
+	// styled, so the render that follows it does not do that again.
+	prepared preparedCache
+}
+
+// New returns an engine over the machine's fonts.
+func New(cfg Config) (*Engine, error) {
+	if cfg.Workers < 1 {
+		cfg.Workers = 1
+	}
+	lib, err := fonts.Default()
+	if err != nil {
+		return nil, fmt.Errorf("phantom: fonts: %w", err)
+	}
+	e := &Engine{cfg: cfg, lib: lib, shapers: make(chan *fonts.Shaper, cfg.Workers)}
+	for range cfg.Workers {
+		e.shapers <- lib.NewShaper()
+	}
+	return e, nil
+}
+
+// Name is the engine's name as documents record it.
+func (e *Engine) Name() string { return render.EnginePhantom }
+
+// Unsupported lists what the job uses that phantom does not lay out
+// (render.Judge): the platform default hands such a document to chromium.
+func (e *Engine) Unsupported(job render.Job) []string {
+	sh, err := e.take(context.Background())
+	if err != nil {
+		return []string{err.Error()}
+	}
+	defer e.put(sh)
+	p, err := e.prepare(job, sh)
+	if err != nil {
+		return []string{"markup phantom cannot read (" + err.Error() + ")"}
+	}
+	return p.unsupported
+}
+
+// Render prints one document. It honours ctx's deadline between pages and
+// every few hundred boxes, and stops at the page cap.
+func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
+	sh, err := e.take(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer e.put(sh)
+	p, err := e.prepare(job, sh)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
+	}
+	doc, err := layout.Layout(ctx, p.doc, p.style, sh, layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer})
+	switch {
+	case errors.Is(err, layout.ErrTooManyPages):
+		return nil, fmt.Errorf("%w: %v", render.ErrTooManyPages, err)
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
+	}
+	var out bytes.Buffer
+	if err := pdfw.Write(&out, doc, pdfw.Options{}); err != nil {
+		return nil, fmt.Errorf("%w: write the PDF: %v", render.ErrRender, err)
+	}
+	return out.Bytes(), nil
+}
+
+func (e *Engine) take(ctx context.Context) (*fonts.Shaper, error) {
+	select {
+	case sh := <-e.shapers:
+		return sh, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (e *Engine) put(sh *fonts.Shaper) { e.shapers <- sh }
+
+// prepared is a parsed and styled document, read-only once made.
+type prepared struct {
+	doc         *html.Node
+	style       *style.Result
+	unsupported []string
+}
+
+// prepare parses and styles the job's markup, or returns what the support
+// check made of the same markup a moment ago.
+func (e *Engine) prepare(job render.Job, sh *fonts.Shaper) (*prepared, error) {
+	if p := e.prepared.get(job.HTML); p != nil {
+		return p, nil
+	}
+	doc, err := html.Parse(strings.NewReader(job.HTML))
+	if err != nil {
+		return nil, err
+	}
+	if depth(doc, 0) > maxDepth {
+		return nil, fmt.Errorf("elements nest more than %d deep", maxDepth)
+	}
+	g := job.Geometry
+	st, err := style.Compute(doc, style.Options{
+		PageWidth: g.SheetWidthMM() * pxPerMM, PageHeight: g.SheetHeightMM() * pxPerMM,
+		FontMetrics: func(families []string, weight int, fs style.FontStyle, size float64) (float64, float64) {
+			m := sh.Metrics(fonts.Query{Families: families, Weight: weight, Style: fs, Stretch: 100}, size)
+			return m.XHeight, m.ZeroWidth
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	p := &prepared{doc: doc, style: st}
+	p.unsupported = unsupported(job, doc, st)
+	e.prepared.put(job.HTML, p)
+	return p, nil
+}
+
+// pxPerMM converts millimetres to CSS pixels (96 per inch).
+const pxPerMM = 96 / 25.4
+
+// depth is how deep n's elements nest, counted up to just past maxDepth.
+func depth(n *html.Node, d int) int {
+	if d > maxDepth {
+		return d
+	}
+	deepest := d
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			deepest = max(deepest, depth(c, d+1))
+		}
+	}
+	return deepest
+}
+
+// preparedCache holds the last few prepared documents by their markup. It
+// is small: it only bridges the support check and the render that follows
+// it, a moment later on the same node.
+type preparedCache struct {
+	mu    sync.Mutex // guards order and byKey
+	order []string
+	byKey map[string]*prepared
+}
+
+const preparedKept = 8
+
+func (c *preparedCache) get(key string) *prepared {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byKey[key]
+}
+
+func (c *preparedCache) put(key string, p *prepared) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil {
+		c.byKey = map[string]*prepared{}
+	}
+	if _, ok := c.byKey[key]; ok {
+		return
+	}
+	if len(c.order) == preparedKept {
+		delete(c.byKey, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.order = append(c.order, key)
+	c.byKey[key] = p
+}

@@ -1,0 +1,164 @@
+package phantom
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/render"
+)
+
+var (
+	engineOnce sync.Once
+	engine     *Engine
+	engineErr  error
+)
+
+func testEngine(t *testing.T) *Engine {
+	t.Helper()
+	engineOnce.Do(func() { engine, engineErr = New(DefaultConfig()) })
+	if engineErr != nil {
+		t.Fatal(engineErr)
+	}
+	return engine
+}
+
+func a4() render.Geometry {
+	m, _ := render.ParseManifest([]byte(`{"pageSize":"A4","margins":{"top":"10mm","right":"10mm","bottom":"10mm","left":"10mm"}}`), "m")
+	return m.Geometry()
+}
+
+func job(markup string) render.Job {
+	g := a4()
+	return render.Job{HTML: render.Document(markup, g, ""), Geometry: g}
+}
+
+// pdfText is the text poppler extracts from a PDF.
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "out.pdf")
+	if err := os.WriteFile(f, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-layout", f, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return string(out)
+}
+
+func TestRenderPrintsSearchableText(t *testing.T) {
+	e := testEngine(t)
+	pdf, err := e.Render(context.Background(), job(`<h1>Invoice INV-7</h1><p>Total due: <b>€1,234.50</b></p>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := pdfText(t, pdf)
+	for _, want := range []string{"Invoice INV-7", "Total due: €1,234.50"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF's text %q lacks %q", text, want)
+		}
+	}
+	again, err := e.Render(context.Background(), job(`<h1>Invoice INV-7</h1><p>Total due: <b>€1,234.50</b></p>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(pdf) {
+		t.Error("the same job gave different bytes")
+	}
+}
+
+func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
+	e := testEngine(t)
+	cases := []struct {
+		markup string
+		want   []string
+	}{
+		{`<div style="display:flex"><p>a</p></div>`, []string{"display:flex"}},
+		{`<style>.g{display:grid}</style><div class="g">a</div>`, []string{"display:grid"}},
+		{`<p>a</p><script>document.write("b")</script>`, []string{"<script>"}},
+		{`<canvas id="c"></canvas>`, []string{"<canvas> at canvas#c"}},
+		{`<img style="float:left" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">`, []string{"float"}},
+		{`<style>@font-face{font-family:X;src:url(data:font/woff2;base64,AAAA)}</style><p style="font-family:X">a</p>`, []string{"@font-face"}},
+	}
+	for _, c := range cases {
+		got := strings.Join(e.Unsupported(job(c.markup)), "; ")
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: unsupported %q lacks %q", c.markup, got, w)
+			}
+		}
+	}
+	plain := `<table><tr><td style="display:inline-block;border:1px solid">a</td></tr></table><ol><li>b</li></ol><p style="position:absolute;top:10mm">c</p>`
+	if got := e.Unsupported(job(plain)); len(got) != 0 {
+		t.Errorf("a document of tables, lists and positioning was judged unsupported: %v", got)
+	}
+	if got := e.Unsupported(render.Job{HTML: render.Document("<p>a</p>", a4(), ""), Geometry: a4(), Tagged: true}); len(got) == 0 || !strings.Contains(got[0], "taggedPdf") {
+		t.Errorf("a tagged PDF was judged supported: %v", got)
+	}
+}
+
+func TestRenderStopsAtThePageCap(t *testing.T) {
+	e, err := New(Config{Workers: 1, MaxPages: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Render(context.Background(), job(strings.Repeat(`<div style="break-before:page">page</div>`, 10)))
+	if !errors.Is(err, render.ErrTooManyPages) {
+		t.Fatalf("ten pages under a cap of three: %v, want ErrTooManyPages", err)
+	}
+}
+
+func TestRenderHonoursTheDeadline(t *testing.T) {
+	e := testEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	<-ctx.Done()
+	if _, err := e.Render(ctx, job(`<p>late</p>`)); err == nil {
+		t.Fatal("a render past its deadline succeeded")
+	}
+}
+
+func TestRenderRefusesRunawayNesting(t *testing.T) {
+	e := testEngine(t)
+	deep := strings.Repeat("<div>", 5000) + "x" + strings.Repeat("</div>", 5000)
+	if _, err := e.Render(context.Background(), job(deep)); !errors.Is(err, render.ErrRender) {
+		t.Fatalf("5,000 nested divs: %v, want ErrRender", err)
+	}
+	if got := e.Unsupported(job(deep)); len(got) == 0 {
+		t.Error("5,000 nested divs were judged supported")
+	}
+}
+
+// TestConcurrentRenders runs more renders than workers at once, under the
+// race detector: each worker's shaper must stay its own.
+func TestConcurrentRenders(t *testing.T) {
+	e := testEngine(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			markup := `<p style="font-family:serif">Document ` + strings.Repeat("text ", 50*(i+1)) + `</p><p style="font-family:monospace">mono</p>`
+			pdf, err := e.Render(context.Background(), job(markup))
+			if err == nil && !strings.Contains(pdfText(t, pdf), "Document") {
+				err = errors.New("text missing")
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}

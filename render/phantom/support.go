@@ -1,0 +1,112 @@
+package phantom
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/phantom/images"
+	"github.com/platen/platen/render/phantom/layout"
+	"github.com/platen/platen/render/phantom/style"
+)
+
+// unsupported lists what a parsed and styled document uses that phantom
+// does not lay out, as "name at where" (docs/templates.md "Engines"): the
+// style's features (flex, grid, floats, transforms, web fonts, CSS phantom
+// does not implement), the elements that need a browser (scripts, frames,
+// canvas, media), drawings with parts phantom cannot draw, and a tagged PDF.
+// Each name is given once, at its first use.
+func unsupported(job render.Job, doc *html.Node, st *style.Result) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name, where string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if where != "" {
+			name += " at " + where
+		}
+		out = append(out, name)
+	}
+	if job.Tagged {
+		add("taggedPdf", "the manifest")
+	}
+	for _, f := range st.Unsupported() {
+		add(f.Name, f.Where)
+	}
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		if n.Type == html.ElementNode && n.Namespace == "svg" && n.Data == "svg" {
+			add("inline <svg>", describe(n))
+			return
+		}
+		if n.Type == html.ElementNode {
+			switch n.DataAtom {
+			case atom.Script:
+				if strings.TrimSpace(text(n)) != "" || attr(n, "src") != "" {
+					add("<script>", describe(n))
+				}
+			case atom.Iframe, atom.Frame, atom.Frameset, atom.Object, atom.Embed, atom.Canvas, atom.Video, atom.Audio, atom.Math:
+				if s := st.Style(n); s == nil || s.Display != style.DisplayNone {
+					add("<"+n.Data+">", describe(n))
+				}
+			case atom.Img:
+				if src := attr(n, "src"); src != "" {
+					if img, err := images.Load(src); err == nil && img.SVG != nil {
+						for _, d := range img.SVG.Dropped {
+							add("svg:"+d, describe(n))
+						}
+					}
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
+	return out
+}
+
+// maxDepth bounds the nesting phantom lays out (layout's own limit); a
+// deeper document is refused before it is styled, and the default hands it
+// to chromium.
+const maxDepth = layout.DefaultMaxDepth
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func text(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
+}
+
+// describe names an element as a selector would: tag, id and first class.
+func describe(n *html.Node) string {
+	s := n.Data
+	if id := attr(n, "id"); id != "" {
+		return fmt.Sprintf("%s#%s", s, id)
+	}
+	if cl := strings.Fields(attr(n, "class")); len(cl) > 0 {
+		return s + "." + cl[0]
+	}
+	return s
+}

@@ -155,6 +155,9 @@ func (b *Box) IsAtomicInline() bool {
 
 // IsOutOfFlow reports whether the box is absolutely or fixed positioned.
 func (b *Box) IsOutOfFlow() bool {
+	if b.Kind == KindText || b.Kind == KindBreak {
+		return false // they share their parent's style
+	}
 	p := b.Style.Position
 	return p == style.Absolute || p == style.Fixed
 }

@@ -128,6 +128,9 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 	var rootFrag *Frag
 	if root != nil {
 		rootFrag = l.layoutRoot(root)
+		if debugDump != nil {
+			debugDump(rootFrag)
+		}
 		if l.err != nil {
 			return nil, l.err
 		}
@@ -176,7 +179,7 @@ func isQuirks(doc *html.Node) bool {
 }
 
 // pageGeom is one page's geometry as Chromium prints it: the page area is
-// placed at whole pixels, its width rounded up and its height down, and
+// placed at whole pixels, its width and height rounded up (measured), and
 // the PDF page size is whole points rounded to 1/300 inch (measured: A4 is
 // 594.96 × 841.92 pt).
 type pageGeom struct {
@@ -196,7 +199,7 @@ func pageGeometry(ps *style.PageStyle) pageGeom {
 	g.w, g.h = pdfPageSide(ps.Width, false), pdfPageSide(ps.Height, true)
 	g.areaX, g.areaY = math.Round(ps.Margin[style.Left]), math.Round(ps.Margin[style.Top])
 	g.areaW = math.Ceil(ps.Width - ps.Margin[style.Left] - ps.Margin[style.Right] - 1e-6)
-	g.areaH = math.Floor(ps.Height - ps.Margin[style.Top] - ps.Margin[style.Bottom] + 1e-6)
+	g.areaH = math.Ceil(ps.Height - ps.Margin[style.Top] - ps.Margin[style.Bottom] - 1e-6)
 	if g.areaW < 1 {
 		g.areaW = 1
 	}

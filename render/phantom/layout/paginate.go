@@ -35,6 +35,10 @@ import (
 	"github.com/platen/platen/render/phantom/style"
 )
 
+var debugPaginate = false
+
+var debugDump func(*Frag)
+
 // page is one page's window onto the stitched flow.
 type page struct {
 	geom  pageGeom
@@ -199,7 +203,10 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 				}
 			}
 			if c.Kind == FragLine && b != nil {
-				if li < b.Style.Orphans || nLines-li < b.Style.Widows {
+				// Orphans first; widows only when both can be met (Blink
+				// keeps the orphans and lets the widow stand otherwise).
+				orph, wid := b.Style.Orphans, b.Style.Widows
+				if li < orph || (nLines-li < wid && nLines-wid >= orph) {
 					e.avoid++
 				}
 			}
@@ -349,6 +356,12 @@ func (pg *pager) fill() ([]page, error) {
 				continue
 			}
 			// The unit does not fit: break at the best candidate before it.
+			if debugPaginate {
+				println("unit", e.top, e.bottom, "g", g, "end", end)
+				for _, c := range cands {
+					println("  cand", c.y, c.g, c.avoid)
+				}
+			}
 			best := -1
 			for k := len(cands) - 1; k >= 0; k-- {
 				c := &cands[k]

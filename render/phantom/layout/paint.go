@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"math"
+
 	"github.com/platen/platen/render/phantom/draw"
 	"github.com/platen/platen/render/phantom/style"
 )
@@ -25,14 +27,20 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		dp := &draw.Page{Width: g.w, Height: g.h}
 		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.areaH}
 		if root != nil {
+			if i == 0 {
+				computeInk(root)
+				for _, f := range l.fixedFrags {
+					computeInk(f)
+				}
+			}
 			p.canvas(root, g)
 			p.op(draw.PushClip{Path: rectPath(0, g.areaY, g.w, g.areaH)})
 			p.paintTree(root)
 			for _, f := range l.fixedFrags {
-				save := p.oy
-				p.oy = g.areaY
+				save, st, sb := p.oy, p.top, p.bottom
+				p.oy, p.top, p.bottom = g.areaY, math.Inf(-1), math.Inf(1)
 				p.paintTree(f)
-				p.oy = save
+				p.oy, p.top, p.bottom = save, st, sb
 			}
 			p.op(draw.PopClip{})
 		}
@@ -63,6 +71,9 @@ func (p *painter) canvas(root *Frag, g pageGeom) {
 // paintTree paints f and its descendants in tree order (a first version:
 // stacking order comes later).
 func (p *painter) paintTree(f *Frag) {
+	if f.inkBottom < p.top || f.inkTop >= p.bottom {
+		return
+	}
 	switch f.Kind {
 	case FragBox, FragInline:
 		if f.Box != nil && f.Box.Style.Visibility == "visible" {
@@ -71,6 +82,9 @@ func (p *painter) paintTree(f *Frag) {
 	case FragText:
 		if f.Box != nil && f.Box.Style.Visibility != "visible" {
 			return
+		}
+		if f.Baseline < p.top || f.Baseline >= p.bottom {
+			return // on another page (the clip would hide it, but not from text extraction)
 		}
 		p.text(f)
 		return
@@ -116,7 +130,9 @@ func (p *painter) text(f *Frag) {
 	if t == nil || len(t.Glyphs) == 0 || t.Font == nil {
 		return
 	}
-	p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: f.Baseline + p.oy, Glyphs: t.Glyphs, Color: f.Box.Style.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic})
+	// Blink rounds a text fragment's paint offset to whole pixels
+	// vertically ("consistent line heights"); the ascent is whole already.
+	p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: math.Floor(f.Baseline + p.oy + 0.5), Glyphs: t.Glyphs, Color: f.Box.Style.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic})
 }
 
 // rectPath is a closed rectangle.
@@ -128,4 +144,21 @@ func rectPath(x, y, w, h float64) draw.Path {
 		{Kind: draw.LineTo, P: [3]draw.Point{{X: x, Y: y + h}}},
 		{Kind: draw.Close},
 	}
+}
+
+// computeInk sets every fragment's inkTop and inkBottom: the vertical
+// extent of what it and its descendants paint (borders, outlines and
+// shadows aside), for skipping subtrees on other pages.
+func computeInk(f *Frag) {
+	t, b := f.Y, f.Y+f.H
+	if f.Box != nil && f.Box.Style.Outline.Width > 0 {
+		w := f.Box.Style.Outline.Width
+		t, b = t-w-32, b+w+32
+	}
+	for _, c := range f.Children {
+		computeInk(c)
+		t = math.Min(t, c.inkTop)
+		b = math.Max(b, c.inkBottom)
+	}
+	f.inkTop, f.inkBottom = t, b
 }

@@ -1,6 +1,9 @@
 package pdfw
 
 import (
+	"sync"
+	"weak"
+
 	"github.com/platen/platen/render/phantom/draw"
 )
 
@@ -61,13 +64,17 @@ func validImage(img *draw.Image) bool {
 func (w *writer) writeImages() {
 	for _, di := range w.images {
 		img := di.img
-		n := img.Width * img.Height
+		var enc *encodedImage
+		if img.Kind == draw.Raster {
+			enc = w.encodeRaster(img)
+		}
 		smask := 0
-		if img.Kind == draw.Raster && img.Alpha != nil && !opaque(img.Alpha[:n]) {
+		if enc != nil && enc.alpha.data != nil {
 			smask = w.alloc()
 			d := imageDict(w.tmp[:0], img.Width, img.Height, "/DeviceGray")
+			d = enc.alpha.appendFilter(d, img.Width, 1)
 			w.tmp = d
-			w.putFlate(smask, d, img.Alpha[:n])
+			w.putStream(smask, d, enc.alpha.data)
 		}
 		cs := "/DeviceRGB"
 		switch img.Components {
@@ -90,9 +97,137 @@ func (w *writer) writeImages() {
 			w.putStream(di.ref, d, img.Data)
 			continue
 		}
+		d = enc.color.appendFilter(d, img.Width, img.Components)
 		w.tmp = d
-		w.putFlate(di.ref, d, img.Data[:n*img.Components])
+		w.putStream(di.ref, d, enc.color.data)
 	}
+}
+
+// encodedPlane is one compressed image plane.
+type encodedPlane struct {
+	data      []byte
+	predicted bool // PNG-filtered rows (/Predictor 15)
+}
+
+func (p encodedPlane) appendFilter(d []byte, width, colors int) []byte {
+	d = append(d, "/Filter/FlateDecode"...)
+	if p.predicted {
+		d = append(d, "/DecodeParms<</Predictor 15/Colors "...)
+		d = appendInt(d, colors)
+		d = append(d, "/Columns "...)
+		d = appendInt(d, width)
+		d = append(d, ">>"...)
+	}
+	return d
+}
+
+// encodedImage is a raster's compressed colour and alpha (alpha.data nil
+// when the image is opaque).
+type encodedImage struct {
+	color, alpha encodedPlane
+}
+
+// encodeRaster compresses a raster, from the process-wide cache when the
+// same image (the same pointer: images are cached and shared) was written
+// before at this level.
+func (w *writer) encodeRaster(img *draw.Image) *encodedImage {
+	key := imageKey{weak.Make(img), w.level}
+	if e := rasterCache.get(key); e != nil {
+		return e
+	}
+	n := img.Width * img.Height
+	e := &encodedImage{color: w.encodePlane(img.Data[:n*img.Components], img.Width, img.Height, img.Components)}
+	if img.Alpha != nil && !opaque(img.Alpha[:n]) {
+		e.alpha = w.encodePlane(img.Alpha[:n], img.Width, img.Height, 1)
+	}
+	rasterCache.put(key, e)
+	return e
+}
+
+// encodePlane compresses pixels both as they are and PNG-filtered, and
+// keeps the smaller: filtering halves photographs and gradients, while flat
+// artwork (most logos) compresses best unfiltered.
+func (w *writer) encodePlane(px []byte, width, height, n int) encodedPlane {
+	plain := appendDeflate(nil, px, w.level)
+	w.raw = appendPredicted(w.raw[:0], px, width, height, n, &w.rows)
+	if len(w.raw) > maxRetained { // do not keep a huge buffer for the next document
+		defer func() { w.raw = nil }()
+	}
+	w.zbuf.b = appendDeflate(w.zbuf.b[:0], w.raw, w.level)
+	if len(w.zbuf.b) < len(plain) {
+		return encodedPlane{data: append([]byte(nil), w.zbuf.b...), predicted: true}
+	}
+	return encodedPlane{data: plain}
+}
+
+// imageKey identifies an encoded raster: the image (weakly: the cache must
+// not keep images alive) and the flate level.
+type imageKey struct {
+	img   weak.Pointer[draw.Image]
+	level int
+}
+
+// rasterCacheBytes bounds the compressed rasters kept between documents:
+// the logos and letterheads that every document of a template repeats.
+const rasterCacheBytes = 16 << 20
+
+var rasterCache = lruCache{max: rasterCacheBytes}
+
+// lruCache keeps encoded rasters up to max bytes, dropping the least
+// recently used first.
+type lruCache struct {
+	mu    sync.Mutex // guards all below
+	max   int
+	size  int
+	tick  uint64
+	items map[imageKey]*lruItem
+}
+
+type lruItem struct {
+	e    *encodedImage
+	size int
+	used uint64
+}
+
+func (c *lruCache) get(k imageKey) *encodedImage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	it := c.items[k]
+	if it == nil {
+		return nil
+	}
+	c.tick++
+	it.used = c.tick
+	return it.e
+}
+
+func (c *lruCache) put(k imageKey, e *encodedImage) {
+	size := len(e.color.data) + len(e.alpha.data)
+	if size > c.max/4 {
+		return // one image must not empty the cache
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.items == nil {
+		c.items = make(map[imageKey]*lruItem)
+	}
+	if _, ok := c.items[k]; ok {
+		return
+	}
+	for c.size+size > c.max {
+		var oldest imageKey
+		var o *lruItem
+		for k2, it := range c.items { // a scan: the cache holds few images
+			if o == nil || it.used < o.used {
+				oldest, o = k2, it
+			}
+		}
+		delete(c.items, oldest)
+		c.size -= o.size
+	}
+	c.tick++
+	c.items[k] = &lruItem{e: e, size: size, used: c.tick}
+	c.size += size
 }
 
 func imageDict(b []byte, wd, ht int, cs string) []byte {

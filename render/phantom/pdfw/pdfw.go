@@ -86,6 +86,7 @@ type writer struct {
 	tmp    []byte   // a dictionary being built
 	raw    []byte   // an uncompressed stream being built
 	zbuf   sliceWriter
+	rows   [4][]byte // PNG-filtered rows being compared
 	sc     scratch
 
 	catalog, pages, resources int

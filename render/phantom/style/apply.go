@@ -4,8 +4,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/platen/platen/render/phantom/draw"
+	"golang.org/x/net/html"
 )
 
 // elemInfo is what an element's style keeps beyond Computed for its
@@ -17,7 +19,7 @@ type elemInfo struct {
 	last    alignKw
 	wsColl  uint8 // white-space-collapse: 0 collapse, 1 preserve, 2 preserve-breaks, 3 break-spaces
 	nowrap  bool  // text-wrap-mode: nowrap
-	custom  map[string]string
+	custom  *customSet
 }
 
 // alignKw is a text-align or text-align-last keyword as specified.
@@ -73,7 +75,19 @@ type state struct {
 	lcOK   bool
 	// fontSizeSet is set once font-size was declared on this element.
 	fontSizeSet bool
-	feats       func(name string) // reports a value phantom cannot compute
+	// cp, node and src say where a value phantom cannot compute is
+	// reported: cp is nil when validating or styling a page.
+	cp   *computer
+	node *html.Node
+	src  string
+}
+
+// report records that the value being applied uses something phantom
+// does not lay out.
+func (st *state) report(name string) {
+	if st.cp != nil {
+		st.cp.pending = append(st.cp.pending, Feature{name, st.cp.where(st.src, st.node)})
+	}
 }
 
 // len returns a length context for properties measured against this
@@ -90,14 +104,30 @@ func (st *state) len() *lenCtx {
 	return &st.lc
 }
 
-// scratch state for validating values at parse time.
+// validLonghand reports whether v is a valid value of p, by applying it to
+// a scratch style (CSS drops an invalid declaration when parsing, so an
+// earlier valid one stays in force).
 func validLonghand(p propID, v []tok) bool {
-	c := initialComputed
-	parent := initialComputed
-	opt := Options{PageWidth: 800, PageHeight: 1000}
-	st := state{c: &c, p: &parent, pi: &rootInfo, info: &elemInfo{}, opt: &opt, rootFS: 16}
-	return st.apply(p, v)
+	sc := scratchPool.Get().(*scratch)
+	sc.c, sc.parent = initialComputed, initialComputed
+	sc.info = elemInfo{}
+	sc.st = state{c: &sc.c, p: &sc.parent, pi: &rootInfo, info: &sc.info, opt: &scratchOpt, rootFS: 16}
+	ok := sc.st.apply(p, v)
+	scratchPool.Put(sc)
+	return ok
 }
+
+// scratch is validLonghand's reusable state.
+type scratch struct {
+	c, parent Computed
+	info      elemInfo
+	st        state
+}
+
+var (
+	scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+	scratchOpt  = Options{PageWidth: 800, PageHeight: 1000}
+)
 
 // rootInfo is the parent info of the root element.
 var rootInfo = elemInfo{fontKw: 4}
@@ -129,8 +159,14 @@ func (st *state) lengthOf(v []tok, f lengthFlags, kw ...string) (Length, bool) {
 		return Length{}, false
 	}
 	l, ok, calcErr := st.len().length(&v[0], f)
-	if calcErr && st.feats != nil {
-		st.feats("calc")
+	if calcErr {
+		// Valid CSS phantom cannot resolve before layout: reported, and
+		// computed as the property's first keyword (auto) or 0.
+		st.report("calc")
+		if len(kw) > 0 {
+			return st.lengthOf([]tok{ident(kw[0])}, f, kw...)
+		}
+		return Length{}, true
 	}
 	return l, ok
 }
@@ -251,9 +287,7 @@ func (st *state) apply(p propID, v []tok) bool {
 			c.SmallCaps = true
 		case "petite-caps", "all-petite-caps", "unicase", "titling-caps":
 			c.SmallCaps = true
-			if st.feats != nil {
-				st.feats("css:font-variant-caps")
-			}
+			st.report("css:font-variant-caps")
 		default:
 			return false
 		}
@@ -327,9 +361,7 @@ func (st *state) apply(p propID, v []tok) bool {
 		switch kw1(v) {
 		case "horizontal-tb", "lr", "lr-tb", "rl", "rl-tb":
 		case "vertical-rl", "vertical-lr", "sideways-rl", "sideways-lr", "tb", "tb-rl":
-			if st.feats != nil {
-				st.feats("writing-mode")
-			}
+			st.report("writing-mode")
 		default:
 			return false
 		}
@@ -396,9 +428,7 @@ func (st *state) apply(p propID, v []tok) bool {
 		l, ok := st.lengthOf(v, allowPct, kws...)
 		if !ok {
 			if kw1(v) == "stretch" || kw1(v) == "-webkit-fill-available" {
-				if st.feats != nil {
-					st.feats("css:" + propName[p] + ":stretch")
-				}
+				st.report("css:" + propName[p] + ":stretch")
 				l, ok = Length{Unit: Auto}, true
 			} else {
 				return false
@@ -551,7 +581,7 @@ func (st *state) apply(p propID, v []tok) bool {
 	case pBackgroundImage:
 		return st.applyBgImage(v)
 	case pBackgroundRepeat:
-		layer := splitCommas(v)[0]
+		layer := firstLayer(v)
 		r := ""
 		switch len(layer) {
 		case 1:
@@ -560,9 +590,7 @@ func (st *state) apply(p propID, v []tok) bool {
 				r = kw1(layer)
 			case "space", "round":
 				r = "repeat"
-				if st.feats != nil {
-					st.feats("css:background-repeat")
-				}
+				st.report("css:background-repeat")
 			}
 		case 2:
 			x, y := kw1(layer[:1]), kw1(layer[1:])
@@ -570,9 +598,7 @@ func (st *state) apply(p propID, v []tok) bool {
 				return false
 			}
 			if x == "space" || x == "round" || y == "space" || y == "round" {
-				if st.feats != nil {
-					st.feats("css:background-repeat")
-				}
+				st.report("css:background-repeat")
 			}
 			rx, ry := x != "no-repeat", y != "no-repeat"
 			switch {
@@ -591,7 +617,7 @@ func (st *state) apply(p propID, v []tok) bool {
 		}
 		c.Background.Repeat = r
 	case pBackgroundPositionX, pBackgroundPositionY:
-		l, ok := st.bgPos(splitCommas(v)[0], p == pBackgroundPositionX)
+		l, ok := st.bgPos(firstLayer(v), p == pBackgroundPositionX)
 		if !ok {
 			return false
 		}
@@ -601,7 +627,7 @@ func (st *state) apply(p propID, v []tok) bool {
 			c.Background.PositionY = l
 		}
 	case pBackgroundSize:
-		layer := splitCommas(v)[0]
+		layer := firstLayer(v)
 		b := &c.Background
 		switch {
 		case kw1(layer) == "cover":
@@ -624,16 +650,14 @@ func (st *state) apply(p propID, v []tok) bool {
 			return false
 		}
 	case pBackgroundClip, pBackgroundOrigin:
-		k := kw1(splitCommas(v)[0])
+		k := kw1(firstLayer(v))
 		switch k {
 		case "border-box", "padding-box", "content-box":
 		case "text":
 			if p == pBackgroundOrigin {
 				return false
 			}
-			if st.feats != nil {
-				st.feats("css:background-clip:text")
-			}
+			st.report("css:background-clip:text")
 		default:
 			return false
 		}
@@ -643,12 +667,10 @@ func (st *state) apply(p propID, v []tok) bool {
 			c.Background.Origin = k
 		}
 	case pBackgroundAttachment:
-		switch kw1(splitCommas(v)[0]) {
+		switch kw1(firstLayer(v)) {
 		case "scroll", "local":
 		case "fixed":
-			if st.feats != nil {
-				st.feats("css:background-attachment")
-			}
+			st.report("css:background-attachment")
 		default:
 			return false
 		}
@@ -683,9 +705,7 @@ func (st *state) apply(p propID, v []tok) bool {
 		if len(v) != 1 {
 			for i := range v {
 				if v[i].isIdent("hanging") || v[i].isIdent("each-line") {
-					if st.feats != nil {
-						st.feats("css:text-indent")
-					}
+					st.report("css:text-indent")
 				}
 			}
 			v = v[:1]
@@ -700,9 +720,7 @@ func (st *state) apply(p propID, v []tok) bool {
 		case "none", "uppercase", "lowercase", "capitalize":
 			c.TextTransform = kw1(v)
 		case "full-width", "full-size-kana", "math-auto":
-			if st.feats != nil {
-				st.feats("css:text-transform")
-			}
+			st.report("css:text-transform")
 		default:
 			return false
 		}
@@ -730,8 +748,8 @@ func (st *state) apply(p propID, v []tok) bool {
 		switch kw1(v) {
 		case "solid", "wavy":
 			c.Decoration.Style = BorderSolid
-			if kw1(v) == "wavy" && st.feats != nil {
-				st.feats("css:text-decoration-style:wavy")
+			if kw1(v) == "wavy" {
+				st.report("css:text-decoration-style:wavy")
 			}
 		case "double":
 			c.Decoration.Style = BorderDouble
@@ -777,9 +795,7 @@ func (st *state) apply(p propID, v []tok) bool {
 				base := c.FontSize
 				if p == pWordSpacing {
 					base = c.FontSize / 4
-					if st.feats != nil {
-						st.feats("css:word-spacing")
-					}
+					st.report("css:word-spacing")
 				}
 				px = l.V*base/100 + l.Off
 			} else {
@@ -803,9 +819,7 @@ func (st *state) apply(p propID, v []tok) bool {
 			st.info.wsColl = 3
 		case "preserve-spaces", "discard":
 			st.info.wsColl = 1
-			if st.feats != nil {
-				st.feats("css:white-space-collapse")
-			}
+			st.report("css:white-space-collapse")
 		default:
 			return false
 		}
@@ -872,9 +886,7 @@ func (st *state) apply(p propID, v []tok) bool {
 		if c.FontSize > 0 {
 			c.TabSize = l.V / (c.FontSize / 4)
 		}
-		if st.feats != nil {
-			st.feats("css:tab-size")
-		}
+		st.report("css:tab-size")
 	case pListStyleType:
 		if len(v) != 1 {
 			return false
@@ -889,9 +901,7 @@ func (st *state) apply(p propID, v []tok) bool {
 				return false
 			}
 			c.ListStyleType = "disc"
-			if st.feats != nil {
-				st.feats("css:list-style-type")
-			}
+			st.report("css:list-style-type")
 		default:
 			return false
 		}
@@ -910,9 +920,7 @@ func (st *state) apply(p propID, v []tok) bool {
 			c.ListStyleImage = v[0].s
 		case len(v) == 1 && v[0].kind == tFunc && isImageFunc(v[0].k):
 			c.ListStyleImage = ""
-			if st.feats != nil {
-				st.feats("css:list-style-image")
-			}
+			st.report("css:list-style-image")
 		default:
 			return false
 		}
@@ -1290,8 +1298,8 @@ func (st *state) applyFontSize(v []tok) bool {
 		lc.exFn = func() (float64, float64) { return fm(pc.FontFamily, pc.FontWeight, pc.FontStyle, pc.FontSize) }
 	}
 	l, ok, calcErr := lc.length(t, allowPct)
-	if calcErr && st.feats != nil {
-		st.feats("calc")
+	if calcErr {
+		st.report("calc")
 	}
 	if !ok || l.V < 0 {
 		return false
@@ -1417,6 +1425,10 @@ func (st *state) applyDisplay(v []tok) bool {
 	return true
 }
 
+var vaKeywords = map[string]VAKeyword{"baseline": VABaseline, "sub": VASub, "super": VASuper, "text-top": VATextTop,
+	"text-bottom": VATextBottom, "middle": VAMiddle, "top": VATop, "bottom": VABottom,
+	"-webkit-baseline-middle": VABaselineMiddle}
+
 // applyVerticalAlign sets vertical-align.
 func (st *state) applyVerticalAlign(v []tok) bool {
 	va := &st.c.VerticalAlign
@@ -1424,10 +1436,7 @@ func (st *state) applyVerticalAlign(v []tok) bool {
 		return false
 	}
 	if v[0].kind == tIdent {
-		m := map[string]VAKeyword{"baseline": VABaseline, "sub": VASub, "super": VASuper, "text-top": VATextTop,
-			"text-bottom": VATextBottom, "middle": VAMiddle, "top": VATop, "bottom": VABottom,
-			"-webkit-baseline-middle": VABaselineMiddle}
-		k, ok := m[v[0].k]
+		k, ok := vaKeywords[v[0].k]
 		if !ok {
 			return false
 		}
@@ -1500,7 +1509,9 @@ func (st *state) applyBgImage(v []tok) bool {
 	b := &st.c.Background
 	img := ""
 	n := 0
-	for i, layer := range splitCommas(v) {
+	for i, rest := 0, v; rest != nil; i++ {
+		layer := firstLayer(rest)
+		rest = nextLayers(rest, len(layer))
 		if len(layer) != 1 {
 			return false
 		}
@@ -1516,8 +1527,8 @@ func (st *state) applyBgImage(v []tok) bool {
 			n++
 			if strings.Contains(t.k, "gradient") {
 				st.a.gradient = true
-			} else if st.feats != nil {
-				st.feats("css:background-image")
+			} else {
+				st.report("css:background-image")
 			}
 		default:
 			return false
@@ -1623,9 +1634,7 @@ func (st *state) parseContent(v []tok) ([]ContentItem, bool, bool) {
 			}
 			items = append(items, ContentItem{Kind: ContentAttr, Name: t.args[0].k})
 		case t.kind == tFunc && isImageFunc(t.k):
-			if st.feats != nil {
-				st.feats("css:content")
-			}
+			st.report("css:content")
 		default:
 			return nil, false, false
 		}
@@ -1640,7 +1649,9 @@ func (st *state) parseContent(v []tok) ([]ContentItem, bool, bool) {
 // removed, unquoted words joined by one space), generic names lower-case.
 func parseFamilies(v []tok) []string {
 	var out []string
-	for _, part := range splitCommas(v) {
+	for rest := v; rest != nil; {
+		part := firstLayer(rest)
+		rest = nextLayers(rest, len(part))
 		if len(part) == 0 {
 			return nil
 		}

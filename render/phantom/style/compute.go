@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/platen/platen/render/phantom/draw"
+	"unsafe"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -42,7 +44,7 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 	n := cp.countElements(doc)
 	r := &Result{elems: make(map[*html.Node]*elemStyle, n)}
 	cp.res = r
-	cp.slab = make([]elemStyle, n)
+	cp.left = n
 	cp.rootFS = 16
 	root := &elemStyle{c: initialComputed, info: rootInfo}
 	for c := doc.FirstChild; c != nil; c = c.NextSibling {
@@ -63,8 +65,10 @@ type computer struct {
 	sheets   []*sheet
 	active   [][]bool
 	res      *Result
-	slab     []elemStyle
-	next     int
+	chunk    []elemStyle // elemStyles not yet used
+	left     int         // elements not yet styled
+	root     *elemStyle
+	share    map[shareKey]shareEntry
 	rootFS   float64
 	matches  []match
 	pmatches [4][]match // before, after, marker, first-line/-letter
@@ -79,6 +83,8 @@ type computer struct {
 	seen     map[Feature]bool
 	faces    map[string]bool
 	pending  []Feature
+	st       state // the element being styled (compute is not re-entered)
+	filter   ancestorFilter
 }
 
 var computers = sync.Pool{New: func() any { return &computer{seen: map[Feature]bool{}} }}
@@ -87,13 +93,18 @@ func (cp *computer) release() {
 	cp.sheets = cp.sheets[:0]
 	cp.active = cp.active[:0]
 	cp.res = nil
-	cp.slab = nil
-	cp.next = 0
+	cp.chunk = nil
+	cp.left = 0
+	cp.root = nil
+	for k := range cp.share {
+		delete(cp.share, k)
+	}
 	for k := range cp.seen {
 		delete(cp.seen, k)
 	}
 	cp.faces = nil
 	cp.feats = nil
+	cp.filter = ancestorFilter{}
 	cp.opt = Options{}
 	computers.Put(cp)
 }
@@ -207,14 +218,10 @@ func (cp *computer) report(f Feature) {
 // element styles n and its descendants. hidden is set inside display:
 // none, where nothing is reported.
 func (cp *computer) element(n *html.Node, parent *elemStyle, depth int, hidden, isRoot bool) {
-	if cp.next >= len(cp.slab) {
-		return
-	}
-	e := &cp.slab[cp.next]
-	cp.next++
-	cp.res.elems[n] = e
 	cp.pending = cp.pending[:0]
 	if depth >= maxDepth {
+		e := cp.alloc()
+		cp.res.elems[n] = e
 		e.c = parent.c
 		e.c.Display = DisplayNone
 		e.info = parent.info
@@ -224,10 +231,32 @@ func (cp *computer) element(n *html.Node, parent *elemStyle, depth int, hidden, 
 		return
 	}
 	cp.match(n)
-	cp.cascade(cp.matches, cp.hintsFor(n, isRoot), cp.styleAttr(n), false)
+	hints, stable := cp.hintsFor(n, isRoot)
+	attrDecls := cp.styleAttr(n)
+	// Style sharing: an element whose parent style, matched rules, hints
+	// and style attribute are those of an element styled before shares
+	// that element's computed style (Blink's MatchedPropertiesCache, keyed
+	// more strictly). Rows of a table share their cells' styles.
+	var key shareKey
+	shareable := stable && !isRoot && len(cp.pmatches[0])+len(cp.pmatches[1])+len(cp.pmatches[2])+len(cp.pmatches[3]) == 0 &&
+		!hasAttr(n, "lang") && !hasAttr(n, "xml:lang")
+	if shareable {
+		key = cp.shareKey(parent, hints, attrDecls, hidden)
+		if e := cp.shared(key); e != nil {
+			cp.res.elems[n] = e
+			hid := hidden || e.c.Display == DisplayNone
+			cp.elementTypeFeatures(n, hid)
+			cp.children(n, e, depth, hid)
+			return
+		}
+	}
+	e := cp.alloc()
+	cp.res.elems[n] = e
+	cp.cascade(cp.matches, hints, attrDecls, false)
 	st := cp.compute(e, parent, n, isRoot, false)
 	if isRoot {
 		cp.rootFS = e.c.FontSize
+		cp.root = e
 	}
 	hid := hidden || e.c.Display == DisplayNone
 	if !hid {
@@ -236,16 +265,146 @@ func (cp *computer) element(n *html.Node, parent *elemStyle, depth int, hidden, 
 		}
 		cp.elementFeatures(n, e, parent, st)
 	}
+	cp.elementTypeFeatures(n, hid)
 	cp.pseudos(n, e, hid)
-	if n.DataAtom == atom.Template {
+	if shareable {
+		cp.remember(key, e)
+	}
+	cp.children(n, e, depth, hid)
+}
+
+// children styles n's element children.
+func (cp *computer) children(n *html.Node, e *elemStyle, depth int, hid bool) {
+	if n.DataAtom == atom.Template || n.FirstChild == nil {
 		return
 	}
+	cp.pushAncestor(n, 1)
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
 			cp.element(c, e, depth+1, hid, false)
 		}
 	}
+	cp.pushAncestor(n, -1)
 }
+
+// alloc returns a fresh elemStyle from the current chunk.
+func (cp *computer) alloc() *elemStyle {
+	if len(cp.chunk) == 0 {
+		size := 64
+		if cp.left < size && cp.left > 0 {
+			size = cp.left
+		}
+		cp.chunk = make([]elemStyle, size)
+	}
+	e := &cp.chunk[0]
+	cp.chunk = cp.chunk[1:]
+	cp.left--
+	return e
+}
+
+// shareKey identifies what an element's style is computed from.
+type shareKey struct {
+	parent  *elemStyle
+	hints   *decl
+	nhints  int
+	attr    *decl
+	nattr   int
+	nrules  int
+	hash    uint64
+	hidden  bool
+	pseudoN int
+}
+
+type shareEntry struct {
+	e     *elemStyle
+	rules []*rule
+}
+
+func (cp *computer) shareKey(parent *elemStyle, hints, attrDecls []decl, hidden bool) shareKey {
+	k := shareKey{parent: parent, nhints: len(hints), nattr: len(attrDecls), nrules: len(cp.matches), hidden: hidden}
+	if len(hints) > 0 {
+		k.hints = &hints[0]
+	}
+	if len(attrDecls) > 0 {
+		k.attr = &attrDecls[0]
+	}
+	h := uint64(14695981039346656037)
+	for i := range cp.matches {
+		h = (h ^ uint64(uintptr(unsafe.Pointer(cp.matches[i].r)))) * 1099511628211
+	}
+	k.hash = h
+	return k
+}
+
+func (cp *computer) shared(k shareKey) *elemStyle {
+	ent, ok := cp.share[k]
+	if !ok || len(ent.rules) != len(cp.matches) {
+		return nil
+	}
+	for i := range ent.rules {
+		if ent.rules[i] != cp.matches[i].r {
+			return nil
+		}
+	}
+	return ent.e
+}
+
+func (cp *computer) remember(k shareKey, e *elemStyle) {
+	if cp.share == nil {
+		cp.share = map[shareKey]shareEntry{}
+	}
+	rules := make([]*rule, len(cp.matches))
+	for i := range cp.matches {
+		rules[i] = cp.matches[i].r
+	}
+	cp.share[k] = shareEntry{e: e, rules: rules}
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	_, ok := attrOK(n, key)
+	return ok
+}
+
+// pushAncestor adds (d = 1) or removes (d = -1) n's tag, id and classes
+// from the ancestor filter.
+func (cp *computer) pushAncestor(n *html.Node, d int) {
+	cp.filter.add(selHash('t', strings.ToLower(n.Data)), d)
+	for i := range n.Attr {
+		a := &n.Attr[i]
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "id":
+			if a.Val != "" {
+				cp.filter.add(selHash('#', a.Val), d)
+			}
+		case "class":
+			forEachField(a.Val, func(c string) { cp.filter.add(selHash('.', c), d) })
+		}
+	}
+}
+
+// forEachField calls f for each whitespace-separated field of s without
+// allocating.
+func forEachField(s string, f func(string)) {
+	i := 0
+	for i < len(s) {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		if j > i {
+			f(s[i:j])
+		}
+		i = j
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
 // match collects the rules matching n from every sheet, sorted by
 // specificity and order; pseudo-element rules go to pmatches.
@@ -257,18 +416,14 @@ func (cp *computer) match(n *html.Node) {
 	id := attr(n, "id")
 	cp.classes = cp.classes[:0]
 	if cl := attr(n, "class"); cl != "" {
-		for _, c := range strings.Fields(cl) {
-			dup := false
+		forEachField(cl, func(c string) {
 			for _, d := range cp.classes {
 				if d == c {
-					dup = true
-					break
+					return
 				}
 			}
-			if !dup {
-				cp.classes = append(cp.classes, c)
-			}
-		}
+			cp.classes = append(cp.classes, c)
+		})
 	}
 	tag := n.Data
 	for si, s := range cp.sheets {
@@ -278,13 +433,22 @@ func (cp *computer) match(n *html.Node) {
 			for _, ri := range list {
 				r := &s.rules[ri]
 				ok := true
+				for k := uint8(0); k < r.nanc; k++ {
+					if !cp.filter.mayHave(r.anc[k]) {
+						ok = false
+						break
+					}
+				}
+				if !ok {
+					continue
+				}
 				for _, c := range r.conds {
 					if !act[c] {
 						ok = false
 						break
 					}
 				}
-				if !ok || !r.sel.Match(n) {
+				if !ok || r.empty && !isEmpty(n) || !r.sel.Match(n) {
 					continue
 				}
 				m := match{r: r, key: uint64(r.spec)<<32 | base | uint64(ri)}
@@ -444,7 +608,8 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 			e.c.Lang = l
 		}
 	}
-	st := &state{c: &e.c, p: &parent.c, pi: &parent.info, info: &e.info, opt: &cp.opt, rootFS: cp.rootFS}
+	st := &cp.st
+	*st = state{c: &e.c, p: &parent.c, pi: &parent.info, info: &e.info, opt: &cp.opt, rootFS: cp.rootFS, cp: cp, node: n}
 	st.a.bw = [4]float64{3, 3, 3, 3}
 	st.a.ow = 3
 	st.a.curBorder = [4]bool{true, true, true, true}
@@ -453,8 +618,6 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 	if isRoot {
 		st.rootFS = 16
 	}
-	src := ""
-	st.feats = func(name string) { cp.pending = append(cp.pending, Feature{name, cp.where(src, n)}) }
 	if len(cp.customs) > 0 {
 		e.info.custom = resolveCustoms(parent.info.custom, cp.customs)
 	}
@@ -481,17 +644,10 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 			continue
 		}
 		w := cp.win[p]
-		src = w.src
+		st.src = w.src
 		v := w.d.v
 		if w.d.raw != "" {
-			sub, ok := substitute(w.d.raw, e.info.custom, 0)
-			v = nil
-			if ok {
-				v = expandForPending(w.d.name, p, lexText(sub))
-			}
-			if v == nil {
-				v = []tok{ident("unset")}
-			}
+			v = cp.pendingValue(w.d, p, e.info.custom)
 		}
 		if len(v) == 1 && v[0].kind == tIdent && isWideKeyword(v[0].k) {
 			st.wide(p, v[0].k, parent)
@@ -524,6 +680,27 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 	}
 	return st
 }
+
+// pendingValue substitutes the var() references of a declaration and
+// returns longhand p's value; "unset" when the result is invalid. Results
+// are cached per document by declaration and custom property set: most
+// elements share their root's custom properties.
+func (cp *computer) pendingValue(d *decl, p propID, cs *customSet) []tok {
+	if last := d.last.Load(); last != nil && last.cs == cs {
+		return last.v
+	}
+	var v []tok
+	if sub, ok := substitute(d.raw, cs, 0); ok {
+		v = expandForPending(d.name, p, lexText(sub))
+	}
+	if v == nil {
+		v = unsetValue
+	}
+	d.last.Store(&pendingResult{cs: cs, v: v})
+	return v
+}
+
+var unsetValue = []tok{{kind: tIdent, k: "unset", s: "unset"}}
 
 // physicalFor maps a logical property to its physical one by the
 // element's direction as the cascade left it.
@@ -965,6 +1142,21 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 			}
 		}
 	}
+}
+
+// elementTypeFeatures reports elements phantom does not lay out, whatever
+// their style: form controls, embedded content, scripts.
+func (cp *computer) elementTypeFeatures(n *html.Node, hid bool) {
+	if n.DataAtom == atom.Script && (n.Namespace == "" || n.Namespace == "html") {
+		// A script runs whether or not its element is displayed.
+		t := strings.ToLower(strings.TrimSpace(attr(n, "type")))
+		if t == "" || t == "module" || strings.Contains(t, "javascript") || strings.Contains(t, "ecmascript") {
+			cp.report(Feature{"script", describe(n)})
+		}
+	}
+	if hid {
+		return
+	}
 	if n.Namespace == "" || n.Namespace == "html" {
 		switch n.DataAtom {
 		case atom.Input:
@@ -973,11 +1165,6 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 			}
 		case atom.Select, atom.Textarea, atom.Button, atom.Meter, atom.Progress:
 			cp.report(Feature{"form-control", describe(n)})
-		case atom.Script:
-			t := strings.ToLower(strings.TrimSpace(attr(n, "type")))
-			if t == "" || t == "module" || strings.Contains(t, "javascript") || strings.Contains(t, "ecmascript") {
-				cp.report(Feature{"script", describe(n)})
-			}
 		case atom.Iframe, atom.Object, atom.Embed, atom.Video, atom.Audio, atom.Canvas, atom.Frameset, atom.Frame:
 			cp.report(Feature{"element:" + n.Data, describe(n)})
 		}
@@ -988,7 +1175,7 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 
 // otherFeature names the report an unimplemented property's winning
 // declaration makes, "" when it has no effect.
-func otherFeature(d *decl, custom map[string]string) string {
+func otherFeature(d *decl, custom *customSet) string {
 	name := d.name
 	if silentProps[name] {
 		return ""
@@ -1235,4 +1422,15 @@ func inheritAll(c, p *Computed) {
 	c.EmptyCells = p.EmptyCells
 	c.Orphans = p.Orphans
 	c.Widows = p.Widows
+}
+
+// isEmpty is :empty as Chromium matches it: no element children and no
+// text at all (whitespace included; comments do not count).
+func isEmpty(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode || c.Type == html.TextNode && c.Data != "" {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,10 @@
 package style
 
-import "strings"
+import (
+	"sort"
+	"strings"
+	"sync"
+)
 
 // Limits on custom properties: substitution depth, and the length of a
 // substituted value (a chain of var()s doubling at each step would
@@ -10,11 +14,19 @@ const (
 	maxVarBytes = 1 << 16
 )
 
+// customSet is an element's custom properties, values substituted. It is
+// shared by the descendants that declare none of their own, and never
+// changed once built; its pointer identifies it in substitution caches.
+type customSet struct{ m map[string]string }
+
 // resolveCustoms returns the custom properties of an element: its
 // parent's, overridden by the winning declarations in ws (in cascade
-// order), each with its var() references substituted. The parent's map is
-// shared, never changed.
-func resolveCustoms(parent map[string]string, ws []winner) map[string]string {
+// order), each with its var() references substituted.
+func resolveCustoms(parentSet *customSet, ws []winner) *customSet {
+	var parent map[string]string
+	if parentSet != nil {
+		parent = parentSet.m
+	}
 	out := make(map[string]string, len(parent)+len(ws))
 	for k, v := range parent {
 		out[k] = v
@@ -65,18 +77,60 @@ func resolveCustoms(parent map[string]string, ws []winner) map[string]string {
 		return v, true
 	}
 	for name := range raw {
-		if depth := 0; depth < maxVarDepth {
-			resolve(name, depth)
-		}
+		resolve(name, 0)
 	}
-	return out
+	return internCustoms(out)
+}
+
+// customSets interns custom property sets by content, so that every
+// document of a template shares its root's set (and the substitutions
+// cached against it). Bounded: emptied when full.
+var customSets = struct {
+	sync.Mutex // guards m
+	m          map[string]*customSet
+}{m: map[string]*customSet{}}
+
+func internCustoms(m map[string]string) *customSet {
+	keys := make([]string, 0, len(m))
+	n := 0
+	for k, v := range m {
+		keys = append(keys, k)
+		n += len(k) + len(v) + 2
+	}
+	if n > 1<<16 {
+		return &customSet{m: m}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.Grow(n)
+	for _, k := range keys {
+		b.WriteString(k)
+		b.WriteByte(0)
+		b.WriteString(m[k])
+		b.WriteByte(0)
+	}
+	key := b.String()
+	customSets.Lock()
+	defer customSets.Unlock()
+	if cs := customSets.m[key]; cs != nil {
+		return cs
+	}
+	if len(customSets.m) >= 1024 {
+		customSets.m = map[string]*customSet{}
+	}
+	cs := &customSet{m: m}
+	customSets.m[key] = cs
+	return cs
 }
 
 // substitute replaces var() references in text by the custom properties'
 // values (or the fallbacks). ok is false when a reference has neither.
-func substitute(text string, custom map[string]string, depth int) (string, bool) {
+func substitute(text string, custom *customSet, depth int) (string, bool) {
 	return substituteWith(text, depth, func(n string) (string, bool) {
-		v, ok := custom[n]
+		if custom == nil {
+			return "", false
+		}
+		v, ok := custom.m[n]
 		return v, ok
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -14,7 +15,86 @@ import (
 // Chromium maps into style (HTMLElement::CollectStyleForPresentationAttribute
 // and its overrides), as author declarations of specificity zero that come
 // before every author rule.
-func (cp *computer) hintsFor(n *html.Node, isRoot bool) []decl {
+//
+// stable is set when the hints come from the process-wide cache (or there
+// are none), so that equal hints are the same slice.
+func (cp *computer) hintsFor(n *html.Node, isRoot bool) (h []decl, stable bool) {
+	if n.Namespace != "" && n.Namespace != "html" && !(n.Namespace == "svg" && n.Data == "svg") {
+		return nil, true
+	}
+	key, cacheable := hintKey(n)
+	if key == "" {
+		return nil, true
+	}
+	if cacheable {
+		hintCache.RLock()
+		h, ok := hintCache.m[key]
+		hintCache.RUnlock()
+		if ok {
+			return h, true
+		}
+	}
+	h = cp.buildHints(n)
+	if cacheable {
+		h = append([]decl(nil), h...)
+		hintCache.Lock()
+		if len(hintCache.m) >= 4096 {
+			hintCache.m = map[string][]decl{}
+		}
+		hintCache.m[key] = h
+		hintCache.Unlock()
+	}
+	return h, cacheable
+}
+
+// hintCache holds presentational hints by the attributes they come from:
+// a template's cells and images repeat the same few in every document.
+var hintCache = struct {
+	sync.RWMutex // guards m
+	m            map[string][]decl
+}{m: map[string][]decl{}}
+
+// hintKey names the attributes n's hints depend on; "" when it has none.
+// cacheable is false when the hints depend on the content (dir=auto).
+func hintKey(n *html.Node) (key string, cacheable bool) {
+	cell := n.DataAtom == atom.Td || n.DataAtom == atom.Th
+	var b strings.Builder
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "id", "class", "style", "href", "src", "alt", "title", "name", "lang", "srcset", "target", "rel", "colspan", "rowspan", "headers", "scope", "span", "start", "value", "reversed", "role":
+			continue
+		}
+		if strings.HasPrefix(a.Key, "data-") || strings.HasPrefix(a.Key, "aria-") || a.Namespace != "" {
+			continue
+		}
+		if a.Key == "dir" && strings.EqualFold(strings.TrimSpace(a.Val), "auto") {
+			return "x", false
+		}
+		b.WriteString(a.Key)
+		b.WriteByte('=')
+		b.WriteString(a.Val)
+		b.WriteByte(0)
+	}
+	if cell {
+		if t := enclosingTable(n); t != nil {
+			b.WriteByte(1)
+			for _, k := range []string{"cellpadding", "border", "rules", "bordercolor"} {
+				if v, ok := attrOK(t, k); ok {
+					b.WriteString(k)
+					b.WriteByte('=')
+					b.WriteString(v)
+					b.WriteByte(0)
+				}
+			}
+		}
+	} else if b.Len() == 0 {
+		return "", false
+	}
+	return n.Data + "\x00" + b.String(), true
+}
+
+// buildHints computes n's presentational hints.
+func (cp *computer) buildHints(n *html.Node) []decl {
 	h := cp.hints[:0]
 	if n.Namespace != "" && n.Namespace != "html" {
 		if n.Namespace == "svg" && n.Data == "svg" && n.Parent != nil && (n.Parent.Namespace == "" || n.Parent.Namespace == "html") {
@@ -40,10 +120,6 @@ func (cp *computer) hintsFor(n *html.Node, isRoot bool) []decl {
 		case "auto":
 			h = addHint(h, "direction", ident(autoDirection(n)))
 		}
-	}
-	if len(n.Attr) == 0 && n.DataAtom != atom.Td && n.DataAtom != atom.Th {
-		cp.hints = h
-		return h
 	}
 	switch n.DataAtom {
 	case atom.Body:

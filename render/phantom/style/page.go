@@ -65,8 +65,8 @@ func (cp *computer) pageSet() *pageSet {
 		}
 	}
 	ps.root, ps.info = initialComputed, rootInfo
-	if len(cp.slab) > 0 && cp.next > 0 {
-		ps.root, ps.info = cp.slab[0].c, cp.slab[0].info
+	if cp.root != nil {
+		ps.root, ps.info = cp.root.c, cp.root.info
 	}
 	return ps
 }
@@ -260,7 +260,7 @@ func (ps *pageSet) styleFrom(e, parent *elemStyle, decls []*decl) *state {
 				v = expandForPending(d.name, p, lexText(sub))
 			}
 			if v == nil {
-				v = []tok{ident("unset")}
+				v = unsetValue
 			}
 		}
 		if len(v) == 1 && v[0].kind == tIdent && isWideKeyword(v[0].k) {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/andybalholm/cascadia"
 	"github.com/tdewolff/parse/v2"
@@ -47,6 +48,17 @@ type decl struct {
 	// raw is set on a declaration whose value holds var(): the value's text,
 	// substituted and parsed when the element's style is computed.
 	raw string
+	// last caches the latest substitution of raw (an immutable
+	// *pendingResult): elements sharing their custom properties, as most
+	// of a document and every document of a template do, substitute once.
+	last atomic.Pointer[pendingResult]
+}
+
+// pendingResult is a declaration's value after var() substitution for
+// one set of custom properties.
+type pendingResult struct {
+	cs *customSet
+	v  []tok
 }
 
 // Special propIDs beyond the implemented longhands.
@@ -63,6 +75,14 @@ type rule struct {
 	decls  []decl
 	text   string  // the selector as written
 	conds  []int32 // media conditions (indexes into sheet.media) that must all hold
+	// anc are hashes of simple selectors some ancestor must match (from
+	// compounds left of a descendant or child combinator): a quick reject
+	// before cascadia walks the ancestors.
+	anc  [4]uint32
+	nanc uint8
+	// empty is set when the subject must be :empty, checked by phantom:
+	// cascadia's :empty ignores whitespace, Chromium's does not.
+	empty bool
 }
 
 // sheet is one parsed style sheet. It is immutable once parsed and shared
@@ -402,6 +422,7 @@ func (s *sheet) addRule(text string, ds []decl, conds []int32) {
 	if src == "" {
 		return // never matches in print (a user-action pseudo-class)
 	}
+	src, empty := takeEmpty(src)
 	g, err := cascadia.ParseGroupWithPseudoElements(src)
 	if err != nil || len(g) != 1 {
 		if !ignorableSelector(text) {
@@ -410,7 +431,17 @@ func (s *sheet) addRule(text string, ds []decl, conds []int32) {
 		return
 	}
 	sel := g[0]
-	r := rule{sel: sel, spec: packSpec(sel.Specificity()), decls: ds, text: text, conds: conds}
+	spec := sel.Specificity()
+	if empty {
+		spec[1]++
+	}
+	r := rule{sel: sel, spec: packSpec(spec), decls: ds, text: text, conds: conds, empty: empty}
+	for _, h := range ancestorHashes(src) {
+		if r.nanc < uint8(len(r.anc)) {
+			r.anc[r.nanc] = h
+			r.nanc++
+		}
+	}
 	switch sel.PseudoElement() {
 	case "":
 	case "before":
@@ -439,6 +470,48 @@ func (s *sheet) addRule(text string, ds []decl, conds []int32) {
 	default:
 		s.universal = append(s.universal, i)
 	}
+}
+
+// takeEmpty removes :empty from a selector's rightmost compound (outside
+// parentheses), for phantom to check itself.
+func takeEmpty(sel string) (string, bool) {
+	i := strings.LastIndex(sel, ":empty")
+	if i < 0 {
+		return sel, false
+	}
+	end := i + len(":empty")
+	if end < len(sel) && isNameByte(sel[end]) {
+		return sel, false
+	}
+	// Nothing after it but the rest of its compound.
+	depth := 0
+	for j := 0; j < i; j++ {
+		switch sel[j] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		}
+	}
+	if depth != 0 {
+		return sel, false
+	}
+	for j := end; j < len(sel); j++ {
+		switch sel[j] {
+		case ' ', '>', '+', '~', '\t', '\n', ',':
+			return sel, false
+		}
+	}
+	out := sel[:i] + sel[end:]
+	// A compound left empty becomes the universal selector.
+	if out == "" || strings.ContainsRune(" >+~\t\n", rune(out[len(out)-1])) && end == len(sel) {
+		out += "*"
+	} else if i > 0 && strings.ContainsRune(" >+~\t\n", rune(sel[i-1])) && (end == len(sel) || sel[end] == ':' || sel[end] == '[' || sel[end] == '.' || sel[end] == '#') {
+		out = sel[:i] + "*" + sel[end:]
+	} else if i == 0 {
+		out = "*" + sel[end:]
+	}
+	return out, true
 }
 
 // valuesText writes a prelude's tokens back as text.
@@ -715,4 +788,150 @@ func parsePageSelector(vals []css.Token) *pageRule {
 	}
 	pr.spec = f<<20 | g<<10 | h
 	return pr
+}
+
+// ancestorHashes returns the hashes of the tags, ids and classes that the
+// ancestors of a matching element must have: those of every compound
+// followed by a descendant or child combinator. Compounds inside
+// parentheses (:not(), :has()) and those followed by a sibling combinator
+// are left out.
+func ancestorHashes(sel string) []uint32 {
+	type part struct {
+		text string
+		comb byte // the combinator after this compound
+	}
+	var parts []part
+	depth := 0
+	start := 0
+	var quote byte
+	pending := byte(0)
+	flush := func(end int, comb byte) {
+		t := strings.TrimSpace(sel[start:end])
+		if t != "" {
+			parts = append(parts, part{text: t})
+			pending = 0
+		}
+		if len(parts) > 0 && comb != 0 {
+			if last := &parts[len(parts)-1]; last.comb == 0 || last.comb == ' ' {
+				last.comb = comb
+			}
+		}
+	}
+	for i := 0; i < len(sel); i++ {
+		c := sel[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '\\':
+			i++
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '>' || c == '+' || c == '~'):
+			comb := c
+			if c == '\t' || c == '\n' {
+				comb = ' '
+			}
+			flush(i, comb)
+			start = i + 1
+		}
+	}
+	_ = pending
+	flush(len(sel), 0)
+	var out []uint32
+	for i := 0; i+1 < len(parts) && len(out) < 4; i++ {
+		if parts[i].comb != ' ' && parts[i].comb != '>' {
+			continue
+		}
+		out = appendCompoundHashes(out, parts[i].text)
+	}
+	return out
+}
+
+// appendCompoundHashes appends the hashes of a compound's tag, id and
+// classes (outside brackets and parentheses; escaped names skipped).
+func appendCompoundHashes(out []uint32, comp string) []uint32 {
+	depth := 0
+	for i := 0; i < len(comp) && len(out) < 4; {
+		c := comp[i]
+		switch {
+		case c == '(' || c == '[':
+			depth++
+			i++
+		case c == ')' || c == ']':
+			depth--
+			i++
+		case depth > 0:
+			i++
+		case c == '#' || c == '.' || i == 0 && isNameByte(c) && c != '-':
+			j := i
+			if c == '#' || c == '.' {
+				j++
+			}
+			k := j
+			for k < len(comp) && isNameByte(comp[k]) {
+				k++
+			}
+			if k > j && (k == len(comp) || comp[k] != '\\' && comp[k] != '|') {
+				prefix := byte('t')
+				name := comp[j:k]
+				if c == '#' || c == '.' {
+					prefix = c
+				} else {
+					name = strings.ToLower(name)
+				}
+				out = append(out, selHash(prefix, name))
+			}
+			i = k
+			if k == j {
+				i++
+			}
+		case c == ':':
+			j := i + 1
+			for j < len(comp) && (comp[j] == ':' || isNameByte(comp[j])) {
+				j++
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// selHash hashes a simple selector (FNV-1a over the kind and the name).
+func selHash(kind byte, name string) uint32 {
+	h := uint32(2166136261)
+	h = (h ^ uint32(kind)) * 16777619
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint32(name[i])) * 16777619
+	}
+	return h
+}
+
+// ancestorFilter is a counting Bloom filter of the tags, ids and classes
+// of the element being styled's ancestors (Blink's SelectorFilter).
+type ancestorFilter [1 << 12]uint16
+
+func (f *ancestorFilter) add(h uint32, d int) {
+	for _, i := range [2]uint32{h & 0xfff, h >> 20 & 0xfff} {
+		if d > 0 {
+			if f[i] < 0xffff {
+				f[i]++
+			}
+		} else if f[i] > 0 && f[i] < 0xffff {
+			f[i]--
+		}
+	}
+}
+
+func (f *ancestorFilter) mayHave(h uint32) bool {
+	return f[h&0xfff] != 0 && f[h>>20&0xfff] != 0
 }

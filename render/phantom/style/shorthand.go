@@ -158,10 +158,7 @@ func expandForPending(name string, p propID, v []tok) []tok {
 		return v
 	}
 	if id, ok := longhands[name]; ok && id == p {
-		if validLonghand(p, v) {
-			return v
-		}
-		return nil
+		return v // validated when applied
 	}
 	sh := shorthands[name]
 	if sh == nil {
@@ -176,10 +173,7 @@ func expandForPending(name string, p propID, v []tok) []tok {
 			if vals[i] == nil {
 				return kwInitial
 			}
-			if !validLonghand(p, vals[i]) {
-				return nil
-			}
-			return vals[i]
+			return vals[i] // validated when applied
 		}
 	}
 	return nil

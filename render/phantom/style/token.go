@@ -370,6 +370,25 @@ func tokText(b *strings.Builder, ts []tok) {
 	}
 }
 
+// firstLayer returns the toks before the first comma.
+func firstLayer(ts []tok) []tok {
+	for i := range ts {
+		if ts[i].isComma() {
+			return ts[:i]
+		}
+	}
+	return ts
+}
+
+// nextLayers returns what follows the comma after the first n toks, nil
+// when there is no comma.
+func nextLayers(ts []tok, n int) []tok {
+	if n >= len(ts) {
+		return nil
+	}
+	return ts[n+1:]
+}
+
 // splitCommas splits toks at top-level commas.
 func splitCommas(ts []tok) [][]tok {
 	var out [][]tok

@@ -14,6 +14,9 @@ type lenCtx struct {
 	exDone       bool
 	fontRelative bool // set when a font-relative unit was used (font-size's absoluteness)
 	mathFn       bool // set when a math function was used
+	// unresolved is set when a math function is valid but compares a
+	// percentage with a length, which phantom cannot resolve before layout.
+	unresolved bool
 }
 
 func (lc *lenCtx) exch() (float64, float64) {
@@ -108,6 +111,9 @@ func (lc *lenCtx) calc(fn string, args []tok, depth int) (calcVal, bool) {
 		var best calcVal
 		for i, part := range splitCommas(args) {
 			v, ok := lc.sum(part, depth)
+			if ok && v.hasPct {
+				lc.unresolved = true
+			}
 			if !ok || v.hasPct {
 				return calcVal{}, false
 			}
@@ -124,6 +130,9 @@ func (lc *lenCtx) calc(fn string, args []tok, depth int) (calcVal, bool) {
 		var vs [3]calcVal
 		for i, part := range parts {
 			v, ok := lc.sum(part, depth)
+			if ok && v.hasPct {
+				lc.unresolved = true
+			}
 			if !ok || v.hasPct {
 				return calcVal{}, false
 			}
@@ -302,9 +311,10 @@ func (lc *lenCtx) length(t *tok, f lengthFlags) (l Length, ok bool, calcErr bool
 		if !isMath(t) {
 			return Length{}, false, false
 		}
+		lc.unresolved = false
 		v, ok := lc.calc(t.k, t.args, 0)
 		if !ok {
-			return Length{}, false, true
+			return Length{}, false, lc.unresolved
 		}
 		if v.isNum {
 			if v.num == 0 {

@@ -1,0 +1,118 @@
+package style
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func compute(t testing.TB, doc string) (*Result, *html.Node) {
+	t.Helper()
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Compute(root, Options{PageWidth: 718, PageHeight: 1047})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, root
+}
+
+func featureNames(r *Result) []string {
+	var out []string
+	for _, f := range r.Unsupported() {
+		out = append(out, f.Name+" @ "+f.Where)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestUnsupported checks that a feature is reported when it applies to a
+// displayed element of the document, and only then.
+func TestUnsupported(t *testing.T) {
+	for _, tc := range []struct {
+		name, css, body string
+		want            []string
+	}{
+		{"flex used", `.row { display: flex }`, `<div class=row>x</div>`, []string{"display:flex @ .row"}},
+		{"flex matching nothing", `.row { display: flex }`, `<div class=col>x</div>`, nil},
+		{"flex inside display none", `.row { display: flex } .off { display: none }`, `<div class=off><div class=row>x</div></div>`, nil},
+		{"flex overridden", `.row { display: flex } div.row { display: block }`, `<div class=row>x</div>`, nil},
+		{"inline-flex in style attribute", ``, `<span style="display: inline-flex">x</span>`, []string{"display:inline-flex @ span"}},
+		{"grid", `#g { display: grid; grid-template-columns: 1fr 1fr; gap: 4px }`, `<div id=g>x</div>`, []string{"display:grid @ #g"}},
+		{"inline-grid", `i { display: inline-grid }`, `<i>x</i>`, []string{"display:inline-grid @ i"}},
+		{"float", `img { float: right }`, `<img>`, []string{"float @ img"}},
+		{"float on absolute is not a float", `img { float: right; position: absolute }`, `<img>`, nil},
+		{"float none", `img { float: none }`, `<img>`, nil},
+		{"transform", `.t { transform: rotate(3deg) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
+		{"transform none", `.t { transform: none }`, `<p class=t>x</p>`, nil},
+		{"transform through var", `:root { --r: rotate(3deg) } .t { transform: var(--r) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
+		{"sticky", `th { position: sticky; top: 0 }`, `<table><tr><th>x</th></tr></table>`, []string{"position:sticky @ th"}},
+		{"font-face used", `@font-face { font-family: Brand; src: url(data:font/woff2;base64,AAAA) } h1 { font-family: Brand, sans-serif }`, `<h1>x</h1>`, []string{"@font-face @ Brand"}},
+		{"font-face unused", `@font-face { font-family: Brand; src: url(data:font/woff2;base64,AAAA) }`, `<h1>x</h1>`, nil},
+		{"import", `@import url(other.css);`, `<p>x</p>`, []string{"@import @ url(other.css)"}},
+		{"columns", `.c { columns: 2 }`, `<div class=c>x</div>`, []string{"columns @ .c"}},
+		{"column-count auto", `.c { column-count: auto }`, `<div class=c>x</div>`, nil},
+		{"writing-mode", `.v { writing-mode: vertical-rl }`, `<div class=v>x</div>`, []string{"writing-mode @ .v"}},
+		{"writing-mode horizontal", `.v { writing-mode: horizontal-tb }`, `<div class=v>x</div>`, nil},
+		{"gradient", `.g { background: linear-gradient(red, blue) }`, `<div class=g>x</div>`, []string{"background-image:gradient @ .g"}},
+		{"filter", `.f { filter: blur(2px) }`, `<div class=f>x</div>`, []string{"filter @ .f"}},
+		{"clip-path", `.f { clip-path: circle(50%) }`, `<div class=f>x</div>`, []string{"clip-path @ .f"}},
+		{"mask", `.f { -webkit-mask-image: url(m.png) }`, `<div class=f>x</div>`, []string{"mask @ .f"}},
+		{"first-line", `p::first-line { font-weight: bold }`, `<p>x</p>`, []string{"::first-line @ p::first-line"}},
+		{"first-letter matching nothing", `p.drop::first-letter { font-size: 3em }`, `<p>x</p>`, nil},
+		{"first-letter legacy", `p:first-letter { font-size: 3em }`, `<p>x</p>`, []string{"::first-letter @ p:first-letter"}},
+		{"form control", ``, `<form><input name=a><input type=hidden name=b></form>`, []string{"form-control @ input"}},
+		{"hidden form control", `.x { display: none }`, `<div class=x><select></select></div>`, nil},
+		{"box-shadow", `.s { box-shadow: 0 1px 2px #000 }`, `<div class=s>x</div>`, []string{"css:box-shadow @ .s"}},
+		{"box-shadow none", `.s { box-shadow: none }`, `<div class=s>x</div>`, nil},
+		{"box-shadow undone later", `.s { box-shadow: 0 1px red } div.s { box-shadow: none }`, `<div class=s>x</div>`, nil},
+		{"text-overflow clip", `.s { text-overflow: clip }`, `<div class=s>x</div>`, nil},
+		{"text-overflow ellipsis", `.s { text-overflow: ellipsis }`, `<div class=s>x</div>`, []string{"css:text-overflow @ .s"}},
+		{"silent properties", `a { cursor: pointer; transition: color 1s; user-select: none; -webkit-print-color-adjust: exact; print-color-adjust: exact; pointer-events: none; will-change: transform; scroll-margin-top: 3px; animation: x 1s; -webkit-font-smoothing: antialiased; text-rendering: optimizeLegibility }`, `<a href=x>x</a>`, nil},
+		{"flex item properties without flex", `.i { flex: 1; align-self: center; order: 2; justify-content: space-between }`, `<div class=i>x</div>`, nil},
+		{"font-variant-numeric", `.n { font-variant-numeric: tabular-nums }`, `<span class=n>1</span>`, []string{"css:font-variant-numeric @ .n"}},
+		{"unknown selector", `p:is(.a, .b) { color: red }`, `<p class=a>x</p>`, []string{"selector @ p:is(.a,.b)"}},
+		{"vendor scrollbar selector", `::-webkit-scrollbar { width: 0 }`, `<p>x</p>`, nil},
+		{"hover rules never apply", `a:hover { transform: scale(2) }`, `<a href=x>x</a>`, nil},
+		{"media screen", `@media screen { .row { display: flex } }`, `<div class=row>x</div>`, nil},
+		{"media print", `@media print { .row { display: flex } }`, `<div class=row>x</div>`, []string{"display:flex @ .row"}},
+		{"supports grid", `@supports (display: grid) { .g { display: grid } }`, `<div class=g>x</div>`, []string{"display:grid @ .g"}},
+		{"supports unknown", `@supports (frobnicate: 1) { .g { display: grid } }`, `<div class=g>x</div>`, []string{"@supports @ (frobnicate:1)"}},
+		{"script", ``, `<script>var a;</script><script type="application/ld+json">{}</script>`, []string{"script @ script"}},
+		{"calc mixing percent in min", `.w { width: min(100%, 300px) }`, `<div class=w>x</div>`, []string{"calc @ .w"}},
+		{"calc resolved", `.w { width: calc(100% - 2 * 10px); margin: calc(1em + 2px) }`, `<div class=w>x</div>`, nil},
+		{"layer", `@layer base { p { color: red } }`, `<p>x</p>`, []string{"@layer @ base"}},
+		{"iframe", ``, `<iframe></iframe>`, []string{"element:iframe @ iframe"}},
+		{"ruby", ``, `<ruby>a<rt>b</rt></ruby>`, []string{"display:ruby @ ruby", "display:ruby @ ruby>rt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := compute(t, "<!DOCTYPE html><html><head><style>"+tc.css+"</style></head><body>"+tc.body+"</body></html>")
+			got := featureNames(r)
+			want := append([]string(nil), tc.want...)
+			sort.Strings(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("got  %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// TestUASheetReportsNothing: the user-agent sheet itself uses nothing
+// phantom reports (every selector parses).
+func TestUASheetReportsNothing(t *testing.T) {
+	s := uaSheet()
+	if len(s.feats) != 0 {
+		t.Errorf("UA sheet reports %v", s.feats)
+	}
+	if len(s.rules) < 100 {
+		t.Errorf("UA sheet has %d rules; a selector list failed to parse", len(s.rules))
+	}
+	r, _ := compute(t, `<!DOCTYPE html><html lang=en><head><title>x</title></head><body><h1>Invoice</h1><p>Text <b>bold</b> <a href="#x">link</a></p><ul><li>a<ol><li>b</li></ol></li></ul><table><thead><tr><th>h</th></tr></thead><tbody><tr><td>d</td></tr></tbody></table><hr><pre>x</pre></body></html>`)
+	if f := r.Unsupported(); len(f) != 0 {
+		t.Errorf("a plain document reports %v", f)
+	}
+}

@@ -14,7 +14,7 @@ const pxToPt = 0.75
 const (
 	maxPagePt              = 14400
 	a4WidthPx, a4HeightPx  = 793.7007874015749, 1122.51968503937
-	maxDepth               = 256 // nesting of clips, transforms and opacity
+	maxDepth               = 256 // nesting of clips, transforms and opacity; deeper pushes are ignored
 	maxFontSize            = 1e5
 	textEps                = 0.02
 	skewFakeItalic         = 0.25
@@ -102,6 +102,7 @@ const (
 	frameQ     uint8 = iota // q ... Q: a clip or a transform
 	frameMul                // opacity multiplied into what follows
 	frameGroup              // opacity as a transparency group XObject
+	frameNone               // a push beyond maxDepth, ignored
 )
 
 // content builds one content stream.
@@ -567,6 +568,10 @@ func equalDash(a []float64, pa float64, b []float64, pb float64) bool {
 
 func (w *writer) pushClip(p draw.Path) {
 	c := &w.c
+	if len(c.stack) >= maxDepth {
+		w.push(frameNone)
+		return
+	}
 	c.endText()
 	w.push(frameQ)
 	c.op("q\n")
@@ -580,6 +585,10 @@ func (w *writer) pushClip(p draw.Path) {
 
 func (w *writer) pushTransform(m [6]float64) {
 	c := &w.c
+	if len(c.stack) >= maxDepth {
+		w.push(frameNone)
+		return
+	}
 	c.endText()
 	w.push(frameQ)
 	c.op("q\n")
@@ -677,8 +686,10 @@ func (w *writer) pushOpacity(alpha float64, rest []draw.Op) {
 	}
 	c.b = nb
 	// A transparency group starts with alpha 1 (11.6.6); the rest of the
-	// state is inherited from where it is painted.
+	// state is inherited from where it is painted. The enclosing opacity
+	// applies to the group as a whole, not again inside it.
 	c.st.alpha = gsKey{1000, 1000}
+	c.mul = 1
 }
 
 // paintsAtMostOne reports whether the ops up to the pop matching a push

@@ -272,3 +272,30 @@ func TestMiterLimit(t *testing.T) {
 		{"stroke body", 50, 60, cBlack},
 	})
 }
+
+// TestOpacityInsideOpacity nests a group inside a multiplied opacity and
+// the reverse: the alphas multiply once.
+func TestOpacityInsideOpacity(t *testing.T) {
+	img := renderPage(t, 200, 100,
+		draw.PushOpacity{Alpha: 0.5}, // a group: two operations
+		draw.Fill{Path: rect(10, 10, 30, 30), Color: red},
+		draw.PushOpacity{Alpha: 0.5}, // a group: two operations
+		draw.Fill{Path: rect(60, 10, 30, 30), Color: red},
+		draw.Fill{Path: rect(60, 50, 30, 30), Color: red},
+		draw.PopClip{},
+		draw.PopClip{},
+		draw.PushOpacity{Alpha: 0.5}, // a group holding a group
+		draw.PushOpacity{Alpha: 0.5},
+		draw.Fill{Path: rect(110, 10, 30, 30), Color: red},
+		draw.Fill{Path: rect(150, 10, 30, 30), Color: red},
+		draw.PopClip{},
+		draw.PopClip{},
+	)
+	checkPixels(t, img, []probe{
+		{"outer group alone", 20, 20, [3]int{255, 128, 128}},
+		{"nested groups", 70, 20, [3]int{255, 191, 191}},
+		{"nested groups, second", 70, 60, [3]int{255, 191, 191}},
+		{"group in a group", 120, 20, [3]int{255, 191, 191}},
+		{"its second operation", 160, 20, [3]int{255, 191, 191}},
+	})
+}

@@ -263,3 +263,36 @@ func TestOddInputNeverPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepNesting pushes far more clips, transforms and opacities than the
+// writer nests: the stream stays balanced and readable, the deep pushes
+// being ignored.
+func TestDeepNesting(t *testing.T) {
+	var ops []draw.Op
+	for i := 0; i < 3000; i++ {
+		switch i % 3 {
+		case 0:
+			ops = append(ops, draw.PushClip{Path: rect(0, 0, 100, 100)})
+		case 1:
+			ops = append(ops, draw.PushTransform{M: [6]float64{1, 0, 0, 1, 0, 0}})
+		case 2:
+			ops = append(ops, draw.PushOpacity{Alpha: 0.999})
+		}
+	}
+	ops = append(ops, draw.Fill{Path: rect(10, 10, 20, 20), Color: red}, draw.Fill{Path: rect(15, 15, 20, 20), Color: red})
+	for i := 0; i < 3000; i++ {
+		ops = append(ops, draw.PopClip{})
+	}
+	ops = append(ops, draw.Fill{Path: rect(50, 50, 20, 20), Color: blue})
+	img := renderPage(t, 100, 100, ops...)
+	// A thousand alphas of 0.999 leave 0.37 (poppler, compositing 85 nested
+	// groups in 8 bits, makes it nearer 0.64): pink, neither red nor white.
+	if c := rgbAt(img, 20, 20); c[0] != 255 || c[1] < 40 || c[1] > 200 || c[1] != c[2] {
+		t.Errorf("inside: %v, want pink", c)
+	}
+	checkPixels(t, img, []probe{{"after", 60, 60, cBlue}})
+	path, _ := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: 100, Height: 100, Ops: ops}}}, Options{})
+	if out := run(t, "pdftotext", path, "-"); strings.TrimSpace(out) != "" {
+		t.Errorf("text %q", out)
+	}
+}

@@ -173,7 +173,7 @@ func (b *Box) establishesBFC() bool {
 	if b.Inline || b.Kind == KindCell || b.Kind == KindCaption || b.IsOutOfFlow() {
 		return true
 	}
-	if s.Overflow != "visible" && s.Overflow != "" {
+	if s.Overflow != "visible" && s.Overflow != "" || s.FlowRoot {
 		return true
 	}
 	switch s.Display {

@@ -378,6 +378,12 @@ func (b *builder) contentText(n *html.Node, s *style.Computed, it style.ContentI
 		}
 		b.quotes--
 		return quoteAt(s.Quotes, b.quotes, false)
+	case style.ContentNoOpenQuote:
+		b.quotes++
+	case style.ContentNoCloseQuote:
+		if b.quotes > 0 {
+			b.quotes--
+		}
 	}
 	return ""
 }

@@ -171,13 +171,13 @@ func ltWords(t testing.TB, pdf []byte) (ws []ltWord, pages []string) {
 
 // ltComparison is how phantom's words sit against Chromium's.
 type ltComparison struct {
-	matched, total       int
-	median, worst        float64
-	within2              float64
-	pagesA, pagesB       []string
-	worstWord            string
-	report               []string
-	missing, extra       int
+	matched, total int
+	median, worst  float64
+	within2        float64
+	pagesA, pagesB []string
+	worstWord      string
+	report         []string
+	missing, extra int
 }
 
 // ltCompare matches words in order by text (a longest common

@@ -911,6 +911,8 @@ func (ic *inlineCtx) align(bs []lineBox) {
 			if b.atomic {
 				shift = -length(va.Length, lineHeightOf(b.s, ic.l.fontMetrics(b.s)), 0)
 			}
+		case style.VABaselineMiddle:
+			shift = luHalf(b.a - b.d)
 		case style.VATop, style.VABottom:
 			b.edge = va.Keyword
 			continue

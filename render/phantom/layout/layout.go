@@ -91,6 +91,9 @@ type layouter struct {
 	// (innermost last).
 	markers []*Box
 
+	// bgImages caches the CSS images of this layout by url.
+	bgImages map[string]*images.Image
+
 	// Scratch reused across paragraphs.
 	seg       segmenter.Segmenter
 	lineBoxes []lineBox

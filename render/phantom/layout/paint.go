@@ -2,22 +2,39 @@ package layout
 
 import (
 	"math"
+	"sort"
+	"strings"
+
+	"golang.org/x/net/html/atom"
 
 	"github.com/platen/platen/render/phantom/draw"
 	"github.com/platen/platen/render/phantom/style"
 )
 
-// painter paints the fragment tree onto one page.
+// painter paints the fragment tree onto one page, in the order of CSS 2.1
+// Appendix E: for each stacking context, its background and borders, the
+// negative z-index contexts, the in-flow blocks' backgrounds, the inline
+// content, the positioned descendants with z-index auto or 0 in tree
+// order, then the positive z-index contexts.
 type painter struct {
 	l      *layouter
 	pg     *draw.Page
 	ox, oy float64 // flow (stitched) to page coordinates
 	top    float64 // stitched range of the page
 	bottom float64
+	index  int
+	// clips is the stack of clipping fragments currently pushed.
+	clips []*Frag
 }
 
 // paint paints each page.
 func (l *layouter) paint(root *Frag, pages []page) error {
+	if root != nil {
+		computeInk(root)
+		for _, f := range l.fixedFrags {
+			computeInk(f)
+		}
+	}
 	for i := range pages {
 		if err := l.ctx.Err(); err != nil {
 			return err
@@ -25,26 +42,26 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		pgc := &pages[i]
 		g := pgc.geom
 		dp := &draw.Page{Width: g.w, Height: g.h}
-		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.areaH}
+		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.areaH, index: i}
 		if root != nil {
-			if i == 0 {
-				computeInk(root)
-				for _, f := range l.fixedFrags {
-					computeInk(f)
-				}
-			}
 			p.canvas(root, g)
 			p.op(draw.PushClip{Path: rectPath(0, g.areaY, g.w, g.areaH)})
-			p.paintTree(root)
+			p.stackingContext(root, true)
+			for _, f := range pgc.repeats {
+				p.stackingContext(f, false)
+			}
 			for _, f := range l.fixedFrags {
 				save, st, sb := p.oy, p.top, p.bottom
 				p.oy, p.top, p.bottom = g.areaY, math.Inf(-1), math.Inf(1)
-				p.paintTree(f)
+				p.stackingContext(f, false)
 				p.oy, p.top, p.bottom = save, st, sb
 			}
 			p.op(draw.PopClip{})
 		}
 		l.doc.Pages = append(l.doc.Pages, dp)
+	}
+	if root != nil {
+		l.annotate(root, pages)
 	}
 	return nil
 }
@@ -57,7 +74,7 @@ func (p *painter) canvas(root *Frag, g pageGeom) {
 	bg := root.Box.Style.Background
 	if bg.Color.A == 0 && bg.Image == "" {
 		for _, c := range root.Children {
-			if c.Box != nil && c.Box.Node != nil && c.Box.Node.Data == "body" {
+			if c.Box != nil && c.Box.Node != nil && c.Box.Node.DataAtom == atom.Body {
 				bg = c.Box.Style.Background
 				break
 			}
@@ -68,71 +85,575 @@ func (p *painter) canvas(root *Frag, g pageGeom) {
 	}
 }
 
-// paintTree paints f and its descendants in tree order (a first version:
-// stacking order comes later).
-func (p *painter) paintTree(f *Frag) {
-	if f.inkBottom < p.top || f.inkTop >= p.bottom {
+// visible reports whether f may paint anything on this page.
+func (p *painter) visible(f *Frag) bool {
+	return f.inkBottom >= p.top && f.inkTop < p.bottom
+}
+
+// isPositionedFrag reports whether f is a positioned box (painted in the
+// positioned phases).
+func isPositionedFrag(f *Frag) bool {
+	return f.Kind == FragBox && f.Box != nil && !f.Box.Anonymous && f.Box.Style.Position != style.Static && f.Box.Kind != KindText
+}
+
+// makesContext reports whether f establishes a stacking context of its own
+// (positioned with a z-index, opacity below 1, fixed).
+func makesContext(f *Frag) bool {
+	if f.Kind != FragBox || f.Box == nil {
+		return false
+	}
+	s := f.Box.Style
+	if s.Opacity < 1 {
+		return true
+	}
+	if s.Position == style.Fixed {
+		return true
+	}
+	return s.Position != style.Static && !s.ZIndexAuto
+}
+
+func zOf(f *Frag) int {
+	if f.Box == nil || f.Box.Style.ZIndexAuto {
+		return 0
+	}
+	return f.Box.Style.ZIndex
+}
+
+// layered is a positioned descendant found while painting a context, with
+// the clipping boxes between the context and it.
+type layered struct {
+	f     *Frag
+	clips []*Frag
+	order int
+}
+
+// stackingContext paints f as a stacking context (or as the root, or as a
+// positioned box with z-index auto, which paints like one).
+func (p *painter) stackingContext(f *Frag, root bool) {
+	if !p.visible(f) {
 		return
 	}
-	switch f.Kind {
-	case FragBox, FragInline:
-		if f.Box != nil && f.Box.Style.Visibility == "visible" {
-			p.boxDecorations(f)
-		}
-	case FragText:
-		if f.Box != nil && f.Box.Style.Visibility != "visible" {
+	s := f.Box.Style
+	opacity := s.Opacity < 1 && !root
+	if opacity {
+		if s.Opacity <= 0 {
 			return
 		}
-		if f.Baseline < p.top || f.Baseline >= p.bottom {
-			return // on another page (the clip would hide it, but not from text extraction)
-		}
-		p.text(f)
-		return
+		p.op(draw.PushOpacity{Alpha: s.Opacity})
 	}
-	for _, c := range f.Children {
-		p.paintTree(c)
+	base := len(p.clips)
+	if !root {
+		p.decorations(f)
+	}
+	var neg, zero, pos []layered
+	p.collect(f, nil, &neg, &zero, &pos)
+	sort.SliceStable(neg, func(i, j int) bool { return zOf(neg[i].f) < zOf(neg[j].f) })
+	sort.SliceStable(pos, func(i, j int) bool { return zOf(pos[i].f) < zOf(pos[j].f) })
+	clipSelf := p.clipsContent(f)
+	if clipSelf {
+		p.pushClip(f)
+	}
+	for _, d := range neg {
+		p.withClips(d.clips, base+b2i(clipSelf), func() { p.stackingContext(d.f, false) })
+	}
+	p.blocks(f, true)
+	p.inlines(f, true)
+	for _, d := range zero {
+		p.withClips(d.clips, base+b2i(clipSelf), func() { p.stackingContext(d.f, false) })
+	}
+	for _, d := range pos {
+		p.withClips(d.clips, base+b2i(clipSelf), func() { p.stackingContext(d.f, false) })
+	}
+	p.popClipsTo(base)
+	p.outlines(f, root)
+	if opacity {
+		p.op(draw.PopClip{})
 	}
 }
 
-// boxDecorations paints a box's background and borders.
-func (p *painter) boxDecorations(f *Frag) {
-	s := f.Box.Style
-	x, y := f.X+p.ox, f.Y+p.oy
-	if f.Box != nil && f.Box.Parent == nil {
-		// The root's background is the canvas's.
-	} else if s.Background.Color.A > 0 {
-		p.op(draw.Fill{Path: rectPath(x, y, f.W, f.H), Color: s.Background.Color})
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	bd := boxBorders(s)
-	for side := 0; side < 4; side++ {
-		w := bd[side]
-		if w <= 0 || s.Border[side].Color.A == 0 {
+	return 0
+}
+
+// withClips paints with the given clipping boxes pushed (after the first
+// keep entries of the stack), then pops them.
+func (p *painter) withClips(clips []*Frag, keep int, paint func()) {
+	n := len(p.clips)
+	for _, c := range clips {
+		p.pushClip(c)
+	}
+	paint()
+	p.popClipsTo(n)
+	_ = keep
+}
+
+// collect gathers f's positioned descendants that belong to f's context,
+// by z-index, with the clipping boxes on the way.
+func (p *painter) collect(f *Frag, clips []*Frag, neg, zero, pos *[]layered) {
+	for _, c := range f.Children {
+		if c.Kind == FragText {
 			continue
 		}
-		var r draw.Path
-		switch side {
-		case style.Top:
-			r = rectPath(x, y, f.W, w)
-		case style.Bottom:
-			r = rectPath(x, y+f.H-w, f.W, w)
-		case style.Left:
-			r = rectPath(x, y, w, f.H)
-		case style.Right:
-			r = rectPath(x+f.W-w, y, w, f.H)
+		if isPositionedFrag(c) || makesContext(c) {
+			d := layered{f: c, clips: clips}
+			switch z := zOf(c); {
+			case z < 0:
+				*neg = append(*neg, d)
+			case z > 0:
+				*pos = append(*pos, d)
+			default:
+				*zero = append(*zero, d)
+			}
+			continue
 		}
-		p.op(draw.Fill{Path: r, Color: s.Border[side].Color})
+		if c.Kind == FragBox && c.Box != nil && c.Box.Inline && c.Box.Kind != KindText {
+			continue // an atomic inline paints as a whole in the inline phase
+		}
+		cc := clips
+		if p.clipsContent(c) {
+			cc = append(append([]*Frag(nil), clips...), c)
+		}
+		p.collect(c, cc, neg, zero, pos)
 	}
 }
 
-// text paints a text fragment.
-func (p *painter) text(f *Frag) {
-	t := f.Text
-	if t == nil || len(t.Glyphs) == 0 || t.Font == nil {
+// blocks paints the backgrounds and borders of the in-flow, non-positioned
+// block-level descendants of f, in tree order.
+func (p *painter) blocks(f *Frag, top bool) {
+	for _, c := range f.Children {
+		if c.Kind != FragBox || isPositionedFrag(c) || makesContext(c) || !p.visible(c) {
+			continue
+		}
+		if c.Box != nil && c.Box.Inline {
+			continue
+		}
+		p.decorations(c)
+		clip := p.clipsContent(c)
+		n := len(p.clips)
+		if clip {
+			p.pushClip(c)
+		}
+		p.blocks(c, false)
+		p.popClipsTo(n)
+	}
+}
+
+// inlines paints the line boxes' content of f and its in-flow block
+// descendants.
+func (p *painter) inlines(f *Frag, top bool) {
+	for _, c := range f.Children {
+		if !p.visible(c) {
+			continue
+		}
+		switch c.Kind {
+		case FragLine:
+			p.line(c)
+		case FragBox:
+			if isPositionedFrag(c) || makesContext(c) {
+				continue
+			}
+			clip := p.clipsContent(c)
+			n := len(p.clips)
+			if clip {
+				p.pushClip(c)
+			}
+			p.inlines(c, false)
+			p.popClipsTo(n)
+		}
+	}
+}
+
+// line paints a line box: inline boxes' backgrounds and borders, then
+// text and atomic inlines in order.
+func (p *painter) line(ln *Frag) {
+	for _, c := range ln.Children {
+		if c.Kind == FragInline && c.Box.Style.Visibility == "visible" {
+			p.decorations(c)
+		}
+	}
+	for _, c := range ln.Children {
+		switch c.Kind {
+		case FragText:
+			p.text(c)
+		case FragBox:
+			if c.symbol != 0 {
+				p.symbol(c)
+				continue
+			}
+			if isPositionedFrag(c) || makesContext(c) {
+				p.stackingContext(c, false)
+				continue
+			}
+			// An atomic inline paints as if it were a stacking context.
+			p.stackingContext(c, false)
+		}
+	}
+}
+
+// clipsContent reports whether f clips its content (overflow other than
+// visible).
+func (p *painter) clipsContent(f *Frag) bool {
+	return f.Kind == FragBox && f.Box != nil && f.Box.Style.Overflow != "visible" && f.Box.Style.Overflow != "" && f.Box.Kind != KindText && f.Box.Parent != nil
+}
+
+// pushClip clips to f's padding box (rounded by its inner radii).
+func (p *painter) pushClip(f *Frag) {
+	s := f.Box.Style
+	bd := boxBorders(s)
+	x, y, w, h := p.snapRect(f.X, f.Y, f.W, f.H)
+	rr := outerRadii(s, w, h)
+	path := roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), innerRadii(rr, bd))
+	p.op(draw.PushClip{Path: path})
+	p.clips = append(p.clips, f)
+}
+
+func (p *painter) popClipsTo(n int) {
+	for len(p.clips) > n {
+		p.op(draw.PopClip{})
+		p.clips = p.clips[:len(p.clips)-1]
+	}
+}
+
+// snapRect is Blink's PixelSnappedIntRect of a flow rectangle, in page
+// coordinates: edges rounded to whole pixels.
+func (p *painter) snapRect(x, y, w, h float64) (float64, float64, float64, float64) {
+	x0, y0 := math.Floor(x+p.ox+0.5), math.Floor(y+p.oy+0.5)
+	x1, y1 := math.Floor(x+w+p.ox+0.5), math.Floor(y+h+p.oy+0.5)
+	return x0, y0, x1 - x0, y1 - y0
+}
+
+// decorations paints a box's (or an inline box part's) background and
+// borders, and an image's content.
+func (p *painter) decorations(f *Frag) {
+	if f.Box == nil || f.symbol != 0 {
 		return
 	}
-	// Blink rounds a text fragment's paint offset to whole pixels
-	// vertically ("consistent line heights"); the ascent is whole already.
-	p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: math.Floor(f.Baseline + p.oy + 0.5), Glyphs: t.Glyphs, Color: f.Box.Style.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic})
+	s := f.Box.Style
+	if s.Visibility != "visible" {
+		return
+	}
+	if f.Box.Parent == nil {
+		return // the root's background is the canvas's
+	}
+	x, y, w, h := p.snapRect(f.X, f.Y, f.W, f.H)
+	bd := boxBorders(s)
+	if f.Kind == FragInline {
+		if f.NoStart {
+			bd[style.Left] = 0
+		}
+		if f.NoEnd {
+			bd[style.Right] = 0
+		}
+	}
+	rr := outerRadii(s, w, h)
+	if f.Kind == FragInline {
+		if f.NoStart {
+			rr[style.TopLeft], rr[style.BottomLeft] = [2]float64{}, [2]float64{}
+		}
+		if f.NoEnd {
+			rr[style.TopRight], rr[style.BottomRight] = [2]float64{}, [2]float64{}
+		}
+	}
+	p.background(f, s, x, y, w, h, bd, rr)
+	if f.Box.Kind == KindReplaced {
+		p.replaced(f, x, y, w, h, bd)
+	}
+	p.borders(s, x, y, w, h, bd, rr)
+}
+
+// background paints the background colour and image into the clip box.
+func (p *painter) background(f *Frag, s *style.Computed, x, y, w, h float64, bd edges, rr [4][2]float64) {
+	bg := &s.Background
+	if bg.Color.A == 0 && bg.Image == "" {
+		return
+	}
+	cx, cy, cw, ch := x, y, w, h
+	cr := rr
+	pd := boxPadding(s, f.W)
+	switch bg.Clip {
+	case "padding-box":
+		cx, cy, cw, ch = x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v()
+		cr = innerRadii(rr, bd)
+	case "content-box":
+		cx, cy = x+bd[style.Left]+pd[style.Left], y+bd[style.Top]+pd[style.Top]
+		cw, ch = w-bd.h()-pd.h(), h-bd.v()-pd.v()
+		cr = innerRadii(rr, edges{bd[0] + pd[0], bd[1] + pd[1], bd[2] + pd[2], bd[3] + pd[3]})
+	}
+	if cw <= 0 || ch <= 0 {
+		return
+	}
+	if bg.Color.A > 0 {
+		p.op(draw.Fill{Path: roundedRectPath(cx, cy, cw, ch, cr), Color: bg.Color})
+	}
+	if bg.Image != "" {
+		p.backgroundImage(f, s, x, y, w, h, bd, pd, cx, cy, cw, ch, cr)
+	}
+}
+
+// borders paints the four borders: one ring when all sides are solid and
+// of one colour, else side by side with mitred corners.
+func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4][2]float64) {
+	if bd[0]+bd[1]+bd[2]+bd[3] == 0 {
+		return
+	}
+	uniform := true
+	var first *style.Border
+	for i := 0; i < 4; i++ {
+		if bd[i] == 0 {
+			continue
+		}
+		b := &s.Border[i]
+		if first == nil {
+			first = b
+			continue
+		}
+		if b.Style != first.Style || b.Color != first.Color {
+			uniform = false
+		}
+	}
+	if first == nil {
+		return
+	}
+	inner := innerRadii(rr, bd)
+	if uniform && (first.Style == style.BorderSolid || first.Style == style.BorderInset || first.Style == style.BorderOutset ||
+		first.Style == style.BorderGroove || first.Style == style.BorderRidge) {
+		if first.Color.A == 0 {
+			return
+		}
+		path := roundedRectPath(x, y, w, h, rr)
+		path = append(path, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
+		p.op(draw.Fill{Path: path, Color: first.Color, EvenOdd: true})
+		return
+	}
+	if uniform && first.Style == style.BorderDouble {
+		p.doubleBorder(first.Color, x, y, w, h, bd, rr)
+		return
+	}
+	hasRadius := rr != [4][2]float64{}
+	for side := 0; side < 4; side++ {
+		b := s.Border[side]
+		if bd[side] == 0 || b.Color.A == 0 {
+			continue
+		}
+		clip := sideTrapezoid(side, x, y, w, h, bd)
+		switch b.Style {
+		case style.BorderDashed, style.BorderDotted:
+			p.op(draw.PushClip{Path: clip})
+			if hasRadius {
+				ring := roundedRectPath(x, y, w, h, rr)
+				ring = append(ring, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
+				p.op(draw.PushClip{Path: ring})
+			}
+			p.dashedSide(side, b, x, y, w, h, bd)
+			if hasRadius {
+				p.op(draw.PopClip{})
+			}
+			p.op(draw.PopClip{})
+		case style.BorderDouble:
+			p.op(draw.PushClip{Path: clip})
+			p.doubleBorder(b.Color, x, y, w, h, bd, rr)
+			p.op(draw.PopClip{})
+		default:
+			if hasRadius {
+				p.op(draw.PushClip{Path: clip})
+				ring := roundedRectPath(x, y, w, h, rr)
+				ring = append(ring, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
+				p.op(draw.Fill{Path: ring, Color: b.Color, EvenOdd: true})
+				p.op(draw.PopClip{})
+				continue
+			}
+			p.op(draw.Fill{Path: clip, Color: b.Color})
+		}
+	}
+}
+
+// sideTrapezoid is the area of one border side with mitred corners.
+func sideTrapezoid(side int, x, y, w, h float64, bd edges) draw.Path {
+	l, t, r, b := bd[style.Left], bd[style.Top], bd[style.Right], bd[style.Bottom]
+	var pts [4]draw.Point
+	switch side {
+	case style.Top:
+		pts = [4]draw.Point{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w - r, Y: y + t}, {X: x + l, Y: y + t}}
+	case style.Right:
+		pts = [4]draw.Point{{X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x + w - r, Y: y + h - b}, {X: x + w - r, Y: y + t}}
+	case style.Bottom:
+		pts = [4]draw.Point{{X: x + w, Y: y + h}, {X: x, Y: y + h}, {X: x + l, Y: y + h - b}, {X: x + w - r, Y: y + h - b}}
+	default:
+		pts = [4]draw.Point{{X: x, Y: y + h}, {X: x, Y: y}, {X: x + l, Y: y + t}, {X: x + l, Y: y + h - b}}
+	}
+	return draw.Path{
+		{Kind: draw.MoveTo, P: [3]draw.Point{pts[0]}},
+		{Kind: draw.LineTo, P: [3]draw.Point{pts[1]}},
+		{Kind: draw.LineTo, P: [3]draw.Point{pts[2]}},
+		{Kind: draw.LineTo, P: [3]draw.Point{pts[3]}},
+		{Kind: draw.Close},
+	}
+}
+
+// doubleBorder paints a double border: the outer and inner thirds.
+func (p *painter) doubleBorder(c draw.Color, x, y, w, h float64, bd edges, rr [4][2]float64) {
+	var o, i edges
+	for k := 0; k < 4; k++ {
+		third := math.Floor((bd[k] + 1) / 3)
+		o[k] = third
+		i[k] = bd[k] - third
+	}
+	outer := roundedRectPath(x, y, w, h, rr)
+	outer = append(outer, roundedRectPath(x+o[style.Left], y+o[style.Top], w-o.h(), h-o.v(), innerRadii(rr, o))...)
+	p.op(draw.Fill{Path: outer, Color: c, EvenOdd: true})
+	inner := roundedRectPath(x+i[style.Left], y+i[style.Top], w-i.h(), h-i.v(), innerRadii(rr, i))
+	inner = append(inner, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), innerRadii(rr, bd))...)
+	p.op(draw.Fill{Path: inner, Color: c, EvenOdd: true})
+}
+
+// dashedSide strokes one dashed or dotted side along its centre line, with
+// Skia's patterns as Blink sets them up (StyledStrokeData): dashes three
+// widths long with gaps of two below 3 px, else two and one; round dots
+// two widths apart (square dots below 3 px); the gap stretched so that the
+// side starts and ends with a dash.
+func (p *painter) dashedSide(side int, b style.Border, x, y, w, h float64, bd edges) {
+	t := bd[side]
+	var x0, y0, x1, y1 float64
+	switch side {
+	case style.Top:
+		x0, y0, x1, y1 = x, y+t/2, x+w, y+t/2
+	case style.Bottom:
+		x0, y0, x1, y1 = x, y+h-t/2, x+w, y+h-t/2
+	case style.Left:
+		x0, y0, x1, y1 = x+t/2, y, x+t/2, y+h
+	default:
+		x0, y0, x1, y1 = x+w-t/2, y, x+w-t/2, y+h
+	}
+	length := math.Hypot(x1-x0, y1-y0)
+	st := draw.Stroke{Path: draw.Path{{Kind: draw.MoveTo, P: [3]draw.Point{{X: x0, Y: y0}}}, {Kind: draw.LineTo, P: [3]draw.Point{{X: x1, Y: y1}}}},
+		Color: b.Color, Width: t}
+	if b.Style == style.BorderDotted {
+		if t >= 3 {
+			st.Cap = 1
+			gap := bestDashGap(length, 0, 2*t)
+			st.Dash = []float64{0, gap}
+		} else {
+			gap := bestDashGap(length, t, t)
+			st.Dash = []float64{t, gap}
+		}
+	} else {
+		dash, gap := 3*t, 2*t
+		if t >= 3 {
+			dash, gap = 2*t, t
+		}
+		if length > 2*dash {
+			st.Dash = []float64{dash, bestDashGap(length, dash, gap)}
+		}
+	}
+	p.op(st)
+}
+
+// bestDashGap is Blink's StrokeData::SelectBestDashGap for an open path:
+// the gap nearest the wanted one that makes the path start and end with a
+// dash.
+func bestDashGap(length, dash, gap float64) float64 {
+	avail := length + gap
+	minN := math.Floor(avail / (dash + gap))
+	maxN := minN + 1
+	minGap := (length - minN*dash) / (minN - 1)
+	maxGap := (length - maxN*dash) / (maxN - 1)
+	if minN <= 1 {
+		return gap
+	}
+	if maxGap <= 0 || math.Abs(minGap-gap) < math.Abs(maxGap-gap) {
+		return minGap
+	}
+	return maxGap
+}
+
+// outerRadii resolves border-radius for a box w×h, scaled down together
+// when adjacent radii overlap (CSS Backgrounds 3 §5.5).
+func outerRadii(s *style.Computed, w, h float64) [4][2]float64 {
+	var r [4][2]float64
+	any := false
+	for i := 0; i < 4; i++ {
+		r[i][0] = math.Max(0, s.Radius[i].H.Resolve(w, 0))
+		r[i][1] = math.Max(0, s.Radius[i].V.Resolve(h, 0))
+		if r[i][0] == 0 || r[i][1] == 0 {
+			r[i] = [2]float64{}
+		} else {
+			any = true
+		}
+	}
+	if !any {
+		return r
+	}
+	f := 1.0
+	check := func(sum, side float64) {
+		if sum > side && sum > 0 {
+			f = math.Min(f, side/sum)
+		}
+	}
+	check(r[style.TopLeft][0]+r[style.TopRight][0], w)
+	check(r[style.BottomLeft][0]+r[style.BottomRight][0], w)
+	check(r[style.TopLeft][1]+r[style.BottomLeft][1], h)
+	check(r[style.TopRight][1]+r[style.BottomRight][1], h)
+	if f < 1 {
+		for i := range r {
+			r[i][0] *= f
+			r[i][1] *= f
+		}
+	}
+	return r
+}
+
+// innerRadii are the radii of the edge inset by e.
+func innerRadii(r [4][2]float64, e edges) [4][2]float64 {
+	var o [4][2]float64
+	o[style.TopLeft] = [2]float64{math.Max(0, r[style.TopLeft][0]-e[style.Left]), math.Max(0, r[style.TopLeft][1]-e[style.Top])}
+	o[style.TopRight] = [2]float64{math.Max(0, r[style.TopRight][0]-e[style.Right]), math.Max(0, r[style.TopRight][1]-e[style.Top])}
+	o[style.BottomRight] = [2]float64{math.Max(0, r[style.BottomRight][0]-e[style.Right]), math.Max(0, r[style.BottomRight][1]-e[style.Bottom])}
+	o[style.BottomLeft] = [2]float64{math.Max(0, r[style.BottomLeft][0]-e[style.Left]), math.Max(0, r[style.BottomLeft][1]-e[style.Bottom])}
+	for i := range o {
+		if o[i][0] == 0 || o[i][1] == 0 {
+			o[i] = [2]float64{}
+		}
+	}
+	return o
+}
+
+// kappa places cubic control points to approximate a quarter ellipse.
+const kappa = 0.5522847498
+
+// roundedRectPath is a rectangle with elliptical corners, clockwise.
+func roundedRectPath(x, y, w, h float64, r [4][2]float64) draw.Path {
+	if w < 0 {
+		w = 0
+	}
+	if h < 0 {
+		h = 0
+	}
+	if r == [4][2]float64{} {
+		return rectPath(x, y, w, h)
+	}
+	tl, tr, br, bl := r[style.TopLeft], r[style.TopRight], r[style.BottomRight], r[style.BottomLeft]
+	pt := func(px, py float64) draw.Point { return draw.Point{X: px, Y: py} }
+	path := draw.Path{{Kind: draw.MoveTo, P: [3]draw.Point{pt(x+tl[0], y)}}}
+	path = append(path, draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{pt(x+w-tr[0], y)}})
+	if tr[0] > 0 {
+		path = append(path, draw.Segment{Kind: draw.CubicTo, P: [3]draw.Point{pt(x+w-tr[0]+tr[0]*kappa, y), pt(x+w, y+tr[1]-tr[1]*kappa), pt(x+w, y+tr[1])}})
+	}
+	path = append(path, draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{pt(x+w, y+h-br[1])}})
+	if br[0] > 0 {
+		path = append(path, draw.Segment{Kind: draw.CubicTo, P: [3]draw.Point{pt(x+w, y+h-br[1]+br[1]*kappa), pt(x+w-br[0]+br[0]*kappa, y+h), pt(x+w-br[0], y+h)}})
+	}
+	path = append(path, draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{pt(x+bl[0], y+h)}})
+	if bl[0] > 0 {
+		path = append(path, draw.Segment{Kind: draw.CubicTo, P: [3]draw.Point{pt(x+bl[0]-bl[0]*kappa, y+h), pt(x, y+h-bl[1]+bl[1]*kappa), pt(x, y+h-bl[1])}})
+	}
+	path = append(path, draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{pt(x, y+tl[1])}})
+	if tl[0] > 0 {
+		path = append(path, draw.Segment{Kind: draw.CubicTo, P: [3]draw.Point{pt(x, y+tl[1]-tl[1]*kappa), pt(x+tl[0]-tl[0]*kappa, y), pt(x+tl[0], y)}})
+	}
+	return append(path, draw.Segment{Kind: draw.Close})
 }
 
 // rectPath is a closed rectangle.
@@ -146,19 +667,268 @@ func rectPath(x, y, w, h float64) draw.Path {
 	}
 }
 
+// outlines paints the outlines of f's in-flow descendants and f itself
+// (after the content, as Blink's outline phase).
+func (p *painter) outlines(f *Frag, root bool) {
+	var walk func(f *Frag, self bool)
+	walk = func(f *Frag, self bool) {
+		if !self && (isPositionedFrag(f) || makesContext(f)) {
+			return
+		}
+		if f.Box != nil && (f.Kind == FragBox || f.Kind == FragInline) {
+			o := f.Box.Style.Outline
+			if o.Style != style.BorderNone && o.Style != style.BorderHidden && o.Width > 0 && f.Box.Style.Visibility == "visible" && o.Color.A > 0 {
+				w := borderWidth(o)
+				off := f.Box.Style.OutlineOffset
+				x, y, ww, hh := p.snapRect(f.X-w-off, f.Y-w-off, f.W+2*(w+off), f.H+2*(w+off))
+				ow := edges{w, w, w, w}
+				os := style.Computed{}
+				for i := range os.Border {
+					os.Border[i] = o
+				}
+				p.borders(&os, x, y, ww, hh, ow, [4][2]float64{})
+			}
+		}
+		for _, c := range f.Children {
+			if c.Kind == FragText {
+				continue
+			}
+			walk(c, false)
+		}
+	}
+	if !p.visible(f) {
+		return
+	}
+	walk(f, true)
+}
+
+// text paints a text fragment and its decorations.
+func (p *painter) text(f *Frag) {
+	t := f.Text
+	if t == nil || len(t.Glyphs) == 0 || t.Font == nil || f.Box == nil {
+		return
+	}
+	if f.Baseline < p.top || f.Baseline >= p.bottom {
+		return // on another page (the clip would hide it, but not from text extraction)
+	}
+	s := f.Box.Style
+	if s.Visibility != "visible" {
+		return
+	}
+	// Blink rounds a text fragment's paint offset to whole pixels
+	// vertically ("consistent line heights"); the ascent is whole already.
+	by := math.Floor(f.Baseline + p.oy + 0.5)
+	decos := textDecorations(f.Box)
+	for _, d := range decos {
+		if d.Underline || d.Overline {
+			p.decoration(f, t, d, by, false)
+		}
+	}
+	p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: by, Glyphs: t.Glyphs, Color: s.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic})
+	for _, d := range decos {
+		if d.LineThrough {
+			p.decoration(f, t, d, by, true)
+		}
+	}
+}
+
+// textDecorations are the decorations applying to text of box b: its own
+// and those of its ancestors up to an atomic inline or out-of-flow box
+// (CSS Text Decoration 3 §2: decorations propagate to in-flow
+// descendants).
+func textDecorations(b *Box) []style.Decoration {
+	var out []style.Decoration
+	for x := b; x != nil; x = x.Parent {
+		if x.Kind != KindText {
+			d := x.Style.Decoration
+			if d.Underline || d.Overline || d.LineThrough {
+				out = append(out, d)
+			}
+			if x.IsAtomicInline() || x.IsOutOfFlow() {
+				break
+			}
+		}
+	}
+	if b.Kind == KindText && b.Parent == nil {
+		d := b.Style.Decoration
+		if d.Underline || d.Overline || d.LineThrough {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// decoration paints one text's underline and overline (or line-through)
+// as Blink places them: thickness max(1, font-size / 10) when auto;
+// underline below the baseline by max(1, ceil(thickness / 2)), overline at
+// the text top, line-through at two thirds of the ascent.
+func (p *painter) decoration(f *Frag, t *TextRun, d style.Decoration, by float64, through bool) {
+	s := f.Box.Style
+	th := math.Max(1, s.FontSize/10)
+	if d.Thickness.Unit == style.Px {
+		th = math.Max(1, d.Thickness.V)
+	} else if d.Thickness.Unit == style.Percent {
+		th = math.Max(1, d.Thickness.V*s.FontSize/100)
+	}
+	ascent := math.Round(t.Metrics.Ascent)
+	color := d.Color
+	if color.A == 0 {
+		return
+	}
+	line := func(y float64) {
+		x := f.X + p.ox
+		w := f.W
+		switch d.Style {
+		case style.BorderDotted, style.BorderDashed:
+			st := draw.Stroke{Path: draw.Path{{Kind: draw.MoveTo, P: [3]draw.Point{{X: x, Y: y + th/2}}}, {Kind: draw.LineTo, P: [3]draw.Point{{X: x + w, Y: y + th/2}}}},
+				Color: color, Width: th}
+			if d.Style == style.BorderDotted {
+				st.Dash = []float64{th, th}
+			} else {
+				st.Dash = []float64{3 * th, 3 * th}
+			}
+			p.op(st)
+		case style.BorderDouble:
+			p.op(draw.Fill{Path: rectPath(x, y, w, th), Color: color})
+			p.op(draw.Fill{Path: rectPath(x, y+2*th, w, th), Color: color})
+		default:
+			p.op(draw.Fill{Path: rectPath(x, y, w, th), Color: color})
+		}
+	}
+	if through {
+		line(by - ascent + math.Floor(2*ascent/3) - th/2)
+		return
+	}
+	if d.Underline {
+		gap := math.Max(1, math.Ceil(th/2))
+		line(by + gap)
+	}
+	if d.Overline {
+		line(by - ascent)
+	}
+}
+
+// symbol paints a disc, circle or square list marker.
+func (p *painter) symbol(f *Frag) {
+	s := f.Box.Style
+	if s.Visibility != "visible" || s.Color.A == 0 {
+		return
+	}
+	x, y, w, h := f.X+p.ox, f.Y+p.oy, f.W, f.H
+	switch f.symbol {
+	case csSquare:
+		p.op(draw.Fill{Path: rectPath(x, y, w, h), Color: s.Color})
+	case csCircle:
+		lw := math.Max(1, math.Round(w/10))
+		p.op(draw.Stroke{Path: ellipsePath(x+lw/2, y+lw/2, w-lw, h-lw), Color: s.Color, Width: lw})
+	default:
+		p.op(draw.Fill{Path: ellipsePath(x, y, w, h), Color: s.Color})
+	}
+}
+
+// ellipsePath is the ellipse inscribed in a rectangle.
+func ellipsePath(x, y, w, h float64) draw.Path {
+	r := [2]float64{w / 2, h / 2}
+	return roundedRectPath(x, y, w, h, [4][2]float64{r, r, r, r})
+}
+
+// annotate adds the links, the anchors of elements with an id and the
+// outline of headings, page by page.
+func (l *layouter) annotate(root *Frag, pages []page) {
+	seen := map[*Box]bool{}
+	pageOf := func(y float64) int {
+		i := sort.Search(len(pages), func(i int) bool { return pages[i].start > y+0.01 }) - 1
+		if i < 0 {
+			i = 0
+		}
+		return i
+	}
+	var walk func(f *Frag, href string, depth int)
+	walk = func(f *Frag, href string, depth int) {
+		if depth > 4*l.opt.MaxDepth {
+			return
+		}
+		b := f.Box
+		if b != nil && (f.Kind == FragBox || f.Kind == FragInline) && b.Kind != KindText {
+			if b.href != "" && b.Style.Visibility == "visible" {
+				href = b.href
+			}
+			if !seen[b] && (b.id != "" || isHeading(b)) && b.Pseudo == PseudoNone {
+				seen[b] = true
+				pi := pageOf(f.Y)
+				pg := pages[pi]
+				y := f.Y - pg.start + pg.geom.areaY
+				if b.id != "" {
+					dp := l.doc.Pages[pi]
+					dp.Anchors = append(dp.Anchors, draw.Anchor{Name: b.id, Y: y})
+				}
+				if isHeading(b) {
+					title := collapseWhite(textContent(b.Node))
+					if title != "" {
+						l.doc.Outline = append(l.doc.Outline, draw.OutlineItem{Title: title, Level: int(b.Node.Data[1] - '0'), Page: pi, Y: y})
+					}
+				}
+			}
+		}
+		if href != "" && b != nil && (f.Kind == FragInline || (f.Kind == FragBox && b.href != "")) && f.W > 0 && f.H > 0 {
+			pi := pageOf(f.Y)
+			pg := pages[pi]
+			r := draw.Rect{X: f.X + pg.geom.areaX, Y: f.Y - pg.start + pg.geom.areaY, W: f.W, H: f.H}
+			lk := draw.Link{Rect: r}
+			if strings.HasPrefix(href, "#") {
+				lk.Dest = href[1:]
+			} else {
+				lk.URI = href
+			}
+			dp := l.doc.Pages[pi]
+			dp.Links = append(dp.Links, lk)
+			if f.Kind == FragInline {
+				href = "" // the inline box's rectangle covers its content
+			}
+		}
+		for _, c := range f.Children {
+			if c.Kind == FragText {
+				continue
+			}
+			h := href
+			if c.Kind == FragInline && c.Box != nil && c.Box.href == "" && b != nil && b.href != "" {
+				h = ""
+			}
+			walk(c, h, depth+1)
+		}
+	}
+	walk(root, "", 0)
+}
+
+func isHeading(b *Box) bool {
+	if b.Node == nil || b.Anonymous {
+		return false
+	}
+	switch b.Node.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
 // computeInk sets every fragment's inkTop and inkBottom: the vertical
-// extent of what it and its descendants paint (borders, outlines and
-// shadows aside), for skipping subtrees on other pages.
+// extent of what it and its descendants paint (shadows aside), for
+// skipping subtrees on other pages.
 func computeInk(f *Frag) {
 	t, b := f.Y, f.Y+f.H
 	if f.Box != nil && f.Box.Style.Outline.Width > 0 {
-		w := f.Box.Style.Outline.Width
-		t, b = t-w-32, b+w+32
+		w := f.Box.Style.Outline.Width + math.Abs(f.Box.Style.OutlineOffset)
+		t, b = t-w-1, b+w+1
 	}
 	for _, c := range f.Children {
 		computeInk(c)
 		t = math.Min(t, c.inkTop)
 		b = math.Max(b, c.inkBottom)
+	}
+	if f.Kind == FragText && f.Text != nil {
+		// Glyphs may reach past the font's ascent and descent.
+		t -= f.H
+		b += f.H
 	}
 	f.inkTop, f.inkBottom = t, b
 }

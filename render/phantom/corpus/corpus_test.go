@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -50,13 +51,29 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestCorpusContents checks what the corpus holds: at least 40 documents,
-// every starter, and hand-offs for flex and grid; each one fills and wraps.
-func TestCorpusContents(t *testing.T) {
-	docs, err := Load("testdata")
-	if err != nil {
-		t.Fatal(err)
+// corpus is the corpus loaded once for the test binary.
+var corpus struct {
+	once sync.Once
+	docs []Document
+	err  error
+}
+
+func loadCorpus(t testing.TB) []Document {
+	t.Helper()
+	corpus.once.Do(func() { corpus.docs, corpus.err = Load("testdata") })
+	if corpus.err != nil {
+		t.Fatal(corpus.err)
 	}
+	return corpus.docs
+}
+
+// TestCorpusContents checks what the corpus holds: at least 40 documents,
+// every starter, and hand-offs for flex and grid; each one fills and wraps,
+// and each template folder of the corpus with sample data passes the checks
+// a user's version must (the starters' own test checks theirs; a bare .html
+// file has no schema, and filling it proved it compiles).
+func TestCorpusContents(t *testing.T) {
+	docs := loadCorpus(t)
 	if len(docs) < 40 {
 		t.Errorf("%d documents; the corpus promises at least 40", len(docs))
 	}
@@ -72,6 +89,11 @@ func TestCorpusContents(t *testing.T) {
 		}
 		if !strings.Contains(d.Job.HTML, `data-platen="sheets"`) {
 			t.Errorf("%s is not wrapped by render.Document", d.Name)
+		}
+		if folder := !strings.HasPrefix(d.Name, "starter/") && len(d.Version.SampleData) > 0; folder {
+			if _, err := d.Version.Check(); err != nil {
+				t.Errorf("%s: %v", d.Name, err)
+			}
 		}
 	}
 	all, err := starters.All()
@@ -100,10 +122,7 @@ func TestCorpusContents(t *testing.T) {
 func TestCorpus(t *testing.T) {
 	tier.Full(t, "renders about fifty documents with two engines and compares them with poppler")
 	start := time.Now()
-	docs, err := Load("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs := loadCorpus(t)
 	ref := chromiumEngine(t)
 	got, isPhantom, closeGot, err := candidate(ref)
 	if err != nil {
@@ -148,12 +167,17 @@ func TestCorpus(t *testing.T) {
 	WriteTable(&table, entries)
 	t.Logf("%d documents in %s (candidate: %s)\n%s", len(docs), time.Since(start).Round(time.Millisecond), got.Name(), table.String())
 	if *reportDir != "" {
-		files, err := WriteReport(*reportDir, entries, 5, ref.Name(), got.Name())
+		gotName := got.Name()
+		if !isPhantom {
+			gotName += "-2"
+		}
+		files, err := WriteReport(*reportDir, entries, 5, ref.Name(), gotName)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Printf("%s\n%d documents in %s; side by side (Chromium | %s | difference):\n  %s\n", table.String(), len(docs),
-			time.Since(start).Round(time.Millisecond), got.Name(), strings.Join(files, "\n  "))
+		fmt.Printf("%s\n%d documents in %s. The worst pages side by side (%s | %s | difference), %d files:\n  %s\nEvery PDF: %s\n",
+			table.String(), len(docs), time.Since(start).Round(time.Millisecond), ref.Name(), gotName, len(files),
+			strings.Join(files, "\n  "), filepath.Join(*reportDir, "pdf"))
 	}
 }
 

@@ -13,6 +13,10 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
 )
 
 // Entry is one document's outcome, for the report.
@@ -32,14 +36,19 @@ type Entry struct {
 	Err      error
 }
 
-// gutter is the white space between the panels of a side-by-side image.
-const gutter = 12
+// gutter is the white space between the panels of a side-by-side image,
+// caption the height of the line of captions above them.
+const (
+	gutter  = 12
+	caption = 18
+)
 
-// SideBySide composes one page as three panels: the reference's render,
-// the candidate's, and their difference (the reference faded, its ink the
-// candidate lacks in red, the candidate's ink the reference lacks in blue).
-// A page one of them lacks is blank in its panel.
-func SideBySide(ref, got *Analysis, page int) *image.RGBA {
+// SideBySide composes one page as three panels under a line of captions:
+// the reference's render, the candidate's, and their difference (the
+// reference faded, its ink the candidate lacks in red, the candidate's ink
+// the reference lacks in blue). A page one of them lacks is blank in its
+// panel. refName and gotName caption the panels.
+func SideBySide(ref, got *Analysis, page int, refName, gotName string) *image.RGBA {
 	a, b := pageGray(ref, page), pageGray(got, page)
 	if a == nil {
 		a = blankLike(b)
@@ -49,15 +58,22 @@ func SideBySide(ref, got *Analysis, page int) *image.RGBA {
 	}
 	_, mask := PixelDiff(a, b, GrayTolerance, true)
 	w, h := mask.W, mask.H
-	out := image.NewRGBA(image.Rect(0, 0, 3*w+2*gutter, h))
+	out := image.NewRGBA(image.Rect(0, 0, 3*w+2*gutter, h+caption))
 	for i := range out.Pix {
 		out.Pix[i] = 255
 	}
+	label := func(x int, s string) {
+		d := font.Drawer{Dst: out, Src: image.Black, Face: basicfont.Face7x13, Dot: fixed.P(x+2, 13)}
+		d.DrawString(s)
+	}
+	label(0, fmt.Sprintf("%s, page %d", refName, page+1))
+	label(w+gutter, gotName)
+	label(2*(w+gutter), "difference: red only in "+refName+", blue only in "+gotName)
 	put := func(x0 int, g *image.Gray) {
 		for y := 0; y < g.Rect.Dy(); y++ {
 			for x := 0; x < g.Rect.Dx(); x++ {
 				v := g.Pix[y*g.Stride+x]
-				out.SetRGBA(x0+x, y, color.RGBA{v, v, v, 255})
+				out.SetRGBA(x0+x, caption+y, color.RGBA{v, v, v, 255})
 			}
 		}
 	}
@@ -79,7 +95,7 @@ func SideBySide(ref, got *Analysis, page int) *image.RGBA {
 				}
 				c = color.RGBA{v, v, v, 255}
 			}
-			out.SetRGBA(x0+x, y, c)
+			out.SetRGBA(x0+x, caption+y, c)
 		}
 	}
 	return out
@@ -118,19 +134,22 @@ func WritePNG(file string, img image.Image) error {
 	return f.Close()
 }
 
-// Worst returns the compared entries (not hand-offs, not failed) ordered
-// by how badly they do: by median displacement, and by pixel share; at
-// most n of each.
+// Worst returns the compared entries (not hand-offs, not failed) that
+// differ at all, ordered by how badly they do: by median displacement (then
+// share within), and by pixel share; at most n of each.
 func Worst(entries []Entry, n int) (byMedian, byPixel []Entry) {
-	var ok []Entry
 	for _, e := range entries {
-		if e.Result != nil && !e.HandOff {
-			ok = append(ok, e)
+		if e.Result == nil || e.HandOff {
+			continue
+		}
+		if r := e.Result; r.Median > 0 || r.Within < 1 || r.RefPages != r.GotPages {
+			byMedian = append(byMedian, e)
+		}
+		if e.Result.PixelMax > 0 {
+			byPixel = append(byPixel, e)
 		}
 	}
-	byMedian = append([]Entry(nil), ok...)
 	sort.SliceStable(byMedian, func(i, j int) bool { return worse(byMedian[i].Result, byMedian[j].Result) })
-	byPixel = append([]Entry(nil), ok...)
 	sort.SliceStable(byPixel, func(i, j int) bool { return byPixel[i].Result.PixelMax > byPixel[j].Result.PixelMax })
 	return byMedian[:min(n, len(byMedian))], byPixel[:min(n, len(byPixel))]
 }
@@ -146,11 +165,19 @@ func worse(a, b *Result) bool {
 // WriteReport writes into dir the side-by-side PNG of the worst page of the
 // n worst documents by median and by pixel share, named
 // <rank>-median-<doc>.png and <rank>-pixel-<doc>.png, and returns those
-// files. It also writes every document's PDFs, into dir/pdf as
+// files. It also writes the table of every document (WriteTable) into
+// dir/table.txt and every document's PDFs into dir/pdf as
 // <doc>.<engine>.pdf, for a closer look with poppler; refName and gotName
-// name the engines.
+// name the engines (and must differ).
 func WriteReport(dir string, entries []Entry, n int, refName, gotName string) ([]string, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "pdf"), 0o755); err != nil {
+		return nil, err
+	}
+	var table strings.Builder
+	if err := WriteTable(&table, entries); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644); err != nil {
 		return nil, err
 	}
 	for _, e := range entries {
@@ -158,7 +185,7 @@ func WriteReport(dir string, entries []Entry, n int, refName, gotName string) ([
 		for _, p := range []struct {
 			engine string
 			pdf    []byte
-		}{{refName, e.RefPDF}, {gotName + "-candidate", e.GotPDF}} {
+		}{{refName, e.RefPDF}, {gotName, e.GotPDF}} {
 			if p.pdf == nil {
 				continue
 			}
@@ -172,7 +199,7 @@ func WriteReport(dir string, entries []Entry, n int, refName, gotName string) ([
 	write := func(kind string, list []Entry, page func(Entry) int) error {
 		for i, e := range list {
 			f := fmt.Sprintf("%s/%02d-%s-%s.png", dir, i+1, kind, strings.ReplaceAll(e.Name, "/", "_"))
-			if err := WritePNG(f, SideBySide(e.Ref, e.Got, page(e))); err != nil {
+			if err := WritePNG(f, SideBySide(e.Ref, e.Got, page(e), refName, gotName)); err != nil {
 				return err
 			}
 			files = append(files, f)

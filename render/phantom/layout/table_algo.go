@@ -213,6 +213,8 @@ type tableCol struct {
 	// collapsed is visibility: collapse.
 	collapsed bool
 	border    [4]style.Border
+	// ref is the caller's index for the element.
+	ref int
 }
 
 // tableCell is one cell: what the caller sets before the algorithms run,
@@ -545,9 +547,10 @@ func tableInlineSizes(width, minW, maxW style.Length, borderBox bool, bp tableUn
 			maxS = maxUnit(minS, maxS)
 		}
 	}
-	if width.Unit == style.Percent {
+	// calc(% + px) counts as a percentage only without its px part.
+	if width.Unit == style.Percent && width.Off == 0 {
 		pct, hasPct = float32(width.V), true
-		if maxW.Unit == style.Percent {
+		if maxW.Unit == style.Percent && maxW.Off == 0 {
 			pct = min(pct, float32(maxW.V))
 		}
 	}
@@ -1600,7 +1603,7 @@ func (t *tableGrid) resolveWidth(l style.Length, avail tableUnit) (tableUnit, bo
 		if avail < 0 {
 			return 0, false
 		}
-		v = unitF32(avail.float() * float32(l.V) / 100)
+		v = unitF32(avail.float()*float32(l.V)/100) + unitPx(l.Off)
 	default:
 		return 0, false
 	}
@@ -1611,23 +1614,24 @@ func (t *tableGrid) resolveWidth(l style.Length, avail tableUnit) (tableUnit, bo
 	return v + bp, true
 }
 
-// width computes the table's used width within avail (the containing
-// block's width less the table's margins), the columns' widths and their
-// positions. It needs columns.
-func (t *tableGrid) widthAndColumns(avail float64) {
-	availU := unitPx(avail)
+// widthAndColumns computes the table's used width within avail (the
+// containing block's width less the table's margins; pctBase, the
+// containing block's width, resolves percentages), the columns' widths and
+// their positions. It needs columns.
+func (t *tableGrid) widthAndColumns(avail, pctBase float64) {
+	availU, baseU := unitPx(avail), unitPx(pctBase)
 	undist := t.undistributable()
 	gmin, gmax := t.gridMinMax(true)
-	used, ok := t.resolveWidth(t.width, availU)
+	used, ok := t.resolveWidth(t.width, baseU)
 	if !ok {
 		// Shrink-to-fit.
 		used = minUnit(maxUnit(availU, gmin), gmax)
 	}
 	minW := gmin
-	if v, ok := t.resolveWidth(t.minWidth, availU); ok {
+	if v, ok := t.resolveWidth(t.minWidth, baseU); ok {
 		minW = maxUnit(minW, v)
 	}
-	if v, ok := t.resolveWidth(t.maxWidth, availU); ok {
+	if v, ok := t.resolveWidth(t.maxWidth, baseU); ok {
 		used = minUnit(used, v)
 	}
 	used = maxUnit(used, minW)
@@ -1711,7 +1715,7 @@ func (t *tableGrid) layoutPadding(c *tableCell, side int) tableUnit {
 		return unitPx(l.V)
 	case style.Percent:
 		base := t.inlineSize - t.bp[style.Left] - t.bp[style.Right]
-		return unitF32(base.float() * float32(l.V) / 100)
+		return unitF32(base.float()*float32(l.V)/100) + unitPx(l.Off)
 	}
 	return 0
 }
@@ -2145,7 +2149,7 @@ func (t *tableGrid) cssHeight(avail float64) (tableUnit, bool) {
 			if avail < 0 {
 				return 0, false
 			}
-			v = unitF32(float32(avail) * float32(l.V) / 100)
+			v = unitF32(float32(avail)*float32(l.V)/100) + unitPx(l.Off)
 		default:
 			return 0, false
 		}

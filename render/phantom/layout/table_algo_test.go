@@ -3,7 +3,6 @@ package layout
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"os"
@@ -12,12 +11,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/platen/platen/render"
-	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/render/phantom/draw"
 	"github.com/platen/platen/render/phantom/style"
 )
@@ -720,7 +715,7 @@ func (tt *tTable) layout(avail float64, fragmented bool, l *tLabels) *tLaid {
 	g, cells := tt.grid()
 	g.fragmented = fragmented
 	tt.measure(g, cells)
-	g.widthAndColumns(avail)
+	g.widthAndColumns(avail, avail)
 	out := &tLaid{g: g, cells: cells}
 	nested := make([]*tLaid, len(cells))
 	for i := range g.cells {
@@ -973,22 +968,11 @@ i { display: inline-block; position: relative; vertical-align: baseline; }
 .case { position: relative; font: 2px/4px 'DejaVu Sans'; break-before: page; }
 </style>`
 
-// chromiumPDF prints html with the production Chromium engine.
+// chromiumPDF prints html with the production Chromium engine (the test
+// binary's one, chromium_test.go's).
 func chromiumPDF(t *testing.T, doc string) []byte {
 	t.Helper()
-	e := sharedChromium(t)
-	m, err := render.ParseManifest([]byte(`{"pageSize":"A4"}`), "m")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := m.Geometry()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	pdf, err := e.Render(ctx, render.Job{HTML: render.Document(doc, g, ""), Geometry: g})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pdf
+	return ltChromiumPDF(t, doc, ltGeometry(""))
 }
 
 // chromiumMarkers prints html with the production Chromium engine and
@@ -1025,26 +1009,6 @@ func chromiumMarkers(t *testing.T, doc string) []map[string][2]float64 {
 		}
 	}
 	return pages
-}
-
-var (
-	chromiumOnce sync.Once
-	chromiumEng  *chromium.Engine
-	chromiumErr  error
-)
-
-// sharedChromium is one Chromium for the test binary.
-func sharedChromium(t *testing.T) *chromium.Engine {
-	chromiumOnce.Do(func() {
-		chromiumEng, chromiumErr = chromium.New(chromium.DefaultConfig())
-		if chromiumErr == nil {
-			chromiumErr = chromiumEng.Start()
-		}
-	})
-	if chromiumErr != nil {
-		t.Fatalf("chromium: %v", chromiumErr)
-	}
-	return chromiumEng
 }
 
 // TestTablesMatchChromium prints each case with Chromium and checks that
@@ -1151,7 +1115,7 @@ func BenchmarkTableAlgorithms30Rows(b *testing.B) {
 			g.cells[ci].minContent, g.cells[ci].maxContent = boxesMinMax(cells[ci].boxes)
 		}
 		g.columnsFromCells()
-		g.widthAndColumns(700)
+		g.widthAndColumns(700, 700)
 		for ci := range g.cells {
 			c := &g.cells[ci]
 			c.contentHeight, c.baseline, c.hasBaseline, c.hasContent = 14, 11, true, true

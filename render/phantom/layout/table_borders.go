@@ -15,6 +15,9 @@ type tableBorderSeg struct {
 	x, y, w, h tableUnit
 	horizontal bool
 	b          style.Border
+	// row is the grid row of the edge: a horizontal edge is that row's top
+	// (or, past the last row, the last row's bottom).
+	row int
 }
 
 // tableEdgeRef is an edge index, or -1 for an edge that does not exist.
@@ -237,6 +240,7 @@ func (t *tableGrid) collapsedSegments(out []tableBorderSeg, secs []tableSectionP
 			w := e.width()
 			var seg tableBorderSeg
 			seg.b = t.edges[i].b
+			seg.row = row
 			if e.horizontal() {
 				if col+1 > len(t.colLoc) {
 					continue

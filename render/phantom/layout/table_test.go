@@ -1,0 +1,143 @@
+package layout
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/phantom/style"
+)
+
+// tblDocs are table documents printed by both engines: what business
+// documents do with tables.
+var tblDocs = []struct {
+	name, html string
+}{
+	{"simple", `<table><tr><td>Alpha</td><td>Beta gamma</td></tr><tr><td>Delta epsilon zeta</td><td>Eta</td></tr></table>`},
+	{"invoice", `<style>body{font:13px/1.4 'DejaVu Sans'} table{width:100%;border-collapse:collapse} th,td{padding:6px 8px;border-bottom:1px solid #999;text-align:left} th{background:#eee} .n{width:15%} tfoot td{font-weight:bold;border-top:2px solid #000}</style>
+<h1>Invoice 2024-117</h1>
+<table><thead><tr><th>Description</th><th class=n>Qty</th><th class=n>Price</th><th class=n>Total</th></tr></thead>
+<tbody>` + strings.Repeat(`<tr><td>Consulting services, on-site workshop and follow-up report</td><td class=n>3</td><td class=n>1,200.00</td><td class=n>3,600.00</td></tr><tr><td>Travel</td><td class=n>1</td><td class=n>340.50</td><td class=n>340.50</td></tr>`, 3) + `</tbody>
+<tfoot><tr><td colspan=3>Total due</td><td class=n>11,822.50</td></tr></tfoot></table>`},
+	{"separated borders", `<style>table{border:2px solid #333;border-spacing:4px 6px} td{border:1px solid #888;padding:3px 5px;font:12px 'Liberation Serif'}</style>
+<table><caption style="text-align:left">Quarterly figures</caption><tr><td rowspan=2>Region north with a longer label</td><td>Q1</td><td>Q2</td></tr><tr><td colspan=2>both quarters merged</td></tr><tr><td style="vertical-align:bottom;height:50px">bottom</td><td style="vertical-align:top">top</td><td>middle</td></tr></table>`},
+	{"nested", `<style>td{border:1px solid #aaa;font:12px 'Liberation Sans'}</style>
+<table width="80%"><tr><td>Outer one</td><td><table style="width:100%"><tr><td>Inner A</td><td>Inner B text</td></tr></table></td></tr><tr><td colspan=2>Footer cell spanning</td></tr></table>`},
+	{"fixed layout", `<style>table{table-layout:fixed;width:500px;border-collapse:collapse} td{border:1px solid;font:12px 'DejaVu Serif';padding:2px}</style>
+<table><col style="width:100px"><col><col style="width:20%"><tr><td>Name</td><td>A long description that wraps within its fixed column</td><td>Amount</td></tr><tr><td>Second</td><td>Short</td><td>12.00</td></tr></table>`},
+	{"vertical-align", `<style>td{border:1px solid #ccc;font:12px/16px 'DejaVu Sans';padding:4px}</style>
+<table><tr><td style="height:80px">tall cell with a fixed height</td><td style="vertical-align:middle">middle</td><td style="vertical-align:bottom">bottom</td><td style="vertical-align:top">top</td><td style="vertical-align:baseline;font-size:20px">big</td><td style="vertical-align:baseline">small</td></tr>
+<tr><td rowspan=2>spanning two rows with<br>three<br>lines</td><td colspan=5>wide cell</td></tr><tr><td>a</td><td>b</td><td>c</td><td>d</td><td>e</td></tr></table>`},
+	{"widths", `<style>td{border:1px solid;font:12px 'DejaVu Sans'}</style>
+<table style="width:600px"><tr><td style="width:30%">thirty percent</td><td style="width:120px">fixed 120</td><td>auto with some longer text that must wrap somewhere</td></tr></table>
+<table style="width:100%;margin-top:10px"><tr><td style="white-space:nowrap;width:1%">Date</td><td>Description of the item that takes the remaining space</td><td style="width:20%">Amount</td></tr></table>`},
+}
+
+func tblRows(n int) string {
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&sb, "<tr><td>row%d</td><td>value %d</td></tr>", i, i*7)
+	}
+	return sb.String()
+}
+
+// TestTableRepeatedGroups checks which row groups a table offers
+// pagination for repeating: a header or footer group of at most a quarter
+// of the page with break-inside: avoid (thead's and tfoot's default), as
+// Chromium repeats them.
+func TestTableRepeatedGroups(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		html         string
+		header, foot bool
+	}{
+		{"thead and tfoot", `<table><thead><tr><td>h</td></tr></thead><tbody>` + tblRows(3) + `</tbody><tfoot><tr><td>f</td></tr></tfoot></table>`, true, true},
+		{"break-inside auto", `<table><thead style="break-inside:auto"><tr><td>h</td></tr></thead><tbody>` + tblRows(3) + `</tbody></table>`, false, false},
+		{"too tall", `<table><thead><tr><td style="height:400px">h</td></tr></thead><tbody>` + tblRows(3) + `</tbody></table>`, false, false},
+		{"no header", `<table><tbody>` + tblRows(3) + `</tbody></table>`, false, false},
+	} {
+		w := tblLayoutWrapper(t, c.html)
+		if (w.repeatHeader != nil) != c.header || (w.repeatFooter != nil) != c.foot {
+			t.Errorf("%s: repeatHeader %v, repeatFooter %v; want %v, %v", c.name, w.repeatHeader != nil, w.repeatFooter != nil, c.header, c.foot)
+		}
+		if w.repeatHeader != nil && w.repeatHeader.Box.Style.Display != style.DisplayTableHeaderGroup {
+			t.Errorf("%s: repeatHeader is not the header group", c.name)
+		}
+	}
+}
+
+// tblLayoutWrapper lays markup out (without paginating) and returns the
+// fragment of its first table wrapper.
+func tblLayoutWrapper(t *testing.T, markup string) *Frag {
+	t.Helper()
+	g := ltGeometry("")
+	sh := ltShaper(t)
+	doc, err := html.Parse(strings.NewReader(render.Document(markup, g, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := style.Compute(doc, style.Options{PageWidth: 794, PageHeight: 1122})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ltShMu.Lock()
+	defer ltShMu.Unlock()
+	l := &layouter{ctx: context.Background(), st: st, sh: sh, opt: Options{MaxDepth: DefaultMaxDepth, MaxBoxes: DefaultMaxBoxes, MaxPages: DefaultMaxPages}}
+	root, err := l.buildTree(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.icbW, l.icbH = 794, 1122
+	var find func(f *Frag) *Frag
+	find = func(f *Frag) *Frag {
+		if f.Box != nil && f.Box.Kind == KindTableWrapper {
+			return f
+		}
+		for _, c := range f.Children {
+			if w := find(c); w != nil {
+				return w
+			}
+		}
+		return nil
+	}
+	w := find(l.layoutRoot(root))
+	if w == nil {
+		t.Fatal("no table")
+	}
+	return w
+}
+
+// TestTablesPrintLikeChromium prints table documents with both engines
+// and expects every word where Chromium puts it (the same pages, median
+// within 0.5 pt, worst within 0.5 pt). The documents keep to what the rest
+// of phantom prints like Chromium today: left-aligned text on one page.
+func TestTablesPrintLikeChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints with Chromium")
+	}
+	for _, d := range tblDocs {
+		t.Run(d.name, func(t *testing.T) {
+			tblExpectClose(t, d.html, 0.5)
+		})
+	}
+}
+
+// tblExpectClose fails when phantom's words are not where Chromium puts
+// them: every word matched, as many pages, median and worst within tol
+// points. (Page sizes are pdfw's to get right to the last digit.)
+func tblExpectClose(t *testing.T, markup string, tol float64) {
+	t.Helper()
+	c := ltCompareHTML(t, markup, "")
+	if c.missing > 0 || c.extra > 0 || c.median > tol || c.worst > tol || len(c.pagesA) != len(c.pagesB) {
+		t.Errorf("pages %d vs %d; words %d matched %d (missing %d extra %d) median %.3f pt worst %.3f pt (%q)", len(c.pagesA), len(c.pagesB), c.total, c.matched, c.missing, c.extra, c.median, c.worst, c.worstWord)
+		for _, r := range c.report {
+			t.Log(r)
+		}
+		return
+	}
+	t.Logf("%d words, median %.3f pt, worst %.3f pt", c.matched, c.median, c.worst)
+}

@@ -68,7 +68,7 @@ func parseHex(s string) (colorResult, bool) {
 	case 3:
 		return colorResult{c: rgb8(d[0]*17, d[1]*17, d[2]*17, 255)}, true
 	case 4:
-		return colorResult{c: rgb8(d[0]*17, d[1]*17, d[2]*17, d[3]*17)}, true
+		return colorResult{c: rgb8(d[0]*17, d[1]*17, d[2]*17, d[3]*17)}, true // #rgba: alpha in 8 bits
 	case 6:
 		return colorResult{c: rgb8(d[0]<<4|d[1], d[2]<<4|d[3], d[4]<<4|d[5], 255)}, true
 	}
@@ -269,8 +269,9 @@ func parseColorFunc(t *tok) (colorResult, bool) {
 	return colorResult{c: draw.Color{R: quant(r), G: quant(g), B: quant(b), A: quantAlpha(a)}}, true
 }
 
-// quantAlpha keeps alpha as Chromium paints it: 8 bits.
-func quantAlpha(a float64) float64 { return quant(a) }
+// quantAlpha keeps alpha as Chromium computes it: unrounded (only the
+// legacy sRGB channels are rounded to 8 bits).
+func quantAlpha(a float64) float64 { return clamp01(a) }
 
 func hslToRGB(h, s, l float64) (float64, float64, float64) {
 	h = math.Mod(h, 360)

@@ -514,10 +514,18 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	st := ic.b.Style
 	align := st.TextAlign
 	if last {
-		if !st.TextAlignLastAuto {
+		// text-align-last: auto is text-align, except that justify aligns
+		// to the start. The style package currently computes an unset
+		// text-align-last as left rather than auto (its root info lacks
+		// auto): a left that is not auto is taken for auto here.
+		lastAuto := st.TextAlignLastAuto || st.TextAlignLast == style.AlignLeft
+		if !lastAuto {
 			align = st.TextAlignLast
 		} else if align == style.AlignJustify {
 			align = style.AlignLeft
+			if st.Direction == "rtl" {
+				align = style.AlignRight
+			}
 		}
 	}
 	free := avail - m.lineW

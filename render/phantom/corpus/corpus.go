@@ -23,8 +23,10 @@ type Document struct {
 	// Job is what an engine prints: the markup wrapped by render.Document,
 	// the page geometry, and the filled header and footer.
 	Job render.Job
-	// Version is the template version the document was filled from.
-	Version render.Version
+	// Checked is the template version the document was filled from, with
+	// its manifest, content and sample data decoded (not run through
+	// Version.Check: see fromVersion).
+	Checked *render.Checked
 	// HandOff marks a document that uses what phantom does not implement:
 	// the platform default must choose Chromium for it.
 	HandOff bool
@@ -137,7 +139,7 @@ func fromVersion(name string, v render.Version) (Document, error) {
 	g := c.Manifest.Geometry()
 	return Document{
 		Name:    name,
-		Version: v,
+		Checked: c,
 		Job:     render.Job{HTML: render.Document(filled, g, ""), Geometry: g, Tagged: c.Manifest.TaggedPDF, Header: header, Footer: footer},
 		HandOff: strings.HasPrefix(path.Base(name), HandOffPrefix),
 	}, nil

@@ -90,8 +90,8 @@ func TestCorpusContents(t *testing.T) {
 		if !strings.Contains(d.Job.HTML, `data-platen="sheets"`) {
 			t.Errorf("%s is not wrapped by render.Document", d.Name)
 		}
-		if folder := !strings.HasPrefix(d.Name, "starter/") && len(d.Version.SampleData) > 0; folder {
-			if _, err := d.Version.Check(); err != nil {
+		if folder := !strings.HasPrefix(d.Name, "starter/") && len(d.Checked.SampleData) > 0; folder {
+			if _, err := d.Checked.Version.Check(); err != nil {
 				t.Errorf("%s: %v", d.Name, err)
 			}
 		}
@@ -129,6 +129,12 @@ func TestCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeGot()
+	var choose *render.Renderer
+	if isPhantom {
+		cfg := render.DefaultRendererConfig()
+		cfg.DefaultEngine = render.DefaultAuto
+		choose = render.NewRenderer(cfg, ref, got)
+	}
 	entries := renderAll(t, docs, ref, got, corpusWorkers())
 	bar := DefaultBar()
 	for i := range entries {
@@ -146,7 +152,7 @@ func TestCorpus(t *testing.T) {
 			if e.Err != nil {
 				t.Fatal(e.Err)
 			}
-			checkChoice(t, d)
+			checkChoice(t, d, choose)
 			if d.HandOff {
 				return
 			}
@@ -181,24 +187,29 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-// checkChoice holds the platform default's choice to the corpus: Chromium
-// for a hand-off document, phantom for every other.
-func checkChoice(t *testing.T, d Document) {
+// checkChoice holds the platform default's choice (render.Renderer.Choose
+// with the default "auto", over Chromium and the candidate) to the corpus:
+// Chromium for a hand-off document, saying why, and phantom for every other.
+// It needs phantom: with Chromium as the candidate it skips the hand-offs,
+// saying so.
+func checkChoice(t *testing.T, d Document, choose *render.Renderer) {
 	t.Helper()
-	if chooseDefault == nil {
+	if choose == nil {
 		if d.HandOff {
-			t.Skip("no platform default choice to check yet (engines_test.go chooseDefault is nil until phantom exists)")
+			t.Skip("the default's choice is checked with -candidate phantom (engines_test.go)")
 		}
 		return
 	}
-	eng, reasons := chooseDefault(d.Job)
+	c, err := choose.Choose(render.Request{Version: d.Checked, Data: d.Checked.Sample, Now: FillTime})
 	switch {
-	case d.HandOff && eng != render.EngineChromium:
-		t.Errorf("the default picks %s for a document it must hand to Chromium", eng)
-	case d.HandOff && len(reasons) == 0:
-		t.Errorf("the default hands the document to Chromium without saying why")
-	case !d.HandOff && eng != render.EnginePhantom:
-		t.Errorf("the default picks %s for a corpus document phantom must render: %s", eng, strings.Join(reasons, "; "))
+	case err != nil:
+		t.Errorf("the default cannot choose: %v", err)
+	case d.HandOff && c.Engine != render.EngineChromium:
+		t.Errorf("the default picks %s for a document it must hand to Chromium (%s)", c.Engine, c.Reason)
+	case d.HandOff && !strings.Contains(c.Reason, "does not support"):
+		t.Errorf("the default hands the document to Chromium without saying what phantom lacks: %s", c.Reason)
+	case !d.HandOff && c.Engine != render.EnginePhantom:
+		t.Errorf("the default picks %s for a corpus document phantom must render: %s", c.Engine, c.Reason)
 	}
 }
 

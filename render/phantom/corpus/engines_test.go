@@ -1,33 +1,32 @@
 package corpus
 
-// This file is the one place where the engines under comparison are plugged
-// in. The coordinator edits it when render/phantom exists; nothing else in
-// the package needs to change.
+// This file is the one place where the engine under comparison is plugged
+// in: the coordinator flips the default of -candidate to phantom when
+// phantom meets the bar, and nothing else in the package needs to change.
 
 import (
+	"flag"
+	"fmt"
+
 	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/phantom"
 )
 
-// candidate returns the engine compared with Chromium, and whether it is
-// phantom. Until phantom exists it is Chromium itself, and TestCorpus then
-// requires no difference at all (Chromium against itself is the
-// comparison's zero). When phantom exists:
-//
-//	e, err := phantom.New(phantom.DefaultConfig())
-//	return e, true, closeFunc, err
-func candidate(chromium render.Engine) (eng render.Engine, isPhantom bool, closeFn func(), err error) {
-	return chromium, false, func() {}, nil
-}
+// candidateName is the engine TestCorpus compares with Chromium. With
+// chromium, Chromium is compared with itself: the comparison's zero, where
+// every figure must be exactly 0. With phantom, every compared document
+// must meet the bar, and the platform default's choice is checked too.
+var candidateName = flag.String("candidate", render.EngineChromium, "the engine TestCorpus compares with Chromium: chromium (itself, every figure 0) or phantom")
 
-// chooseDefault is the platform default's choice for a job: the engine it
-// picks and why. TestCorpus requires it to pick Chromium for every hand-off
-// document and phantom for every other. nil until phantom exists, and the
-// check is skipped, saying so. When phantom exists, for example:
-//
-//	chooseDefault = func(job render.Job) (string, []string) {
-//		if ok, reasons := phantom.Supports(job.HTML); !ok {
-//			return render.EngineChromium, reasons
-//		}
-//		return render.EnginePhantom, nil
-//	}
-var chooseDefault func(job render.Job) (engine string, reasons []string)
+// candidate returns the engine compared with Chromium, whether it is
+// phantom, and what closes it.
+func candidate(chromium render.Engine) (eng render.Engine, isPhantom bool, closeFn func(), err error) {
+	switch *candidateName {
+	case render.EngineChromium:
+		return chromium, false, func() {}, nil
+	case render.EnginePhantom:
+		e, err := phantom.New(phantom.DefaultConfig())
+		return e, true, func() {}, err
+	}
+	return nil, false, nil, fmt.Errorf("-candidate is chromium or phantom, not %q", *candidateName)
+}

@@ -225,14 +225,14 @@ func worstWordPage(e Entry) int {
 // share within, pixel share, render times, and whether it meets the bar.
 func WriteTable(w io.Writer, entries []Entry) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "document\tpages\twords\tmatched\tmedian pt\twithin 2pt %\tpixel %\tref ms\tgot ms\tverdict\t")
+	fmt.Fprintln(tw, "document\tpages\twords\tmatched\tmedian pt\twithin 2pt %\tpixel %\tref ms\tgot ms\t  verdict")
 	for _, e := range entries {
 		switch {
 		case e.Err != nil:
-			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\terror: %v\t\n", e.Name, oneLine(e.Err.Error()))
+			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t  error: %v\n", e.Name, oneLine(e.Err.Error()))
 			continue
 		case e.Result == nil:
-			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t%s\t\n", e.Name, verdict(e))
+			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t  %s\n", e.Name, verdict(e))
 			continue
 		}
 		r := e.Result
@@ -240,20 +240,43 @@ func WriteTable(w io.Writer, entries []Entry) error {
 		if r.GotPages != r.RefPages {
 			pages = fmt.Sprintf("%d/%d", r.RefPages, r.GotPages)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%.1f\t%.2f\t%d\t%d\t%s\t\n", e.Name, pages, max(r.RefWords, r.GotWords), r.Matched,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%.1f\t%.2f\t%d\t%d\t  %s\n", e.Name, pages, max(r.RefWords, r.GotWords), r.Matched,
 			fmtPt(r.Median), 100*r.Within, 100*r.PixelMax, e.RefTime.Milliseconds(), e.GotTime.Milliseconds(), verdict(e))
 	}
 	return tw.Flush()
 }
 
+// verdict is "ok", "hand-off", or FAIL with the criteria missed; the
+// test's own output has each failure in full.
 func verdict(e Entry) string {
-	switch {
-	case e.HandOff:
+	if e.HandOff {
 		return "hand-off"
-	case len(e.Failures) > 0:
-		return "FAIL: " + oneLine(strings.Join(e.Failures, "; "))
 	}
-	return "ok"
+	r := e.Result
+	if len(e.Failures) == 0 || r == nil {
+		return "ok"
+	}
+	bar := DefaultBar()
+	var missed []string
+	if r.RefPages != r.GotPages {
+		missed = append(missed, "pages")
+	}
+	if len(r.SizeDiffs) > 0 {
+		missed = append(missed, "sizes")
+	}
+	if r.Median > bar.MaxMedianPt {
+		missed = append(missed, "median")
+	}
+	if r.Within < bar.MinWithin {
+		missed = append(missed, "within")
+	}
+	if r.PixelMax > bar.MaxPixelShare {
+		missed = append(missed, "pixels")
+	}
+	if len(missed) == 0 {
+		return "FAIL"
+	}
+	return "FAIL: " + strings.Join(missed, ", ")
 }
 
 func fmtPt(v float64) string {

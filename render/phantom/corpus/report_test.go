@@ -62,7 +62,7 @@ func TestReportShowsTheWorst(t *testing.T) {
 	if err := WriteTable(&table, entries); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"doc/same", "doc/moved", "FAIL: median word displacement 4.000 pt", "doc/extra", "handoff-x", "hand-off"} {
+	for _, want := range []string{"doc/same", "doc/moved", "FAIL: median, within, pixels", "doc/extra", "handoff-x", "hand-off"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("the table lacks %q:\n%s", want, table.String())
 		}

@@ -40,6 +40,11 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 	if cp.opt.PageHeight <= 0 {
 		cp.opt.PageHeight = 1122.5196850393702 - 2*37.79527559055118
 	}
+	if quirksMode(doc) {
+		// Quirks mode changes the UA sheet, selector matching and layout;
+		// phantom lays out standards mode only.
+		cp.report(Feature{"quirks-mode", "document"})
+	}
 	cp.collectSheets(doc)
 	n := cp.countElements(doc)
 	r := &Result{elems: make(map[*html.Node]*elemStyle, n)}
@@ -1271,6 +1276,7 @@ func (cp *computer) pseudos(n *html.Node, e *elemStyle, hidden bool) {
 			for _, f := range cp.pending {
 				cp.report(f)
 			}
+			cp.elementFeatures(n, ps, e, &cp.st)
 		}
 		c := ps.c
 		if i == 0 {
@@ -1433,4 +1439,71 @@ func isEmpty(n *html.Node) bool {
 		}
 	}
 	return true
+}
+
+// quirksMode reports whether a browser renders doc in quirks mode: no
+// doctype, or one that is not html, or a legacy public identifier (HTML
+// Standard, "quirks mode" in 13.2.6.4.1).
+func quirksMode(doc *html.Node) bool {
+	for c := doc.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.DoctypeNode {
+			continue
+		}
+		if !strings.EqualFold(c.Data, "html") {
+			return true
+		}
+		public, system, hasSystem := "", "", false
+		for _, a := range c.Attr {
+			switch a.Key {
+			case "public":
+				public = strings.ToLower(a.Val)
+			case "system":
+				system, hasSystem = strings.ToLower(a.Val), true
+			}
+		}
+		if system == "http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd" {
+			return true
+		}
+		switch public {
+		case "-//w3o//dtd w3 html strict 3.0//en//", "-/w3c/dtd html 4.0 transitional/en", "html":
+			return true
+		}
+		for _, p := range quirkyPublicPrefixes {
+			if strings.HasPrefix(public, p) {
+				return true
+			}
+		}
+		if !hasSystem && (strings.HasPrefix(public, "-//w3c//dtd html 4.01 frameset//") || strings.HasPrefix(public, "-//w3c//dtd html 4.01 transitional//")) {
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// quirkyPublicPrefixes are the doctype public identifiers that select
+// quirks mode.
+var quirkyPublicPrefixes = []string{
+	"+//silmaril//dtd html pro v0r11 19970101//", "-//as//dtd html 3.0 aswedit + extensions//",
+	"-//advasoft ltd//dtd html 3.0 aswedit + extensions//", "-//ietf//dtd html 2.0 level 1//",
+	"-//ietf//dtd html 2.0 level 2//", "-//ietf//dtd html 2.0 strict level 1//", "-//ietf//dtd html 2.0 strict level 2//",
+	"-//ietf//dtd html 2.0 strict//", "-//ietf//dtd html 2.0//", "-//ietf//dtd html 2.1e//", "-//ietf//dtd html 3.0//",
+	"-//ietf//dtd html 3.2 final//", "-//ietf//dtd html 3.2//", "-//ietf//dtd html 3//", "-//ietf//dtd html level 0//",
+	"-//ietf//dtd html level 1//", "-//ietf//dtd html level 2//", "-//ietf//dtd html level 3//",
+	"-//ietf//dtd html strict level 0//", "-//ietf//dtd html strict level 1//", "-//ietf//dtd html strict level 2//",
+	"-//ietf//dtd html strict level 3//", "-//ietf//dtd html strict//", "-//ietf//dtd html//",
+	"-//metrius//dtd metrius presentational//", "-//microsoft//dtd internet explorer 2.0 html strict//",
+	"-//microsoft//dtd internet explorer 2.0 html//", "-//microsoft//dtd internet explorer 2.0 tables//",
+	"-//microsoft//dtd internet explorer 3.0 html strict//", "-//microsoft//dtd internet explorer 3.0 html//",
+	"-//microsoft//dtd internet explorer 3.0 tables//", "-//netscape comm. corp.//dtd html//",
+	"-//netscape comm. corp.//dtd strict html//", "-//o'reilly and associates//dtd html 2.0//",
+	"-//o'reilly and associates//dtd html extended 1.0//", "-//o'reilly and associates//dtd html extended relaxed 1.0//",
+	"-//sq//dtd html 2.0 hotmetal + extensions//", "-//softquad software//dtd hotmetal pro 6.0::19990601::extensions to html 4.0//",
+	"-//softquad//dtd hotmetal pro 4.0::19971010::extensions to html 4.0//", "-//spyglass//dtd html 2.0 extended//",
+	"-//sun microsystems corp.//dtd hotjava html//", "-//sun microsystems corp.//dtd hotjava strict html//",
+	"-//w3c//dtd html 3 1995-03-24//", "-//w3c//dtd html 3.2 draft//", "-//w3c//dtd html 3.2 final//",
+	"-//w3c//dtd html 3.2//", "-//w3c//dtd html 3.2s draft//", "-//w3c//dtd html 4.0 frameset//",
+	"-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html experimental 19960712//",
+	"-//w3c//dtd html experimental 970421//", "-//w3c//dtd w3 html//", "-//w3o//dtd w3 html 3.0//",
+	"-//webtechs//dtd mozilla html 2.0//", "-//webtechs//dtd mozilla html//",
 }

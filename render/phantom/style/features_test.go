@@ -116,3 +116,28 @@ func TestUASheetReportsNothing(t *testing.T) {
 		t.Errorf("a plain document reports %v", f)
 	}
 }
+
+// TestPseudoFeatures checks reports from ::before and ::after.
+func TestPseudoFeatures(t *testing.T) {
+	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; float: left } .n::before { float: left }</style><div class="c f n">x</div>`)
+	if got := featureNames(r); len(got) != 1 || got[0] != "float @ .n::before" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestQuirksMode checks that a document without a doctype is reported.
+func TestQuirksMode(t *testing.T) {
+	for doc, quirks := range map[string]bool{
+		`<!DOCTYPE html><p>x`: false,
+		`<html><p>x`:          true,
+		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"><p>x`:                                               true,
+		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd"><p>x`:        false,
+		`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><p>x`: false,
+	} {
+		r, _ := compute(t, doc)
+		got := len(r.Unsupported()) == 1 && r.Unsupported()[0].Name == "quirks-mode"
+		if got != quirks || !quirks && len(r.Unsupported()) != 0 {
+			t.Errorf("%s: %v", doc, r.Unsupported())
+		}
+	}
+}

@@ -9,27 +9,40 @@ import (
 // pxToPt is the size of a CSS pixel in PDF points.
 const pxToPt = 0.75
 
-// Page size bounds in points: PDF 1.7 Annex C keeps pages within 14400 units;
-// a page of nothing (or NaN) becomes A4.
+// Limits and precision of what the content streams hold.
 const (
-	maxPagePt              = 14400
-	a4WidthPx, a4HeightPx  = 793.7007874015749, 1122.51968503937
-	maxDepth               = 256 // nesting of clips, transforms and opacity; deeper pushes are ignored
-	maxFontSize            = 1e5
-	textEps                = 0.02
-	skewFakeItalic         = 0.25
-	defaultMiterLimit      = 4  // SVG's and Skia's, which Chromium strokes with
-	pdfMiterLimit          = 10 // a content stream's initial miter limit
-	coordDecimals          = 2
-	maxToUnicodeRunes      = 64
-	maxCoordDecimals       = 5
-	matrixDecimals         = 5
-	colorDecimals          = 3
-	widthDecimals          = 1
-	alphaSteps             = 1000
-	tjDecimals             = 1
-	minPagePt              = 1
-	defaultGroupBoxPadding = 1
+	// maxPagePt bounds a page side (PDF 1.7 Annex C: 14400 units); a page
+	// of no size (or NaN) becomes A4, and no side is below minPagePt.
+	maxPagePt             = 14400
+	minPagePt             = 1
+	a4WidthPx, a4HeightPx = 793.7007874015749, 1122.51968503937
+	// maxDepth bounds the nesting of clips, transforms and opacities; the
+	// pushes beyond it are ignored (and their pops with them).
+	maxDepth    = 256
+	maxFontSize = 1e5 // px; a run beyond is not drawn
+	// textEps is how far (px) a glyph may sit from its place before a TJ
+	// number moves it: 0.015 pt, far below what a reader can see or
+	// pdftotext reports, while sparing a number after nearly every glyph
+	// when layout's advances differ from the font's widths by rounding.
+	textEps = 0.02
+	// skewFakeItalic is Skia's fake italic skew (x' = x - y*(-1/4) in its
+	// y-down space), as Chromium draws a synthetic oblique.
+	skewFakeItalic    = 0.25
+	defaultMiterLimit = 4  // SVG's and Skia's, which Chromium strokes with
+	pdfMiterLimit     = 10 // a content stream's initial miter limit
+	// Decimals written: coordinates in px (0.0075 pt), more under a scaling
+	// transform; matrices; colours (8-bit channels need three); glyph widths
+	// and TJ numbers in thousandths of an em.
+	coordDecimals    = 2
+	maxCoordDecimals = 5
+	matrixDecimals   = 5
+	colorDecimals    = 3
+	widthDecimals    = 1
+	tjDecimals       = 1
+	// maxToUnicodeRunes bounds the text one glyph maps to.
+	maxToUnicodeRunes = 64
+	// groupBoxPadding widens a transparency group's box beyond the page (px).
+	groupBoxPadding = 1
 )
 
 // pageSize is a page's size in points, sanitised.
@@ -769,7 +782,7 @@ func boxInSpace(m [6]float64, w, h float64) (x0, y0, x1, y1 float64) {
 		x0, y0 = math.Min(x0, x), math.Min(y0, y)
 		x1, y1 = math.Max(x1, x), math.Max(y1, y)
 	}
-	return x0 - defaultGroupBoxPadding, y0 - defaultGroupBoxPadding, x1 + defaultGroupBoxPadding, y1 + defaultGroupBoxPadding
+	return x0 - groupBoxPadding, y0 - groupBoxPadding, x1 + groupBoxPadding, y1 + groupBoxPadding
 }
 
 func (w *writer) drawImage(d *draw.DrawImage) {

@@ -3,6 +3,12 @@ package layout
 import (
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -140,4 +146,129 @@ func tblExpectClose(t *testing.T, markup string, tol float64) {
 		return
 	}
 	t.Logf("%d words, median %.3f pt, worst %.3f pt", c.matched, c.median, c.worst)
+}
+
+// tblPaintDocs are tables without text whose pixels must match Chromium's:
+// table, column, row group, row and cell backgrounds, separated and
+// collapsed borders, empty-cells. Where separated borders paint (paint.go's
+// box borders, antialiased at their edges a little differently from
+// Skia's), pixels are compared blurred (soft).
+var tblPaintDocs = []struct {
+	name, html string
+	soft       bool
+}{
+	{"backgrounds", `<style>table{border-spacing:5px 4px;background:#f0e0c0} td{width:40px;height:20px;padding:0} i{display:block;width:10px;height:6px;background:#000}</style>
+<table><colgroup style="background:#c0f0c0"><col><col style="background:#c0c0f0"></colgroup><col>
+<tbody style="background:#f0c0f0"><tr><td></td><td></td><td style="background:#ffff80"></td></tr>
+<tr style="background:#80ffff"><td></td><td></td><td><i></i></td></tr></tbody>
+<tbody><tr><td rowspan=2 style="background:#ff8080"></td><td colspan=2></td></tr><tr><td></td><td style="background:#808080"></td></tr></tbody></table>`, false},
+	{"separated parts", `<style>table{border:3px solid #204080;border-spacing:5px 4px;background:#f0e0c0} td{width:40px;height:20px;padding:0} .b{border:2px solid #a02020} i{display:block;width:10px;height:6px;background:#000}</style>
+<table><colgroup style="background:#c0f0c0"><col><col style="background:#c0c0f0"></colgroup><col>
+<tbody style="background:#f0c0f0"><tr><td></td><td class=b></td><td style="background:#ffff80"></td></tr>
+<tr style="background:#80ffff"><td class=b></td><td></td><td><i></i></td></tr></tbody>
+<tbody><tr><td rowspan=2 style="background:#ff8080"></td><td colspan=2 class=b></td></tr><tr><td></td><td style="background:#808080"></td></tr></tbody></table>`, true},
+	{"collapsed parts", `<style>table{border-collapse:collapse;border:4px solid #204080;background:#f0e0c0} td{width:37px;height:21px;padding:0;border:1px solid #606060}</style>
+<table><col style="background:#c0c0f0"><tr><td></td><td style="background:#ffff80;border:3px solid #a02020"></td><td></td></tr>
+<tr style="background:#80ffff"><td style="border-bottom:5px solid #208020"></td><td></td><td style="background:#ff80ff"></td></tr>
+<tr><td colspan=2 style="background:#ffc080"></td><td style="border:2px solid #000"></td></tr></table>`, false},
+	{"empty cells", `<style>table{empty-cells:hide;border-spacing:6px} td{width:30px;height:15px;border:2px solid #800000;background:#e0e0ff}</style>
+<table><tr><td></td><td><i style="display:block;height:5px"></i></td></tr></table>`, true},
+}
+
+// TestTablesPaintLikeChromium compares the pixels (96 dpi) of tables
+// printed by both engines.
+func TestTablesPaintLikeChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("prints with Chromium")
+	}
+	for _, d := range tblPaintDocs {
+		t.Run(d.name, func(t *testing.T) {
+			g := ltGeometry("")
+			ca, pb := ltChromiumPDF(t, d.html, g), ltPhantomPDF(t, d.html, g)
+			if dir := os.Getenv("TABLE_KEEP"); dir != "" {
+				name := strings.ReplaceAll(d.name, " ", "_")
+				_ = os.WriteFile(filepath.Join(dir, name+".chromium.pdf"), ca, 0o644)
+				_ = os.WriteFile(filepath.Join(dir, name+".phantom.pdf"), pb, 0o644)
+			}
+			a, b := tblRaster(t, ca), tblRaster(t, pb)
+			if a.Bounds() != b.Bounds() {
+				t.Fatalf("page sizes differ: %v vs %v", a.Bounds(), b.Bounds())
+			}
+			tol := uint32(0x1800)
+			if d.soft {
+				a, b, tol = tblBlur(a), tblBlur(b), 0x3000
+			}
+			bad, ink := 0, 0
+			var first string
+			for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+				for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+					ar, ag, ab, _ := a.At(x, y).RGBA()
+					br, bg, bb, _ := b.At(x, y).RGBA()
+					if ar != 0xffff || ag != 0xffff || ab != 0xffff {
+						ink++
+					}
+					if absDiff(ar, br) > tol || absDiff(ag, bg) > tol || absDiff(ab, bb) > tol {
+						if bad == 0 {
+							first = fmt.Sprintf("(%d,%d) Chromium %02x%02x%02x phantom %02x%02x%02x", x, y, ar>>8, ag>>8, ab>>8, br>>8, bg>>8, bb>>8)
+						}
+						bad++
+					}
+				}
+			}
+			if ink == 0 {
+				t.Fatal("Chromium painted nothing")
+			}
+			if bad > 0 {
+				t.Errorf("%d of %d inked pixels differ; first at %s", bad, ink, first)
+			}
+		})
+	}
+}
+
+// tblRaster renders the top 300 px of a PDF's first page at 96 dpi.
+func tblRaster(t *testing.T, pdf []byte) image.Image {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pdf")
+	if err := os.WriteFile(in, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("pdftoppm", "-r", "96", "-f", "1", "-l", "1", "-x", "0", "-y", "0", "-W", "794", "-H", "300", "-png", in, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	f, err := os.Open(filepath.Join(dir, "p-1.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// tblBlur is a 3×3 binomial blur, which forgives antialiasing.
+func tblBlur(img image.Image) image.Image {
+	r := img.Bounds()
+	out := image.NewRGBA64(r)
+	k := [3]uint32{1, 2, 1}
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			var sr, sg, sb, sw uint32
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					px, py := x+dx, y+dy
+					if px < r.Min.X || py < r.Min.Y || px >= r.Max.X || py >= r.Max.Y {
+						continue
+					}
+					w := k[dx+1] * k[dy+1]
+					cr, cg, cb, _ := img.At(px, py).RGBA()
+					sr, sg, sb, sw = sr+cr*w, sg+cg*w, sb+cb*w, sw+w
+				}
+			}
+			out.SetRGBA64(x, y, color.RGBA64{uint16(sr / sw), uint16(sg / sw), uint16(sb / sw), 0xffff})
+		}
+	}
+	return out
 }

@@ -342,26 +342,107 @@ func (l *layouter) breaks(p *paragraph) []brkKind {
 	n := len(p.text)
 	brk := make([]brkKind, n+1)
 	p.brk = brk
-	if err := l.seg.InitWithBytes(p.text); err != nil {
-		return brk
-	}
-	it := l.seg.LineIterator()
-	for it.Next() {
-		ln := it.Line()
-		end := ln.OffsetInBytes + ln.LengthInBytes
-		if end > n {
-			end = n
-		}
-		if ln.IsMandatoryBreak {
-			brk[end] = brkForced
-		} else {
-			brk[end] = brkSoft
+	// UAX #14 (ICU in Chromium) for what involves non-ASCII characters.
+	ascii := true
+	for _, c := range p.text {
+		if c >= 0x80 {
+			ascii = false
+			break
 		}
 	}
-	// Chromium never breaks right after an open parenthesis-like NBSP
-	// context; UAX #14 already keeps NBSP (GL) glued. A break before a
-	// '\n' of a forced break item is implied by the item itself.
+	if !ascii {
+		if err := l.seg.InitWithBytes(p.text); err == nil {
+			it := l.seg.LineIterator()
+			for it.Next() {
+				ln := it.Line()
+				end := min(ln.OffsetInBytes+ln.LengthInBytes, n)
+				if ln.IsMandatoryBreak {
+					brk[end] = brkForced
+				} else {
+					brk[end] = brkSoft
+				}
+			}
+		}
+	}
+	// Blink's LazyLineBreakIterator decides the rest itself: after a run
+	// of spaces, then its own table for pairs of ASCII characters, ICU
+	// only where a character is beyond ASCII (NBSP excepted, which never
+	// breaks).
+	var pp, pr rune = -1, -1
+	for i := 0; i < n; {
+		r, size := utf8.DecodeRune(p.text[i:])
+		if i > 0 && brk[i] != brkForced {
+			switch {
+			case isBreakableSpace(pr):
+				if isBreakableSpace(r) {
+					brk[i] = brkNone
+				} else {
+					brk[i] = brkSoft
+				}
+			case pr == '-' && r >= '0' && r <= '9':
+				brk[i] = brkNone
+				if isASCIIAlnum(pp) {
+					brk[i] = brkSoft
+				}
+			case pr >= '!' && pr <= 0x7F && r >= '!' && r <= 0x7F:
+				brk[i] = brkNone
+				if asciiBreak(byte(pr), byte(r)) {
+					brk[i] = brkSoft
+				}
+			case needsICU(pr) || needsICU(r):
+				// keep UAX #14's answer
+			default:
+				brk[i] = brkNone
+			}
+		}
+		pp, pr = pr, r
+		i += size
+	}
+	if n > 0 && brk[n] == brkNone {
+		brk[n] = brkSoft
+	}
 	return brk
+}
+
+func isBreakableSpace(r rune) bool { return r == ' ' || r == '\n' || r == '\t' }
+
+func isASCIIAlnum(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+// needsICU is Blink's NeedsLineBreakIterator: beyond ASCII, NBSP aside.
+func needsICU(r rune) bool { return r > 0x7F && r != 0xA0 }
+
+// asciiBreak is Blink's kAsciiLineBreakTable (text_break_iterator.cc): a
+// break between two printable ASCII characters only before an opening
+// bracket after most punctuation, and after '-' and '?' before most
+// characters.
+func asciiBreak(a, b byte) bool {
+	switch a {
+	case '!', '"', '#', '%', '&', ')', '*', '+', ',', '.', ':', ';', '=', '>', '\\', ']', '|', '}', '~':
+		return b == '(' || b == '<' || b == '[' || b == '{'
+	case '-':
+		switch {
+		case b >= '1' && b <= '8', b >= 'A' && b <= 'X', b >= 'a' && b <= 'x':
+			return true
+		}
+		switch b {
+		case '"', '#', '%', '&', '\'', '(', '*', '+', '-', '<', '=', '>', '@',
+			'Y', 'Z', '[', '\\', '^', '_', '`', 'y', 'z', '{', '|', '~', 0x7F:
+			return true
+		}
+	case '?':
+		switch {
+		case b >= '1' && b <= '8', b >= 'A' && b <= 'X', b >= 'a' && b <= 'x':
+			return true
+		}
+		switch b {
+		case '#', '$', '%', '&', '(', '*', '+', '-', '0', '9', '<', '=', '>', '@',
+			'Y', 'Z', '[', '\\', '^', '_', '`', 'y', 'z', '{', '|', '~':
+			return true
+		}
+	}
+	return false
 }
 
 // isSpaceRune reports whether r is a space for word-spacing and

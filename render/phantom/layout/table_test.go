@@ -198,23 +198,7 @@ func TestTablesPaintLikeChromium(t *testing.T) {
 			if d.soft {
 				a, b, tol = tblBlur(a), tblBlur(b), 0x3000
 			}
-			bad, ink := 0, 0
-			var first string
-			for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
-				for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
-					ar, ag, ab, _ := a.At(x, y).RGBA()
-					br, bg, bb, _ := b.At(x, y).RGBA()
-					if ar != 0xffff || ag != 0xffff || ab != 0xffff {
-						ink++
-					}
-					if absDiff(ar, br) > tol || absDiff(ag, bg) > tol || absDiff(ab, bb) > tol {
-						if bad == 0 {
-							first = fmt.Sprintf("(%d,%d) Chromium %02x%02x%02x phantom %02x%02x%02x", x, y, ar>>8, ag>>8, ab>>8, br>>8, bg>>8, bb>>8)
-						}
-						bad++
-					}
-				}
-			}
+			bad, ink, first := tblDiff(a, b, tol)
 			if ink == 0 {
 				t.Fatal("Chromium painted nothing")
 			}
@@ -248,7 +232,32 @@ func tblRaster(t *testing.T, pdf []byte) image.Image {
 	return img
 }
 
+// tblDiff counts the pixels of a that are not white (ink) and those that
+// differ from b's by more than tol in a channel.
+//
+//go:norace
+func tblDiff(a, b image.Image, tol uint32) (bad, ink int, first string) {
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			ar, ag, ab, _ := a.At(x, y).RGBA()
+			br, bg, bb, _ := b.At(x, y).RGBA()
+			if ar != 0xffff || ag != 0xffff || ab != 0xffff {
+				ink++
+			}
+			if absDiff(ar, br) > tol || absDiff(ag, bg) > tol || absDiff(ab, bb) > tol {
+				if bad == 0 {
+					first = fmt.Sprintf("(%d,%d) Chromium %02x%02x%02x phantom %02x%02x%02x", x, y, ar>>8, ag>>8, ab>>8, br>>8, bg>>8, bb>>8)
+				}
+				bad++
+			}
+		}
+	}
+	return bad, ink, first
+}
+
 // tblBlur is a 3×3 binomial blur, which forgives antialiasing.
+//
+//go:norace
 func tblBlur(img image.Image) image.Image {
 	r := img.Bounds()
 	out := image.NewRGBA64(r)

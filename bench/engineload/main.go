@@ -40,7 +40,10 @@ func main() {
 	})
 	defer n.Stop()
 	op := client{base: n.Base, key: n.OperatorToken}
-	org := op.do("POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "starter"})["id"].(string)
+	// A plan whose allowance a long run cannot use up: the bench measures
+	// rendering, not billing's refusals.
+	op.do("PUT", "/admin/v1/plans/bench", map[string]any{"monthlyPages": 1_000_000_000, "pageRateMicros": 0, "wallet": false, "watermark": false})
+	org := op.do("POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "bench"})["id"].(string)
 	key := op.do("POST", "/admin/v1/orgs/"+org+"/keys", map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
 	c := client{base: n.Base, key: key}
 	samples := map[string]any{}

@@ -236,7 +236,7 @@ func TestOddInputNeverPanics(t *testing.T) {
 		}
 		return &draw.Fill{Path: path(), Color: color()}
 	}
-	for i := 0; i < 150; i++ {
+	for i := 0; i < 80; i++ {
 		doc := &draw.Document{Title: string(rune(rng.Intn(0x11000))), Lang: "x(\\"}
 		for p := rng.Intn(4) + 1; p > 0; p-- {
 			if rng.Intn(8) == 0 {
@@ -258,7 +258,7 @@ func TestOddInputNeverPanics(t *testing.T) {
 			t.Fatalf("document %d: %v", i, err)
 		}
 		validate(t, buf.Bytes())
-		if i%30 == 0 {
+		if i%20 == 0 {
 			renderBytes(t, buf.Bytes())
 		}
 	}

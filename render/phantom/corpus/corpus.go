@@ -2,12 +2,15 @@ package corpus
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/platen/platen/render"
@@ -51,13 +54,13 @@ func Load(dir string) ([]Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	var docs []Document
+	var srcs []source
 	for _, st := range all {
-		d, err := fromVersion("starter/"+st.Slug, st.Version)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
+		srcs = append(srcs, source{"starter/" + st.Slug, st.Version})
+	}
+	docs, err := fill(srcs)
+	if err != nil {
+		return nil, err
 	}
 	mine, err := LoadDir(os.DirFS(dir))
 	if err != nil {
@@ -69,16 +72,16 @@ func Load(dir string) ([]Document, error) {
 // LoadDir reads the documents of a corpus folder: each NAME.html is a
 // document on A4 with no page margin, and each folder NAME/ a template
 // folder as starters.Load reads it (template.html, manifest.json,
-// sample.json, assets/), filled with its sample data.
+// sample.json, assets/), filled with its sample data. They come in name
+// order.
 func LoadDir(fsys fs.FS) ([]Document, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
 	}
-	var docs []Document
+	var srcs []source
 	for _, e := range entries {
 		name := e.Name()
-		var v render.Version
 		switch {
 		case e.IsDir():
 			sub, _ := fs.Sub(fsys, name)
@@ -86,25 +89,51 @@ func LoadDir(fsys fs.FS) ([]Document, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			v = st.Version
+			srcs = append(srcs, source{name, st.Version})
 		case path.Ext(name) == ".html":
 			raw, err := fs.ReadFile(fsys, name)
 			if err != nil {
 				return nil, err
 			}
-			v = render.Version{HTML: string(raw), Manifest: []byte(A4)}
-			name = strings.TrimSuffix(name, ".html")
-		default:
-			continue
+			srcs = append(srcs, source{strings.TrimSuffix(name, ".html"), render.Version{HTML: string(raw), Manifest: []byte(A4)}})
 		}
-		d, err := fromVersion(name, v)
-		if err != nil {
-			return nil, err
-		}
-		docs = append(docs, d)
+	}
+	docs, err := fill(srcs)
+	if err != nil {
+		return nil, err
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].Name < docs[j].Name })
 	return docs, nil
+}
+
+// source is a document before it is filled.
+type source struct {
+	name string
+	v    render.Version
+}
+
+// fill fills the sources on every core: Handlebars' lexer is the slow part
+// of loading the corpus (seconds under the race detector).
+func fill(srcs []source) ([]Document, error) {
+	docs := make([]Document, len(srcs))
+	errs := make([]error, len(srcs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				docs[i], errs[i] = fromVersion(srcs[i].name, srcs[i].v)
+			}
+		}()
+	}
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return docs, errors.Join(errs...)
 }
 
 // fromVersion fills and wraps a version as render.Renderer does. It does

@@ -1,6 +1,10 @@
 package style
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 var uaProps = []string{"display", "margin-top", "margin-right", "margin-bottom", "margin-left", "padding-top",
 	"padding-left", "padding-right", "color", "text-decoration-line", "font-weight", "font-style", "font-family",
@@ -8,10 +12,9 @@ var uaProps = []string{"display", "margin-top", "margin-right", "margin-bottom",
 	"vertical-align", "border-top-style", "border-top-width", "border-top-color", "border-left-width",
 	"box-sizing", "border-spacing", "border-collapse", "background-color", "caption-side", "direction"}
 
-// TestChromiumUADefaults compares the user-agent styles of the elements a
+// uaDefaultsCase compares the user-agent styles of the elements a
 // business document uses with Chromium's.
-func TestChromiumUADefaults(t *testing.T) {
-	t.Parallel()
+func uaDefaultsCase() chromiumCase {
 	doc := `<!DOCTYPE html><html id=html lang=en><head id=head><title id=title>x</title><style id=style></style><meta id=meta><link id=link></head><body id=body>
 <div hidden id=hid>x</div><span hidden id=hid2 style="display:block">x</span><template id=tpl></template><script id=scr></script>
 <area id=area><base id=base><param id=param><rp id=rp></rp><img id=img><br id=br><wbr id=wbr>
@@ -27,14 +30,13 @@ func TestChromiumUADefaults(t *testing.T) {
 <b><b id=bb>x</b></b><strong style="font-weight:300"><b id=b300>x</b></strong><th id=looseth>x</th>
 <div dir=rtl id=rtl><p id=rtlp>x</p><ul id=rtlul><li id=rtlli>x</li></ul></div>
 </body></html>`
-	compareWithChromium(t, doc, uaProps)
+	return chromiumCase{name: "ua-defaults", doc: doc, props: uaProps}
 }
 
-// TestChromiumFontSizes compares font sizes: keywords, em, smaller and
+// fontSizesCase compares font sizes: keywords, em, smaller and
 // larger, and Chromium's monospace quirk (13px for a monospace-only family
 // at a keyword size, scaled by 13/16 for em-derived sizes).
-func TestChromiumFontSizes(t *testing.T) {
-	t.Parallel()
+func fontSizesCase() chromiumCase {
 	doc := `<!DOCTYPE html><html><body>
 <p>x<code id=a>code</code></p><pre id=b>pre</pre><div style="font-size:20px"><code id=c>c</code><span style="font-family:monospace;font-size:1em" id=d>d</span><span style="font-family:monospace;font-size:100%" id=e>d</span><code style="font-size:smaller" id=f>d</code></div>
 <h1 id=g style="font-family:monospace">x</h1>
@@ -62,7 +64,7 @@ func TestChromiumFontSizes(t *testing.T) {
 <div style="font:12px monospace" id=f5></div><div style="font:x-large serif" id=f6><code id=f7></code></div>
 <div style="font-size:10px"><span style="font-size:2rem" id=r1></span><span style="font-size:1.2em;line-height:2" id=r2><span id=r3 style="font-size:20px"></span></span><span style="line-height:150%" id=r4><span id=r5 style="font-size:20px"></span></span></div>
 </body></html>`
-	compareWithChromium(t, doc, []string{"font-size", "font-family", "font-weight", "font-style", "font-variant-caps", "font-stretch", "line-height"})
+	return chromiumCase{name: "font-sizes", doc: doc, props: []string{"font-size", "font-family", "font-weight", "font-style", "font-variant-caps", "font-stretch", "line-height"}}
 }
 
 var valueProps = []string{"display", "position", "float", "clear", "z-index", "top", "right", "bottom", "left",
@@ -81,11 +83,10 @@ var valueProps = []string{"display", "position", "float", "clear", "z-index", "t
 	"break-before", "break-after", "break-inside", "orphans", "widows", "object-fit", "content", "font-size",
 	"line-height", "font-weight", "font-family"}
 
-// TestChromiumValues compares values, shorthands and the cascade on
+// valuesCase compares values, shorthands and the cascade on
 // elements inside display: none (where getComputedStyle reports computed,
 // not used, values).
-func TestChromiumValues(t *testing.T) {
-	t.Parallel()
+func valuesCase() chromiumCase {
 	doc := `<!DOCTYPE html><html><head><style>
 :root { --accent: #1E5B5A; --pad: 3px 4px; --w: 10px; --chain: var(--w); --cyc: var(--cyc2); --cyc2: var(--cyc); }
 .hide { display: none; font-size: 10px }
@@ -147,13 +148,12 @@ div#sp2 { color: red } #sp2 { color: blue } body div .sp3 { color: olive } .sp3.
 <div id=e1>x</div><div id=e2>x</div><div id=e3>x</div><div id=e4 data-x="hello">x</div>
 <div id=m1>x</div>
 </body></html>`
-	compareWithChromium(t, doc, valueProps)
+	return chromiumCase{name: "values", doc: doc, props: valueProps}
 }
 
-// TestChromiumHints compares the presentational attributes Chromium maps
+// hintsCase compares the presentational attributes Chromium maps
 // into style.
-func TestChromiumHints(t *testing.T) {
-	t.Parallel()
+func hintsCase() chromiumCase {
 	doc := `<!DOCTYPE html><html><body id=body bgcolor="#fafafa" text=navy>
 <div style="display:none">
 <table id=t1 border=2 cellpadding=5 cellspacing=0 width=80% height=100 bgcolor=yellow align=center><tr id=t1r bgcolor=red align=right valign=top><td id=t1d width=50 height=20 bgcolor=blue nowrap>x</td><th id=t1h align=left valign=bottom>h</th></tr></table>
@@ -171,9 +171,42 @@ func TestChromiumHints(t *testing.T) {
 <br id=br1 clear=all><pre id=pre1 wrap>x</pre><caption id=cap1 align=bottom>c</caption>
 </div>
 </body></html>`
-	compareWithChromium(t, doc, []string{"width", "height", "margin-left", "margin-right", "margin-top", "margin-bottom",
+	return chromiumCase{name: "hints", doc: doc, props: []string{"width", "height", "margin-left", "margin-right", "margin-top", "margin-bottom",
 		"padding-top", "padding-left", "border-top-width", "border-top-style", "border-top-color", "border-left-style",
 		"border-bottom-width", "border-bottom-style", "border-spacing", "border-collapse", "background-color", "color",
 		"text-align", "vertical-align", "white-space", "float", "font-size", "font-family", "list-style-type",
-		"direction", "unicode-bidi", "clear", "caption-side"})
+		"direction", "unicode-bidi", "clear", "caption-side"}}
+}
+
+// starterCases compare every element of the starter templates (unfilled).
+func starterCases(t *testing.T) []chromiumCase {
+	files, err := filepath.Glob("../../../starters/library/*/template.html")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no starter templates: %v", err)
+	}
+	var props []string
+	for _, p := range valueProps {
+		switch p {
+		case "width", "height", "min-width", "min-height", "max-width", "max-height", "top", "right", "bottom", "left":
+			continue // used values in Chromium
+		}
+		props = append(props, p)
+	}
+	var cases []chromiumCase
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, chromiumCase{name: "starter-" + filepath.Base(filepath.Dir(f)), doc: string(b), props: props, allElements: true})
+	}
+	return cases
+}
+
+// TestChromium compares phantom's computed styles with Chromium's on the
+// documents above: the user-agent defaults, font sizes, values and
+// shorthands, presentational attributes, and the starter templates.
+func TestChromium(t *testing.T) {
+	cases := []chromiumCase{uaDefaultsCase(), fontSizesCase(), valuesCase(), hintsCase()}
+	compareWithChromium(t, append(cases, starterCases(t)...))
 }

@@ -254,8 +254,14 @@ func (w *writer) writeFont(f *docFont) error {
 	w.tmp = b
 	w.putObj(cf, b)
 
-	w.raw = appendToUnicode(w.raw[:0], f.texts)
-	w.putFlate(tu, nil, w.raw)
+	th := hashTexts(f.texts)
+	cmap, ok := fi.cmaps.get(th, w.level, f.texts)
+	if !ok || noSubsetCache {
+		w.raw = appendToUnicode(w.raw[:0], f.texts)
+		cmap = appendDeflate(nil, w.raw, w.level)
+		fi.cmaps.put(th, w.level, f.texts, cmap)
+	}
+	w.putStream(tu, append(w.tmp[:0], "/Filter/FlateDecode"...), cmap)
 
 	b = append(w.tmp[:0], "<</Type/Font/Subtype/Type0/BaseFont"...)
 	b = appendBaseFont(b, tag, fi.psName)

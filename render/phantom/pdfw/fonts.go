@@ -53,6 +53,7 @@ type fontInfo struct {
 	cids sync.Pool
 
 	subsets subsetCache
+	cmaps   cmapCache
 }
 
 // fontCacheLimit bounds the process-wide table of parsed fonts. Fonts are one
@@ -626,6 +627,59 @@ func (c *subsetCache) put(h uint64, level int, gids []uint16, data []byte, raw i
 	}
 	c.entries[c.next] = e
 	c.next = (c.next + 1) % subsetCacheSize
+}
+
+// cmapCache keeps the latest compressed ToUnicode CMaps of one font, by
+// the texts of its CIDs, evicting the oldest: documents of one template map
+// the same glyphs to the same text.
+type cmapCache struct {
+	mu      sync.Mutex
+	entries []cmapEntry
+	next    int
+}
+
+type cmapEntry struct {
+	level int
+	hash  uint64
+	texts []string
+	data  []byte // compressed CMap
+}
+
+func (c *cmapCache) get(h uint64, level int, texts []string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.entries {
+		e := &c.entries[i]
+		if e.hash == h && e.level == level && slices.Equal(e.texts, texts) {
+			return e.data, true
+		}
+	}
+	return nil, false
+}
+
+func (c *cmapCache) put(h uint64, level int, texts []string, data []byte) {
+	e := cmapEntry{level: level, hash: h, texts: slices.Clone(texts), data: data}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.entries) < subsetCacheSize {
+		c.entries = append(c.entries, e)
+		return
+	}
+	c.entries[c.next] = e
+	c.next = (c.next + 1) % subsetCacheSize
+}
+
+// hashTexts is FNV-1a over the texts, each ended by a zero byte.
+func hashTexts(texts []string) uint64 {
+	h := uint64(14695981039346656037)
+	for _, t := range texts {
+		for i := 0; i < len(t); i++ {
+			h ^= uint64(t[i])
+			h *= 1099511628211
+		}
+		h *= 1099511628211 // the separator
+	}
+	return h
 }
 
 func equalGIDs(a, b []uint16) bool {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/platen/platen/render/chromium"
 )
 
 // lineCase is one line of text printed by Chromium and shaped here.
@@ -17,6 +19,8 @@ type lineCase struct {
 	text   string
 	// oblique asks font-style: oblique (italic must be false).
 	oblique bool
+	// smallCaps asks font-variant: small-caps.
+	smallCaps bool
 }
 
 const mixedText = `AVATAR Wave office 1,234.56 fi fl ffi Tokyo “quoted” — Lorem ipsum dolor sit amet, consectetur adipiscing; (x) = [y] {z} 100% €5 £3 ¥7 “AT&T” L'été naïve café Straße`
@@ -24,6 +28,7 @@ const mixedText = `AVATAR Wave office 1,234.56 fi fl ffi Tokyo “quoted” — 
 // TestAdvancesMatchChromium shapes long lines in several faces and sizes and
 // checks every glyph's id and pen position against Chromium's PDF.
 func TestAdvancesMatchChromium(t *testing.T) {
+	t.Parallel()
 	var cases []lineCase
 	for _, fam := range []string{"Arial", "'Times New Roman'", "'Courier New'", "'DejaVu Sans'", "'DejaVu Serif'", "'DejaVu Sans Mono'"} {
 		for _, size := range []float64{9, 10.5, 12, 13.33, 14.666667, 16, 18.666667, 21, 32} {
@@ -34,6 +39,9 @@ func TestAdvancesMatchChromium(t *testing.T) {
 		lineCase{family: "Arial", size: 14, weight: 700, text: mixedText},
 		lineCase{family: "'Times New Roman'", size: 14, weight: 400, italic: true, text: mixedText},
 		lineCase{family: "'DejaVu Sans'", size: 14, weight: 700, italic: true, text: mixedText},
+		lineCase{family: "Arial", size: 16, weight: 400, smallCaps: true, text: mixedText},
+		lineCase{family: "'Times New Roman'", size: 13.33, weight: 700, smallCaps: true, text: mixedText},
+		lineCase{family: "'DejaVu Serif'", size: 21, weight: 400, italic: true, smallCaps: true, text: mixedText},
 	)
 	lines := printLines(t, cases)
 	l, err := Default()
@@ -43,7 +51,7 @@ func TestAdvancesMatchChromium(t *testing.T) {
 	sh := l.NewShaper()
 	worst, n := 0.0, 0
 	for i, c := range cases {
-		runs := sh.Shape(c.query(), c.size, c.text, ShapeOptions{})
+		runs := sh.Shape(c.query(), c.size, c.text, ShapeOptions{SmallCaps: c.smallCaps})
 		diff, w, k := lineDiff(runs, lines[i], 0.001)
 		if diff != "" {
 			t.Errorf("%s %gpx weight %d italic %v: %s", c.family, c.size, c.weight, c.italic, diff)
@@ -66,6 +74,12 @@ const lineHeight = 45
 // take more prints.
 func printLines(t *testing.T, cases []lineCase) [][]pdfGlyph {
 	t.Helper()
+	return printLinesWith(t, nil, cases)
+}
+
+// printLinesWith is printLines on engine e (nil: the shared one).
+func printLinesWith(t *testing.T, e *chromium.Engine, cases []lineCase) [][]pdfGlyph {
+	t.Helper()
 	const perPrint = 24
 	lines := make([][]pdfGlyph, len(cases))
 	for first := 0; first < len(cases); first += perPrint {
@@ -79,11 +93,21 @@ func printLines(t *testing.T, cases []lineCase) [][]pdfGlyph {
 			} else if c.oblique {
 				st = "oblique"
 			}
-			fmt.Fprintf(&b, `<div style="position:absolute; left:0; top:%dpx; white-space:pre; font-family:%s; font-size:%gpx; font-weight:%d; font-style:%s">%s</div>`,
-				i*lineHeight, c.family, c.size, c.weight, st, html.EscapeString(c.text))
+			variant := "normal"
+			if c.smallCaps {
+				variant = "small-caps"
+			}
+			fmt.Fprintf(&b, `<div style="position:absolute; left:0; top:%dpx; white-space:pre; font-family:%s; font-size:%gpx; font-weight:%d; font-style:%s; font-variant:%s">%s</div>`,
+				i*lineHeight, c.family, c.size, c.weight, st, variant, html.EscapeString(c.text))
 		}
 		b.WriteString(`</div>`)
-		for _, g := range pdfGlyphs(t, printChromium(t, b.String())) {
+		var pdf []byte
+		if e == nil {
+			pdf = printChromium(t, b.String())
+		} else {
+			pdf = printWith(t, e, b.String())
+		}
+		for _, g := range pdfGlyphs(t, pdf) {
 			i := int(g.Y / lineHeight)
 			if i < 0 || i >= len(chunk) {
 				t.Fatalf("glyph %v outside every line", g)

@@ -52,6 +52,12 @@ func printChromium(t testing.TB, body string) []byte {
 	if chromeErr != nil {
 		t.Fatalf("chromium: %v", chromeErr)
 	}
+	return printWith(t, chrome, body)
+}
+
+// printWith prints body with engine e.
+func printWith(t testing.TB, e *chromium.Engine, body string) []byte {
+	t.Helper()
 	m, err := render.ParseManifest([]byte(`{"pageSize":"A4","margins":{"top":"0mm","right":"0mm","bottom":"0mm","left":"0mm"}}`), "manifest")
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +65,7 @@ func printChromium(t testing.TB, body string) []byte {
 	g := m.Geometry()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	pdf, err := chrome.Render(ctx, render.Job{HTML: render.Document(body, g, ""), Geometry: g})
+	pdf, err := e.Render(ctx, render.Job{HTML: render.Document(body, g, ""), Geometry: g})
 	if err != nil {
 		t.Fatalf("chromium render: %v", err)
 	}
@@ -80,28 +86,50 @@ type pdfObj struct {
 	stream []byte
 }
 
-var objRE = regexp.MustCompile(`(?s)(\d+) 0 obj\s*(.*?)endobj`)
-
+// parsePDFObjects reads the PDF's objects (Skia writes "N 0 obj ...
+// endobj" with streams inline), inflating Flate streams.
 func parsePDFObjects(pdf []byte) map[int]pdfObj {
 	objs := make(map[int]pdfObj)
-	for _, m := range objRE.FindAllSubmatch(pdf, -1) {
-		n, _ := strconv.Atoi(string(m[1]))
-		body := m[2]
-		o := pdfObj{dict: string(body)}
-		if i := bytes.Index(body, []byte("stream")); i >= 0 && bytes.HasPrefix(bytes.TrimSpace(body), []byte("<<")) {
-			o.dict = string(body[:i])
-			data := body[i+len("stream"):]
+	for rest := pdf; ; {
+		i := bytes.Index(rest, []byte(" 0 obj"))
+		if i < 0 {
+			break
+		}
+		j := i
+		for j > 0 && rest[j-1] >= '0' && rest[j-1] <= '9' {
+			j--
+		}
+		n, _ := strconv.Atoi(string(rest[j:i]))
+		body := rest[i+len(" 0 obj"):]
+		o := pdfObj{}
+		si := bytes.Index(body, []byte("stream"))
+		ei := bytes.Index(body, []byte("endobj"))
+		if ei < 0 {
+			break
+		}
+		if si >= 0 && si < ei {
+			o.dict = string(body[:si])
+			data := body[si+len("stream"):]
 			data = bytes.TrimPrefix(data, []byte("\r"))
 			data = bytes.TrimPrefix(data, []byte("\n"))
-			if j := bytes.LastIndex(data, []byte("endstream")); j >= 0 {
-				data = data[:j]
+			end := bytes.Index(data, []byte("endstream"))
+			if end < 0 {
+				break
 			}
+			raw := data[:end]
 			if strings.Contains(o.dict, "/FlateDecode") {
-				if r, err := zlib.NewReader(bytes.NewReader(data)); err == nil {
-					data, _ = io.ReadAll(r)
+				if r, err := zlib.NewReader(bytes.NewReader(raw)); err == nil {
+					raw, _ = io.ReadAll(r)
 				}
 			}
-			o.stream = data
+			o.stream = raw
+			rest = data[end:]
+			if k := bytes.Index(rest, []byte("endobj")); k >= 0 {
+				rest = rest[k:]
+			}
+		} else {
+			o.dict = string(body[:ei])
+			rest = body[ei:]
 		}
 		objs[n] = o
 	}

@@ -43,6 +43,19 @@ func (l *Library) fallbackFor(r rune, res *resolution) *Resolved {
 	return l.fallbackResolved(fc, bold && !isBold, italic && !isItalic)
 }
 
+// emojiFallback is PlatformFallbackFontForCharacter for an emoji run:
+// fontconfig's face for U+1F46A FAMILY (Blink's stand-in for "an emoji
+// font"), without the first family's plain style, or nil.
+func (l *Library) emojiFallback(res *resolution) *Resolved {
+	fc := l.systemFallback(0x1F46A)
+	if fc == nil {
+		return nil
+	}
+	q := res.query
+	return l.fallbackResolved(fc, q.Weight >= boldThreshold && fc.fcWeight <= fcWeightMedium,
+		q.Style != style.FontNormal && fc.slant == 0)
+}
+
 // fcWeightMedium is FC_WEIGHT_MEDIUM: heavier faces count as bold.
 const fcWeightMedium = 100
 

@@ -8,6 +8,7 @@ import (
 // emoji, CJK) in several families and styles and checks each glyph's face,
 // id, synthesis and position against Chromium's.
 func TestFallbackMatchesChromium(t *testing.T) {
+	t.Parallel()
 	l, err := Default()
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package fonts
 
 import (
 	"bytes"
-	"encoding/xml"
 	"io"
 	"os"
 	"path/filepath"
@@ -66,10 +65,16 @@ const (
 // loadFcConfig reads root/fonts.conf and what it includes. A missing
 // configuration leaves only Debian's default directories.
 func loadFcConfig(root string) *fcConfig {
+	return loadFcConfigFile(filepath.Join(root, "fonts.conf"))
+}
+
+// loadFcConfigFile reads a fonts.conf and what it includes (its conf.d
+// when the file is missing).
+func loadFcConfigFile(name string) *fcConfig {
 	c := &fcConfig{}
 	ld := confLoader{cfg: c, seen: make(map[string]bool)}
-	if !ld.file(filepath.Join(root, "fonts.conf")) {
-		ld.dir(filepath.Join(root, "conf.d"))
+	if !ld.file(name) {
+		ld.dir(filepath.Join(filepath.Dir(name), "conf.d"))
 	}
 	return c
 }
@@ -367,15 +372,17 @@ func splice(list []fcFamily, i, j int, vals []fcFamily) []fcFamily {
 // xnode is a parsed XML element: enough of a DOM for fontconfig's files.
 type xnode struct {
 	name  string
-	attrs []xml.Attr
+	attrs []xattr
 	kids  []*xnode
 	chars []byte
 }
 
+type xattr struct{ name, value string }
+
 func (n *xnode) attr(name string) string {
 	for _, a := range n.attrs {
-		if a.Name.Local == name {
-			return a.Value
+		if a.name == name {
+			return a.value
 		}
 	}
 	return ""
@@ -398,41 +405,141 @@ func (n *xnode) childTexts(name string) []string {
 // maxXMLDepth bounds nesting in a configuration file.
 const maxXMLDepth = 64
 
+// parseXML reads a fontconfig file into a tree: elements, attributes and
+// text, skipping the prolog, comments and processing instructions. It is
+// a small tokenizer of its own because encoding/xml took most of the
+// library's start-up; malformed input ends the parse, never panics.
 func parseXML(b []byte) (*xnode, error) {
-	d := xml.NewDecoder(bytes.NewReader(b))
-	d.Strict = false
-	d.Entity = xml.HTMLEntity
 	root := &xnode{}
 	stack := []*xnode{root}
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	for i := 0; i < len(b); {
 		top := stack[len(stack)-1]
-		switch t := tok.(type) {
-		case xml.StartElement:
-			n := &xnode{name: t.Name.Local, attrs: t.Attr}
-			top.kids = append(top.kids, n)
-			if len(stack) < maxXMLDepth {
-				stack = append(stack, n)
+		if b[i] != '<' {
+			j := bytes.IndexByte(b[i:], '<')
+			if j < 0 {
+				j = len(b) - i
 			}
-		case xml.EndElement:
+			top.chars = append(top.chars, unescapeXML(b[i:i+j])...)
+			i += j
+			continue
+		}
+		switch {
+		case bytes.HasPrefix(b[i:], []byte("<!--")):
+			j := bytes.Index(b[i+4:], []byte("-->"))
+			if j < 0 {
+				return root.document(), nil
+			}
+			i += 4 + j + 3
+		case bytes.HasPrefix(b[i:], []byte("<![CDATA[")):
+			j := bytes.Index(b[i+9:], []byte("]]>"))
+			if j < 0 {
+				return root.document(), nil
+			}
+			top.chars = append(top.chars, b[i+9:i+9+j]...)
+			i += 9 + j + 3
+		case i+1 < len(b) && (b[i+1] == '?' || b[i+1] == '!'):
+			j := bytes.IndexByte(b[i:], '>')
+			if j < 0 {
+				return root.document(), nil
+			}
+			i += j + 1
+		case i+1 < len(b) && b[i+1] == '/':
+			j := bytes.IndexByte(b[i:], '>')
+			if j < 0 {
+				return root.document(), nil
+			}
 			if len(stack) > 1 {
 				stack = stack[:len(stack)-1]
 			}
-		case xml.CharData:
-			top.chars = append(top.chars, t...)
+			i += j + 1
+		default:
+			n, end, selfClosing, ok := parseTag(b, i+1)
+			if !ok {
+				return root.document(), nil
+			}
+			top.kids = append(top.kids, n)
+			if !selfClosing && len(stack) < maxXMLDepth {
+				stack = append(stack, n)
+			}
+			i = end
 		}
 	}
-	// The document element (<fontconfig>) holds the rules.
-	for _, k := range root.kids {
+	return root.document(), nil
+}
+
+// parseTag reads a start tag's name and attributes from b[i:], returning
+// the element, the index after '>', and whether it closed itself.
+func parseTag(b []byte, i int) (*xnode, int, bool, bool) {
+	j := i
+	for j < len(b) && !isXMLSpace(b[j]) && b[j] != '>' && b[j] != '/' {
+		j++
+	}
+	n := &xnode{name: string(b[i:j])}
+	for j < len(b) {
+		for j < len(b) && isXMLSpace(b[j]) {
+			j++
+		}
+		if j >= len(b) {
+			return nil, 0, false, false
+		}
+		switch b[j] {
+		case '>':
+			return n, j + 1, false, true
+		case '/':
+			if j+1 < len(b) && b[j+1] == '>' {
+				return n, j + 2, true, true
+			}
+			j++
+			continue
+		}
+		k := j
+		for k < len(b) && b[k] != '=' && b[k] != '>' && !isXMLSpace(b[k]) {
+			k++
+		}
+		name := string(b[j:k])
+		for k < len(b) && isXMLSpace(b[k]) {
+			k++
+		}
+		if k >= len(b) || b[k] != '=' {
+			j = k
+			continue
+		}
+		k++
+		for k < len(b) && isXMLSpace(b[k]) {
+			k++
+		}
+		if k >= len(b) || (b[k] != '"' && b[k] != '\'') {
+			return nil, 0, false, false
+		}
+		q := b[k]
+		e := bytes.IndexByte(b[k+1:], q)
+		if e < 0 {
+			return nil, 0, false, false
+		}
+		n.attrs = append(n.attrs, xattr{name, string(unescapeXML(b[k+1 : k+1+e]))})
+		j = k + 1 + e + 1
+	}
+	return nil, 0, false, false
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+var xmlEntities = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'")
+
+func unescapeXML(b []byte) []byte {
+	if bytes.IndexByte(b, '&') < 0 {
+		return b
+	}
+	return []byte(xmlEntities.Replace(string(b)))
+}
+
+// document returns the document element (<fontconfig>), which holds the
+// rules.
+func (n *xnode) document() *xnode {
+	for _, k := range n.kids {
 		if k.name == "fontconfig" {
-			return k, nil
+			return k
 		}
 	}
-	return root, nil
+	return n
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,11 +40,14 @@ type Library struct {
 
 	mu sync.Mutex // guards the caches below
 	// resolved caches family resolution by query.
-	resolved map[resolveKey]resolution
+	resolved map[queryKey]resolution
 	// fallback caches the system's fallback face by character.
 	fallback map[rune]*face
 	// families caches matchFamily.
 	families map[familyKey]*face
+	// scanBuf is the scan's read buffer.
+	scanBuf [scanPrefix]byte
+
 	// interned holds one *Resolved per face and synthesis.
 	interned map[internKey]*Resolved
 }
@@ -83,7 +87,15 @@ var (
 // the whole process.
 func Default() (*Library, error) {
 	defaultOnce.Do(func() {
-		cfg := loadFcConfig("/etc/fonts")
+		// fontconfig (and so Chromium, started with the same environment)
+		// reads FONTCONFIG_FILE when it is set.
+		conf := os.Getenv("FONTCONFIG_FILE")
+		if conf == "" {
+			conf = "/etc/fonts/fonts.conf"
+		} else if !filepath.IsAbs(conf) {
+			conf = filepath.Join("/etc/fonts", conf)
+		}
+		cfg := loadFcConfigFile(conf)
 		dirs := cfg.dirs
 		if len(dirs) == 0 {
 			dirs = DefaultDirs
@@ -104,7 +116,7 @@ func newLibrary(dirs []string, cfg *fcConfig) (*Library, error) {
 	l := &Library{
 		byFamily: make(map[string][]*face),
 		cfg:      cfg,
-		resolved: make(map[resolveKey]resolution),
+		resolved: make(map[queryKey]resolution),
 		fallback: make(map[rune]*face),
 		families: make(map[familyKey]*face),
 		interned: make(map[internKey]*Resolved),
@@ -156,12 +168,17 @@ func (l *Library) scanFile(path string) {
 		return
 	}
 	defer f.Close()
-	offs, err := readSFNTOffsets(f)
+	// One read usually holds the directory and the small tables the scan
+	// wants; prefixReader reads the rest from the file.
+	r := &prefixReader{f: f}
+	n, _ := io.ReadFull(f, l.scanBuf[:])
+	r.prefix = l.scanBuf[:n]
+	offs, err := readSFNTOffsets(r)
 	if err != nil {
 		return
 	}
 	for i, off := range offs {
-		info, err := readSFNTInfo(f, off)
+		info, err := readSFNTInfo(r, off)
 		if err != nil {
 			continue
 		}
@@ -367,3 +384,19 @@ func (l *Library) hasFamily(name string) bool {
 
 // styleName is the face's style as fontconfig lists it first.
 func (fc *face) styleName() string { return fc.info.subfamily }
+
+// scanPrefix is how much of each font file the scan reads at once.
+const scanPrefix = 32 << 10
+
+// prefixReader serves reads from a file's first bytes when it can.
+type prefixReader struct {
+	f      *os.File
+	prefix []byte
+}
+
+func (p *prefixReader) ReadAt(b []byte, off int64) (int, error) {
+	if off >= 0 && off+int64(len(b)) <= int64(len(p.prefix)) {
+		return copy(b, p.prefix[off:]), nil
+	}
+	return p.f.ReadAt(b, off)
+}

@@ -48,7 +48,9 @@ func (in *sfntInfo) emMetrics() (ascent, descent, leading float64) {
 // FontRenderStyle.use_subpixel_positioning, which moves a pixel from the
 // ascent to a rounded-down descent; Chromium prints without it (its PDFs'
 // baselines say so), though its glyph advances are fractional.
-func computeMetrics(in *sfntInfo, size, zero, space float64, subpixel bool) Metrics {
+// xTop and hTop are the tops of "x" and "H" in font units, for faces whose
+// OS/2 table has no x-height or cap height (Skia measures the glyphs).
+func computeMetrics(in *sfntInfo, size, zero, space float64, subpixel bool, xTop, hTop int) Metrics {
 	a, d, g := in.emMetrics()
 	rawA, rawD := a*size, d*size
 	var m Metrics
@@ -62,14 +64,25 @@ func computeMetrics(in *sfntInfo, size, zero, space float64, subpixel bool) Metr
 	m.LineGap = g * size
 	m.LineSpacing = math.Round(m.Ascent) + math.Round(m.Descent) + math.Round(m.LineGap)
 	upem := float64(in.unitsPerEm)
-	if in.xHeight > 0 {
+	// Skia's fXHeight and fCapHeight: OS/2 (version 2 and up), else the
+	// top of the hinted glyph, which FreeType's light hinting puts on a
+	// whole pixel: Chromium's ex for DejaVu (OS/2 version 1) is the glyph's
+	// height rounded up (6, 8, 9 px at 10.5, 13.33, 16 px). Blink falls
+	// back to 0.56 of the ascent for x-height.
+	switch {
+	case in.xHeight > 0:
 		m.XHeight = float64(in.xHeight) / upem * size
-	} else {
+	case xTop > 0:
+		m.XHeight = math.Ceil(float64(xTop)/upem*size - 1e-9)
+	default:
 		m.XHeight = m.Ascent * 0.56
 	}
-	if in.capHeight > 0 {
+	switch {
+	case in.capHeight > 0:
 		m.CapHeight = float64(in.capHeight) / upem * size
-	} else {
+	case hTop > 0:
+		m.CapHeight = math.Ceil(float64(hTop)/upem*size - 1e-9)
+	default:
 		m.CapHeight = rawA * 0.7
 	}
 	m.UnderlineThickness = float64(in.underlineThick) / upem * size

@@ -14,6 +14,7 @@ import (
 // is k*LineSpacing + Ascent + floor((LineSpacing - Ascent - Descent)/2)
 // below the block's top (LayoutNG floors the ascent's half-leading).
 func TestLineMetricsMatchChromium(t *testing.T) {
+	t.Parallel()
 	l, err := Default()
 	if err != nil {
 		t.Fatal(err)
@@ -58,4 +59,50 @@ func TestLineMetricsMatchChromium(t *testing.T) {
 		}
 	}
 	t.Logf("%d baselines in %d faces checked, %d differ", checked, len(families), bad)
+}
+
+// TestExAndChMatchChromium places a glyph 10ex and 10ch from the left in
+// several faces and sizes: Chromium's positions give its x-height and the
+// width of "0", within the 1/64 px layout grid.
+func TestExAndChMatchChromium(t *testing.T) {
+	t.Parallel()
+	l, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type exCase struct {
+		family string
+		size   float64
+		unit   string
+	}
+	var cases []exCase
+	for _, fam := range []string{"Arial", "Times New Roman", "Courier New", "DejaVu Sans", "DejaVu Serif", "Nimbus Sans", "Latin Modern Roman"} {
+		for _, size := range []float64{10.5, 13.33, 16} {
+			for _, unit := range []string{"ex", "ch"} {
+				cases = append(cases, exCase{fam, size, unit})
+			}
+		}
+	}
+	var b strings.Builder
+	for i, c := range cases {
+		fmt.Fprintf(&b, `<div style="position:absolute; left:0; top:%dpx; font-family:'%s'; font-size:%gpx"><span style="margin-left:10%s">X</span></div>`, i*25, c.family, c.size, c.unit)
+	}
+	got := pdfGlyphs(t, printChromium(t, b.String()))
+	sh := l.NewShaper()
+	for i, c := range cases {
+		var x float64 = -1
+		for _, g := range got {
+			if g.Y > float64(i*25) && g.Y < float64(i*25+25) {
+				x = g.X
+			}
+		}
+		m := sh.Metrics(Query{Families: []string{c.family}, Weight: 400}, c.size)
+		want := 10 * m.XHeight
+		if c.unit == "ch" {
+			want = 10 * m.ZeroWidth
+		}
+		if math.Abs(x-want) > 1.0/64 {
+			t.Errorf("%s %gpx: 10%s at %.4f, Chromium %.4f", c.family, c.size, c.unit, want, x)
+		}
+	}
 }

@@ -39,11 +39,33 @@ type resolution struct {
 	chain   []*Resolved
 }
 
-type resolveKey struct {
-	families string
-	weight   int
-	style    style.FontStyle
-	stretch  float64
+// queryKey is a Query as a map key: the first four families in fields
+// (no allocation for the common lists), the rest joined.
+type queryKey struct {
+	f0, f1, f2, f3 string
+	rest           string
+	weight         int
+	style          style.FontStyle
+	stretch        float64
+}
+
+func makeQueryKey(q Query) queryKey {
+	k := queryKey{weight: q.Weight, style: q.Style, stretch: q.Stretch}
+	for i, f := range q.Families {
+		switch i {
+		case 0:
+			k.f0 = f
+		case 1:
+			k.f1 = f
+		case 2:
+			k.f2 = f
+		case 3:
+			k.f3 = f
+		default:
+			k.rest += "\x00" + f
+		}
+	}
+	return k
 }
 
 // genericFamilies are Blink's generic family settings on Linux
@@ -74,7 +96,7 @@ func (l *Library) Resolve(q Query) Resolved {
 }
 
 func (l *Library) resolve(q Query) resolution {
-	key := resolveKey{strings.Join(q.Families, "\x00"), q.Weight, q.Style, q.Stretch}
+	key := makeQueryKey(q)
 	l.mu.Lock()
 	r, ok := l.resolved[key]
 	l.mu.Unlock()

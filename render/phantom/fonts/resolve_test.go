@@ -43,6 +43,7 @@ func splitFamilies(v string) []string {
 // a Type 3 font (Skia draws emboldened TrueType glyphs as Type 3 outlines)
 // for synthetic bold. CFF faces always print as Type 3.
 func TestFamiliesMatchChromium(t *testing.T) {
+	t.Parallel()
 	l, err := Default()
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +84,7 @@ func TestFamiliesMatchChromium(t *testing.T) {
 // TestMatchAgreesWithFontconfig checks fontconfig's answer for the
 // patterns Skia builds (fc-match) against fcBest, by family and style.
 func TestMatchAgreesWithFontconfig(t *testing.T) {
+	t.Parallel()
 	l, err := Default()
 	if err != nil {
 		t.Fatal(err)

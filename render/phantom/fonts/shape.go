@@ -52,7 +52,7 @@ func (s *Shaper) shape(res *resolution, size float64, text string, opt ShapeOpti
 func (s *Shaper) shapeItem(runs []Run, res *resolution, size float64, text string, it item, opt ShapeOptions) []Run {
 	rsz := size
 	if it.small {
-		rsz = blinkSize(size * smallCapsScale)
+		rsz = smallCapsSize(size)
 	}
 	primary := res.primary
 	// Most text has every character in its first face: one shaping, one run.
@@ -84,6 +84,13 @@ func (s *Shaper) shapeItem(runs []Run, res *resolution, size float64, text strin
 		}
 		try(c, false)
 	}
+	// Emoji first ask the system for an emoji font (FontFallbackIterator's
+	// fallback-priority stage, which asks for U+1F46A FAMILY).
+	if it.emoji && len(holes) > 0 {
+		if f := s.lib.emojiFallback(res); f != nil && !used[f.face] {
+			try(f, false)
+		}
+	}
 	// The system's fallback, one hint character at a time.
 	var asked []rune
 	for len(holes) > 0 {
@@ -110,8 +117,13 @@ func (s *Shaper) shapeItem(runs []Run, res *resolution, size float64, text strin
 	return s.appendRuns(runs, pieces, rsz, opt.RTL)
 }
 
-// smallCapsScale is Blink's kSmallCapsFontSizeMultiplier.
-const smallCapsScale = 0.7
+// smallCapsSize is the size of synthesised small capitals: Blink's
+// kSmallCapsFontSizeMultiplier (0.7) of the size, rounded to whole pixels
+// (SimpleFontData::CreateScaledFontData uses lroundf), as Chromium's PDFs
+// show (11 px capitals in 16 px text).
+func smallCapsSize(size float64) float64 {
+	return math.Round(float64(float32(size) * 0.7))
+}
 
 func containsRune(rs []rune, r rune) bool {
 	for _, x := range rs {
@@ -270,20 +282,21 @@ func (s *Shaper) splitClusters(pieces []piece, holes []span, r *Resolved, size f
 		groups = append(groups, group{i: i, j: j, start: info[i].Cluster})
 		i = j
 	}
-	if opt.RTL {
-		for a, b := 0, len(groups)-1; a < b; a, b = a+1, b-1 {
-			groups[a], groups[b] = groups[b], groups[a]
-		}
-	}
+	// Logical order; clusters are monotone, but default ignorables and
+	// marks may leave a group out of place, so sort, and clamp each end
+	// to the next start.
+	sort.SliceStable(groups, func(a, b int) bool { return groups[a].start < groups[b].start })
 	for k := range groups {
-		if k+1 < len(groups) {
-			groups[k].end = groups[k+1].start
-		} else {
-			groups[k].end = h.end
+		if groups[k].start < h.start {
+			groups[k].start = h.start
 		}
-	}
-	if len(groups) > 0 && groups[0].start > h.start {
-		groups[0].start = h.start
+		groups[k].end = h.end
+		for m := k + 1; m < len(groups); m++ {
+			if groups[m].start > groups[k].start {
+				groups[k].end = groups[m].start
+				break
+			}
+		}
 	}
 	for _, g := range groups {
 		notdef := false

@@ -18,8 +18,9 @@ type ShapeOptions struct {
 type Run struct {
 	Font *draw.Font
 	// Size is the font size to draw at, as Blink sets it: the asked size
-	// truncated to 1/100 px (0.7 of it for the synthesised small capitals
-	// of lowercase letters). The PDF's text size is this, not the CSS size.
+	// truncated to 1/100 px (for the synthesised small capitals of
+	// lowercase letters, 0.7 of it rounded to whole pixels). The PDF's text
+	// size is this, not the CSS size.
 	Size    float64
 	Metrics Metrics // of this run's face at Size
 	// FakeBold is the stroke width in px that thickens the glyphs when the
@@ -66,14 +67,6 @@ type shFace struct {
 	smcp bool
 }
 
-type queryKey struct {
-	f0, f1, f2, f3 string
-	rest           string
-	weight         int
-	style          uint8
-	stretch        float64
-}
-
 type shapeKey struct {
 	res  *resolution
 	size float64
@@ -99,21 +92,7 @@ func (l *Library) NewShaper() *Shaper {
 }
 
 func (s *Shaper) resolution(q Query) *resolution {
-	k := queryKey{weight: q.Weight, style: uint8(q.Style), stretch: q.Stretch}
-	for i, f := range q.Families {
-		switch i {
-		case 0:
-			k.f0 = f
-		case 1:
-			k.f1 = f
-		case 2:
-			k.f2 = f
-		case 3:
-			k.f3 = f
-		default:
-			k.rest += "\x00" + f
-		}
-	}
+	k := makeQueryKey(q)
 	if r, ok := s.res[k]; ok {
 		return r
 	}
@@ -157,16 +136,32 @@ func (s *Shaper) faceMetrics(fc *face, size float64) Metrics {
 		return m
 	}
 	var zero, space float64
+	var xTop, hTop int
 	if sf := s.shFace(fc); sf != nil {
 		zero = s.runeAdvance(sf, fc, '0', size)
 		space = s.runeAdvance(sf, fc, ' ', size)
+		xTop, hTop = glyphTop(sf, 'x'), glyphTop(sf, 'H')
 	}
-	m := computeMetrics(fc.info, size, zero, space, false)
+	m := computeMetrics(fc.info, size, zero, space, false, xTop, hTop)
 	if len(s.metrics) > 4096 {
 		clear(s.metrics)
 	}
 	s.metrics[k] = m
 	return m
+}
+
+// glyphTop is the top of r's glyph in font units (0 without one), which
+// Skia measures when the OS/2 table gives no x-height or cap height.
+func glyphTop(sf *shFace, r rune) int {
+	g, ok := sf.face.NominalGlyph(r)
+	if !ok {
+		return 0
+	}
+	e, ok := sf.face.GlyphExtents(g)
+	if !ok {
+		return 0
+	}
+	return int(e.YBearing)
 }
 
 func (s *Shaper) runeAdvance(sf *shFace, fc *face, r rune, size float64) float64 {

@@ -1,0 +1,56 @@
+package fonts
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/platen/platen/render/phantom/style"
+)
+
+// FuzzShape shapes arbitrary text (invalid UTF-8, controls, marks, any
+// script) and checks the runs still cover it in order.
+func FuzzShape(f *testing.F) {
+	for _, s := range []string{"", "a", "\xff\xfe", "e\u0301\u0301\u0301", "\t\n\r\u200d\ufe0f", "مرحبا 123 abc", "\u3000\u00a0\u2011", strings.Repeat("ﷺ", 40), "x ₿ ✓ ✔ λ"} {
+		f.Add(s, true, false)
+	}
+	l, err := Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	sh := l.NewShaper()
+	f.Fuzz(func(t *testing.T, text string, rtl, smallCaps bool) {
+		if len(text) > 4096 {
+			return
+		}
+		q := Query{Families: []string{"Arial", "Nope", "serif"}, Weight: 700, Style: style.FontItalic}
+		runs := sh.Shape(q, 13.33, text, ShapeOptions{RTL: rtl, SmallCaps: smallCaps})
+		pos := 0
+		for _, r := range runs {
+			if r.Start != pos || r.End < r.Start || r.End > len(text) || r.Font == nil {
+				t.Fatalf("run %d-%d after %d in %q", r.Start, r.End, pos, text)
+			}
+			pos = r.End
+		}
+		if pos != len(text) {
+			t.Fatalf("runs end at %d of %d in %q", pos, len(text), text)
+		}
+	})
+}
+
+// FuzzParseXML feeds broken configuration files to the parser.
+func FuzzParseXML(f *testing.F) {
+	f.Add([]byte(`<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig><alias binding="same"><family>Arial</family><prefer><family>Liberation Sans</family></prefer></alias><!-- x --></fontconfig>`))
+	f.Add([]byte(`<fontconfig><match target="pattern"><test qual="any" name="family"><string>a&amp;b</string></test><edit name="family" mode="assign" binding="same"><string>c</string></edit></match>`))
+	f.Add([]byte(`<a b='1' c="2"/><![CDATA[x]]><`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		root, err := parseXML(b)
+		if err != nil || root == nil {
+			t.Fatalf("parseXML: %v", err)
+		}
+		ld := confLoader{cfg: &fcConfig{}, seen: map[string]bool{}}
+		for _, e := range root.kids {
+			ld.element(e, "/nonexistent")
+		}
+		ld.cfg.substitute("Arial")
+	})
+}

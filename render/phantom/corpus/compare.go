@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"unicode"
 )
 
 // Bar is what a candidate's PDF must meet against the reference's.
@@ -149,20 +150,61 @@ func (b Bar) Failures(r *Result) []string {
 	return out
 }
 
-// flatWord is a word with its page, in document order.
+// flatWord is a word with its page, in document order, and the key it is
+// matched by.
 type flatWord struct {
 	page int
+	key  string
 	Word
 }
 
+// flatten lists a's words in order with their keys. A word's key is its
+// text, except in right-to-left text: Chromium writes right-to-left runs in
+// visual order and pdftotext reads their letters back to front ("תינובשח"
+// for "חשבונית", ",45" for "45," beside Hebrew), while another writer may
+// give the logical order. Which of the two pdftotext reads says nothing
+// about where the word is printed, so there the key is the word's letters
+// sorted: for a word with right-to-left letters, and for a word of digits
+// and punctuation on a page that has right-to-left letters.
 func flatten(a *Analysis) []flatWord {
 	out := make([]flatWord, 0, a.Words())
 	for i, p := range a.Pages {
+		rtlPage := false
 		for _, w := range p.Words {
-			out = append(out, flatWord{i, w})
+			if hasRTL(w.Text) {
+				rtlPage = true
+				break
+			}
+		}
+		for _, w := range p.Words {
+			key := w.Text
+			if hasRTL(w.Text) || (rtlPage && !hasLetter(w.Text)) {
+				r := []rune(w.Text)
+				sort.Slice(r, func(i, j int) bool { return r[i] < r[j] })
+				key = string(r)
+			}
+			out = append(out, flatWord{i, key, w})
 		}
 	}
 	return out
+}
+
+func hasRTL(s string) bool {
+	for _, r := range s {
+		if r >= 0x0590 && unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLetter(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // displacement is the largest difference of the four box edges: how far
@@ -262,12 +304,12 @@ const maxEdits = 2000
 func matchWords(a, b []flatWord) [][2]int {
 	var pairs [][2]int
 	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre].Text == b[pre].Text {
+	for pre < len(a) && pre < len(b) && a[pre].key == b[pre].key {
 		pairs = append(pairs, [2]int{pre, pre})
 		pre++
 	}
 	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf].Text == b[len(b)-1-suf].Text {
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf].key == b[len(b)-1-suf].key {
 		suf++
 	}
 	mid := myers(a[pre:len(a)-suf], b[pre:len(b)-suf])
@@ -303,7 +345,7 @@ func myers(a, b []flatWord) [][2]int {
 				x = int(v[off+k-1]) + 1
 			}
 			y := x - k
-			for x < n && y < m && a[x].Text == b[y].Text {
+			for x < n && y < m && a[x].key == b[y].key {
 				x++
 				y++
 			}
@@ -364,7 +406,7 @@ func nearestSameText(a, b []flatWord, pairs [][2]int) [][2]int {
 	free := map[key][]int{}
 	for j, w := range b {
 		if !usedB[j] {
-			k := key{w.page, w.Text}
+			k := key{w.page, w.key}
 			free[k] = append(free[k], j)
 		}
 	}
@@ -377,7 +419,7 @@ func nearestSameText(a, b []flatWord, pairs [][2]int) [][2]int {
 		if usedA[i] {
 			continue
 		}
-		for _, j := range free[key{w.page, w.Text}] {
+		for _, j := range free[key{w.page, w.key}] {
 			if len(cands) >= maxCandidates {
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -163,6 +164,25 @@ func TestCompareMeasuresWhatItClaims(t *testing.T) {
 	})
 }
 
+// TestRightToLeftWordsMatchInEitherOrder checks that a right-to-left word
+// read back to front, and a number whose comma moved beside it, still pair
+// with the reference's, while left-to-right words must match exactly.
+func TestRightToLeftWordsMatchInEitherOrder(t *testing.T) {
+	page := func(texts ...string) Page {
+		p := Page{Width: 100, Height: 100}
+		for i, s := range texts {
+			p.Words = append(p.Words, Word{Text: s, XMin: float64(10 * i), YMin: 10, XMax: float64(10*i + 8), YMax: 20})
+		}
+		return p
+	}
+	ref := &Analysis{Pages: []Page{page("תינובשח", ",45", "ABC"), page("1,234", "total")}}
+	got := &Analysis{Pages: []Page{page("חשבונית", "45,", "ABC"), page("1,243", "total")}}
+	r := Compare(ref, got, 2, 0.1)
+	if r.Matched != 4 || len(r.Missing) != 1 || !strings.Contains(r.Missing[0], "1,234") {
+		t.Errorf("matched %d, missing %v: want the Hebrew word and the number beside it matched, and 1,234 ≠ 1,243 on a left-to-right page", r.Matched, r.Missing)
+	}
+}
+
 // TestMyersIsALongestCommonSubsequence checks the diff against the
 // quadratic dynamic programme on word lists with repeats.
 func TestMyersIsALongestCommonSubsequence(t *testing.T) {
@@ -170,7 +190,7 @@ func TestMyersIsALongestCommonSubsequence(t *testing.T) {
 	words := func(s string) []flatWord {
 		var out []flatWord
 		for _, r := range s {
-			out = append(out, flatWord{Word: Word{Text: string(r)}})
+			out = append(out, flatWord{key: string(r), Word: Word{Text: string(r)}})
 		}
 		return out
 	}

@@ -21,7 +21,9 @@
 //     PageSizeTolerancePt.
 //   - Words: the two word lists are matched in reading order by a diff of
 //     their texts (a longest common subsequence), so a missing or extra word
-//     costs one word and does not shift the rest. A matched word's
+//     costs one word and does not shift the rest (in right-to-left text,
+//     whose letters pdftotext may read in either order, by the word's
+//     sorted letters; see flatten). A matched word's
 //     displacement is the largest of the differences of its four box edges
 //     (xMin, yMin, xMax, yMax) in points: it is the distance by which either
 //     box must grow to cover the other, so it catches a word that moved, a

@@ -422,18 +422,41 @@ func (s *sheet) addRule(text string, ds []decl, conds []int32) {
 	if src == "" {
 		return // never matches in print (a user-action pseudo-class)
 	}
-	src, empty := takeEmpty(src)
-	g, err := cascadia.ParseGroupWithPseudoElements(src)
-	if err != nil || len(g) != 1 {
+	alts, ok := expandIs(src, 0)
+	if !ok {
 		if !ignorableSelector(text) {
 			s.feats = append(s.feats, Feature{"selector", text})
 		}
 		return
 	}
+	for _, alt := range alts {
+		if len(s.rules) >= maxRules {
+			return
+		}
+		if !s.addSelector(text, alt.sel, alt.adj, ds, conds) {
+			if !ignorableSelector(text) {
+				s.feats = append(s.feats, Feature{"selector", text})
+			}
+			return
+		}
+	}
+}
+
+// addSelector compiles one selector (after :is() expansion) with a
+// specificity adjustment and indexes it.
+func (s *sheet) addSelector(text, src string, adj [3]int, ds []decl, conds []int32) bool {
+	src, empty := takeEmpty(src)
+	g, err := cascadia.ParseGroupWithPseudoElements(src)
+	if err != nil || len(g) != 1 {
+		return false
+	}
 	sel := g[0]
 	spec := sel.Specificity()
 	if empty {
 		spec[1]++
+	}
+	for i := range spec {
+		spec[i] += adj[i]
 	}
 	r := rule{sel: sel, spec: packSpec(spec), decls: ds, text: text, conds: conds, empty: empty}
 	for _, h := range ancestorHashes(src) {
@@ -455,7 +478,7 @@ func (s *sheet) addRule(text string, ds []decl, conds []int32) {
 	case "first-letter":
 		r.pseudo = pseFirstLetter
 	default:
-		return // ::selection, ::placeholder and the like print nothing
+		return true // ::selection, ::placeholder and the like print nothing
 	}
 	i := int32(len(s.rules))
 	s.rules = append(s.rules, r)
@@ -470,6 +493,161 @@ func (s *sheet) addRule(text string, ds []decl, conds []int32) {
 	default:
 		s.universal = append(s.universal, i)
 	}
+	return true
+}
+
+// isAlt is one selector of an :is() expansion and the specificity to add
+// to cascadia's so that it counts as the :is() or :where() did.
+type isAlt struct {
+	sel string
+	adj [3]int
+}
+
+// maxIsExpansion bounds the selectors one rule's :is() and :where() lists
+// expand into.
+const maxIsExpansion = 64
+
+// expandIs rewrites :is(), :where(), :matches() and :-webkit-any(), which
+// cascadia lacks, into one selector per argument: "article :is(h1, h2)"
+// becomes "article h1" and "article h2", each counting the specificity of
+// the most specific argument (:is) or none (:where). An argument with a
+// combinator is expanded only where the :is() is a whole compound. ok is
+// false for what cannot be expanded.
+func expandIs(sel string, depth int) ([]isAlt, bool) {
+	lower := strings.ToLower(sel)
+	start, name := -1, ""
+	for _, fn := range []string{":is(", ":where(", ":matches(", ":-webkit-any(", ":any("} {
+		if i := strings.Index(lower, fn); i >= 0 && (start < 0 || i < start) {
+			start, name = i, fn
+		}
+	}
+	if start < 0 {
+		return []isAlt{{sel: sel}}, true
+	}
+	if depth > 4 {
+		return nil, false
+	}
+	// Only at the top level: inside :not() or :has() cascadia fails anyway.
+	d := 0
+	for i := 0; i < start; i++ {
+		switch sel[i] {
+		case '(':
+			d++
+		case ')':
+			d--
+		}
+	}
+	if d != 0 {
+		return nil, false
+	}
+	open := start + len(name)
+	end := open
+	for d = 1; end < len(sel) && d > 0; end++ {
+		switch sel[end] {
+		case '(':
+			d++
+		case ')':
+			d--
+		}
+	}
+	if d != 0 {
+		return nil, false
+	}
+	args := splitSelectors(sel[open : end-1])
+	prefix, suffix := sel[:start], sel[end:]
+	wholeCompound := (start == 0 || strings.ContainsRune(" >+~", rune(sel[start-1]))) &&
+		(end == len(sel) || strings.ContainsRune(" >+~", rune(sel[end])))
+	var max [3]int
+	specs := make([][3]int, len(args))
+	for i, a := range args {
+		sp, ok := selectorSpecificity(a)
+		if !ok {
+			continue // an invalid argument is dropped (forgiving list)
+		}
+		specs[i] = sp
+		if sp[0] > max[0] || sp[0] == max[0] && (sp[1] > max[1] || sp[1] == max[1] && sp[2] > max[2]) {
+			max = sp
+		}
+	}
+	if name == ":where(" {
+		max = [3]int{}
+	}
+	var out []isAlt
+	for i, a := range args {
+		if _, ok := selectorSpecificity(a); !ok {
+			continue
+		}
+		if !wholeCompound && strings.ContainsAny(strings.TrimSpace(a), " >+~") {
+			return nil, false
+		}
+		x := a
+		if !wholeCompound && prefix != "" && !strings.ContainsRune(" >+~", rune(prefix[len(prefix)-1])) && isNameByte(a[0]) {
+			// "p:is(div)" cannot become "pdiv": a type selector goes first.
+			x = ""
+			j := 0
+			for j < len(a) && isNameByte(a[j]) {
+				j++
+			}
+			k := len(prefix)
+			for k > 0 && !strings.ContainsRune(" >+~", rune(prefix[k-1])) {
+				k--
+			}
+			if k < len(prefix) && isNameByte(prefix[k]) {
+				return nil, false // two type selectors in one compound
+			}
+			prefix2 := prefix[:k] + a[:j] + prefix[k:]
+			sub, ok := expandIs(prefix2+a[j:]+suffix, depth+1)
+			if !ok {
+				return nil, false
+			}
+			for _, alt := range sub {
+				out = append(out, adjusted(alt, max, specs[i]))
+			}
+			continue
+		}
+		sub, ok := expandIs(prefix+x+suffix, depth+1)
+		if !ok {
+			return nil, false
+		}
+		for _, alt := range sub {
+			out = append(out, adjusted(alt, max, specs[i]))
+		}
+		if len(out) > maxIsExpansion {
+			return nil, false
+		}
+	}
+	if len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+func adjusted(alt isAlt, want, have [3]int) isAlt {
+	for k := range alt.adj {
+		alt.adj[k] += want[k] - have[k]
+	}
+	return alt
+}
+
+// selectorSpecificity is cascadia's specificity of one selector.
+func selectorSpecificity(sel string) ([3]int, bool) {
+	if strings.Contains(strings.ToLower(sel), ":is(") || strings.Contains(strings.ToLower(sel), ":where(") {
+		alts, ok := expandIs(sel, 3)
+		if !ok || len(alts) == 0 {
+			return [3]int{}, false
+		}
+		sp, ok := selectorSpecificity(alts[0].sel)
+		for k := range sp {
+			sp[k] += alts[0].adj[k]
+		}
+		return sp, ok
+	}
+	s, err := cascadia.ParseWithPseudoElement(strings.TrimSpace(sel))
+	if err != nil {
+		return [3]int{}, false
+	}
+	sp := s.Specificity()
+	return [3]int{sp[0], sp[1], sp[2]}, true
 }
 
 // takeEmpty removes :empty from a selector's rightmost compound (outside

@@ -391,3 +391,47 @@ func TestInvoiceStyles(t *testing.T) {
 		t.Errorf("page %v × %v margins %v", p.Width, p.Height, p.Margin)
 	}
 }
+
+// TestExpandIs checks the rewriting of :is() and :where() and the
+// specificity their expansions count.
+func TestExpandIs(t *testing.T) {
+	type alt struct {
+		sel string
+		adj [3]int
+	}
+	for _, tc := range []struct {
+		in   string
+		want []alt
+	}{
+		{"article :is(h1, h2)", []alt{{"article h1", [3]int{}}, {"article h2", [3]int{}}}},
+		{":is(h1, .a) p", []alt{{"h1 p", [3]int{0, 1, -1}}, {".a p", [3]int{}}}},
+		{":where(.a, #b) p", []alt{{".a p", [3]int{0, -1, 0}}, {"#b p", [3]int{-1, 0, 0}}}},
+		{"p:is(.a, .b)", []alt{{"p.a", [3]int{}}, {"p.b", [3]int{}}}},
+		{"div :is(p, span).x", []alt{{"div p.x", [3]int{}}, {"div span.x", [3]int{}}}},
+		{".c:is(p)", []alt{{"p.c", [3]int{}}}},
+		{":is(.a .b) .c", []alt{{".a .b .c", [3]int{}}}},
+		{"ul :where(li, :is(dt, dd))", []alt{{"ul li", [3]int{0, 0, -1}}, {"ul dt", [3]int{0, 0, -1}}, {"ul dd", [3]int{0, 0, -1}}}},
+		{"div:is(.a .b)", nil},
+		{"p.plain", []alt{{"p.plain", [3]int{}}}},
+	} {
+		got, ok := expandIs(tc.in, 0)
+		if (tc.want == nil) != !ok {
+			t.Errorf("%s: ok %v", tc.in, ok)
+			continue
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %+v, want %+v", tc.in, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if strings.TrimSpace(got[i].sel) != tc.want[i].sel || got[i].adj != tc.want[i].adj {
+				t.Errorf("%s: %+v, want %+v", tc.in, got, tc.want)
+				break
+			}
+		}
+	}
+	c := styleOf(t, `<!DOCTYPE html><style>:where(#x) { margin-top: 1px } div { margin-top: 2px } :is(#x, p) { margin-left: 3px } #x { margin-left: 4px }</style><div id=x></div>`, "x")
+	if c.Margin[Top].V != 2 || c.Margin[Left].V != 4 {
+		t.Errorf(":where()/:is() specificity: margins %v", c.Margin)
+	}
+}

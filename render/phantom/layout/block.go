@@ -499,6 +499,8 @@ func (l *layouter) layoutAtomic(b *Box, avail, cbH float64) (fr *Frag, mw, mh, b
 	mt, mb := marginOf(s, style.Top, avail), marginOf(s, style.Bottom, avail)
 	bd, pd := boxBorders(s), boxPadding(s, avail)
 	switch b.Kind {
+	case KindInline: // an inside symbol list marker
+		return l.insideSymbol(b)
 	case KindReplaced:
 		fr = l.frags.new(FragBox, b)
 		fr.monolithic = true

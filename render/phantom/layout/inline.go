@@ -608,7 +608,11 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 				cur = lb.parent
 			}
 		case itAbs:
-			abs = append(abs, absAt{e.item, x})
+			ax := x
+			if textItem >= 0 {
+				ax = textX0 + luCeil(textW)
+			}
+			abs = append(abs, absAt{e.item, ax})
 		case itBreak:
 			closeText()
 		case itAtomic:
@@ -702,6 +706,7 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 		lineFr.Children = append(lineFr.Children, f)
 	}
 	lineFr.Children = append(lineFr.Children, kids...)
+	ic.relativeInlines(bs, lineFr)
 	lineFr.X, lineFr.Y, lineFr.W, lineFr.H = ic.c.x, lineTop, ic.c.w, lineH
 	lineFr.Baseline, lineFr.HasBaseline = baseline, true
 	lineFr.lineIndex = ic.line
@@ -717,6 +722,90 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	}
 	l.lineBoxes = bs
 	return lineFr
+}
+
+// relativeInlines moves relatively positioned inline boxes (and what they
+// hold on this line) by their offsets; nested offsets add up.
+// What a relatively positioned inline box holds on the line becomes its
+// fragment's children: it is painted with the positioned boxes (CSS 2.1
+// Appendix E), after the line's other content.
+func (ic *inlineCtx) relativeInlines(bs []lineBox, line *Frag) {
+	any := false
+	for i := 1; i < len(bs); i++ {
+		if !bs[i].atomic && bs[i].s.Position == style.Relative {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return
+	}
+	off := make([][2]float64, len(bs))
+	for i := 1; i < len(bs); i++ {
+		b := &bs[i]
+		off[i] = off[b.parent]
+		if b.atomic || b.s.Position != style.Relative {
+			continue
+		}
+		s := b.s
+		var dx, dy float64
+		if !s.Inset[style.Left].IsAuto() {
+			dx = length(s.Inset[style.Left], ic.c.w, 0)
+		} else if !s.Inset[style.Right].IsAuto() {
+			dx = -length(s.Inset[style.Right], ic.c.w, 0)
+		}
+		if !s.Inset[style.Top].IsAuto() && (s.Inset[style.Top].Unit != style.Percent || ic.c.h >= 0) {
+			dy = length(s.Inset[style.Top], ic.c.h, 0)
+		} else if !s.Inset[style.Bottom].IsAuto() && (s.Inset[style.Bottom].Unit != style.Percent || ic.c.h >= 0) {
+			dy = -length(s.Inset[style.Bottom], ic.c.h, 0)
+		}
+		off[i][0] += dx
+		off[i][1] += dy
+	}
+	// owner[i] is the outermost relative inline box holding box i.
+	owner := make([]int, len(bs))
+	for i := 1; i < len(bs); i++ {
+		owner[i] = owner[bs[i].parent]
+		if owner[i] == 0 && !bs[i].atomic && bs[i].s.Position == style.Relative {
+			owner[i] = i
+		}
+	}
+	moved := map[*Frag]bool{}
+	for i := 1; i < len(bs); i++ {
+		b := &bs[i]
+		d := off[i]
+		if d != [2]float64{} {
+			if b.frag != nil {
+				b.frag.translate(d[0], d[1])
+			}
+			for _, t := range b.texts {
+				t.translate(d[0], d[1])
+			}
+		}
+		o := owner[i]
+		if o == 0 {
+			continue
+		}
+		of := bs[o].frag
+		if o != i && b.frag != nil {
+			of.Children = append(of.Children, b.frag)
+			moved[b.frag] = true
+		}
+		for _, t := range b.texts {
+			of.Children = append(of.Children, t)
+			moved[t] = true
+		}
+	}
+	if len(moved) == 0 {
+		return
+	}
+	kept := line.Children[:0]
+	for _, c := range line.Children {
+		if !moved[c] {
+			kept = append(kept, c)
+		}
+	}
+	line.Children = kept
 }
 
 // inlineLineBox makes the vertical state and fragment of an inline box.

@@ -44,6 +44,10 @@ func (l *layouter) intrinsicWidths(b *Box) (minW, maxW float64) {
 // fixed margins (percentages count as zero). The table code uses it for
 // cells with cell set (a cell's margins do not apply).
 func (l *layouter) outerIntrinsic(c *Box, cell bool) (minW, maxW float64) {
+	if c.Kind == KindInline && c.Pseudo == PseudoMarker {
+		_, mw, _, _ := l.insideSymbol(c)
+		return mw, mw
+	}
 	s := c.Style
 	bd, pd := boxBorders(s), boxPadding(s, 0)
 	extra := bd.h() + pd.h()

@@ -27,6 +27,37 @@ func isSymbolMarker(m *Box) (counterStyleKind, bool) {
 	return 0, false
 }
 
+// isInsideSymbol reports whether an inline ::marker box is an inside
+// disc, circle or square.
+func isInsideSymbol(m *Box) bool {
+	if m.Parent == nil || m.Parent.Marker == m {
+		return false
+	}
+	_, ok := isSymbolMarker(m)
+	return ok
+}
+
+// insideSymbol lays out an inside symbol marker as an atomic inline: its
+// advance is the bullet's size plus the font size plus one pixel
+// (measured against Chromium for sizes 8 to 64 px and two families), the
+// symbol drawn at the line's start as the outside one is drawn.
+func (l *layouter) insideSymbol(m *Box) (fr *Frag, mw, mh, baseline float64) {
+	k, _ := isSymbolMarker(m)
+	s := m.Style
+	fm := l.fontMetrics(s)
+	ascent := int(math.Round(fm.Ascent))
+	off := ascent * 2 / 3
+	bullet := (off + 1) / 2
+	fr = l.frags.new(FragBox, m)
+	fr.symbol = k
+	fr.monolithic = true
+	fr.X = 0
+	fr.Y = float64(3 * (ascent - off) / 2)
+	fr.W, fr.H = float64(bullet), float64(bullet)
+	mw = lu(float64(bullet) + s.FontSize + 1)
+	return fr, mw, float64(ascent) + math.Round(fm.Descent), float64(ascent)
+}
+
 // placeMarker hangs an outside list marker beside a line whose baseline is
 // given (LayoutNG's NGUnpositionedListMarker): a text marker ends at the
 // line's start; a symbol sits ascent×2/3 + 8 px before it, drawn as

@@ -93,6 +93,9 @@ func (p *painter) visible(f *Frag) bool {
 // isPositionedFrag reports whether f is a positioned box (painted in the
 // positioned phases).
 func isPositionedFrag(f *Frag) bool {
+	if f.Kind == FragInline {
+		return f.Box != nil && f.Box.Style.Position == style.Relative
+	}
 	return f.Kind == FragBox && f.Box != nil && !f.Box.Anonymous && f.Box.Style.Position != style.Static && f.Box.Kind != KindText
 }
 
@@ -142,7 +145,7 @@ func (p *painter) stackingContext(f *Frag, root bool) {
 		p.op(draw.PushOpacity{Alpha: s.Opacity})
 	}
 	base := len(p.clips)
-	if !root {
+	if !root && f.Kind != FragInline {
 		p.decorations(f)
 	}
 	var neg, zero, pos []layered
@@ -156,8 +159,12 @@ func (p *painter) stackingContext(f *Frag, root bool) {
 	for _, d := range neg {
 		p.withClips(d.clips, base+b2i(clipSelf), func() { p.stackingContext(d.f, false) })
 	}
-	p.blocks(f, true)
-	p.inlines(f, true)
+	if f.Kind == FragInline {
+		p.line(f) // a relatively positioned inline box: its line content
+	} else {
+		p.blocks(f, true)
+		p.inlines(f, true)
+	}
 	for _, d := range zero {
 		p.withClips(d.clips, base+b2i(clipSelf), func() { p.stackingContext(d.f, false) })
 	}
@@ -269,8 +276,11 @@ func (p *painter) inlines(f *Frag, top bool) {
 // line paints a line box: inline boxes' backgrounds and borders, then
 // text and atomic inlines in order.
 func (p *painter) line(ln *Frag) {
+	if ln.Kind == FragInline {
+		p.decorations(ln)
+	}
 	for _, c := range ln.Children {
-		if c.Kind == FragInline && c.Box.Style.Visibility == "visible" {
+		if c.Kind == FragInline && !isPositionedFrag(c) {
 			p.decorations(c)
 		}
 	}

@@ -139,6 +139,12 @@ func (l *layouter) collectBox(cs *collectState, c *Box, ps *style.Computed, dept
 		p.items = append(p.items, item{kind: itBreak, box: c, s: c.Style, start: len(p.text), end: len(p.text) + 1})
 		p.text = append(p.text, '\n')
 		cs.spaceBefore, cs.lastSpaceAt = true, -1
+	case c.Kind == KindInline && c.Pseudo == PseudoMarker && isInsideSymbol(c):
+		// An inside disc, circle or square: a fixed-size box Blink paints
+		// the symbol in.
+		p.items = append(p.items, item{kind: itAtomic, box: c, s: c.Style, start: len(p.text), end: len(p.text) + 3})
+		p.text = append(p.text, "\uFFFC"...)
+		cs.spaceBefore, cs.lastSpaceAt = false, -1
 	case c.Kind == KindInline:
 		s := c.Style
 		it := item{kind: itOpen, box: c, s: s, start: len(p.text), end: len(p.text)}

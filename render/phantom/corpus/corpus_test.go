@@ -116,25 +116,27 @@ func TestCorpusContents(t *testing.T) {
 }
 
 // TestCorpus renders every document with Chromium and with the candidate
-// engine (phantom; Chromium itself until phantom exists) and holds each
-// compared document to the bar. With -report DIR it writes the worst cases
-// side by side and prints the table.
+// engine (-candidate: Chromium itself, the comparison's zero, until the
+// coordinator makes it phantom) and holds each compared document to the
+// bar; it checks the platform default's choice of every document with
+// phantom. With -report DIR it writes the worst cases side by side and
+// prints the table.
 func TestCorpus(t *testing.T) {
 	tier.Full(t, "renders about fifty documents with two engines and compares them with poppler")
 	start := time.Now()
 	docs := loadCorpus(t)
 	ref := chromiumEngine(t)
-	got, isPhantom, closeGot, err := candidate(ref)
+	p, err := newPhantom()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeGot()
-	var choose *render.Renderer
-	if isPhantom {
-		cfg := render.DefaultRendererConfig()
-		cfg.DefaultEngine = render.DefaultAuto
-		choose = render.NewRenderer(cfg, ref, got)
+	got, isPhantom, err := candidate(ref, p)
+	if err != nil {
+		t.Fatal(err)
 	}
+	cfg := render.DefaultRendererConfig()
+	cfg.DefaultEngine = render.DefaultAuto
+	choose := render.NewRenderer(cfg, ref, p)
 	entries := renderAll(t, docs, ref, got, corpusWorkers())
 	bar := DefaultBar()
 	for i := range entries {
@@ -188,18 +190,11 @@ func TestCorpus(t *testing.T) {
 }
 
 // checkChoice holds the platform default's choice (render.Renderer.Choose
-// with the default "auto", over Chromium and the candidate) to the corpus:
-// Chromium for a hand-off document, saying why, and phantom for every other.
-// It needs phantom: with Chromium as the candidate it skips the hand-offs,
-// saying so.
+// with the default "auto", over Chromium and phantom) to the corpus:
+// Chromium for a hand-off document, saying what phantom lacks, and phantom
+// for every other.
 func checkChoice(t *testing.T, d Document, choose *render.Renderer) {
 	t.Helper()
-	if choose == nil {
-		if d.HandOff {
-			t.Skip("the default's choice is checked with -candidate phantom (engines_test.go)")
-		}
-		return
-	}
 	c, err := choose.Choose(render.Request{Version: d.Checked, Data: d.Checked.Sample, Now: FillTime})
 	switch {
 	case err != nil:

@@ -54,12 +54,12 @@
 // (see DefaultBar; TestComparisonOnPerturbedRenders keeps the measurements
 // as a test).
 //
-// TestCorpus takes the engine it compares with Chromium from
-// engines_test.go, the one file the engine's owner edits (-candidate):
-// phantom, or Chromium itself, when every figure must be exactly zero. With
-// phantom it also holds the platform default's choice (render.Renderer.Choose
-// with "auto") to the corpus: Chromium for every hand-off document, phantom
-// for every other.
+// TestCorpus takes its engines from engines_test.go, the one file the
+// engine's owner edits: the candidate it compares with Chromium
+// (-candidate: phantom, or Chromium itself, when every figure must be
+// exactly zero) and phantom, whose platform default's choice
+// (render.Renderer.Choose with "auto") it holds to the corpus: Chromium for
+// every hand-off document, phantom for every other.
 //
 // The report (go test ./render/phantom/corpus -run 'TestCorpus$' -v -report
 // DIR; WriteReport, WriteTable, SideBySide) prints the table of every

@@ -1,8 +1,8 @@
 package corpus
 
-// This file is the one place where the engine under comparison is plugged
-// in: the coordinator flips the default of -candidate to phantom when
-// phantom meets the bar, and nothing else in the package needs to change.
+// This file is the one place where the engines are plugged in: the
+// coordinator flips the default of -candidate to phantom when phantom meets
+// the bar, and nothing else in the package needs to change.
 
 import (
 	"flag"
@@ -15,18 +15,22 @@ import (
 // candidateName is the engine TestCorpus compares with Chromium. With
 // chromium, Chromium is compared with itself: the comparison's zero, where
 // every figure must be exactly 0. With phantom, every compared document
-// must meet the bar, and the platform default's choice is checked too.
+// must meet the bar.
 var candidateName = flag.String("candidate", render.EngineChromium, "the engine TestCorpus compares with Chromium: chromium (itself, every figure 0) or phantom")
 
-// candidate returns the engine compared with Chromium, whether it is
-// phantom, and what closes it.
-func candidate(chromium render.Engine) (eng render.Engine, isPhantom bool, closeFn func(), err error) {
+// newPhantom returns the phantom engine. TestCorpus asks it, through the
+// platform default's choice, which documents it takes, whatever the
+// candidate.
+func newPhantom() (render.Engine, error) { return phantom.New(phantom.DefaultConfig()) }
+
+// candidate returns the engine compared with Chromium and whether it is
+// phantom (p, which newPhantom made).
+func candidate(chromium, p render.Engine) (eng render.Engine, isPhantom bool, err error) {
 	switch *candidateName {
 	case render.EngineChromium:
-		return chromium, false, func() {}, nil
+		return chromium, false, nil
 	case render.EnginePhantom:
-		e, err := phantom.New(phantom.DefaultConfig())
-		return e, true, func() {}, err
+		return p, true, nil
 	}
-	return nil, false, nil, fmt.Errorf("-candidate is chromium or phantom, not %q", *candidateName)
+	return nil, false, fmt.Errorf("-candidate is chromium or phantom, not %q", *candidateName)
 }

@@ -172,3 +172,7 @@ func TestLinksAndDestinations(t *testing.T) {
 		}
 	}
 }
+
+func readContextErr(pdf []byte) (*model.Context, error) {
+	return api.ReadContext(bytes.NewReader(pdf), model.NewDefaultConfiguration())
+}

@@ -29,7 +29,6 @@ package layout
 // which case they are sliced.
 
 import (
-	"math"
 	"sort"
 
 	"github.com/platen/platen/render/phantom/style"
@@ -56,6 +55,9 @@ type pgEntry struct {
 	forced      bool
 	avoid       int
 	sliceable   bool
+	// table is the wrapper fragment of a table with repeated parts
+	// (entTableStart, entTableEnd).
+	table *Frag
 }
 
 const (
@@ -63,6 +65,8 @@ const (
 	entCand
 	entFixedStart
 	entFixedEnd
+	entTableStart
+	entTableEnd
 )
 
 // gapAt is one break: flow position y and the shift of what is at or after it.
@@ -171,6 +175,10 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	if f.fixedH {
 		pg.entries = append(pg.entries, pgEntry{kind: entFixedStart, y: f.Y})
 	}
+	repeats := f.repeatHeader != nil || f.repeatFooter != nil
+	if repeats {
+		pg.entries = append(pg.entries, pgEntry{kind: entTableStart, table: f})
+	}
 	var prev *Frag
 	nLines := 0
 	for _, c := range f.Children {
@@ -201,6 +209,9 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 				if isAvoid(breakAfter(prev)) || isAvoid(breakBefore(c)) {
 					e.avoid++
 				}
+				if prev == f.repeatHeader {
+					e.avoid++
+				}
 			}
 			if c.Kind == FragLine && b != nil {
 				// Orphans first; widows only when both can be met (Blink
@@ -225,6 +236,9 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	}
 	if !any && f.H > 0 {
 		pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: f.Y, bottom: f.Y + f.H, sliceable: true})
+	}
+	if repeats {
+		pg.entries = append(pg.entries, pgEntry{kind: entTableEnd, table: f})
 	}
 	if f.fixedH {
 		pg.entries = append(pg.entries, pgEntry{kind: entFixedEnd, y: f.Y + f.H})
@@ -286,7 +300,15 @@ type pgState struct {
 	entry  int
 	avoid  int
 	y      float64
-	forced bool
+	tables []*tableRun
+}
+
+// tableRun is a table with repeated parts that the filling is inside.
+type tableRun struct {
+	f                *Frag
+	headerEnd        float64 // flow y below which rows are past the header
+	footerTop        float64 // flow y of the footer group (its own units)
+	headerH, footerH float64
 }
 
 // fill assigns the flow to pages.
@@ -311,7 +333,46 @@ func (pg *pager) fill() ([]page, error) {
 	g := 0.0
 	var fixedStack []float64
 	var cands []pgState
+	var tables []*tableRun
 	content := false
+	// breakAt ends the current page at flow position y (with the current
+	// gap g), starting the next page there (plus margin kept); the
+	// innermost table the break falls in repeats its footer on this page
+	// and its header on the next.
+	breakAt := func(y, margin float64, tbl *tableRun) error {
+		cur := &pages[len(pages)-1]
+		next := cur.start + cur.geom.areaH
+		var hdr *Frag
+		shift := 0.0
+		if tbl != nil && y > tbl.headerEnd-eps {
+			if f := tbl.f.repeatFooter; f != nil && y < tbl.footerTop-eps {
+				cur.repeats = append(cur.repeats, cloneAt(f, y+g))
+			}
+			if tbl.f.repeatHeader != nil {
+				hdr = tbl.f.repeatHeader
+				shift = tbl.headerH
+			}
+		}
+		d := next + shift - (y - margin + g)
+		pg.gaps = append(pg.gaps, gapAt{y - margin, d})
+		g += d
+		if err := newPage(next); err != nil {
+			return err
+		}
+		if hdr != nil {
+			np := &pages[len(pages)-1]
+			np.repeats = append(np.repeats, cloneAt(hdr, next))
+		}
+		cands = cands[:0]
+		content = false
+		return nil
+	}
+	innermost := func() *tableRun {
+		if n := len(tables); n > 0 {
+			return tables[n-1]
+		}
+		return nil
+	}
 	for i := 0; i < len(pg.entries); i++ {
 		e := &pg.entries[i]
 		cur := &pages[len(pages)-1]
@@ -328,40 +389,43 @@ func (pg *pager) fill() ([]page, error) {
 					g = g0
 				}
 			}
+		case entTableStart:
+			tables = append(tables, newTableRun(e.table))
+		case entTableEnd:
+			if n := len(tables); n > 0 {
+				tables = tables[:n-1]
+			}
 		case entCand:
 			ys := e.y + g
 			if e.forced && content && ys > cur.start+eps {
-				// A forced break: the next page starts here, keeping the
-				// margin of the box after it.
-				next := cur.start + cur.geom.areaH
-				d := next - (e.y - e.margin + g)
-				pg.gaps = append(pg.gaps, gapAt{e.y - e.margin, d})
-				g += d
-				if err := newPage(next); err != nil {
+				if err := breakAt(e.y, e.margin, innermost()); err != nil {
 					return nil, err
 				}
-				cands = cands[:0]
-				content = false
 				continue
 			}
 			if ys > cur.start+eps {
-				cands = append(cands, pgState{g: g, stack: len(fixedStack), nGaps: len(pg.gaps), entry: i, avoid: e.avoid, y: e.y})
+				cands = append(cands, pgState{g: g, stack: len(fixedStack), nGaps: len(pg.gaps), entry: i, avoid: e.avoid, y: e.y,
+					tables: append([]*tableRun(nil), tables...)})
 			}
 		case entUnit:
 			top, bot := e.top+g, e.bottom+g
-			if bot <= end+eps || e.bottom-e.top <= 0 {
+			limit := end
+			if t := innermost(); t != nil && t.f.repeatFooter != nil && e.top < t.footerTop-eps && e.top > t.headerEnd-eps {
+				limit -= t.footerH
+			}
+			if bot <= limit+eps || e.bottom-e.top <= 0 {
 				if bot > cur.start {
 					content = true
 				}
 				continue
 			}
-			// The unit does not fit: break at the best candidate before it.
 			if debugPaginate {
 				println("unit", e.top, e.bottom, "g", g, "end", end)
 				for _, c := range cands {
 					println("  cand", c.y, c.g, c.avoid)
 				}
 			}
+			// The unit does not fit: break at the best candidate before it.
 			best := -1
 			for k := len(cands) - 1; k >= 0; k-- {
 				c := &cands[k]
@@ -375,36 +439,31 @@ func (pg *pager) fill() ([]page, error) {
 					break
 				}
 			}
-			next := end
 			switch {
 			case best >= 0:
 				c := cands[best]
 				g = c.g
 				fixedStack = fixedStack[:min(c.stack, len(fixedStack))]
 				pg.gaps = pg.gaps[:c.nGaps]
-				d := next - (c.y + g)
-				pg.gaps = append(pg.gaps, gapAt{c.y, d})
-				g += d
+				tables = c.tables
+				var tbl *tableRun
+				if n := len(c.tables); n > 0 {
+					tbl = c.tables[n-1]
+				}
+				if err := breakAt(c.y, 0, tbl); err != nil {
+					return nil, err
+				}
 				i = c.entry
 			case top > cur.start+eps:
-				d := next - top
-				pg.gaps = append(pg.gaps, gapAt{e.top, d})
-				g += d
+				// No candidate: the unit goes to the next page anyway.
+				if err := breakAt(e.top, 0, innermost()); err != nil {
+					return nil, err
+				}
 				i--
 			default:
-				// Taller than a page: sliced where the page ends.
-				if e.sliceable || true {
-					i--
-				}
-			}
-			if err := newPage(next); err != nil {
-				return nil, err
-			}
-			cands = cands[:0]
-			content = false
-			if best < 0 && top <= cur.start+eps {
+				// Taller than a page from the page's top: sliced where
+				// the pages end.
 				content = true
-				// Skip re-checking this unit until it ends on a later page.
 				for {
 					cur := &pages[len(pages)-1]
 					if bot <= cur.start+cur.geom.areaH+eps {
@@ -414,10 +473,50 @@ func (pg *pager) fill() ([]page, error) {
 						return nil, err
 					}
 				}
-				i++
+				cands = cands[:0]
 			}
 		}
 	}
-	_ = math.Inf
 	return pages, nil
+}
+
+// newTableRun measures a table's repeated parts.
+func newTableRun(t *Frag) *tableRun {
+	r := &tableRun{f: t, headerEnd: t.Y, footerTop: t.Y + t.H}
+	spacing := 0.0
+	for _, c := range t.Children {
+		if c.Box != nil && c.Box.Kind == KindTable && !c.Box.Style.BorderCollapse {
+			spacing = c.Box.Style.BorderSpacing[1]
+		}
+	}
+	if h := t.repeatHeader; h != nil {
+		r.headerEnd = h.Y + h.H
+		r.headerH = h.H + spacing
+	}
+	if f := t.repeatFooter; f != nil {
+		r.footerTop = f.Y
+		r.footerH = f.H + spacing
+	}
+	return r
+}
+
+// cloneAt copies a fragment subtree moved so that its top is at y.
+func cloneAt(f *Frag, y float64) *Frag {
+	c := cloneFrag(f, 0)
+	c.translate(0, y-f.Y)
+	return c
+}
+
+func cloneFrag(f *Frag, depth int) *Frag {
+	c := new(Frag)
+	*c = *f
+	if depth > 512 {
+		c.Children = nil
+		return c
+	}
+	c.Children = make([]*Frag, len(f.Children))
+	for i, ch := range f.Children {
+		c.Children[i] = cloneFrag(ch, depth+1)
+	}
+	return c
 }

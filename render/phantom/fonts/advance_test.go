@@ -21,6 +21,8 @@ type lineCase struct {
 	oblique bool
 	// smallCaps asks font-variant: small-caps.
 	smallCaps bool
+	// stretch is font-stretch in percent (0: normal).
+	stretch float64
 }
 
 const mixedText = `AVATAR Wave office 1,234.56 fi fl ffi Tokyo “quoted” — Lorem ipsum dolor sit amet, consectetur adipiscing; (x) = [y] {z} 100% €5 £3 ¥7 “AT&T” L'été naïve café Straße`
@@ -97,8 +99,12 @@ func printLinesWith(t *testing.T, e *chromium.Engine, cases []lineCase) [][]pdfG
 			if c.smallCaps {
 				variant = "small-caps"
 			}
-			fmt.Fprintf(&b, `<div style="position:absolute; left:0; top:%dpx; white-space:pre; font-family:%s; font-size:%gpx; font-weight:%d; font-style:%s; font-variant:%s">%s</div>`,
-				i*lineHeight, c.family, c.size, c.weight, st, variant, html.EscapeString(c.text))
+			stretch := 100.0
+			if c.stretch > 0 {
+				stretch = c.stretch
+			}
+			fmt.Fprintf(&b, `<div style="position:absolute; left:0; top:%dpx; white-space:pre; font-family:%s; font-size:%gpx; font-weight:%d; font-style:%s; font-variant:%s; font-stretch:%g%%">%s</div>`,
+				i*lineHeight, c.family, c.size, c.weight, st, variant, stretch, html.EscapeString(c.text))
 		}
 		b.WriteString(`</div>`)
 		var pdf []byte

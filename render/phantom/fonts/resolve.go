@@ -159,7 +159,16 @@ func (l *Library) resolveUncached(q Query) resolution {
 		}
 	}
 	if len(r.chain) == 0 {
-		r.chain = append(r.chain, l.synth(l.faces[0], q))
+		for _, fc := range l.faces {
+			if fc.load() == nil {
+				r.chain = append(r.chain, l.synth(fc, q))
+				break
+			}
+		}
+	}
+	if len(r.chain) == 0 {
+		// No face on the machine can be read: an empty face sets nothing.
+		r.chain = append(r.chain, l.intern(Resolved{face: &face{lib: l, info: &sfntInfo{unitsPerEm: 1000, families: []string{""}}}}))
 	}
 	r.primary = r.chain[0]
 	return r
@@ -282,8 +291,8 @@ type familyKey struct {
 func (l *Library) matchFamilyUncached(name string, q Query) *face {
 	p := l.pattern(name, q)
 	best := l.fcBest(p, nil)
-	if best == nil {
-		return nil
+	if best == nil || best.load() != nil {
+		return nil // a face go-text cannot read is no answer here
 	}
 	if fallbackAllowed(name) {
 		return best

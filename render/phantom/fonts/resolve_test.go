@@ -12,7 +12,7 @@ import (
 
 // query returns the Query Blink would build for the case.
 func (c lineCase) query() Query {
-	q := Query{Families: splitFamilies(c.family), Weight: c.weight}
+	q := Query{Families: splitFamilies(c.family), Weight: c.weight, Stretch: c.stretch}
 	if c.italic {
 		q.Style = style.FontItalic
 	} else if c.oblique {
@@ -68,6 +68,11 @@ func TestFamiliesMatchChromium(t *testing.T) {
 		add(fam, 400, "oblique")
 		add(fam, 700, "italic")
 	}
+	for _, stretch := range []float64{50, 75, 87.5, 112.5, 150} {
+		for _, fam := range []string{"DejaVu Sans", "DejaVu Serif", "Liberation Sans", "Nimbus Sans"} {
+			cases = append(cases, lineCase{family: fam, size: 16, weight: 400, stretch: stretch, text: "Hamburgefonstiv"})
+		}
+	}
 	lines := printLines(t, cases)
 	sh := l.NewShaper()
 	bad := 0
@@ -75,7 +80,7 @@ func TestFamiliesMatchChromium(t *testing.T) {
 		runs := sh.Shape(c.query(), c.size, c.text, ShapeOptions{})
 		if diff, _, _ := lineDiff(runs, lines[i], 0.001); diff != "" {
 			bad++
-			t.Errorf("%s %d italic=%v oblique=%v: %s", c.family, c.weight, c.italic, c.oblique, diff)
+			t.Errorf("%s %d italic=%v oblique=%v stretch=%g: %s", c.family, c.weight, c.italic, c.oblique, c.stretch, diff)
 		}
 	}
 	t.Logf("%d family lists and styles checked, %d differ", len(cases), bad)

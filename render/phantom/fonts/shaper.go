@@ -3,6 +3,7 @@ package fonts
 import (
 	gofont "github.com/go-text/typesetting/font"
 	"github.com/go-text/typesetting/harfbuzz"
+	"strings"
 
 	"github.com/platen/platen/render/phantom/draw"
 )
@@ -192,6 +193,11 @@ func (s *Shaper) Shape(q Query, size float64, text string, opt ShapeOptions) []R
 	if runs, ok := s.cache[k]; ok {
 		return runs
 	}
+	// The cache outlives the document: keep a copy of the text, not the
+	// caller's (possibly much larger) string it may be cut from; the
+	// glyphs' Text are cut from the copy.
+	text = strings.Clone(text)
+	k.text = text
 	runs := s.shape(res, size, text, opt)
 	if len(s.cache) >= maxCacheEntries {
 		clear(s.cache)

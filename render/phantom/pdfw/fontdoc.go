@@ -265,6 +265,10 @@ func (w *writer) writeFont(f *docFont) error {
 
 	b = append(w.tmp[:0], "<</Type/Font/Subtype/Type0/BaseFont"...)
 	b = appendBaseFont(b, tag, fi.psName)
+	if fi.cff {
+		// Over a CIDFontType0 the name is the CIDFont's and the CMap's (9.7.6.1).
+		b = append(b, "-Identity-H"...)
+	}
 	b = append(b, "/Encoding/Identity-H/DescendantFonts["...)
 	b = appendRef(b, cf)
 	b = append(b, "]/ToUnicode "...)

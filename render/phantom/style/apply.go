@@ -1022,8 +1022,8 @@ func (st *state) apply(p propID, v []tok) bool {
 			b = BreakAvoid
 		case "avoid-page":
 			b = BreakAvoidPage
-		case "page", "always", "all":
-			b = BreakPage
+		case "page":
+			b = BreakPage // Chromium does not accept always and all here (page-break-* maps always to page)
 		case "left":
 			b = BreakLeft
 		case "right":

@@ -2,6 +2,8 @@ package style
 
 import (
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,3 +62,56 @@ func BenchmarkParseInvoiceSheet(b *testing.B) {
 		parseSheet(text)
 	}
 }
+
+// BenchmarkComputeLongInvoice styles the invoice with five times the rows
+// (about 850 elements, three pages).
+func BenchmarkComputeLongInvoice(b *testing.B) {
+	raw, err := os.ReadFile("testdata/invoice.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := string(raw)
+	i, j := strings.Index(s, "<tbody>")+len("<tbody>"), strings.Index(s, "</tbody>")
+	s = s[:i] + strings.Repeat(s[i:j], 5) + s[j:]
+	doc, err := html.Parse(strings.NewReader(s))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{PageWidth: 793.7, PageHeight: 1122.5}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Compute(doc, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkComputeNoSharing is BenchmarkComputeInvoice with a style
+// attribute on every cell, which defeats style sharing: the cost of the
+// full cascade per element.
+func BenchmarkComputeNoSharing(b *testing.B) {
+	raw, err := os.ReadFile("testdata/invoice.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	s := regexpTD.ReplaceAllStringFunc(string(raw), func(m string) string {
+		n++
+		return m[:3] + ` style="--n: ` + strconv.Itoa(n) + `"` + m[3:]
+	})
+	doc, err := html.Parse(strings.NewReader(s))
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{PageWidth: 793.7, PageHeight: 1122.5}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Compute(doc, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+var regexpTD = regexp.MustCompile(`<td[ >]`)

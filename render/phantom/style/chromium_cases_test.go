@@ -178,6 +178,37 @@ func hintsCase() chromiumCase {
 		"direction", "unicode-bidi", "clear", "caption-side"}}
 }
 
+// commonCase compares patterns business documents use.
+func commonCase() chromiumCase {
+	doc := `<!DOCTYPE html><html><head><style>
+* { box-sizing: border-box }
+body { margin: 0; font: 12px/1.4 Arial, Helvetica, sans-serif; color: #222 }
+table { width: 100%; border-collapse: collapse; text-align: right }
+tr.top { vertical-align: top } td.mid { vertical-align: middle }
+th.l { text-align: left }
+a { color: inherit; text-decoration: none }
+q::before { content: "\201C" } .quote::after { content: '\'' attr(data-who) }
+.v { --gap: 6px; padding: var(--gap) calc(var(--gap) * 2); margin: var(--none, 3px) }
+.b { border: 1px solid transparent; border-bottom-color: currentcolor; background: rgba(0, 0, 0, .05) }
+.n { margin: -5px -2em; line-height: 0; opacity: .5; visibility: hidden }
+.cell { display: table-cell; white-space: pre-line; word-break: break-word }
+ol.alpha { list-style: lower-alpha inside }
+.up { text-transform: uppercase; letter-spacing: .1em; font-size: 1.2em }
+.up .in { font-size: 80%; font-weight: 600 }
+h2 { font: bold 14pt Georgia, serif; margin: 0 0 .5em }
+.big { font-size: 2em } .big .em { margin-left: 1em; padding-top: 1rem }
+.avoid { page-break-inside: avoid; break-after: always }
+.clear::after { content: ""; display: table; clear: both }
+</style></head><body>
+<table id=t><tr class=top id=tr><th id=th>h</th><th class=l id=thl>h</th><td id=td>d</td><td class=mid id=tdm>m</td></tr></table>
+<p>Text <a href="#x" id=a>link</a> <q id=q>q</q> <span class=quote data-who="Ann" id=qu>x</span></p>
+<div class=v id=v>v</div><div class=b id=b>b</div><div class=n id=n>n</div><div class=cell id=cell>c</div>
+<ol class=alpha id=ol><li id=li>x</li></ol><div class=up id=up>Up <span class=in id=in>in</span></div>
+<h2 id=h2>Heading</h2><div class=big><span class=em id=em>x</span></div><div class="avoid clear" id=av>x</div>
+</body></html>`
+	return chromiumCase{name: "common", doc: doc, props: valueProps}
+}
+
 // starterCases compare every element of the starter templates (unfilled).
 func starterCases(t *testing.T) []chromiumCase {
 	files, err := filepath.Glob("../../../starters/library/*/template.html")
@@ -207,6 +238,6 @@ func starterCases(t *testing.T) []chromiumCase {
 // documents above: the user-agent defaults, font sizes, values and
 // shorthands, presentational attributes, and the starter templates.
 func TestChromium(t *testing.T) {
-	cases := []chromiumCase{uaDefaultsCase(), fontSizesCase(), valuesCase(), hintsCase()}
+	cases := []chromiumCase{uaDefaultsCase(), fontSizesCase(), valuesCase(), hintsCase(), commonCase()}
 	compareWithChromium(t, append(cases, starterCases(t)...))
 }

@@ -36,8 +36,10 @@ import (
 // boxes.
 type tableState struct {
 	built map[*Box]*tableBuilt
-	// paint caches painting copies of boxes by what they leave out.
-	paint map[tablePaintKey]*Box
+	// paint caches painting copies of boxes by what they leave out; shared
+	// the ones that plain boxes share (most cells and rows of a table).
+	paint  map[tablePaintKey]*Box
+	shared map[tableShareKey]*Box
 	// segs caches the boxes that paint collapsed border segments.
 	segs map[tableSegKey]*Box
 	// buf is scratch for collapsed border segments.
@@ -48,6 +50,17 @@ type tablePaintKey struct {
 	b                *Box
 	noBg, noBorder   bool
 	avoidBreakBefore bool
+}
+
+// tableShareKey is what a painting copy of a plain box (no id, link,
+// positioning, opacity, clipping or outline) paints and what pagination
+// reads from it.
+type tableShareKey struct {
+	kind                  Kind
+	bg                    style.Background
+	visibility            string
+	before, after, inside style.Break
+	parent                *Box
 }
 
 type tableSegKey struct {
@@ -78,7 +91,7 @@ func (l *layouter) tableState() *tableState {
 	if st, ok := l.tables.(*tableState); ok {
 		return st
 	}
-	st := &tableState{built: map[*Box]*tableBuilt{}, paint: map[tablePaintKey]*Box{}, segs: map[tableSegKey]*Box{}}
+	st := &tableState{built: map[*Box]*tableBuilt{}, paint: map[tablePaintKey]*Box{}, shared: map[tableShareKey]*Box{}, segs: map[tableSegKey]*Box{}}
 	l.tables = st
 	return st
 }
@@ -392,14 +405,31 @@ func (l *layouter) layoutTable(w *Box, cbW, cbH float64) *Frag {
 func (l *layouter) tableCellContent(tb *tableBuilt, i int, contentH float64) *Frag {
 	g := &tb.g
 	c := &g.cells[i]
+	orig := tb.cells[i]
+	cw := g.cellContentWidth(c).px()
+	padT := g.layoutPadding(c, style.Top)
+	if contentH < 0 && tableCellPlain(orig.Style) {
+		// A plain cell (no margins, heights or positioning) is laid out as
+		// it is: only its own borders may differ from the used ones
+		// (collapsed), which moves where its content starts.
+		s := orig.Style
+		base := (g.inlineSize - g.bp[style.Left] - g.bp[style.Right]).px()
+		bd, pd := boxBorders(s), boxPadding(s, base)
+		x := (c.x + c.bw[style.Left]).px() - bd[style.Left]
+		f := &flow{y: -bd[style.Top]}
+		fr := l.layoutBlockBox(orig, cbox{x: x, w: base, h: -1}, f, cw, -1)
+		c.contentHeight = fr.H - bd.v() - pd.v()
+		// Now fr's padding box starts at y 0, as the copy's would.
+		l.tableCellMeasured(c, fr, pd[style.Top])
+		return fr
+	}
 	lb := tb.layoutBoxes[i]
 	if lb == nil {
 		lb = l.tableLayoutBox(tb, i)
 		tb.layoutBoxes[i] = lb
 	}
 	padL, padR := g.layoutPadding(c, style.Left), g.layoutPadding(c, style.Right)
-	padT, padB := g.layoutPadding(c, style.Top), g.layoutPadding(c, style.Bottom)
-	cw := g.cellContentWidth(c).px()
+	padB := g.layoutPadding(c, style.Bottom)
 	x := (c.x + c.bw[style.Left]).px()
 	y := 0.0
 	if contentH >= 0 {
@@ -411,6 +441,31 @@ func (l *layouter) tableCellContent(tb *tableBuilt, i int, contentH float64) *Fr
 		return fr
 	}
 	c.contentHeight = fr.H - (padT + padB).px()
+	l.tableCellMeasured(c, fr, padT.px())
+	return fr
+}
+
+// tableCellPlain reports whether a cell can be laid out as its own box:
+// no margins (which cells do not have), no heights (which the table
+// applies), static (relative cells are moved as a whole) and no
+// percentage padding.
+func tableCellPlain(s *style.Computed) bool {
+	for i := 0; i < 4; i++ {
+		if m := s.Margin[i]; m.V != 0 || m.Off != 0 {
+			return false
+		}
+		if s.Padding[i].Unit != style.Px {
+			return false
+		}
+	}
+	return s.Height.Unit == style.Auto && (s.MinHeight.Unit == style.Auto || (s.MinHeight.Unit == style.Px && s.MinHeight.V == 0)) &&
+		(s.MaxHeight.Unit == style.None || s.MaxHeight.Unit == style.Auto) && s.Position == style.Static
+}
+
+// tableCellMeasured records what the table needs of a cell's laid-out
+// content: whether it has in-flow content and its first baseline from the
+// content box's top. fr's padding box is at y 0, padT its top padding.
+func (l *layouter) tableCellMeasured(c *tableCell, fr *Frag, padT float64) {
 	c.hasContent = false
 	for _, ch := range fr.Children {
 		if ch.Kind == FragBox && ch.Box != nil && ch.Box.IsOutOfFlow() {
@@ -420,11 +475,10 @@ func (l *layouter) tableCellContent(tb *tableBuilt, i int, contentH float64) *Fr
 		break
 	}
 	if b, ok := firstBaseline(fr); ok {
-		c.baseline, c.hasBaseline = b-fr.Y-padT.px(), true
+		c.baseline, c.hasBaseline = b-padT, true
 	} else {
 		c.baseline, c.hasBaseline = 0, false
 	}
-	return fr
 }
 
 // tableLayoutBox is cell i's box as layoutBlockBox lays it out: the same
@@ -467,7 +521,9 @@ func (l *layouter) tableCellFrag(tb *tableBuilt, i int, content *Frag, tableY, c
 		content = l.tableCellContent(tb, i, h)
 		content.translate(0, tableY)
 	} else {
-		content.translate(0, tableY+(c.y+c.bw[style.Top]).px()-content.Y)
+		// The padding box's top is at 0 (the plain path's fragment starts
+		// at its own border's top, above).
+		content.translate(0, tableY+(c.y+c.bw[style.Top]).px())
 	}
 	if c.shift != 0 {
 		d := c.shift.px()
@@ -506,27 +562,48 @@ func (l *layouter) tablePaintBox(b *Box, k tablePaintKey) *Box {
 		return b
 	}
 	st := l.tableState()
-	k.b = b
-	if c := st.paint[k]; c != nil {
-		return c
+	bg := s.Background
+	if k.noBg {
+		bg = style.Background{}
+	}
+	before := s.BreakBefore
+	if k.avoidBreakBefore && before == style.BreakAuto {
+		before = style.BreakAvoid
+	}
+	var sk tableShareKey
+	plain := b.id == "" && b.href == "" && s.Position == style.Static && s.Opacity >= 1 &&
+		(s.Overflow == "visible" || s.Overflow == "") && s.Outline.Style == style.BorderNone && k.noBorder
+	if plain {
+		// The parent only tells paint.go this is not the root; sharing one
+		// per parent keeps the tree's shape for anything walking up.
+		sk = tableShareKey{kind: b.Kind, bg: bg, visibility: s.Visibility, before: before, after: s.BreakAfter, inside: s.BreakInside, parent: b.Parent}
+		if c := st.shared[sk]; c != nil {
+			return c
+		}
+	} else {
+		k.b = b
+		if c := st.paint[k]; c != nil {
+			return c
+		}
 	}
 	cs := new(style.Computed)
 	*cs = *s
-	if k.noBg {
-		cs.Background = style.Background{}
-	}
+	cs.Background = bg
 	if k.noBorder {
 		for i := range cs.Border {
 			cs.Border[i] = style.Border{}
 		}
+		cs.Radius = [4]style.Radius{}
 	}
-	if k.avoidBreakBefore && cs.BreakBefore == style.BreakAuto {
-		cs.BreakBefore = style.BreakAvoid
-	}
+	cs.BreakBefore = before
 	c := new(Box)
 	*c = *b
 	c.Style = cs
-	st.paint[k] = c
+	if plain {
+		st.shared[sk] = c
+	} else {
+		st.paint[k] = c
+	}
 	return c
 }
 

@@ -39,6 +39,13 @@ const (
 	tableMaxColSpan = 1000
 	tableMaxRowSpan = 65534
 	tableMaxColumns = 10000
+	// tableMaxWork bounds the steps of the loops whose cost grows with
+	// rows times spans (placing cells under rowspans, distributing
+	// rowspans): past it, the rest of a hostile table is dropped.
+	tableMaxWork = 20_000_000
+	// tableMaxEdges bounds the collapsed-border grid (about 70 bytes an
+	// edge); a larger table keeps its cells' own borders.
+	tableMaxEdges = 1 << 18
 )
 
 func tableSat(v int64) tableUnit {
@@ -412,6 +419,8 @@ type tableGrid struct {
 	gridHeight tableUnit
 	spaceH     tableUnit
 	spaceV     tableUnit
+	// work counts steps against tableMaxWork.
+	work int
 }
 
 // place assigns each cell its slots, row group by row group (a cell's rows
@@ -427,10 +436,21 @@ func (t *tableGrid) place() {
 		for ri := s.rowStart; ri < s.rowEnd; ri++ {
 			r := &t.rows[ri]
 			cur := 0
+			over := false
+			if t.work += len(spans) + r.cellEnd - r.cellStart + 1; t.work > tableMaxWork {
+				over = true
+				spans = spans[:0]
+			}
+			added := false
 			for ci := r.cellStart; ci < r.cellEnd; ci++ {
 				c := &t.cells[ci]
 				c.colspan = min(max(c.colspan, 1), tableMaxColSpan)
 				c.rowspan = min(max(c.rowspan, 0), tableMaxRowSpan)
+				if over {
+					c.placed = false
+					continue
+				}
+				// Spans are sorted by start column and do not overlap.
 				for _, a := range spans {
 					if a.start <= cur && a.start+a.span > cur {
 						cur = a.start + a.span
@@ -449,6 +469,7 @@ func (t *tableGrid) place() {
 				}
 				if rs > 1 {
 					spans = append(spans, active{cur, c.colspan, rs})
+					added = true
 				}
 				last := cur + 1
 				if t.fixed {
@@ -465,7 +486,9 @@ func (t *tableGrid) place() {
 				}
 			}
 			spans = spans[:n]
-			sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+			if added {
+				sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+			}
 		}
 	}
 	// Columns of <col> elements that are not mergeable count too.
@@ -622,6 +645,12 @@ func (t *tableGrid) borders() {
 		return
 	}
 	nrows := len(t.rows)
+	if (nrows+1)*(t.numCols+1) > tableMaxEdges/2 {
+		// Too large to resolve: the cells keep their own borders.
+		t.collapse = false
+		t.borders()
+		return
+	}
 	t.edgesRow = (t.numCols + 1) * 2
 	n := (nrows + 1) * t.edgesRow
 	if cap(t.edges) >= n {
@@ -1773,6 +1802,9 @@ func (t *tableGrid) rowsAndHeight(availHeight float64) {
 		}
 		sort.SliceStable(rowspans, func(i, j int) bool { return rowspanLess(rowspans[i], rowspans[j]) })
 		for _, rc := range rowspans {
+			if t.work += rc.span; t.work > tableMaxWork {
+				break
+			}
 			t.distributeToRows(rc.start, rc.span, rc.min, true, tableIndefinite)
 		}
 		if n := s.rowEnd - s.rowStart; n > 1 {
@@ -1853,6 +1885,17 @@ func (t *tableGrid) rowsAndHeight(availHeight float64) {
 	y += t.bp[style.Bottom]
 	t.gridHeight = maxUnit(y, minimal)
 
+	// Prefix sums of the heights and counts of rows that are not
+	// collapsed, for each cell's height over the rows it spans.
+	sumH := make([]tableUnit, len(t.rows)+1)
+	sumN := make([]int, len(t.rows)+1)
+	for ri := range t.rows {
+		sumH[ri+1], sumN[ri+1] = sumH[ri], sumN[ri]
+		if !t.rows[ri].collapsed {
+			sumH[ri+1] += t.rows[ri].h
+			sumN[ri+1]++
+		}
+	}
 	for i := range t.cells {
 		c := &t.cells[i]
 		if !c.placed {
@@ -1862,16 +1905,10 @@ func (t *tableGrid) rowsAndHeight(availHeight float64) {
 		c.y = r.y
 		var h tableUnit
 		if !r.collapsed {
-			for k := 0; k < c.rows; k++ {
-				rr := &t.rows[c.row+k]
-				if rr.collapsed {
-					continue
-				}
-				h += rr.h
-				if k != 0 {
-					h += spacing
-				}
-			}
+			end := c.row + c.rows
+			// Border-spacing between the spanned rows that are not
+			// collapsed, after the first.
+			h = sumH[end] - sumH[c.row] + spacing*tableUnit(sumN[end]-sumN[c.row]-1)
 		}
 		c.h = h
 		bs, be := t.cellBlockBP(c)

@@ -1123,3 +1123,41 @@ func BenchmarkTableAlgorithms30Rows(b *testing.B) {
 		g.rowsAndHeight(-1)
 	}
 }
+
+// TestTableHostileGrids checks that tables whose grids grow with rows
+// times spans stay bounded: a rowspan=0 cell in each of 100,000 rows (each
+// pushes the next one column right), and a collapsed table of a million
+// slots.
+func TestTableHostileGrids(t *testing.T) {
+	g := &tableGrid{collapse: true}
+	const n = 100000
+	g.sections = []tableSection{{rowStart: 0, rowEnd: n}}
+	for i := 0; i < n; i++ {
+		g.rows = append(g.rows, tableRow{cellStart: i, cellEnd: i + 1})
+		g.cells = append(g.cells, tableCell{colspan: 1, rowspan: 0})
+		g.cells[i].border[style.Top] = style.Border{Width: 1, Style: style.BorderSolid}
+	}
+	g.place()
+	if g.work > tableMaxWork+2*n {
+		t.Errorf("placing took %d steps, bound %d", g.work, tableMaxWork)
+	}
+	if g.numCols > tableMaxColumns {
+		t.Errorf("%d columns, bound %d", g.numCols, tableMaxColumns)
+	}
+	g.borders()
+	if len(g.edges) > tableMaxEdges {
+		t.Errorf("%d edges, bound %d", len(g.edges), tableMaxEdges)
+	}
+	if g.collapse {
+		t.Error("a grid past tableMaxEdges should keep the cells' own borders")
+	}
+	placed := 0
+	for i := range g.cells {
+		if g.cells[i].placed {
+			placed++
+		}
+	}
+	if placed == 0 || placed == n {
+		t.Errorf("%d of %d cells placed; want the first ones only", placed, n)
+	}
+}

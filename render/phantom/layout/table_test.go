@@ -281,3 +281,90 @@ func tblBlur(img image.Image) image.Image {
 	}
 	return out
 }
+
+// tblInvoice is a 30-row invoice table, and the same text without the
+// table, for BenchmarkTableInvoice30.
+func tblInvoice(table bool) string {
+	var sb strings.Builder
+	sb.WriteString(`<style>body{font:12px 'DejaVu Sans'} table{width:100%;border-collapse:collapse} td,th{padding:4px 6px;border-bottom:1px solid #ccc} .n{width:15%}</style>`)
+	if table {
+		sb.WriteString(`<table><thead><tr><th>Item</th><th class=n>Qty</th><th class=n>Price</th><th class=n>Total</th></tr></thead><tbody>`)
+	}
+	for i := 0; i < 30; i++ {
+		if table {
+			fmt.Fprintf(&sb, `<tr><td>Service line %d with a short description</td><td class=n>%d</td><td class=n>%d.00</td><td class=n>%d.00</td></tr>`, i, i%7+1, 40+i, (i%7+1)*(40+i))
+		} else {
+			fmt.Fprintf(&sb, `<div>Service line %d with a short description</div><div>%d</div><div>%d.00</div><div>%d.00</div>`, i, i%7+1, 40+i, (i%7+1)*(40+i))
+		}
+	}
+	if table {
+		sb.WriteString(`</tbody></table>`)
+	}
+	return sb.String()
+}
+
+// BenchmarkTableInvoice30 lays out (without painting) a 30-row invoice
+// table and the same text in blocks; the difference is the table's cost.
+func BenchmarkTableInvoice30(b *testing.B) {
+	for _, table := range []bool{true, false} {
+		name := "blocks"
+		if table {
+			name = "table"
+		}
+		b.Run(name, func(b *testing.B) {
+			g := ltGeometry("")
+			sh := ltShaper(b)
+			doc, err := html.Parse(strings.NewReader(render.Document(tblInvoice(table), g, "")))
+			if err != nil {
+				b.Fatal(err)
+			}
+			st, err := style.Compute(doc, style.Options{PageWidth: 794, PageHeight: 1122})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				l := &layouter{ctx: context.Background(), st: st, sh: sh, opt: Options{MaxDepth: DefaultMaxDepth, MaxBoxes: DefaultMaxBoxes, MaxPages: DefaultMaxPages}}
+				root, err := l.buildTree(doc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				l.icbW, l.icbH = 794, 1122
+				l.layoutRoot(root)
+			}
+		})
+	}
+}
+
+// FuzzTableLayout lays out arbitrary table markup: it must not panic.
+func FuzzTableLayout(f *testing.F) {
+	for _, s := range []string{
+		`<table><tr><td colspan=0 rowspan=0>a</td><td colspan=999999>b</td></tr><tr><td rowspan=65535>c</td></tr></table>`,
+		`<table style="border-collapse:collapse;width:-5px;height:1e9px"><col span=1000><col span=1000><tr><td style="border:1e6px solid">x</td></tr></table>`,
+		`<table style="table-layout:fixed;width:1%"><tr><td style="width:200%;padding:50%">a</td><td style="width:-10px">b</td></tr></table>`,
+		`<table><caption>c</caption><thead></thead><tfoot><tr></tr></tfoot><tbody><tr><td><table><tr><td rowspan=3>n</td></tr></table></td></tr></tbody></table>`,
+		`<div style="display:table-cell">lonely</div><span style="display:table-row">row</span>`,
+		`<table style="border-spacing:-4px 1e7px"><tr><td style="height:50%;vertical-align:baseline">a</td><td style="vertical-align:bottom;height:-4px">b</td></tr></table>`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, markup string) {
+		if len(markup) > 4000 {
+			return
+		}
+		g := ltGeometry("")
+		sh := ltShaper(t)
+		doc, err := html.Parse(strings.NewReader(render.Document(markup, g, "")))
+		if err != nil {
+			return
+		}
+		st, err := style.Compute(doc, style.Options{PageWidth: 794, PageHeight: 1122})
+		if err != nil {
+			return
+		}
+		ltShMu.Lock()
+		defer ltShMu.Unlock()
+		_, _ = Layout(context.Background(), doc, st, sh, Options{MaxPages: 50})
+	})
+}

@@ -89,6 +89,8 @@ type computer struct {
 	faces    map[string]bool
 	pending  []Feature
 	st       state // the element being styled (compute is not re-entered)
+	stack    []ancEntry
+	clsBuf   []string
 	filter   ancestorFilter
 }
 
@@ -110,6 +112,8 @@ func (cp *computer) release() {
 	cp.faces = nil
 	cp.feats = nil
 	cp.filter = ancestorFilter{}
+	cp.stack = cp.stack[:0]
+	cp.clsBuf = cp.clsBuf[:0]
 	cp.opt = Options{}
 	computers.Put(cp)
 }
@@ -284,12 +288,116 @@ func (cp *computer) children(n *html.Node, e *elemStyle, depth int, hid bool) {
 		return
 	}
 	cp.pushAncestor(n, 1)
+	cp.pushStack(n)
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
 			cp.element(c, e, depth+1, hid, false)
 		}
 	}
+	cp.popStack()
 	cp.pushAncestor(n, -1)
+}
+
+// ancEntry is one ancestor of the element being styled, for the simple
+// selector matcher: its tag, id and classes (clsBuf[from:to]).
+type ancEntry struct {
+	tag, id  string
+	from, to int
+}
+
+func (cp *computer) pushStack(n *html.Node) {
+	e := ancEntry{tag: n.Data, from: len(cp.clsBuf)}
+	for i := range n.Attr {
+		a := &n.Attr[i]
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "id":
+			e.id = a.Val
+		case "class":
+			forEachField(a.Val, func(c string) { cp.clsBuf = append(cp.clsBuf, c) })
+		}
+	}
+	e.to = len(cp.clsBuf)
+	cp.stack = append(cp.stack, e)
+}
+
+func (cp *computer) popStack() {
+	e := cp.stack[len(cp.stack)-1]
+	cp.clsBuf = cp.clsBuf[:e.from]
+	cp.stack = cp.stack[:len(cp.stack)-1]
+}
+
+// matchSimple matches a simple selector against n (whose id is id and
+// classes cp.classes) and its ancestors on the stack. decided is false
+// when the search would take too long: cascadia decides then.
+func (cp *computer) matchSimple(s *simpleSel, n *html.Node, id string) (matched, decided bool) {
+	last := len(s.parts) - 1
+	c := &s.parts[last]
+	if c.tag != "" && c.tag != n.Data || c.id != "" && c.id != id {
+		return false, true
+	}
+	for _, want := range c.classes {
+		found := false
+		for _, have := range cp.classes {
+			if have == want {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, true
+		}
+	}
+	budget := 4096
+	m := cp.matchUp(s, last-1, len(cp.stack)-1, &budget)
+	return m, budget > 0
+}
+
+// matchUp reports whether parts[:i+1] match ancestors at stack[:j+1], the
+// combinator after parts[i] relating it to the element matched before.
+func (cp *computer) matchUp(s *simpleSel, i, j int, budget *int) bool {
+	if i < 0 {
+		return true
+	}
+	if s.combs[i] == '>' {
+		*budget--
+		if j < 0 || *budget <= 0 || !cp.matchAncestor(&s.parts[i], j) {
+			return false
+		}
+		return cp.matchUp(s, i-1, j-1, budget)
+	}
+	for k := j; k >= 0; k-- {
+		*budget--
+		if *budget <= 0 {
+			return false
+		}
+		if cp.matchAncestor(&s.parts[i], k) && cp.matchUp(s, i-1, k-1, budget) {
+			return true
+		}
+	}
+	return false
+}
+
+func (cp *computer) matchAncestor(c *simpleCompound, k int) bool {
+	a := &cp.stack[k]
+	if c.tag != "" && c.tag != a.tag || c.id != "" && c.id != a.id {
+		return false
+	}
+	for _, want := range c.classes {
+		found := false
+		for _, have := range cp.clsBuf[a.from:a.to] {
+			if have == want {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // alloc returns a fresh elemStyle from the current chunk.
@@ -453,7 +561,18 @@ func (cp *computer) match(n *html.Node) {
 						break
 					}
 				}
-				if !ok || r.empty && !isEmpty(n) || !r.sel.Match(n) {
+				if !ok || r.empty && !isEmpty(n) {
+					continue
+				}
+				if r.simple != nil {
+					m, decided := cp.matchSimple(r.simple, n, id)
+					if !decided {
+						m = r.sel.Match(n)
+					}
+					if !m {
+						continue
+					}
+				} else if !r.sel.Match(n) {
 					continue
 				}
 				m := match{r: r, key: uint64(r.spec)<<32 | base | uint64(ri)}

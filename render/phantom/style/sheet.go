@@ -83,6 +83,10 @@ type rule struct {
 	// empty is set when the subject must be :empty, checked by phantom:
 	// cascadia's :empty ignores whitespace, Chromium's does not.
 	empty bool
+	// simple is the selector compiled for phantom's own matcher when it
+	// is made of tags, ids and classes joined by descendant and child
+	// combinators (most author rules); nil to use cascadia.
+	simple *simpleSel
 }
 
 // sheet is one parsed style sheet. It is immutable once parsed and shared
@@ -458,7 +462,7 @@ func (s *sheet) addSelector(text, src string, adj [3]int, ds []decl, conds []int
 	for i := range spec {
 		spec[i] += adj[i]
 	}
-	r := rule{sel: sel, spec: packSpec(spec), decls: ds, text: text, conds: conds, empty: empty}
+	r := rule{sel: sel, spec: packSpec(spec), decls: ds, text: text, conds: conds, empty: empty, simple: compileSimple(src)}
 	for _, h := range ancestorHashes(src) {
 		if r.nanc < uint8(len(r.anc)) {
 			r.anc[r.nanc] = h
@@ -1112,4 +1116,103 @@ func (f *ancestorFilter) add(h uint32, d int) {
 
 func (f *ancestorFilter) mayHave(h uint32) bool {
 	return f[h&0xfff] != 0 && f[h>>20&0xfff] != 0
+}
+
+// simpleSel is a selector of compounds of a tag, an id and classes,
+// joined by descendant (' ') and child ('>') combinators.
+type simpleSel struct {
+	parts []simpleCompound // the last is the subject
+	combs []byte           // combs[i] joins parts[i] and parts[i+1]
+}
+
+type simpleCompound struct {
+	tag     string // "" for any
+	id      string
+	classes []string
+}
+
+// compileSimple compiles sel for phantom's matcher, or returns nil when it
+// uses anything else (attributes, pseudo-classes, sibling combinators,
+// escapes). A pseudo-element at the end is allowed: it does not change
+// which element matches.
+func compileSimple(sel string) *simpleSel {
+	sel = strings.TrimSpace(sel)
+	if i := strings.Index(sel, "::"); i >= 0 {
+		sel = sel[:i]
+	} else {
+		for _, pe := range []string{":before", ":after", ":first-line", ":first-letter"} {
+			if strings.HasSuffix(strings.ToLower(sel), pe) {
+				sel = sel[:len(sel)-len(pe)]
+				break
+			}
+		}
+	}
+	if sel == "" || strings.ContainsAny(sel, "[]():+~\\|,\"'") {
+		return nil
+	}
+	s := &simpleSel{}
+	i := 0
+	for i < len(sel) {
+		// One compound.
+		var c simpleCompound
+		start := i
+		if sel[i] == '*' {
+			i++
+		} else if isNameByte(sel[i]) && sel[i] != '-' || sel[i] == '-' && i+1 < len(sel) && isNameByte(sel[i+1]) {
+			j := i
+			for j < len(sel) && isNameByte(sel[j]) {
+				j++
+			}
+			c.tag = strings.ToLower(sel[i:j])
+			i = j
+		}
+		for i < len(sel) && (sel[i] == '#' || sel[i] == '.') {
+			kind := sel[i]
+			j := i + 1
+			for j < len(sel) && isNameByte(sel[j]) {
+				j++
+			}
+			if j == i+1 {
+				return nil
+			}
+			if kind == '#' {
+				if c.id != "" {
+					return nil
+				}
+				c.id = sel[i+1 : j]
+			} else {
+				c.classes = append(c.classes, sel[i+1:j])
+			}
+			i = j
+		}
+		if i == start {
+			return nil
+		}
+		s.parts = append(s.parts, c)
+		// The combinator.
+		comb := byte(0)
+		for i < len(sel) && (sel[i] == ' ' || sel[i] == '\t' || sel[i] == '\n' || sel[i] == '>') {
+			if sel[i] == '>' {
+				if comb == '>' {
+					return nil
+				}
+				comb = '>'
+			} else if comb == 0 {
+				comb = ' '
+			}
+			i++
+		}
+		if comb != 0 {
+			if i == len(sel) {
+				return nil
+			}
+			s.combs = append(s.combs, comb)
+		} else if i < len(sel) {
+			return nil
+		}
+	}
+	if len(s.parts) == 0 || len(s.parts) > 8 || len(s.combs) != len(s.parts)-1 {
+		return nil
+	}
+	return s
 }

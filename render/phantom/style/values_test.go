@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/andybalholm/cascadia"
 	"github.com/platen/platen/render/phantom/draw"
 	"golang.org/x/net/html"
 )
@@ -433,5 +434,60 @@ func TestExpandIs(t *testing.T) {
 	c := styleOf(t, `<!DOCTYPE html><style>:where(#x) { margin-top: 1px } div { margin-top: 2px } :is(#x, p) { margin-left: 3px } #x { margin-left: 4px }</style><div id=x></div>`, "x")
 	if c.Margin[Top].V != 2 || c.Margin[Left].V != 4 {
 		t.Errorf(":where()/:is() specificity: margins %v", c.Margin)
+	}
+}
+
+// TestSimpleMatcher checks phantom's matcher for simple selectors against
+// cascadia's on every element of a document.
+func TestSimpleMatcher(t *testing.T) {
+	doc := `<!DOCTYPE html><html><body class="b x"><div id=a class="a b"><section class=s><div class="a"><p class="x y" id=p1>t<span class=y>s</span></p></div></section>
+<ul class=list><li class=i><ul><li class="i deep">x</li></ul></li></ul><table class=items><tr class=odd><td>1</td><td class=num>2</td></tr></table></div><div class=a><p>z</p></div></body></html>`
+	root, err := html.Parse(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sels := []string{"p", ".a p", "div > p", ".a > p.x", "body .a .s .a p", "#a p", "#a > section > div > p", ".a .a p",
+		"div div p", "div > div p", "ul li", "ul > li > ul > li", ".list li.i.deep", "li li", "ul ul li.i", "table td.num",
+		".items tr.odd td", ".b.x div", "* p", "body > * > * p", "span", ".x .y", "p.x > span.y", "html body div.a > p",
+		"div > section div > p", "section > p", "p::before", ".a .b"}
+	cp := &computer{}
+	var walk func(n *html.Node)
+	checked := 0
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			cp.classes = cp.classes[:0]
+			forEachField(attr(n, "class"), func(c string) { cp.classes = append(cp.classes, c) })
+			for _, sel := range sels {
+				s := compileSimple(sel)
+				if s == nil {
+					t.Fatalf("%s: not simple", sel)
+				}
+				g, err := cascadia.ParseWithPseudoElement(sel)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, decided := cp.matchSimple(s, n, attr(n, "id"))
+				if !decided || got != g.Match(n) {
+					t.Errorf("%s on <%s class=%q>: phantom %v (decided %v), cascadia %v", sel, n.Data, attr(n, "class"), got, decided, g.Match(n))
+				}
+				checked++
+			}
+			cp.pushStack(n)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if n.Type == html.ElementNode {
+			cp.popStack()
+		}
+	}
+	walk(root)
+	if checked == 0 {
+		t.Fatal("nothing checked")
+	}
+	for _, sel := range []string{"a[href]", "p:first-child", "a + b", "a ~ b", ".x\\:y", "a, b", ":root", "div >", "* *"} {
+		if s := compileSimple(sel); s != nil && sel != "* *" {
+			t.Errorf("%s compiled as simple", sel)
+		}
 	}
 }

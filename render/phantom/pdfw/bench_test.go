@@ -47,6 +47,9 @@ func invoicePage(t testing.TB, seed, rows int) *draw.Page {
 			p.Ops = append(p.Ops, draw.Fill{Path: rect(40, y-15, a4W-80, 22), Color: draw.Color{R: 0.97, G: 0.97, B: 0.97, A: 1}})
 		}
 		p.Ops = append(p.Ops, draw.Stroke{Path: line(40, y+7, a4W-40, y+7), Color: draw.Color{R: 0.8, G: 0.8, B: 0.8, A: 1}, Width: 0.75})
+		for _, x := range []float64{410, 490} { // column rules, cell by cell
+			p.Ops = append(p.Ops, draw.Fill{Path: rect(x, y-15, 0.75, 22), Color: draw.Color{R: 0.8, G: 0.8, B: 0.8, A: 1}})
+		}
 		q := (r*7+seed)%9 + 1
 		price := float64((r*37+seed*11)%500) + 0.5
 		add(sans, 11, 48, y, fmt.Sprintf("%s (item %d)", items[r%len(items)], r+1))

@@ -573,7 +573,7 @@ func compareDoc(t *testing.T, cc chromiumCase, want map[string]map[string]string
 			}
 			got := cssValue(c, p)
 			if (got == "auto" || strings.HasSuffix(got, "%")) && strings.HasSuffix(w, "px") && (strings.HasPrefix(p, "margin") ||
-				p == "width" || p == "height" || p == "min-width" || p == "min-height") {
+				strings.HasPrefix(p, "padding") || p == "width" || p == "height" || p == "min-width" || p == "min-height") {
 				continue // Chromium reports the used value (min-width: auto is 0 outside flex and grid)
 			}
 			if p == "outline-width" && c.Outline.Style == BorderNone {

@@ -50,7 +50,10 @@ func quant(v float64) float64 {
 	if v >= 1 {
 		return 1
 	}
-	return math.Round(v*255) / 255
+	// The epsilon rounds halves up despite floating-point error
+	// (hsl(200 80% 50%) has a red of exactly 25.5, which Chromium rounds
+	// to 26).
+	return math.Floor(v*255+0.5+1e-7) / 255
 }
 
 func parseHex(s string) (colorResult, bool) {

@@ -103,6 +103,7 @@ func TestColors(t *testing.T) {
 		{"hsl(120, 100%, 50%)", c8(0, 255, 0, 1), false, true},
 		{"hsl(240deg 100% 25% / 0.5)", c8(0, 0, 128, 0.5), false, true},
 		{"hsla(0, 0%, 100%, .1)", c8(255, 255, 255, 0.1), false, true},
+		{"hsla(200, 80%, 50%, 0.3)", c8(26, 162, 230, 0.3), false, true},
 		{"hwb(30 20% 10%)", c8(230, 140, 51, 1), false, true},
 		{"oklch(0.6 0.15 30)", c8(202, 87, 71, 1), false, true},
 		{"lab(50 20 30)", c8(161, 105, 69, 1), false, true},

@@ -574,9 +574,16 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 		x    float64
 	}
 	var abs []absAt
+	var vis []visEl
 	for i := from; i < to; i++ {
 		e := ic.els[i]
 		it := &p.items[e.item]
+		if p.bidi {
+			lastText = nil // one fragment per element, to reorder them
+			if it.kind == itAtomic || it.kind == itText {
+				vis = append(vis, visEl{el: i, k0: len(kids), box: cur, level: ic.levelOf(e)})
+			}
+		}
 		switch it.kind {
 		case itOpen:
 			closeText()
@@ -649,6 +656,9 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 		lb.frag.W = x - lb.frag.X
 		lb.frag.NoEnd = true
 	}
+	if p.bidi && len(vis) > 0 {
+		ic.reorder(vis, kids, bs)
+	}
 
 	// Vertical alignment: unite each box into its parent, innermost first.
 	ic.align(bs)
@@ -682,6 +692,11 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 		}
 	}
 	dx := ic.c.x + indent + offset
+	if p.bidi && hangEl >= 0 && ic.levelOf(ic.els[hangEl])&1 == 1 {
+		// A right-to-left line's hanging spaces are its visual left end:
+		// they hang left of the line box's start.
+		dx -= p.segs[ic.els[hangEl].seg].trailW
+	}
 	lineFr := l.frags.new(FragLine, nil)
 	for i := range bs {
 		b := &bs[i]
@@ -870,7 +885,14 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 	var out []*Frag
 	x := pen
 	nRuns := len(sg.runs)
-	for ri, r := range sg.runs {
+	for k := range sg.runs {
+		// Runs come in logical order: right to left, they are placed
+		// from the last.
+		ri := k
+		if sg.rtl {
+			ri = nRuns - 1 - k
+		}
+		r := sg.runs[ri]
 		if len(r.Glyphs) == 0 {
 			continue
 		}
@@ -892,6 +914,9 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 		copy(gs, r.Glyphs)
 		w := 0.0
 		off := r.Start
+		if sg.rtl {
+			off = r.End
+		}
 		for gi := range gs {
 			g := &gs[gi]
 			if g.Text == "" {
@@ -899,7 +924,12 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 				continue
 			}
 			cstart := sg.start + off
-			off += len(g.Text)
+			if sg.rtl {
+				off -= len(g.Text)
+				cstart = sg.start + off
+			} else {
+				off += len(g.Text)
+			}
 			rr, _ := utf8.DecodeRuneInString(g.Text)
 			if rr == 0xAD {
 				// The soft hyphen itself draws nothing.
@@ -923,7 +953,7 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 			gs[lastG].Advance += extra
 			w += g.Advance
 		}
-		if ri == nRuns-1 && sg.corr != 0 {
+		if k == nRuns-1 && sg.corr != 0 {
 			gs[len(gs)-1].Advance += sg.corr
 			w += sg.corr
 		}

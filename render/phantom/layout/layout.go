@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/go-text/typesetting/bidi"
 	"github.com/go-text/typesetting/segmenter"
 	"golang.org/x/net/html"
 
@@ -96,6 +97,7 @@ type layouter struct {
 
 	// Scratch reused across paragraphs.
 	seg       segmenter.Segmenter
+	bidi      bidi.Paragraph
 	lineBoxes []lineBox
 	openIdx   map[int]int
 }
@@ -189,7 +191,9 @@ type pageGeom struct {
 	w, h         float64 // PDF page size in px
 	areaX, areaY float64
 	areaW, areaH float64
-	style        *style.PageStyle
+	// trueW is the page area's width before rounding.
+	trueW float64
+	style *style.PageStyle
 }
 
 func pageGeometry(ps *style.PageStyle) pageGeom {
@@ -201,7 +205,8 @@ func pageGeometry(ps *style.PageStyle) pageGeom {
 	}
 	g.w, g.h = pdfPageSide(ps.Width, false), pdfPageSide(ps.Height, true)
 	g.areaX, g.areaY = math.Round(ps.Margin[style.Left]), math.Round(ps.Margin[style.Top])
-	g.areaW = math.Ceil(ps.Width - ps.Margin[style.Left] - ps.Margin[style.Right] - 1e-6)
+	g.trueW = ps.Width - ps.Margin[style.Left] - ps.Margin[style.Right]
+	g.areaW = math.Ceil(g.trueW - 1e-6)
 	g.areaH = math.Ceil(ps.Height - ps.Margin[style.Top] - ps.Margin[style.Bottom] - 1e-6)
 	if g.areaW < 1 {
 		g.areaW = 1

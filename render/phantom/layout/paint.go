@@ -43,6 +43,12 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		g := pgc.geom
 		dp := &draw.Page{Width: g.w, Height: g.h}
 		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.areaH, index: i}
+		if root != nil && root.Box.Style.Direction == "rtl" {
+			// A right-to-left document hangs from the page area's true
+			// right edge: laid out a whole pixel wide, it starts the
+			// rounding left of the area (as Chromium prints it).
+			p.ox += g.trueW - g.areaW
+		}
 		if root != nil {
 			p.canvas(root, g)
 			p.op(draw.PushClip{Path: rectPath(0, g.areaY, g.w, g.areaH)})

@@ -28,8 +28,9 @@ type paragraph struct {
 	// brk[i] is the break opportunity before byte i.
 	brk []brkKind
 	// bidi is set when the paragraph needs reordering (RTL text or an RTL
-	// base direction).
-	bidi bool
+	// base direction); levels then holds each byte's embedding level.
+	bidi   bool
+	levels []uint8
 	// min and max content widths, computed on demand.
 	minW, maxW float64
 	haveMinMax bool
@@ -85,6 +86,8 @@ type seg struct {
 	shyW float64
 	// tab: the segment is one preserved tab, its width set when placed.
 	tab bool
+	// rtl: shaped right to left (glyphs in visual order).
+	rtl bool
 }
 
 type brkKind uint8
@@ -117,6 +120,10 @@ func (l *layouter) collect(b *Box) *paragraph {
 	// Trailing collapsible space of the paragraph goes (it would hang).
 	if cs.lastSpaceAt >= 0 && cs.lastSpaceAt == len(p.text)-1 {
 		l.dropLastSpace(cs)
+	}
+	if p.bidi || hasRTL(p.text) {
+		p.bidi = true
+		l.resolveBidi(p, b.Style.Direction == "rtl")
 	}
 	l.segment(p)
 	return p
@@ -302,6 +309,9 @@ func (l *layouter) segment(p *paragraph) {
 			if isTab || (next < it.end && p.text[next] == '\t') {
 				cut = true
 			}
+			if p.levels != nil && next < it.end && p.levels[next] != p.levels[i] {
+				cut = true
+			}
 			if next == it.end {
 				cut = true
 				if next < len(p.text) && brk[next] == brkSoft && wrap {
@@ -477,7 +487,9 @@ func (l *layouter) shapeSeg(p *paragraph, i int) {
 		return
 	}
 	str := l.str(text)
-	runs := l.sh.Shape(it.q, s.FontSize, str, fonts.ShapeOptions{SmallCaps: s.SmallCaps})
+	rtl := p.levels != nil && p.levels[sg.start]&1 == 1
+	sg.rtl = rtl
+	runs := l.sh.Shape(it.q, s.FontSize, str, fonts.ShapeOptions{SmallCaps: s.SmallCaps, RTL: rtl})
 	sg.runs = runs
 	w := 0.0
 	for _, r := range runs {
@@ -491,13 +503,21 @@ func (l *layouter) shapeSeg(p *paragraph, i int) {
 	spaces := 0
 	for _, r := range runs {
 		off := r.Start
+		if rtl {
+			off = r.End
+		}
 		for gi := range r.Glyphs {
 			g := &r.Glyphs[gi]
 			if g.Text == "" {
 				continue
 			}
 			cstart := off
-			off += len(g.Text)
+			if rtl {
+				off -= len(g.Text)
+				cstart = off
+			} else {
+				off += len(g.Text)
+			}
 			rr, _ := utf8.DecodeRuneInString(g.Text)
 			adv := clusterAdvance(r.Glyphs, gi)
 			if rr == 0xAD {
@@ -561,7 +581,7 @@ func (l *layouter) spaceWidth(it *item) float64 {
 func (l *layouter) pairCorrections(p *paragraph) {
 	for i := 0; i+1 < len(p.segs); i++ {
 		a, b := &p.segs[i], &p.segs[i+1]
-		if a.tab || b.tab || a.end != b.start {
+		if a.tab || b.tab || a.end != b.start || a.rtl || b.rtl {
 			continue
 		}
 		ia, ib := &p.items[a.item], &p.items[b.item]

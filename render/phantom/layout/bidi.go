@@ -1,0 +1,193 @@
+package layout
+
+import (
+	"sort"
+	"unicode/utf8"
+
+	"github.com/go-text/typesetting/bidi"
+)
+
+// hasRTL reports whether text holds a right-to-left character or a bidi
+// control (the cheap test before running the bidi algorithm).
+func hasRTL(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < 0x80 {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(text[i:])
+		i += n
+		switch {
+		case r >= 0x0590 && r <= 0x08FF, r >= 0xFB1D && r <= 0xFDFF, r >= 0xFE70 && r <= 0xFEFF,
+			r >= 0x10800 && r <= 0x10FFF, r >= 0x1E800 && r <= 0x1EFFF,
+			r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200F:
+			return true
+		}
+	}
+	return false
+}
+
+// resolveBidi runs the Unicode bidi algorithm (UAX #9) over the
+// paragraph's text with its base direction, and records each byte's
+// embedding level.
+func (l *layouter) resolveBidi(p *paragraph, rtl bool) {
+	dir := bidi.LeftToRight
+	if rtl {
+		dir = bidi.RightToLeft
+	}
+	runs := l.bidi.SegmentBytes(p.text, dir)
+	p.levels = make([]uint8, len(p.text)+1)
+	// Runs index runes; walk the text alongside.
+	bi, ri := 0, 0
+	for k := 0; k < runs.NumRuns(); k++ {
+		run := runs.Run(k)
+		for ; ri < run.End && bi < len(p.text); ri++ {
+			_, n := utf8.DecodeRune(p.text[bi:])
+			for j := 0; j < n; j++ {
+				p.levels[bi+j] = uint8(run.Level)
+			}
+			bi += n
+		}
+	}
+	base := uint8(0)
+	if rtl {
+		base = 1
+	}
+	for ; bi <= len(p.text); bi++ {
+		p.levels[bi] = base
+	}
+}
+
+// visEl is a content element of a bidi line: the line's element index,
+// its first fragment in the line's kids, the box it sits in and its level.
+type visEl struct {
+	el, k0 int
+	box    int
+	level  uint8
+}
+
+// levelOf is the embedding level of an element.
+func (ic *inlineCtx) levelOf(e el) uint8 {
+	p := ic.p
+	it := &p.items[e.item]
+	pos := it.start
+	if e.seg >= 0 {
+		pos = p.segs[e.seg].start
+	}
+	if pos < len(p.levels) {
+		return p.levels[pos]
+	}
+	return 0
+}
+
+// reorder places a bidi line's content in visual order (UAX #9 L2: from
+// the highest level down to the lowest odd one, reverse each run at that
+// level or higher). The logical pass placed the fragments; each element
+// moves from its logical position to its visual one. Inline boxes then
+// span their content (their edges are left out on bidi lines).
+func (ic *inlineCtx) reorder(vis []visEl, kids []*Frag, bs []lineBox) {
+	// Each element's fragments and logical extent.
+	type span struct {
+		k0, k1 int
+		x, w   float64
+	}
+	spans := make([]span, len(vis))
+	for i := range vis {
+		k1 := len(kids)
+		if i+1 < len(vis) {
+			k1 = vis[i+1].k0
+		}
+		sp := span{k0: vis[i].k0, k1: k1}
+		if k1 > sp.k0 {
+			f := kids[sp.k0]
+			sp.x = f.X
+			end := f.X + f.W
+			for _, g := range kids[sp.k0:k1] {
+				sp.x = min(sp.x, g.X)
+				end = max(end, g.X+g.W)
+			}
+			sp.w = end - sp.x
+		}
+		spans[i] = sp
+	}
+	order := make([]int, len(vis))
+	hi, lo := uint8(0), uint8(255)
+	for i := range order {
+		order[i] = i
+		hi = max(hi, vis[i].level)
+		if vis[i].level&1 == 1 {
+			lo = min(lo, vis[i].level)
+		}
+	}
+	for lv := hi; lv >= lo && lv > 0; lv-- {
+		for i := 0; i < len(order); {
+			if vis[order[i]].level < lv {
+				i++
+				continue
+			}
+			j := i
+			for j < len(order) && vis[order[j]].level >= lv {
+				j++
+			}
+			for a, b := i, j-1; a < b; a, b = a+1, b-1 {
+				order[a], order[b] = order[b], order[a]
+			}
+			i = j
+		}
+	}
+	x := 0.0
+	if len(spans) > 0 {
+		x = spans[0].x
+		for _, sp := range spans {
+			x = min(x, sp.x)
+		}
+	}
+	for _, vi := range order {
+		sp := spans[vi]
+		d := x - sp.x
+		for _, f := range kids[sp.k0:sp.k1] {
+			if f.Kind == FragText {
+				f.X += d
+			} else {
+				f.translate(d, 0)
+			}
+		}
+		x += sp.w
+	}
+	// Inline boxes span what they hold.
+	for bi := 1; bi < len(bs); bi++ {
+		b := &bs[bi]
+		if b.atomic || b.frag == nil {
+			continue
+		}
+		lo, hi := 0.0, 0.0
+		found := false
+		for i, v := range vis {
+			for c := v.box; c > 0; c = bs[c].parent {
+				if c == bi {
+					sp := spans[i]
+					if sp.k1 > sp.k0 {
+						fx := kids[sp.k0].X
+						for _, g := range kids[sp.k0:sp.k1] {
+							fx = min(fx, g.X)
+						}
+						if !found || fx < lo {
+							lo = fx
+						}
+						if !found || fx+sp.w > hi {
+							hi = fx + sp.w
+						}
+						found = true
+					}
+					break
+				}
+			}
+		}
+		if found {
+			b.frag.X, b.frag.W = lo, hi-lo
+		}
+	}
+	// Fragments in visual order, as Blink paints a line's text.
+	sort.SliceStable(kids, func(i, j int) bool { return kids[i].X < kids[j].X })
+}

@@ -299,7 +299,7 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 		contents = w.alloc()
 		w.putFlate(contents, nil, c.b)
 	}
-	annots := w.writeLinks(i, p, hPt, nav)
+	annots := w.writeLinks(p, hPt, nav)
 
 	b := append(w.tmp[:0], "<</Type/Page/Parent "...)
 	b = appendRef(b, w.pages)

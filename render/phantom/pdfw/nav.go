@@ -43,8 +43,8 @@ func (w *writer) prepareNav(doc *draw.Document) *navState {
 	return nav
 }
 
-// writeLinks writes page i's link annotations and returns their objects.
-func (w *writer) writeLinks(i int, p *draw.Page, hPt float64, nav *navState) []int {
+// writeLinks writes a page's link annotations and returns their objects.
+func (w *writer) writeLinks(p *draw.Page, hPt float64, nav *navState) []int {
 	nav.refs = nav.refs[:0]
 	for _, l := range p.Links {
 		r := l.Rect

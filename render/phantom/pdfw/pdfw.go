@@ -218,7 +218,7 @@ func (w *writer) document(doc *draw.Document) error {
 	}
 	w.writeImages()
 	w.writeResources()
-	w.writePages(doc)
+	w.writePages()
 	info := w.writeNav(doc, nav)
 	w.finish(info)
 	return nil
@@ -226,7 +226,7 @@ func (w *writer) document(doc *draw.Document) error {
 
 // writePages writes the page tree root: one flat /Kids array, with the
 // shared resources inherited by every page.
-func (w *writer) writePages(doc *draw.Document) {
+func (w *writer) writePages() {
 	b := append(w.tmp[:0], "<</Type/Pages/Kids["...)
 	for i, r := range w.pageRefs {
 		if i > 0 {

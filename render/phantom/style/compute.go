@@ -1255,10 +1255,6 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 	if st.a.bgLayers {
 		cp.report(Feature{"css:background-image", where(pBackgroundImage)})
 	}
-	if c.Display == DisplayBlock || c.Display == DisplayInlineBlock || c.Display == DisplayTableCell || c.Display == DisplayListItem {
-		// align-content on a block container is reported with the others.
-		_ = parent
-	}
 	if len(cp.faces) > 0 && (parent == nil || len(c.FontFamily) == 0 || len(parent.c.FontFamily) == 0 || &c.FontFamily[0] != &parent.c.FontFamily[0]) {
 		for _, f := range c.FontFamily {
 			if cp.faces[strings.ToLower(f)] {
@@ -1377,7 +1373,7 @@ func (cp *computer) pseudos(n *html.Node, e *elemStyle, hidden bool) {
 		return
 	}
 	// Replaced elements generate no ::before or ::after.
-	replaced := n.DataAtom == atom.Img || n.DataAtom == atom.Input || n.DataAtom == atom.Br || n.DataAtom == atom.Hr && false || n.DataAtom == atom.Svg
+	replaced := n.DataAtom == atom.Img || n.DataAtom == atom.Input || n.DataAtom == atom.Br || n.DataAtom == atom.Svg
 	for i := 0; i < 2; i++ {
 		ms := cp.pmatches[i]
 		if len(ms) == 0 || replaced {

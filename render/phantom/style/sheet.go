@@ -986,12 +986,10 @@ func ancestorHashes(sel string) []uint32 {
 	depth := 0
 	start := 0
 	var quote byte
-	pending := byte(0)
 	flush := func(end int, comb byte) {
 		t := strings.TrimSpace(sel[start:end])
 		if t != "" {
 			parts = append(parts, part{text: t})
-			pending = 0
 		}
 		if len(parts) > 0 && comb != 0 {
 			if last := &parts[len(parts)-1]; last.comb == 0 || last.comb == ' ' {
@@ -1025,7 +1023,6 @@ func ancestorHashes(sel string) []uint32 {
 			start = i + 1
 		}
 	}
-	_ = pending
 	flush(len(sel), 0)
 	var out []uint32
 	for i := 0; i+1 < len(parts) && len(out) < 4; i++ {

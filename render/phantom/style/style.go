@@ -60,7 +60,9 @@ type elemStyle struct {
 }
 
 // Style returns the computed style of element n, nil for anything that is
-// not an element of the styled document.
+// not an element of the styled document (and for the inert contents of
+// <template>). Elements styled alike may share one Computed: never
+// modify it.
 func (r *Result) Style(n *html.Node) *Computed {
 	if r == nil || n == nil {
 		return nil
@@ -73,7 +75,9 @@ func (r *Result) Style(n *html.Node) *Computed {
 
 // Pseudo returns the computed style of n's ::before, ::after or ::marker,
 // nil when it generates no box (content none or normal, display none, or
-// for ::marker an element that is not a list item).
+// for ::marker an element that is not a list item or has no marker). A
+// ::marker with ContentNone set takes its text from ListStyleType (or
+// ListStyleImage); attr() in content is already replaced by the text.
 func (r *Result) Pseudo(n *html.Node, p Pseudo) *Computed {
 	if r == nil || n == nil {
 		return nil
@@ -94,7 +98,16 @@ func (r *Result) Pseudo(n *html.Node, p Pseudo) *Computed {
 }
 
 // Unsupported returns every feature the document uses that phantom does
-// not lay out, each Name and Where once, in document order of first use.
+// not lay out, each Name and Where once: first those of the style sheets
+// themselves (@import, selectors phantom cannot parse, @layer), then the
+// elements' in document order. Names: "display:flex", "display:inline-flex",
+// "display:grid", "display:inline-grid", "float", "transform",
+// "position:sticky", "@font-face", "@import", "@supports", "@layer",
+// "columns", "writing-mode", "background-image:gradient", "filter",
+// "clip-path", "mask", "::first-line", "::first-letter", "form-control",
+// "script", "element:<tag>", "mathml", "display:ruby", "calc", "selector",
+// "quirks-mode", "depth", "link-stylesheet", and "css:<property>" for any
+// other property phantom does not implement set to a value with an effect.
 func (r *Result) Unsupported() []Feature {
 	if r == nil {
 		return nil

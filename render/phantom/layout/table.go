@@ -265,18 +265,15 @@ func (l *layouter) tableIntrinsicWidths(w *Box) (minW, maxW float64) {
 
 // tableFragmented reports whether w is laid out in a fragmentation context:
 // printed pages, unless an ancestor is monolithic (an inline-block or an
-// inline-table, a clipped box of fixed height such as a .sheet, a fixed
-// box). Chromium then aligns no cell on its row's baseline.
+// inline-table, a fixed box). Chromium then aligns no cell on its row's
+// baseline. (Boxes that clip, a .sheet among them, still fragment:
+// measured.)
 func tableFragmented(w *Box) bool {
 	for b := w; b != nil; b = b.Parent {
-		s := b.Style
 		if b.Inline && (b.Kind == KindBlock || b.Kind == KindTableWrapper) {
 			return false
 		}
-		if s.Position == style.Fixed {
-			return false
-		}
-		if s.Overflow != "visible" && s.Overflow != "" && (s.Height.Unit == style.Px || s.Height.Unit == style.Percent) {
+		if b.Style.Position == style.Fixed {
 			return false
 		}
 	}

@@ -38,6 +38,9 @@ var tblDocs = []struct {
 	{"vertical-align", `<style>td{border:1px solid #ccc;font:12px/16px 'DejaVu Sans';padding:4px}</style>
 <table><tr><td style="height:80px">tall cell with a fixed height</td><td style="vertical-align:middle">middle</td><td style="vertical-align:bottom">bottom</td><td style="vertical-align:top">top</td><td style="vertical-align:baseline;font-size:20px">big</td><td style="vertical-align:baseline">small</td></tr>
 <tr><td rowspan=2>spanning two rows with<br>three<br>lines</td><td colspan=5>wide cell</td></tr><tr><td>a</td><td>b</td><td>c</td><td>d</td><td>e</td></tr></table>`},
+	{"sheet and inline-table", `<style>body{font:12px 'Liberation Sans'}</style>
+<p>Inline <span style="display:inline-table;border:1px solid"><span style="display:table-cell;padding:2px;vertical-align:baseline;font-size:18px">cell one</span><span style="display:table-cell;vertical-align:baseline">cell two</span></span> after.</p>
+<div class="sheet" style="padding:20px"><table><tr><td style="vertical-align:baseline;font-size:20px">Big</td><td style="vertical-align:baseline">small</td><td style="vertical-align:baseline"><div style="height:30px;border:1px solid">block</div></td></tr></table></div>`},
 	{"widths", `<style>td{border:1px solid;font:12px 'DejaVu Sans'}</style>
 <table style="width:600px"><tr><td style="width:30%">thirty percent</td><td style="width:120px">fixed 120</td><td>auto with some longer text that must wrap somewhere</td></tr></table>
 <table style="width:100%;margin-top:10px"><tr><td style="white-space:nowrap;width:1%">Date</td><td>Description of the item that takes the remaining space</td><td style="width:20%">Amount</td></tr></table>`},

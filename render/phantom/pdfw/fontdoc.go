@@ -209,14 +209,16 @@ func (w *writer) writeFont(f *docFont) error {
 		}
 		b = appendNum(b, v, 0)
 	}
+	// Ascent and descent unrounded, as Skia writes them: pdftotext takes a
+	// word box's top and bottom from them.
 	b = append(b, "]/ItalicAngle "...)
 	b = appendNum(b, fi.italic, 2)
 	b = append(b, "/Ascent "...)
-	b = appendNum(b, fi.ascent, 0)
+	b = appendNum(b, fi.ascent, 3)
 	b = append(b, "/Descent "...)
-	b = appendNum(b, fi.descent, 0)
+	b = appendNum(b, fi.descent, 3)
 	b = append(b, "/CapHeight "...)
-	b = appendNum(b, fi.capH, 0)
+	b = appendNum(b, fi.capH, 3)
 	b = append(b, "/StemV "...)
 	b = appendInt(b, fi.stemV())
 	if fi.cff {

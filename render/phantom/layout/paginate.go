@@ -29,6 +29,7 @@ package layout
 // which case they are sliced.
 
 import (
+	"math"
 	"sort"
 
 	"github.com/platen/platen/render/phantom/style"
@@ -188,7 +189,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	}
 	li := 0
 	any := false
-	for _, c := range f.Children {
+	for ci, c := range f.Children {
 		if c.Kind == FragBox && c.Box != nil && c.Box.IsOutOfFlow() {
 			continue
 		}
@@ -201,10 +202,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 			if prev.Kind == FragBox && c.Kind == FragBox {
 				if breakAfter(prev) == style.BreakPage || breakBefore(c) == style.BreakPage {
 					e.forced = true
-					e.margin = marginOf(c.Box.Style, style.Top, f.W)
-					if e.margin < 0 {
-						e.margin = 0
-					}
+					e.margin = leadingMargin(f.Children, ci, f.W)
 				}
 				if isAvoid(breakAfter(prev)) || isAvoid(breakBefore(c)) {
 					e.avoid++
@@ -243,6 +241,45 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	if f.fixedH {
 		pg.entries = append(pg.entries, pgEntry{kind: entFixedEnd, y: f.Y + f.H})
 	}
+}
+
+// leadingMargin is the margin kept at a page's top after a forced break
+// before kids[i] (Blink keeps the block-start margins after a forced
+// break): the positive top margins that collapse together there, through
+// first children and through empty boxes.
+func leadingMargin(kids []*Frag, i int, cbW float64) float64 {
+	m := 0.0
+	for ; i < len(kids); i++ {
+		c := kids[i]
+		if c.Kind != FragBox || c.Box == nil || c.Box.IsOutOfFlow() {
+			if c.Kind == FragLine {
+				return m
+			}
+			continue
+		}
+		for f := c; f != nil && f.Kind == FragBox && f.Box != nil; {
+			s := f.Box.Style
+			m = math.Max(m, marginOf(s, style.Top, cbW))
+			if f.Box.establishesBFC() || boxBorders(s)[style.Top] > 0 || length(s.Padding[style.Top], cbW, 0) > 0 {
+				return m
+			}
+			var next *Frag
+			for _, g := range f.Children {
+				if g.Kind == FragLine {
+					return m
+				}
+				if g.Kind == FragBox && g.Box != nil && !g.Box.IsOutOfFlow() {
+					next = g
+					break
+				}
+			}
+			f = next
+		}
+		if c.H > 0 {
+			return m
+		}
+	}
+	return m
 }
 
 func isAvoid(b style.Break) bool { return b == style.BreakAvoid || b == style.BreakAvoidPage }

@@ -64,6 +64,12 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 			}
 			p.op(draw.PopClip{})
 		}
+		if boxes := l.marginBoxFrags(g, i, len(pages)); len(boxes) > 0 {
+			p.ox, p.oy, p.top, p.bottom = 0, 0, math.Inf(-1), math.Inf(1)
+			for _, f := range boxes {
+				p.stackingContext(f, false)
+			}
+		}
 		l.doc.Pages = append(l.doc.Pages, dp)
 	}
 	if root != nil {

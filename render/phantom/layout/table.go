@@ -131,6 +131,7 @@ func (l *layouter) tableBuild(w *Box) *tableBuilt {
 	ts := tb.table.Style
 	g := &tb.g
 	g.collapse = ts.BorderCollapse
+	g.rtl = ts.Direction == "rtl"
 	g.fixed = ts.TableLayout == "fixed" && (ts.Width.Unit == style.Px || ts.Width.Unit == style.Percent)
 	g.spacing = ts.BorderSpacing
 	g.width, g.minWidth, g.maxWidth = ts.Width, ts.MinWidth, ts.MaxWidth

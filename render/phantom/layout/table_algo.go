@@ -397,6 +397,9 @@ type tableGrid struct {
 	cells                        []tableCell
 	// captionMin is the largest min-content contribution of a caption.
 	captionMin float64
+	// rtl is direction: rtl: columns run from the right, and a cell's
+	// start border is its right one.
+	rtl bool
 	// fragmented is true when the table is laid out in a fragmentation
 	// context (printed pages, outside monolithic boxes such as inline-blocks
 	// and overflow: hidden). Chromium then aligns no cell on the row's
@@ -632,6 +635,21 @@ func (t *tableGrid) colElementColumns(dst []tableColumn) []tableColumn {
 // group, column, column group, table, then the earlier box), half of it on
 // each side. It needs place.
 func (t *tableGrid) borders() {
+	if t.rtl {
+		// Resolve in logical terms (start, end), then give back physical
+		// widths.
+		t.swapSides()
+		t.rtl = false
+		t.borders()
+		t.rtl = true
+		t.swapSides()
+		for i := range t.cells {
+			c := &t.cells[i]
+			c.bw[style.Left], c.bw[style.Right] = c.bw[style.Right], c.bw[style.Left]
+		}
+		t.bp[style.Left], t.bp[style.Right] = t.bp[style.Right], t.bp[style.Left]
+		return
+	}
 	if !t.collapse {
 		for i := 0; i < 4; i++ {
 			t.bp[i] = unitPx(t.border[i].Width) + t.paddingUnit(t.padding[i])
@@ -699,6 +717,39 @@ func (t *tableGrid) borders() {
 			c.bw = t.cellBorders(c.row, c.col, c.rows, c.cols)
 		}
 	}
+}
+
+// swapSides swaps the left and right borders and paddings of every input,
+// between physical and logical (right-to-left) sides.
+func (t *tableGrid) swapSides() {
+	sw := func(b *[4]style.Border) { b[style.Left], b[style.Right] = b[style.Right], b[style.Left] }
+	sw(&t.border)
+	t.padding[style.Left], t.padding[style.Right] = t.padding[style.Right], t.padding[style.Left]
+	for i := range t.cells {
+		sw(&t.cells[i].border)
+	}
+	for i := range t.rows {
+		sw(&t.rows[i].border)
+	}
+	for i := range t.sections {
+		sw(&t.sections[i].border)
+	}
+	var cols func(cs []tableCol)
+	cols = func(cs []tableCol) {
+		for i := range cs {
+			sw(&cs[i].border)
+			cols(cs[i].children)
+		}
+	}
+	cols(t.cols)
+}
+
+// bpStart is the table's border and padding on its inline-start side.
+func (t *tableGrid) bpStart() tableUnit {
+	if t.rtl {
+		return t.bp[style.Right]
+	}
+	return t.bp[style.Left]
 }
 
 // paddingUnit resolves a padding for measuring: percentages resolve
@@ -1727,6 +1778,9 @@ func (t *tableGrid) placeCellsInline() {
 		end := min(c.col+c.cols, len(t.colLoc)) - 1
 		c.x = t.bp[style.Left] + t.colLoc[c.col].offset
 		c.w = t.colLoc[end].offset + t.colLoc[end].size - t.colLoc[c.col].offset
+		if t.rtl {
+			c.x = t.inlineSize - (t.bp[style.Right] + t.colLoc[c.col].offset + c.w)
+		}
 	}
 }
 

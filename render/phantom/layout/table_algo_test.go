@@ -215,6 +215,7 @@ type tTable struct {
 	cols          []tCol
 	sections      []tSection
 	captions      []tCaption
+	rtl           bool
 }
 
 type tCaption struct {
@@ -486,6 +487,18 @@ var tCases = []tCase{
 		row(cell(bx(30, 10)).bordered(solid(2))),
 		row(cell(bx(30, 10)).bordered(solid(5)), cell(bx(30, 10)), cell(bx(30, 10)).bordered([4]tBorder{{2, "double", ""}, {2, "double", ""}, {2, "double", ""}, {2, "double", ""}})),
 	)}},
+	// Right to left: columns from the right. (Cells' left and right
+	// borders are equal here: Chromium places a right-to-left cell's
+	// absolutely positioned content as if they were swapped, which the
+	// markers would read.)
+	{name: "rtl separated", container: 600, table: tTable{rtl: true, border: [4]tBorder{{1, "solid", ""}, {5, "solid", ""}, {2, "solid", ""}, {3, "solid", ""}}, padding: 2, sections: body(
+		row(cell(bx(50, 10)).bordered(solid(3)).pads(1, 6, 2, 3), cell(bx(20, 10)).span("2", ""), cell(bx(30, 10))),
+		row(cell(bx(10, 10)), cell(bx(20, 10)).w("40px"), cell(bx(20, 10)), cell(bx(20, 10))),
+	)}},
+	{name: "rtl collapsed", container: 600, table: tTable{rtl: true, collapse: true, width: "300px", border: solid(2), sections: body(
+		row(cell(bx(50, 10)).bordered(solid(2)), cell(bx(20, 10)).span("2", "").bordered(solid(2)), cell(bx(30, 10)).bordered(solid(2))),
+		row(cell(bx(10, 10)).bordered(solid(2)), cell(bx(20, 10)).bordered(solid(2)), cell(bx(20, 10)).bordered(solid(2)), cell(bx(20, 10)).bordered(solid(2))),
+	)}},
 	{name: "collapse sections and cols", container: 600, table: tTable{collapse: true, border: solid(1),
 		cols: []tCol{{group: true, border: solid(4), children: []tCol{{border: solid(2)}, {}}}, {border: [4]tBorder{{}, {}, {}, {3, "dotted", ""}}}},
 		sections: []tSection{
@@ -613,7 +626,7 @@ func boxesMinMax(boxes []tBox) (mn, mx float64) {
 func (tt *tTable) grid() (*tableGrid, []*tCell) {
 	g := &tableGrid{fixed: tt.fixed && tt.width != "", collapse: tt.collapse, width: tLen(tt.width), height: tLen(tt.height),
 		minWidth: tLen(tt.minWidth), maxWidth: tLen(""), minHeight: tLen(""), maxHeight: tLen(""), borderBox: !tt.contentBox,
-		border: tBorders(tt.border)}
+		border: tBorders(tt.border), rtl: tt.rtl}
 	g.spacing = [2]float64{2, 2}
 	if tt.spacing != nil {
 		g.spacing = *tt.spacing
@@ -782,7 +795,7 @@ func (tl *tLaid) expect(x0, y0 float64, m map[string][2]float64) {
 		contentY := ty + (c.y + c.bw[style.Top] + g.layoutPadding(c, style.Top) + c.shift).px()
 		if n := tl.nestedLaid[i]; n != nil {
 			n.expect(contentX, contentY, m)
-		} else if boxes := tl.cells[i].boxes; len(boxes) > 0 {
+		} else if boxes := tl.cells[i].boxes; len(boxes) > 0 && !g.rtl {
 			_, _, top := boxLines(boxes, g.cellContentWidth(c))
 			m[fmt.Sprintf("c%d", id)] = [2]float64{contentX, contentY + top.px()}
 		}
@@ -820,6 +833,9 @@ func (tt *tTable) html(sb *strings.Builder, l *tLabels) {
 	}
 	if tt.contentBox {
 		ts += "box-sizing:content-box;"
+	}
+	if tt.rtl {
+		ts += "direction:rtl;"
 	}
 	ts += cssBorders(tt.border)
 	fmt.Fprintf(sb, `<table style="%s">`, ts)

@@ -202,12 +202,14 @@ func (t *tableGrid) collapsedSegments(out []tableBorderSeg, secs []tableSectionP
 		return out
 	}
 	epr := t.edgesRow
+	// Positions are logical (from the inline start) until the segment is
+	// made.
 	colX := func(c int) tableUnit {
 		if c < len(t.colLoc) {
-			return t.bp[style.Left] + t.colLoc[c].offset
+			return t.bpStart() + t.colLoc[c].offset
 		}
 		last := t.colLoc[len(t.colLoc)-1]
-		return t.bp[style.Left] + last.offset + last.size
+		return t.bpStart() + last.offset + last.size
 	}
 	prevPainted := -1
 	for _, s := range secs {
@@ -308,6 +310,9 @@ func (t *tableGrid) collapsedSegments(out []tableBorderSeg, secs []tableSectionP
 				default:
 					seg.h -= eh / 2
 				}
+			}
+			if t.rtl {
+				seg.x = t.inlineSize - seg.x - seg.w
 			}
 			out = append(out, seg)
 		}

@@ -51,6 +51,10 @@ var tPaintCases = []tPaintCase{
 		row(cell(bx(20, 20)).span("", "2").bordered(colored(sides(1, 1, 1, 1), 11)), cell(bx(25, 20)), cell(bx(30, 20)).bordered(colored(sides(5, 1, 5, 1), 15))),
 		row(cell(bx(25, 20)).bordered(colored(sides(2, 2, 2, 2), 1)), cell(bx(30, 20))),
 	)}},
+	{"right to left", tTable{rtl: true, collapse: true, border: colored(sides(3, 5, 2, 4), 0), sections: body(
+		row(cell(bx(40, 20)).bordered(colored(sides(1, 2, 3, 1), 4)), cell(bx(33, 20)).bordered(colored(sides(6, 1, 1, 2), 8)), cell(bx(27, 21))),
+		row(cell(bx(40, 20)).span("2", "").bordered(colored(sides(2, 2, 2, 2), 12)), cell(bx(27, 20)).bordered(colored(sides(4, 4, 4, 4), 16))),
+	)}},
 	{"odd widths at fractions", tTable{collapse: true, width: "201px", border: colored(sides(1, 1, 1, 1), 5), sections: body(
 		row(cell(bx(31, 13)).bordered(colored(sides(3, 3, 3, 3), 9)), cell(bx(17, 11)).bordered(colored(sides(1, 5, 1, 5), 13)), cell(bx(23, 17))),
 		row(cell(bx(31, 15)), cell(bx(17, 12)).bordered(colored(sides(7, 7, 7, 7), 2)), cell(bx(23, 10)).bordered(colored(sides(2, 2, 2, 2), 6))),

@@ -41,6 +41,9 @@ var tblDocs = []struct {
 	{"sheet and inline-table", `<style>body{font:12px 'Liberation Sans'}</style>
 <p>Inline <span style="display:inline-table;border:1px solid"><span style="display:table-cell;padding:2px;vertical-align:baseline;font-size:18px">cell one</span><span style="display:table-cell;vertical-align:baseline">cell two</span></span> after.</p>
 <div class="sheet" style="padding:20px"><table><tr><td style="vertical-align:baseline;font-size:20px">Big</td><td style="vertical-align:baseline">small</td><td style="vertical-align:baseline"><div style="height:30px;border:1px solid">block</div></td></tr></table></div>`},
+	{"right to left", `<style>body{font:12px 'DejaVu Sans'} td{padding:2px 9px 2px 1px}</style>
+<table dir=rtl style="border-collapse:collapse;border:3px solid;border-left-width:6px"><tr><td style="border-right:5px solid">one</td><td>two words</td><td style="border:1px solid">three</td></tr><tr><td colspan=2 style="border-left:4px double">spanning</td><td>end</td></tr></table>
+<table dir=rtl style="border:2px solid;border-right-width:7px;margin-top:8px"><tr><td style="border-right:5px solid">alpha</td><td style="border-left:3px solid">beta</td></tr></table>`},
 	{"widths", `<style>td{border:1px solid;font:12px 'DejaVu Sans'}</style>
 <table style="width:600px"><tr><td style="width:30%">thirty percent</td><td style="width:120px">fixed 120</td><td>auto with some longer text that must wrap somewhere</td></tr></table>
 <table style="width:100%;margin-top:10px"><tr><td style="white-space:nowrap;width:1%">Date</td><td>Description of the item that takes the remaining space</td><td style="width:20%">Amount</td></tr></table>`},

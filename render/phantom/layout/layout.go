@@ -92,6 +92,8 @@ type layouter struct {
 	// (innermost last).
 	markers []*Box
 
+	// header and footer are the displayHeaderFooter templates.
+	header, footer *hfTemplate
 	// bgImages caches the CSS images of this layout by url.
 	bgImages map[string]*images.Image
 

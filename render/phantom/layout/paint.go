@@ -35,6 +35,10 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 			computeInk(f)
 		}
 	}
+	if len(pages) > 0 {
+		l.header = l.template(l.opt.Header, pages[0].geom)
+		l.footer = l.template(l.opt.Footer, pages[0].geom)
+	}
 	for i := range pages {
 		if err := l.ctx.Err(); err != nil {
 			return err
@@ -63,6 +67,17 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 				p.oy, p.top, p.bottom = save, st, sb
 			}
 			p.op(draw.PopClip{})
+		}
+		if l.header != nil || l.footer != nil {
+			p.ox, p.oy, p.top, p.bottom = 0, 0, math.Inf(-1), math.Inf(1)
+			for k, t := range []*hfTemplate{l.header, l.footer} {
+				if t == nil {
+					continue
+				}
+				for _, f := range l.headerFooter(t, k == 1, g, i+1, len(pages)) {
+					p.stackingContext(f, false)
+				}
+			}
 		}
 		if boxes := l.marginBoxFrags(g, i, len(pages)); len(boxes) > 0 {
 			p.ox, p.oy, p.top, p.bottom = 0, 0, math.Inf(-1), math.Inf(1)

@@ -109,15 +109,20 @@ func (a *fragArena) new(k FragKind, b *Box) *Frag {
 	return f
 }
 
-// allocGlyphs returns n glyphs from the layout's glyph chunk.
+// allocGlyphs returns n glyphs from the layout's glyph chunk. The slice's
+// capacity runs to the chunk's end, so that appendGlyphs can extend a run
+// in place when the next glyphs follow it in the chunk.
 func (l *layouter) allocGlyphs(n int) []draw.Glyph {
 	if n > 4096 {
 		return make([]draw.Glyph, n)
 	}
 	if cap(l.glyphs)-len(l.glyphs) < n {
-		l.glyphs = make([]draw.Glyph, 0, 8192)
+		size := 2 * cap(l.glyphs)
+		size = max(size, 1024)
+		size = min(size, 16384)
+		l.glyphs = make([]draw.Glyph, 0, size)
 	}
-	s := l.glyphs[len(l.glyphs) : len(l.glyphs)+n : len(l.glyphs)+n]
+	s := l.glyphs[len(l.glyphs) : len(l.glyphs)+n]
 	l.glyphs = l.glyphs[:len(l.glyphs)+n]
 	return s
 }

@@ -983,18 +983,22 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 }
 
 // appendGlyphs joins glyph slices; when b directly follows a in the chunk
-// it extends a in place.
+// (the usual case: a text fragment grows segment by segment) it extends a
+// in place.
 func appendGlyphs(l *layouter, a, b []draw.Glyph) []draw.Glyph {
 	if len(a) == 0 {
 		return b
 	}
-	if cap(a) > len(a) && &a[:len(a)+1][len(a)] == &b[0] {
+	if len(b) == 0 {
+		return a
+	}
+	if cap(a) >= len(a)+len(b) && &a[:len(a)+1][len(a)] == &b[0] {
 		return a[:len(a)+len(b)]
 	}
-	out := make([]draw.Glyph, len(a)+len(b))
+	out := l.allocGlyphs(len(a) + len(b))
 	copy(out, a)
 	copy(out[len(a):], b)
-	return out
+	return out[:len(a)+len(b)]
 }
 
 // clusterText returns the text of the cluster glyph gi belongs to.

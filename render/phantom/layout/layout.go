@@ -97,6 +97,9 @@ type layouter struct {
 	// bgImages caches the CSS images of this layout by url.
 	bgImages map[string]*images.Image
 
+	// pairs caches kerning across segment boundaries.
+	pairs map[pairKey]float64
+
 	// Scratch reused across paragraphs.
 	seg       segmenter.Segmenter
 	bidi      bidi.Paragraph

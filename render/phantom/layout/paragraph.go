@@ -598,11 +598,8 @@ func (l *layouter) pairCorrections(p *paragraph) {
 		if r1 == utf8.RuneError || r2 == utf8.RuneError || r1 == 0xAD || r2 == '\n' || isMarkRune(r2) {
 			continue
 		}
-		pair := l.str(p.text[a.end-n1 : b.start+n2])
-		pw := runsWidth(l.sh.Shape(ia.q, ia.s.FontSize, pair, fonts.ShapeOptions{SmallCaps: ia.s.SmallCaps}))
-		w1 := runsWidth(l.sh.Shape(ia.q, ia.s.FontSize, pair[:n1], fonts.ShapeOptions{SmallCaps: ia.s.SmallCaps}))
-		w2 := runsWidth(l.sh.Shape(ia.q, ia.s.FontSize, pair[n1:], fonts.ShapeOptions{SmallCaps: ia.s.SmallCaps}))
-		if d := pw - w1 - w2; d > 1e-9 || d < -1e-9 {
+		d := l.pairKern(ia, r1, r2, p.text[a.end-n1:b.start+n2], n1)
+		if d > 1e-9 || d < -1e-9 {
 			a.corr = d
 			a.w += d
 			if a.trailStart < a.end {
@@ -610,6 +607,45 @@ func (l *layouter) pairCorrections(p *paragraph) {
 			}
 		}
 	}
+}
+
+// pairKey identifies a kerning pair in one font: the style's family list
+// (by its backing array: styles inherit the same slice), the other font
+// properties and the two characters.
+type pairKey struct {
+	fam     *string
+	nfam    int
+	weight  int
+	style   style.FontStyle
+	stretch float64
+	size    float64
+	small   bool
+	r1, r2  rune
+}
+
+// pairKern is the kerning HarfBuzz applies between r1 and r2 (pair holds
+// both, the first n1 bytes being r1): the pair's advance less the
+// characters' own. Cached per layout: a document has few distinct pairs.
+func (l *layouter) pairKern(it *item, r1, r2 rune, pair []byte, n1 int) float64 {
+	s := it.s
+	k := pairKey{nfam: len(s.FontFamily), weight: s.FontWeight, style: s.FontStyle, stretch: s.FontStretch, size: s.FontSize, small: s.SmallCaps, r1: r1, r2: r2}
+	if len(s.FontFamily) > 0 {
+		k.fam = &s.FontFamily[0]
+	}
+	if d, ok := l.pairs[k]; ok {
+		return d
+	}
+	str := string(pair)
+	opt := fonts.ShapeOptions{SmallCaps: s.SmallCaps}
+	pw := runsWidth(l.sh.Shape(it.q, s.FontSize, str, opt))
+	w1 := runsWidth(l.sh.Shape(it.q, s.FontSize, str[:n1], opt))
+	w2 := runsWidth(l.sh.Shape(it.q, s.FontSize, str[n1:], opt))
+	d := pw - w1 - w2
+	if l.pairs == nil {
+		l.pairs = make(map[pairKey]float64, 64)
+	}
+	l.pairs[k] = d
+	return d
 }
 
 func isMarkRune(r rune) bool { return r >= 0x300 && r <= 0x36F }

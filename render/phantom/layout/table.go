@@ -356,9 +356,19 @@ func (l *layouter) layoutTable(w *Box, cbW, cbH float64) *Frag {
 		tf.Children = append(tf.Children, gf)
 		if s.kind == tableHead && s.rowEnd > s.rowStart && s.h.px() <= l.icbH/4 && isAvoid(tb.secs[si].Style.BreakInside) {
 			wf.repeatHeader = gf
+			if g.collapse {
+				// A repeated header draws the table's top border itself
+				// (Chromium places it below that border on later pages).
+				gf.H += gf.Y - tableY
+				gf.Y = tableY
+			}
 		}
 		if s.kind == tableFoot && s.rowEnd > s.rowStart && s.h.px() <= l.icbH/4 && isAvoid(tb.secs[si].Style.BreakInside) {
 			wf.repeatFooter = gf
+			if g.collapse {
+				// ... and a repeated footer the bottom one.
+				gf.H += g.bp[style.Bottom].px()
+			}
 		}
 	}
 
@@ -373,7 +383,14 @@ func (l *layouter) layoutTable(w *Box, cbW, cbH float64) *Frag {
 		rf.Children = append(rf.Children, l.tableCellFrag(tb, i, contents[i], tableY, cbH))
 	}
 	if g.collapse {
-		l.tableCollapsedBorders(tb, rowFrags, tableY)
+		headEnd, footStart := -1, -1
+		if wf.repeatHeader != nil {
+			headEnd = g.sections[0].rowEnd
+		}
+		if wf.repeatFooter != nil {
+			footStart = g.sections[len(g.sections)-1].rowStart
+		}
+		l.tableCollapsedBorders(tb, rowFrags, tableY, headEnd, footStart)
 	}
 
 	y = tableY + g.gridHeight.px()
@@ -697,8 +714,13 @@ func (l *layouter) tableVisibleCopy(b *Box) *Box {
 
 // tableCollapsedBorders adds the collapsed border segments to the rows they
 // lie over. Solid segments are cut at row edges, so that each piece moves
-// with its row when pages break and paints after the cells below it.
-func (l *layouter) tableCollapsedBorders(tb *tableBuilt, rowFrags []*Frag, tableY float64) {
+// with its row when pages break and paints after the cells below it. The
+// edges a repeated header or footer shares with the body (headEnd is the
+// first row after the header, footStart the footer's first row; -1 when
+// none repeats) go whole to the header's or footer's row, so that their
+// copies on later pages draw them whole, as Chromium's do (the part over
+// the first body row is drawn again after it, to stay above its cells).
+func (l *layouter) tableCollapsedBorders(tb *tableBuilt, rowFrags []*Frag, tableY float64, headEnd, footStart int) {
 	g := &tb.g
 	st := l.tableState()
 	var secs []tableSectionPaint
@@ -722,6 +744,17 @@ func (l *layouter) tableCollapsedBorders(tb *tableBuilt, rowFrags []*Frag, table
 	}
 	for _, sg := range st.buf {
 		y0, y1 := sg.y, sg.y+sg.h
+		if sg.horizontal && sg.row > 0 && sg.row < n && (sg.row == headEnd || sg.row == footStart) {
+			if sg.row == headEnd {
+				l.tableSegFrag(rowFrags[sg.row-1], sg, y0, y1, tableY, sg.b.Style == style.BorderSolid)
+				if mid := g.rows[sg.row].y; sg.b.Style == style.BorderSolid && mid < y1 {
+					l.tableSegFrag(rowFrags[sg.row], sg, maxUnit(mid, y0), y1, tableY, true)
+				}
+			} else {
+				l.tableSegFrag(rowFrags[sg.row], sg, y0, y1, tableY, sg.b.Style == style.BorderSolid)
+			}
+			continue
+		}
 		if sg.b.Style != style.BorderSolid {
 			r := min(sg.row, n-1)
 			l.tableSegFrag(rowFrags[r], sg, y0, y1, tableY, false)

@@ -150,14 +150,34 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	out, err := engine.Render(ctx, job)
+	var out []byte
+	pages := -1
+	if pc, ok := engine.(PageCounter); ok {
+		out, pages, err = pc.RenderCounted(ctx, job)
+	} else {
+		out, err = engine.Render(ctx, job)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%w: the document took longer than %s to render", ErrTimeout, r.cfg.Timeout)
 		}
 		return Result{}, err
 	}
-	return r.finish(out, req.Watermark, Result{Engine: choice.Engine, EngineReason: choice.Reason}, start)
+	res := Result{Engine: choice.Engine, EngineReason: choice.Reason}
+	if pages < 0 {
+		return r.finish(out, req.Watermark, res, start)
+	}
+	return r.finishCounted(out, pages, req.Watermark, res, start)
+}
+
+// A PageCounter is an engine that knows how many pages it printed. The
+// renderer then takes its count instead of reading the PDF back with pdfcpu
+// to count them, which costs about as much as writing a phantom letter
+// (a quarter of its render); the page cap is checked on the count all the
+// same.
+type PageCounter interface {
+	// RenderCounted is Render that also returns the PDF's page count.
+	RenderCounted(ctx context.Context, job Job) (pdf []byte, pages int, err error)
 }
 
 // job fills the version's markup, header and footer with the data: the job
@@ -183,10 +203,16 @@ func (r *Renderer) finish(out []byte, w *Watermark, res Result, start time.Time)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
 	}
+	return r.finishCounted(out, pages, w, res, start)
+}
+
+// finishCounted is finish with the PDF's pages already counted.
+func (r *Renderer) finishCounted(out []byte, pages int, w *Watermark, res Result, start time.Time) (Result, error) {
 	if pages > r.cfg.MaxPages {
 		return Result{}, fmt.Errorf("%w: %d pages; a document may have at most %d", ErrTooManyPages, pages, r.cfg.MaxPages)
 	}
 	if w != nil {
+		var err error
 		if out, err = pdf.Watermark(out, w.Text, w.Notice); err != nil {
 			return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
 		}

@@ -9,13 +9,16 @@
 // started.
 //
 //	go run ./bench/engineload -n 200 -long 10000
+//	go run ./bench/engineload -engines phantom -long 0 -cpuprofile /tmp/cpu.out
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,6 +36,7 @@ func main() {
 	long := flag.Int("long", 10000, "phantom letters in the memory run (0 skips it)")
 	engines := flag.String("engines", "phantom,chromium", "engines to compare, the baseline last")
 	docs := flag.String("docs", "letter,invoice,statement", "starters to render with their sample data")
+	cpuprofile := flag.String("cpuprofile", "", "write CPU profiles of the whole process (node and load) during the phantom runs: one file per document, named by inserting the document before the extension (cpu.out gives cpu.letter.out)")
 	flag.Parse()
 
 	n := kit.StartNode("engineload", func(cfg *node.Config, _ string) {
@@ -69,6 +73,14 @@ func main() {
 					kit.Check(fmt.Errorf("%s asked for %s but rendered with %v", doc, engine, got))
 				}
 			}
+			var profile *os.File
+			if *cpuprofile != "" && engine == render.EnginePhantom {
+				ext := filepath.Ext(*cpuprofile)
+				var err error
+				profile, err = os.Create(strings.TrimSuffix(*cpuprofile, ext) + "." + doc + ext)
+				kit.Check(err)
+				kit.Check(pprof.StartCPUProfile(profile))
+			}
 			lat, _ := run(c, body, 1, *perLevel)
 			f := figures{rate: map[int]float64{}}
 			var cpuPerDoc time.Duration
@@ -79,6 +91,10 @@ func main() {
 					cpuPerDoc = (selfCPU() + n.EngineCPU() - cpu0) / time.Duration(len(l))
 				}
 				f.rate[clients] = float64(len(l)) / elapsed.Seconds()
+			}
+			if profile != nil {
+				pprof.StopCPUProfile()
+				kit.Check(profile.Close())
 			}
 			results[doc][engine] = f
 			fmt.Printf("%-10s %-9s %6v %9s %9s %9.1f %9.1f %9.1f %10s %7.0f MiB\n", doc, engine, pages, pct(lat, 0.5), pct(lat, 0.95),

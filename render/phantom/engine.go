@@ -85,29 +85,37 @@ func (e *Engine) Unsupported(job render.Job) []string {
 // Render prints one document. It honours ctx's deadline between pages and
 // every few hundred boxes, and stops at the page cap.
 func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
+	out, _, err := e.RenderCounted(ctx, job)
+	return out, err
+}
+
+// RenderCounted is Render that also says how many pages it printed
+// (render.PageCounter), so the renderer need not parse the PDF again to
+// count them.
+func (e *Engine) RenderCounted(ctx context.Context, job render.Job) ([]byte, int, error) {
 	sh, err := e.take(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer e.put(sh)
 	p, err := e.prepare(job, sh)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
+		return nil, 0, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
 	doc, err := layout.Layout(ctx, p.doc, p.style, sh, layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer})
 	switch {
 	case errors.Is(err, layout.ErrTooManyPages):
-		return nil, fmt.Errorf("%w: %v", render.ErrTooManyPages, err)
+		return nil, 0, fmt.Errorf("%w: %v", render.ErrTooManyPages, err)
 	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
+		return nil, 0, ctx.Err()
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
+		return nil, 0, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
 	var out bytes.Buffer
 	if err := pdfw.Write(&out, doc, pdfw.Options{}); err != nil {
-		return nil, fmt.Errorf("%w: write the PDF: %v", render.ErrRender, err)
+		return nil, 0, fmt.Errorf("%w: write the PDF: %v", render.ErrRender, err)
 	}
-	return out.Bytes(), nil
+	return out.Bytes(), len(doc.Pages), nil
 }
 
 func (e *Engine) take(ctx context.Context) (*fonts.Shaper, error) {

@@ -11,8 +11,9 @@ package layout
 // below); block.go's layoutBlockBox for cells and captions; intrinsic.go's
 // intrinsicWidths and outerIntrinsic; frag.go's Frag; paginate.go, which
 // treats KindRow fragments as units and repeats the fragments named by
-// Frag.repeatHeader and Frag.repeatFooter; paint.go, which paints every
-// FragBox's background and borders in tree order.
+// Frag.repeatHeader and Frag.repeatFooter; paint.go, which paints the
+// backgrounds and borders of block-level fragments in tree order before
+// any text (CSS 2.1 Appendix E).
 //
 // The fragment tree a table makes: the wrapper's fragment holds the top
 // captions, the table box's fragment (the grid: the table's background and,
@@ -26,6 +27,11 @@ package layout
 // background or borders must not paint get a painting copy of their box
 // (same style but for those), so that paint.go's generic box painting
 // paints what Chromium paints.
+//
+// Invariants: a table's grid is built and its cells measured once per
+// layout (tableState), however often the table is laid out; every loop
+// whose cost grows faster than the cells is bounded (table_algo.go's
+// tableMaxWork, tableMaxEdges, tableMaxColumns).
 
 import (
 	"github.com/platen/platen/render/phantom/style"

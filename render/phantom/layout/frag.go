@@ -67,6 +67,9 @@ type Frag struct {
 	// inkTop and inkBottom bound what this fragment and its descendants
 	// paint, for skipping whole subtrees on other pages.
 	inkTop, inkBottom float64
+	// lineTop is a text fragment's line box top: Blink snaps the line box
+	// to whole pixels when painting and keeps the text's offset in it.
+	lineTop float64
 	// lineIndex is a line's index in its block (orphans and widows);
 	// lines the block's line count on its first line.
 	lineIndex, lines int

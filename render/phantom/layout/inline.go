@@ -703,6 +703,7 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 		for _, t := range b.texts {
 			t.X += dx
 			t.Baseline = b.baseline
+			t.lineTop = lineTop
 			ta, td := luRound(t.Text.Metrics.Ascent), luRound(t.Text.Metrics.Descent)
 			t.Y, t.H = b.baseline-ta, ta+td
 		}

@@ -100,6 +100,7 @@ func (ic *inlineCtx) placeMarker(m *Box, line *Frag, baseline float64) {
 	for _, f := range kids {
 		f.X += x0 - w
 		f.Baseline = baseline
+		f.lineTop = line.Y
 		ta, td := luRound(f.Text.Metrics.Ascent), luRound(f.Text.Metrics.Descent)
 		f.Y, f.H = baseline-ta, ta+td
 		line.Children = append(line.Children, f)

@@ -752,9 +752,9 @@ func (p *painter) text(f *Frag) {
 	if s.Visibility != "visible" {
 		return
 	}
-	// Blink rounds a text fragment's paint offset to whole pixels
-	// vertically ("consistent line heights"); the ascent is whole already.
-	by := math.Floor(f.Baseline + p.oy + 0.5)
+	// Blink paints a line box at whole pixels vertically ("consistent line
+	// heights") and the text at its offset in the line.
+	by := math.Floor(f.lineTop+p.oy+0.5) + (f.Baseline - f.lineTop)
 	decos := textDecorations(f.Box)
 	for _, d := range decos {
 		if d.Underline || d.Overline {

@@ -135,6 +135,7 @@ func (f *Frag) translate(dx, dy float64) {
 	f.X += dx
 	f.Y += dy
 	f.Baseline += dy
+	f.lineTop += dy
 	f.inkTop += dy
 	f.inkBottom += dy
 	for _, c := range f.Children {

@@ -700,10 +700,20 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	lineFr := l.frags.new(FragLine, nil)
 	for i := range bs {
 		b := &bs[i]
+		// Text is painted in the coordinates of the nearest inline box
+		// that makes a box fragment, else of the line box; Blink snaps
+		// either to whole pixels.
+		snap := lineTop
+		for k := i; k > 0; k = bs[k].parent {
+			if bk := &bs[k]; !bk.atomic && bk.frag != nil && needsBoxFragment(bk.s) {
+				snap = bk.baseline - bk.textA - bk.vpadT
+				break
+			}
+		}
 		for _, t := range b.texts {
 			t.X += dx
 			t.Baseline = b.baseline
-			t.lineTop = lineTop
+			t.lineTop = snap
 			ta, td := luRound(t.Text.Metrics.Ascent), luRound(t.Text.Metrics.Descent)
 			t.Y, t.H = b.baseline-ta, ta+td
 		}
@@ -822,6 +832,21 @@ func (ic *inlineCtx) relativeInlines(bs []lineBox, line *Frag) {
 		}
 	}
 	line.Children = kept
+}
+
+// needsBoxFragment reports whether an inline box makes a box fragment of
+// its own in LayoutNG (something of it paints, or it is positioned), which
+// is what its text is painted relative to.
+func needsBoxFragment(s *style.Computed) bool {
+	if s.Position != style.Static {
+		return true
+	}
+	for i := 0; i < 4; i++ {
+		if borderWidth(s.Border[i]) > 0 || s.Padding[i].V != 0 {
+			return true
+		}
+	}
+	return s.Background.Color.A > 0 || s.Background.Image != "" || (s.Outline.Style != style.BorderNone && s.Outline.Width > 0)
 }
 
 // inlineLineBox makes the vertical state and fragment of an inline box.

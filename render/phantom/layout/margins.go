@@ -34,8 +34,10 @@ func (l *layouter) marginBoxFrags(g pageGeom, index, count int) []*Frag {
 		return nil
 	}
 	W, H := ps.Width, ps.Height
-	mt, ml := g.areaY, g.areaX
-	mr, mb := W-g.areaX-g.areaW, H-g.areaY-g.areaH
+	// Measured: the boxes start at the true margins and end where the laid
+	// out page area ends (its origin rounded, its size rounded up).
+	mt, ml := ps.Margin[style.Top], ps.Margin[style.Left]
+	mr, mb := W-(g.areaX+g.areaW), H-(g.areaY+g.areaH)
 	var out []*Frag
 	place := func(name string, x, y, w, h float64) {
 		s := ps.Boxes[name]

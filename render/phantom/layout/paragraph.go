@@ -590,9 +590,6 @@ func (l *layouter) pairCorrections(p *paragraph) {
 				continue
 			}
 		}
-		if ia.s.LetterSpacing != 0 {
-			continue // letter-spacing disables kerning in Blink
-		}
 		r1, n1 := utf8.DecodeLastRune(p.text[a.start:a.end])
 		r2, n2 := utf8.DecodeRune(p.text[b.start:b.end])
 		if r1 == utf8.RuneError || r2 == utf8.RuneError || r1 == 0xAD || r2 == '\n' || isMarkRune(r2) {

@@ -70,6 +70,9 @@ type Frag struct {
 	// lineTop is a text fragment's line box top: Blink snaps the line box
 	// to whole pixels when painting and keeps the text's offset in it.
 	lineTop float64
+	// contentRight is a line's content's right edge, its hanging spaces
+	// left out (for the document's scrollable width).
+	contentRight float64
 	// lineIndex is a line's index in its block (orphans and widows);
 	// lines the block's line count on its first line.
 	lineIndex, lines int

@@ -735,6 +735,7 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	ic.relativeInlines(bs, lineFr)
 	lineFr.X, lineFr.Y, lineFr.W, lineFr.H = ic.c.x, lineTop, ic.c.w, lineH
 	lineFr.Baseline, lineFr.HasBaseline = baseline, true
+	lineFr.contentRight = dx + m.lineW
 	lineFr.lineIndex = ic.line
 	ic.line++
 	g.y = lineTop + lineH

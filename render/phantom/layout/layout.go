@@ -68,6 +68,9 @@ type layouter struct {
 	opt Options
 
 	quirks bool
+	// scale is the print shrink factor (1 unless the content is wider than
+	// the page): layout coordinates times scale are page coordinates.
+	scale float64
 	// icb is the initial containing block: the first page's page area, at
 	// the origin of the flow.
 	icbW, icbH float64
@@ -134,15 +137,30 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 	}
 	first := pageGeometry(st.Page(0, false))
 	l.icbW, l.icbH = first.areaW, first.areaH
+	l.scale = 1
 	l.docInfo(doc)
 	var rootFrag *Frag
 	if root != nil {
 		rootFrag = l.layoutRoot(root)
-		if debugDump != nil {
-			debugDump(rootFrag)
-		}
 		if l.err != nil {
 			return nil, l.err
+		}
+		// Chromium shrinks a document wider than the page to fit: laid out
+		// again as wide as its content (at most twice the page), the
+		// pages keep their proportions and are scaled down when printed
+		// (LocalFrameView::ForceLayoutForPagination).
+		if w := docWidth(rootFrag, 0); w > l.icbW+1.0/64 {
+			nw := math.Min(math.Round(w), 2*first.areaW)
+			l.scale = first.areaW / nw
+			l.icbW, l.icbH = nw, first.areaH/l.scale
+			l.positioned, l.fixed, l.fixedFrags, l.markers = nil, nil, nil, nil
+			rootFrag = l.layoutRoot(root)
+			if l.err != nil {
+				return nil, l.err
+			}
+		}
+		if debugDump != nil {
+			debugDump(rootFrag)
 		}
 	}
 	pages, err := l.paginate(rootFrag)
@@ -198,6 +216,9 @@ type pageGeom struct {
 	areaW, areaH float64
 	// trueW is the page area's width before rounding.
 	trueW float64
+	// flowH is the page area's height in layout coordinates (areaH
+	// divided by the print shrink factor).
+	flowH float64
 	style *style.PageStyle
 }
 
@@ -219,6 +240,7 @@ func pageGeometry(ps *style.PageStyle) pageGeom {
 	if g.areaH < 1 {
 		g.areaH = 1
 	}
+	g.flowH = g.areaH
 	return g
 }
 
@@ -293,4 +315,27 @@ func collapseWhite(s string) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+// docWidth is how far right the document's content reaches (its
+// scrollable overflow): boxes' border boxes and lines' content, not what
+// a box that clips its overflow hides.
+func docWidth(f *Frag, depth int) float64 {
+	w := f.X + f.W
+	switch f.Kind {
+	case FragLine:
+		w = f.contentRight
+	case FragText, FragInline:
+		return 0 // the line's content edge counts
+	}
+	if depth > 1024 {
+		return w
+	}
+	if f.Kind == FragBox && f.Box != nil && f.Box.Style.Overflow != "visible" && f.Box.Style.Overflow != "" && f.Box.Parent != nil {
+		return w
+	}
+	for _, c := range f.Children {
+		w = math.Max(w, docWidth(c, depth+1))
+	}
+	return w
 }

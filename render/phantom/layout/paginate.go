@@ -360,6 +360,7 @@ func (pg *pager) fill() ([]page, error) {
 			return err
 		}
 		geom := pageGeometry(l.st.Page(len(pages), false))
+		geom.flowH = geom.areaH / l.scale
 		pages = append(pages, page{geom: geom, start: start})
 		return nil
 	}
@@ -378,7 +379,7 @@ func (pg *pager) fill() ([]page, error) {
 	// and its header on the next.
 	breakAt := func(y, margin float64, tbl *tableRun) error {
 		cur := &pages[len(pages)-1]
-		next := cur.start + cur.geom.areaH
+		next := cur.start + cur.geom.flowH
 		var hdr *Frag
 		shift := 0.0
 		if tbl != nil && y > tbl.headerEnd-eps {
@@ -413,7 +414,7 @@ func (pg *pager) fill() ([]page, error) {
 	for i := 0; i < len(pg.entries); i++ {
 		e := &pg.entries[i]
 		cur := &pages[len(pages)-1]
-		end := cur.start + cur.geom.areaH
+		end := cur.start + cur.geom.flowH
 		switch e.kind {
 		case entFixedStart:
 			fixedStack = append(fixedStack, g)
@@ -503,10 +504,10 @@ func (pg *pager) fill() ([]page, error) {
 				content = true
 				for {
 					cur := &pages[len(pages)-1]
-					if bot <= cur.start+cur.geom.areaH+eps {
+					if bot <= cur.start+cur.geom.flowH+eps {
 						break
 					}
-					if err := newPage(cur.start + cur.geom.areaH); err != nil {
+					if err := newPage(cur.start + cur.geom.flowH); err != nil {
 						return nil, err
 					}
 				}

@@ -46,7 +46,11 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		pgc := &pages[i]
 		g := pgc.geom
 		dp := &draw.Page{Width: g.w, Height: g.h}
-		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.areaH, index: i}
+		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.flowH, index: i}
+		scaled := l.scale != 1
+		if scaled {
+			p.ox, p.oy = 0, -pgc.start
+		}
 		if root != nil && root.Box.Style.Direction == "rtl" {
 			// A right-to-left document hangs from the page area's true
 			// right edge: laid out a whole pixel wide, it starts the
@@ -56,6 +60,9 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		if root != nil {
 			p.canvas(root, g)
 			p.op(draw.PushClip{Path: rectPath(0, g.areaY, g.w, g.areaH)})
+			if scaled {
+				p.op(draw.PushTransform{M: [6]float64{l.scale, 0, 0, l.scale, g.areaX, g.areaY}})
+			}
 			p.stackingContext(root, true)
 			for _, f := range pgc.repeats {
 				p.stackingContext(f, false)
@@ -63,8 +70,14 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 			for _, f := range l.fixedFrags {
 				save, st, sb := p.oy, p.top, p.bottom
 				p.oy, p.top, p.bottom = g.areaY, math.Inf(-1), math.Inf(1)
+				if scaled {
+					p.oy = 0
+				}
 				p.stackingContext(f, false)
 				p.oy, p.top, p.bottom = save, st, sb
+			}
+			if scaled {
+				p.op(draw.PopClip{})
 			}
 			p.op(draw.PopClip{})
 		}
@@ -894,7 +907,7 @@ func (l *layouter) annotate(root *Frag, pages []page) {
 				seen[b] = true
 				pi := pageOf(f.Y)
 				pg := pages[pi]
-				y := f.Y - pg.start + pg.geom.areaY
+				y := (f.Y-pg.start)*l.scale + pg.geom.areaY
 				if b.id != "" {
 					dp := l.doc.Pages[pi]
 					dp.Anchors = append(dp.Anchors, draw.Anchor{Name: b.id, Y: y})
@@ -910,7 +923,8 @@ func (l *layouter) annotate(root *Frag, pages []page) {
 		if href != "" && b != nil && (f.Kind == FragInline || (f.Kind == FragBox && b.href != "")) && f.W > 0 && f.H > 0 {
 			pi := pageOf(f.Y)
 			pg := pages[pi]
-			r := draw.Rect{X: f.X + pg.geom.areaX, Y: f.Y - pg.start + pg.geom.areaY, W: f.W, H: f.H}
+			sc := l.scale
+			r := draw.Rect{X: f.X*sc + pg.geom.areaX, Y: (f.Y-pg.start)*sc + pg.geom.areaY, W: f.W * sc, H: f.H * sc}
 			lk := draw.Link{Rect: r}
 			if strings.HasPrefix(href, "#") {
 				lk.Dest = href[1:]

@@ -179,7 +179,8 @@ func TestDeliveriesAreSignedAndCarryTheSpecPayload(t *testing.T) {
 	d := testnode.Decode[testnode.DocumentEvent](t, p.Data)
 	if d.ID != doc.ID || d.Status != "completed" || d.TemplateSlug != "invoice" || d.TemplateVersion != 1 ||
 		d.CorrelationID != "order-5" || d.PageCount != 1 || d.ByteSize < 1000 || d.Filename == "" ||
-		testnode.Decode[map[string]any](t, d.Metadata)["k"] != "v" || d.URLExpiresAt == nil {
+		testnode.Decode[map[string]any](t, d.Metadata)["k"] != "v" || d.URLExpiresAt == nil ||
+		d.Engine == "" || !strings.Contains(d.EngineReason, "default") {
 		t.Fatalf("data %+v (metadata %s)", d, d.Metadata)
 	}
 	if res, _ := download(t, d.URL); res.StatusCode != 200 {

@@ -98,6 +98,8 @@ type DocumentEvent struct {
 	Message         string          `json:"message"`
 	URL             string          `json:"url"`
 	URLExpiresAt    *time.Time      `json:"urlExpiresAt"`
+	Engine          string          `json:"engine"`
+	EngineReason    string          `json:"engineReason"`
 }
 
 // Template is a template record.

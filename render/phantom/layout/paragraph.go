@@ -414,8 +414,8 @@ func (l *layouter) breaks(p *paragraph) []brkKind {
 		pp, pr = pr, r
 		i += size
 	}
-	if n > 0 && brk[n] == brkNone {
-		brk[n] = brkSoft
+	if n > 0 {
+		brk[n] = brkSoft // the paragraph's end
 	}
 	return brk
 }

@@ -1,0 +1,241 @@
+package layout
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/render/phantom/draw"
+	"github.com/platen/platen/render/phantom/style"
+)
+
+func TestFormatCounter(t *testing.T) {
+	cases := []struct {
+		v    int
+		cs   string
+		want string
+	}{
+		{1, "decimal", "1"}, {-3, "decimal", "-3"}, {7, "decimal-leading-zero", "07"}, {12, "decimal-leading-zero", "12"},
+		{1, "lower-alpha", "a"}, {26, "lower-alpha", "z"}, {27, "lower-alpha", "aa"}, {28, "upper-alpha", "AB"},
+		{0, "lower-alpha", "0"}, {4, "lower-roman", "iv"}, {1994, "upper-roman", "MCMXCIV"}, {4000, "upper-roman", "4000"},
+		{3, "lower-greek", "γ"}, {5, "disc", "•"}, {5, "none", ""},
+	}
+	for _, c := range cases {
+		if got := formatCounter(c.v, counterStyle(c.cs)); got != c.want {
+			t.Errorf("formatCounter(%d, %s) = %q, want %q", c.v, c.cs, got, c.want)
+		}
+	}
+	if got := markerText("decimal", 3); got != "3. " {
+		t.Errorf("decimal marker %q", got)
+	}
+	if got := markerText("square", 3); got != "\u25aa " {
+		t.Errorf("square marker %q", got)
+	}
+	if got := markerText(`"→ "`, 3); got != "→ " {
+		t.Errorf("string marker %q", got)
+	}
+}
+
+// TestBlinkBreaks checks the break opportunities Blink's own table gives
+// between ASCII characters.
+func TestBlinkBreaks(t *testing.T) {
+	l := &layouter{}
+	cases := []struct {
+		text string
+		at   []int // byte offsets with a soft break before them
+	}{
+		{"a b", []int{2, 3}},
+		{"a  b", []int{3, 4}},
+		{"https://example.com/x", []int{21}},
+		{"INV-2026", []int{4, 8}},
+		{"-2026", []int{5}},
+		{"well-known", []int{5, 10}},
+		{"why?not", []int{4, 7}},
+		{"a(b)", []int{4}},
+		{"x)(y", []int{2, 4}},
+		{"a\u00a0b", []int{4}},
+	}
+	for _, c := range cases {
+		p := &paragraph{text: []byte(c.text)}
+		brk := l.breaks(p)
+		var got []int
+		for i, k := range brk {
+			if k == brkSoft {
+				got = append(got, i)
+			}
+		}
+		if len(got) != len(c.at) {
+			t.Errorf("%q: breaks at %v, want %v", c.text, got, c.at)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.at[i] {
+				t.Errorf("%q: breaks at %v, want %v", c.text, got, c.at)
+				break
+			}
+		}
+	}
+}
+
+func TestPDFPageSize(t *testing.T) {
+	cases := []struct{ px, wantPt float64 }{
+		{793.7007874015749, 594.96}, // A4 width
+		{1122.5196850393702, 841.92},
+		{816, 612}, // Letter width
+		{377.95275590551176, 282.96},
+	}
+	for _, c := range cases {
+		if got := pdfPageSide(c.px, c.px > 1000) * 0.75; math.Abs(got-c.wantPt) > 0.005 {
+			t.Errorf("page side %v px: %.3f pt, want %.2f", c.px, got, c.wantPt)
+		}
+	}
+}
+
+// layoutString lays out markup as the engine does.
+func layoutString(t testing.TB, markup string, opt Options) (*draw.Document, error) {
+	t.Helper()
+	doc, st, _, _ := ltLayoutDoc(t, markup, ltGeometry(""), opt)
+	ltShMu.Lock()
+	defer ltShMu.Unlock()
+	return Layout(context.Background(), doc, st, ltShaper(t), opt)
+}
+
+func TestLimits(t *testing.T) {
+	deep := strings.Repeat("<div>", 400) + "deep" + strings.Repeat("</div>", 400)
+	if _, err := layoutString(t, deep, Options{MaxDepth: 64}); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("deep nesting: %v, want ErrTooDeep", err)
+	}
+	long := strings.Repeat(`<div style="break-after:page">page</div>`, 30)
+	if _, err := layoutString(t, long, Options{MaxPages: 10}); !errors.Is(err, ErrTooManyPages) {
+		t.Errorf("30 pages with a cap of 10: %v, want ErrTooManyPages", err)
+	}
+	many := strings.Repeat("<span>x</span>", 3000)
+	if _, err := layoutString(t, many, Options{MaxBoxes: 1000}); !errors.Is(err, ErrTooManyBoxes) {
+		t.Errorf("3000 spans with a cap of 1000 boxes: %v, want ErrTooManyBoxes", err)
+	}
+	d, err := layoutString(t, long, Options{})
+	if err != nil || len(d.Pages) != 30 {
+		t.Fatalf("30 forced pages: %v pages, %v", len(d.Pages), err)
+	}
+	doc, st, _, _ := ltLayoutDoc(t, long, ltGeometry(""), Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ltShMu.Lock()
+	_, err = Layout(ctx, doc, st, ltShaper(t), Options{})
+	ltShMu.Unlock()
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: %v", err)
+	}
+}
+
+// TestDocumentInfo checks the title, language, outline, anchors and links.
+func TestDocumentInfo(t *testing.T) {
+	d, err := layoutString(t, `<html lang="de"><head><title> The  title </title></head><body>
+<h1 id="top">Heading one</h1><p><a href="https://example.com/">a link</a> and <a href="#top">back</a></p>
+<h2>Second <b>level</b></h2><div style="break-before:page" id="p2"><h3>Third</h3></div></body></html>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Title != "The title" || d.Lang != "de" {
+		t.Errorf("title %q lang %q", d.Title, d.Lang)
+	}
+	want := []draw.OutlineItem{{Title: "Heading one", Level: 1, Page: 0}, {Title: "Second level", Level: 2, Page: 0}, {Title: "Third", Level: 3, Page: 1}}
+	if len(d.Outline) != len(want) {
+		t.Fatalf("outline %+v", d.Outline)
+	}
+	for i, o := range d.Outline {
+		if o.Title != want[i].Title || o.Level != want[i].Level || o.Page != want[i].Page {
+			t.Errorf("outline[%d] = %+v, want %+v", i, o, want[i])
+		}
+	}
+	if len(d.Pages) != 2 {
+		t.Fatalf("%d pages", len(d.Pages))
+	}
+	p0 := d.Pages[0]
+	if len(p0.Links) != 2 || p0.Links[0].URI != "https://example.com/" || p0.Links[1].Dest != "top" {
+		t.Errorf("links %+v", p0.Links)
+	}
+	if len(p0.Anchors) != 1 || p0.Anchors[0].Name != "top" || len(d.Pages[1].Anchors) != 1 || d.Pages[1].Anchors[0].Name != "p2" {
+		t.Errorf("anchors %+v / %+v", p0.Anchors, d.Pages[1].Anchors)
+	}
+}
+
+// TestBalancedOps checks that every page closes what it opens (clips,
+// opacity groups, transforms), whatever the document does.
+func TestBalancedOps(t *testing.T) {
+	d, err := layoutString(t, `<div style="overflow:hidden;border-radius:8px;height:50px;opacity:.5"><p style="position:relative;z-index:2">a</p>
+<div style="position:absolute;z-index:-1;overflow:hidden;width:10px">b</div></div><div style="width:2000px">wide</div>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range d.Pages {
+		if n := balance(p.Ops); n != 0 {
+			t.Errorf("page %d: %d unclosed pushes", i, n)
+		}
+	}
+}
+
+func balance(ops []draw.Op) int {
+	n := 0
+	for _, o := range ops {
+		switch o.(type) {
+		case draw.PushClip, draw.PushOpacity, draw.PushTransform:
+			n++
+		case draw.PopClip:
+			n--
+			if n < 0 {
+				return n
+			}
+		}
+	}
+	return n
+}
+
+// FuzzLayout lays out random markup and CSS: never a panic, pushes and
+// pops balanced, and within its budget.
+func FuzzLayout(f *testing.F) {
+	seeds := []string{
+		`<p>hello <b>world</b></p>`,
+		`<table><tr><td rowspan=3>a<td>b</table>`,
+		`<div style="position:absolute;right:-10px;bottom:-5%">x</div>`,
+		`<ol reversed start=-2><li value=9>x<li>y</ol>`,
+		`<p style="white-space:pre-wrap;tab-size:0">a	b  c</p>`,
+		`<span style="display:inline-block;width:-5px;padding:-3px">z</span>`,
+		`<div style="height:100%;min-height:200vh;break-inside:avoid">tall</div>`,
+		`<p dir=rtl>שלום <bdo dir=ltr>abc</bdo> عربى</p>`,
+		`<style>p::before{content:counter(x) attr(id) open-quote;counter-increment:x 5}</style><p id=q>p</p>`,
+		`<div style="columns:2;float:left;display:flex">f</div><img src="data:image/png;base64,AAAA" alt="broken">`,
+		`<style>@page{margin:50%;@top-center{content:counter(pages)}}</style>x`,
+		`<li style="list-style:square inside;letter-spacing:-20px;word-spacing:1e6px">w w</li>`,
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, markup string) {
+		if len(markup) > 20000 {
+			return
+		}
+		doc, st, _, _ := ltLayoutDoc(t, markup, ltGeometry(""), Options{})
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		ltShMu.Lock()
+		d, err := Layout(ctx, doc, st, ltShaper(t), Options{MaxPages: 50, Header: "<span class=pageNumber></span>"})
+		ltShMu.Unlock()
+		if err != nil {
+			if errors.Is(err, ErrTooManyPages) || errors.Is(err, ErrTooDeep) || errors.Is(err, ErrTooManyBoxes) {
+				return
+			}
+			t.Fatalf("layout: %v", err)
+		}
+		for i, p := range d.Pages {
+			if n := balance(p.Ops); n != 0 {
+				t.Fatalf("page %d: pushes and pops unbalanced (%d)", i, n)
+			}
+		}
+	})
+}
+
+var _ = style.Top

@@ -2,6 +2,8 @@ package render
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -22,7 +24,7 @@ func (e namedEngine) Render(context.Context, Job) ([]byte, error) {
 // judgedEngine is a namedEngine that is also a Judge, as phantom is.
 type judgedEngine struct{ namedEngine }
 
-func (e judgedEngine) Unsupported(Job) []string { return e.missing }
+func (e judgedEngine) Unsupported(context.Context, Job) []string { return e.missing }
 
 func TestEngineChoice(t *testing.T) {
 	version := func(manifestEngine string) *Checked {
@@ -55,6 +57,8 @@ func TestEngineChoice(t *testing.T) {
 		{"request for phantom, clean", []Engine{supported, chromium}, DefaultAuto, "", EnginePhantom, EnginePhantom, []string{"asked for by the request"}},
 		{"phantom missing on the node", []Engine{chromium}, DefaultAuto, "", EnginePhantom, EngineChromium, []string{"does not run"}},
 		{"chromium missing on the node", []Engine{unsupported}, DefaultAuto, "", "", EnginePhantom, []string{"chromium does not run"}},
+		{"named phantom, long list cut", []Engine{many, chromium}, DefaultAuto, EnginePhantom, "", EnginePhantom, []string{"a, b, c, d, e, and 2 more"}},
+		{"zero default is chromium", []Engine{supported, chromium}, "", "", "", EngineChromium, []string{"platform default"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,5 +84,66 @@ func TestEngineChoice(t *testing.T) {
 	}
 	if err := (RendererConfig{DefaultEngine: "webkit"}).Validate(); err == nil {
 		t.Error("an unknown default engine was accepted")
+	}
+}
+
+// failingEngine is a judged phantom whose every print fails as a fault of
+// its own would.
+type failingEngine struct{ judgedEngine }
+
+func (failingEngine) Render(context.Context, Job) ([]byte, error) {
+	return nil, fmt.Errorf("%w: a fault", ErrRender)
+}
+
+// printingEngine answers every job with a one-page PDF.
+type printingEngine struct{ namedEngine }
+
+func (printingEngine) Render(context.Context, Job) ([]byte, error) {
+	return onePagePDF(), nil
+}
+
+// onePagePDF is the smallest well-formed one-page PDF, with its xref.
+func onePagePDF() []byte {
+	objs := []string{
+		"<</Type/Catalog/Pages 2 0 R>>",
+		"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+		"<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>",
+	}
+	var b strings.Builder
+	b.WriteString("%PDF-1.7\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	return []byte(b.String())
+}
+
+// TestAutoFallsBackWhenPhantomFails: under the default, a document phantom
+// chose but failed on is printed by chromium and says so; a document that
+// names phantom fails as it asked.
+func TestAutoFallsBackWhenPhantomFails(t *testing.T) {
+	v, err := Version{HTML: "<p>x</p>"}.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultRendererConfig()
+	cfg.DefaultEngine = DefaultAuto
+	r := NewRenderer(cfg, failingEngine{judgedEngine{namedEngine{name: EnginePhantom}}}, printingEngine{namedEngine{name: EngineChromium}})
+	res, err := r.Render(context.Background(), Request{Version: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Engine != EngineChromium || !strings.Contains(res.EngineReason, "phantom failed") {
+		t.Fatalf("engine %q, reason %q", res.Engine, res.EngineReason)
+	}
+	if _, err := r.Render(context.Background(), Request{Version: v, Engine: EnginePhantom}); !errors.Is(err, ErrRender) {
+		t.Fatalf("a document that names phantom: %v, want its ErrRender", err)
 	}
 }

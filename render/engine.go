@@ -30,8 +30,9 @@ type Engine interface {
 type Judge interface {
 	// Unsupported lists what the job uses that the engine does not lay out,
 	// each a short stable name and where it is used ("display:flex at
-	// div.header"); empty means the engine supports the whole job.
-	Unsupported(job Job) []string
+	// div"); empty means the engine supports the whole job. A check that
+	// cannot finish within ctx lists why, so the job goes elsewhere.
+	Unsupported(ctx context.Context, job Job) []string
 }
 
 // ErrRender is a document the engine could not print.

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/pdf"
@@ -19,6 +21,8 @@ import (
 type Renderer struct {
 	engines map[string]Engine
 	slots   chan struct{}
+	// choices keeps the engine choice of versions' own samples (Choose).
+	choices choiceCache
 	cfg     RendererConfig
 	// pdfTemplates fills templates made from an uploaded PDF.
 	pdfTemplates *pdftemplate.Engine
@@ -146,16 +150,20 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	engine, choice, err := r.choose(req, job)
+	engine, choice, err := r.choose(ctx, req, job)
 	if err != nil {
 		return Result{}, err
 	}
-	var out []byte
-	pages := -1
-	if pc, ok := engine.(PageCounter); ok {
-		out, pages, err = pc.RenderCounted(ctx, job)
-	} else {
-		out, err = engine.Render(ctx, job)
+	out, pages, err := printJob(ctx, engine, job)
+	if err != nil && choice.auto && choice.Engine == EnginePhantom && errors.Is(err, ErrRender) && !errors.Is(err, ErrTooManyPages) && ctx.Err() == nil {
+		// The default chose phantom and phantom failed on this document:
+		// the default owes the caller a document, and chromium prints
+		// what phantom supports too.
+		if c, ok := r.engines[EngineChromium]; ok {
+			engine = c
+			choice = Choice{Engine: EngineChromium, Reason: "the platform default: phantom failed on this document, so chromium printed it"}
+			out, pages, err = printJob(ctx, engine, job)
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -168,6 +176,16 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 		return r.finish(out, req.Watermark, res, start)
 	}
 	return r.finishCounted(out, pages, req.Watermark, res, start)
+}
+
+// printJob runs one engine on the job; pages is -1 when the engine does not
+// count them itself.
+func printJob(ctx context.Context, e Engine, job Job) ([]byte, int, error) {
+	if pc, ok := e.(PageCounter); ok {
+		return pc.RenderCounted(ctx, job)
+	}
+	out, err := e.Render(ctx, job)
+	return out, -1, err
 }
 
 // A PageCounter is an engine that knows how many pages it printed. The
@@ -244,10 +262,18 @@ func (r *Renderer) slot(ctx context.Context, queue bool) (release func(), err er
 type Choice struct {
 	Engine string `json:"engine"`
 	Reason string `json:"reason"`
+	// auto is set when the platform default chose.
+	auto bool
 }
+
+// chooseTimeout bounds the support check of Choose, which runs on a
+// request's path outside the render queue.
+const chooseTimeout = 5 * time.Second
 
 // Choose says which engine would render the version with data, and why,
 // without printing: what saving a version reports for its sample data.
+// The answer for a version's own sample is kept (req.CacheKey names the
+// immutable version), so reading a version again costs nothing.
 func (r *Renderer) Choose(req Request) (Choice, error) {
 	if req.Version.PDF != nil {
 		return Choice{Engine: EnginePDFium, Reason: pdfiumReason}, nil
@@ -258,11 +284,23 @@ func (r *Renderer) Choose(req Request) (Choice, error) {
 	if err := checkEngineName(req.Engine); err != nil {
 		return Choice{}, err
 	}
+	key := ""
+	if req.CacheKey != "" && req.Engine == "" {
+		key = req.CacheKey
+		if c, ok := r.choices.get(key); ok {
+			return c, nil
+		}
+	}
 	job, err := r.job(req)
 	if err != nil {
 		return Choice{}, err
 	}
-	_, c, err := r.choose(req, job)
+	ctx, cancel := context.WithTimeout(context.Background(), chooseTimeout)
+	defer cancel()
+	_, c, err := r.choose(ctx, req, job)
+	if err == nil && key != "" && ctx.Err() == nil {
+		r.choices.put(key, c)
+	}
 	return c, err
 }
 
@@ -281,7 +319,7 @@ func checkEngineName(name string) error {
 // manifest's, else the platform default. A name always gets that engine
 // when this node has it; the default gives phantom only what it supports.
 // This is the one place the rule lives.
-func (r *Renderer) choose(req Request, job Job) (Engine, Choice, error) {
+func (r *Renderer) choose(ctx context.Context, req Request, job Job) (Engine, Choice, error) {
 	name, why := req.Engine, "asked for by the request"
 	if name == "" {
 		name, why = req.Version.Manifest.Engine, "asked for by the template"
@@ -289,8 +327,11 @@ func (r *Renderer) choose(req Request, job Job) (Engine, Choice, error) {
 	if name == "" {
 		name, why = r.cfg.DefaultEngine, "the platform default"
 	}
-	if name == "" || name == DefaultAuto {
-		return r.auto(job)
+	switch name {
+	case "":
+		name = EngineChromium // a zero config: the shipped default
+	case DefaultAuto:
+		return r.auto(ctx, job)
 	}
 	e, ok := r.engines[name]
 	if !ok {
@@ -305,8 +346,8 @@ func (r *Renderer) choose(req Request, job Job) (Engine, Choice, error) {
 	}
 	reason := why
 	if j, ok := e.(Judge); ok {
-		if missing := j.Unsupported(job); len(missing) > 0 {
-			reason += "; " + name + " ignored what it does not support: " + strings.Join(missing, ", ")
+		if missing := j.Unsupported(ctx, job); len(missing) > 0 {
+			reason += "; " + name + " ignored what it does not support: " + listed(missing)
 		}
 	}
 	return e, Choice{Engine: name, Reason: reason}, nil
@@ -314,7 +355,7 @@ func (r *Renderer) choose(req Request, job Job) (Engine, Choice, error) {
 
 // auto is the platform default: phantom when it supports everything the
 // job uses, chromium otherwise, saying what sent it there.
-func (r *Renderer) auto(job Job) (Engine, Choice, error) {
+func (r *Renderer) auto(ctx context.Context, job Job) (Engine, Choice, error) {
 	p, hasP := r.engines[EnginePhantom]
 	c, hasC := r.engines[EngineChromium]
 	switch {
@@ -327,16 +368,57 @@ func (r *Renderer) auto(job Job) (Engine, Choice, error) {
 	}
 	j, ok := p.(Judge)
 	if !ok {
-		return p, Choice{Engine: EnginePhantom, Reason: "the platform default"}, nil
+		return p, Choice{Engine: EnginePhantom, Reason: "the platform default", auto: true}, nil
 	}
-	missing := j.Unsupported(job)
+	missing := j.Unsupported(ctx, job)
 	if len(missing) == 0 {
-		return p, Choice{Engine: EnginePhantom, Reason: "the platform default: phantom supports everything the document uses"}, nil
+		return p, Choice{Engine: EnginePhantom, Reason: "the platform default: phantom supports everything the document uses", auto: true}, nil
 	}
-	const shown = 5
-	list := missing
+	return c, Choice{Engine: EngineChromium, Reason: "the platform default: phantom does not support " + listed(missing), auto: true}, nil
+}
+
+// listed names at most five items, and at most 400 bytes of them: a reason
+// travels in records, events and headers, and a document with thousands of
+// unknown properties must not make it big.
+func listed(items []string) string {
+	const shown, maxBytes = 5, 400
+	list := items
 	if len(list) > shown {
-		list = append(list[:shown:shown], fmt.Sprintf("and %d more", len(missing)-shown))
+		list = append(list[:shown:shown], fmt.Sprintf("and %d more", len(items)-shown))
 	}
-	return c, Choice{Engine: EngineChromium, Reason: "the platform default: phantom does not support " + strings.Join(list, ", ")}, nil
+	s := strings.Join(list, ", ")
+	if len(s) > maxBytes {
+		cut := maxBytes
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// choiceCache keeps the engine choice of versions' own samples, by version
+// key: versions and their samples never change. Bounded; when full it
+// starts again, which costs only a support check per version.
+type choiceCache struct {
+	mu sync.Mutex // guards m
+	m  map[string]Choice
+}
+
+const choicesKept = 4096
+
+func (c *choiceCache) get(key string) (Choice, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch, ok := c.m[key]
+	return ch, ok
+}
+
+func (c *choiceCache) put(key string, ch Choice) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= choicesKept {
+		c.m = map[string]Choice{}
+	}
+	c.m[key] = ch
 }

@@ -109,7 +109,7 @@ func BenchmarkStages(b *testing.B) {
 					b.Fatal(err)
 				}
 			}},
-			{"support", func() { unsupported(job, p.doc, p.style) }},
+			{"support", func() { unsupported(p.doc, p.style) }},
 			{"layout", func() { lay() }},
 			{"write", func() {
 				out.Reset()

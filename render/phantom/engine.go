@@ -69,15 +69,25 @@ func (e *Engine) Name() string { return render.EnginePhantom }
 
 // Unsupported lists what the job uses that phantom does not lay out
 // (render.Judge): the platform default hands such a document to chromium.
-func (e *Engine) Unsupported(job render.Job) []string {
-	sh, err := e.take(context.Background())
+// A check that cannot take a worker within ctx, or that fails, says so:
+// the document then goes to chromium too.
+func (e *Engine) Unsupported(ctx context.Context, job render.Job) (out []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = []string{"phantom's support check failed"}
+		}
+	}()
+	sh, err := e.take(ctx)
 	if err != nil {
-		return []string{err.Error()}
+		return []string{"phantom's support check did not finish in time"}
 	}
 	defer e.put(sh)
 	p, err := e.prepare(job, sh)
 	if err != nil {
-		return []string{"markup phantom cannot read (" + err.Error() + ")"}
+		return []string{"markup phantom cannot read"}
+	}
+	if job.Tagged {
+		return append([]string{"taggedPdf at the manifest"}, p.unsupported...)
 	}
 	return p.unsupported
 }
@@ -92,7 +102,14 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 // RenderCounted is Render that also says how many pages it printed
 // (render.PageCounter), so the renderer need not parse the PDF again to
 // count them.
-func (e *Engine) RenderCounted(ctx context.Context, job render.Job) ([]byte, int, error) {
+func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte, pages int, err error) {
+	// A fault in phantom fails its document, never the node: the engine runs
+	// in the node's process, where Chromium's crashes stay in the browser's.
+	defer func() {
+		if r := recover(); r != nil {
+			pdf, pages, err = nil, 0, fmt.Errorf("%w: phantom failed on this document (%v)", render.ErrRender, r)
+		}
+	}()
 	sh, err := e.take(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -161,8 +178,10 @@ func (e *Engine) prepare(job render.Job, sh *fonts.Shaper) (*prepared, error) {
 		return nil, err
 	}
 	p := &prepared{doc: doc, style: st}
-	p.unsupported = unsupported(job, doc, st)
-	e.prepared.put(job.HTML, p)
+	p.unsupported = unsupported(doc, st)
+	if len(job.HTML) <= preparedMaxBytes {
+		e.prepared.put(job.HTML, p)
+	}
 	return p, nil
 }
 
@@ -192,7 +211,12 @@ type preparedCache struct {
 	byKey map[string]*prepared
 }
 
-const preparedKept = 8
+// preparedKept and preparedMaxBytes bound what the cache holds: a few
+// documents of ordinary size; a bigger one is parsed again for its render.
+const (
+	preparedKept     = 8
+	preparedMaxBytes = 256 << 10
+)
 
 func (c *preparedCache) get(key string) *prepared {
 	c.mu.Lock()

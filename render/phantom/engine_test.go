@@ -82,13 +82,13 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 	}{
 		{`<div style="display:flex"><p>a</p></div>`, []string{"display:flex"}},
 		{`<style>.g{display:grid}</style><div class="g">a</div>`, []string{"display:grid"}},
-		{`<p>a</p><script>document.write("b")</script>`, []string{"<script>"}},
-		{`<canvas id="c"></canvas>`, []string{"<canvas> at canvas#c"}},
+		{`<p>a</p><script>document.write("b")</script>`, []string{"script"}},
+		{`<canvas id="c"></canvas>`, []string{"element:canvas at canvas"}},
 		{`<img style="float:left" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">`, []string{"float"}},
 		{`<style>@font-face{font-family:X;src:url(data:font/woff2;base64,AAAA)}</style><p style="font-family:X">a</p>`, []string{"@font-face"}},
 	}
 	for _, c := range cases {
-		got := strings.Join(e.Unsupported(job(c.markup)), "; ")
+		got := strings.Join(e.Unsupported(context.Background(), job(c.markup)), "; ")
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: unsupported %q lacks %q", c.markup, got, w)
@@ -96,10 +96,10 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 		}
 	}
 	plain := `<table><tr><td style="display:inline-block;border:1px solid">a</td></tr></table><ol><li>b</li></ol><p style="position:absolute;top:10mm">c</p>`
-	if got := e.Unsupported(job(plain)); len(got) != 0 {
+	if got := e.Unsupported(context.Background(), job(plain)); len(got) != 0 {
 		t.Errorf("a document of tables, lists and positioning was judged unsupported: %v", got)
 	}
-	if got := e.Unsupported(render.Job{HTML: render.Document("<p>a</p>", a4(), ""), Geometry: a4(), Tagged: true}); len(got) == 0 || !strings.Contains(got[0], "taggedPdf") {
+	if got := e.Unsupported(context.Background(), render.Job{HTML: render.Document("<p>a</p>", a4(), ""), Geometry: a4(), Tagged: true}); len(got) == 0 || !strings.Contains(got[0], "taggedPdf") {
 		t.Errorf("a tagged PDF was judged supported: %v", got)
 	}
 }
@@ -131,7 +131,7 @@ func TestRenderRefusesRunawayNesting(t *testing.T) {
 	if _, err := e.Render(context.Background(), job(deep)); !errors.Is(err, render.ErrRender) {
 		t.Fatalf("5,000 nested divs: %v, want ErrRender", err)
 	}
-	if got := e.Unsupported(job(deep)); len(got) == 0 {
+	if got := e.Unsupported(context.Background(), job(deep)); len(got) == 0 {
 		t.Error("5,000 nested divs were judged supported")
 	}
 }
@@ -159,6 +159,39 @@ func TestConcurrentRenders(t *testing.T) {
 	for err := range errs {
 		if err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestTaggedIsJudgedOnEveryCall: the markup's verdict is kept for the
+// render that follows it, but a tagged PDF is a property of the job, and
+// the same markup asked for tagged must still go to chromium.
+func TestTaggedIsJudgedOnEveryCall(t *testing.T) {
+	e := testEngine(t)
+	plain := job(`<p>same markup, tagged or not</p>`)
+	if got := e.Unsupported(context.Background(), plain); len(got) != 0 {
+		t.Fatalf("untagged: %v", got)
+	}
+	tagged := plain
+	tagged.Tagged = true
+	if got := e.Unsupported(context.Background(), tagged); len(got) == 0 || !strings.Contains(got[0], "taggedPdf") {
+		t.Fatalf("tagged after an untagged check of the same markup: %v", got)
+	}
+}
+
+// TestUnsupportedNamesNoData: a reason travels into records, events and
+// headers, where a document's data never goes; ids and classes are often
+// filled from the data, so a reason names tags only.
+func TestUnsupportedNamesNoData(t *testing.T) {
+	e := testEngine(t)
+	got := strings.Join(e.Unsupported(context.Background(), job(
+		`<div id="cust-Jane-Doe" class="jane@example.com" style="display:flex">a</div><p class="secret-42" style="colr:red">b</p><canvas id="x-secret"></canvas>`)), "; ")
+	if got == "" {
+		t.Fatal("nothing unsupported found")
+	}
+	for _, leak := range []string{"Jane", "jane@", "secret"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("the reason %q carries %q from the data", got, leak)
 		}
 	}
 }

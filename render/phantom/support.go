@@ -1,25 +1,26 @@
 package phantom
 
 import (
-	"fmt"
 	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/phantom/images"
 	"github.com/platen/platen/render/phantom/layout"
 	"github.com/platen/platen/render/phantom/style"
 )
 
-// unsupported lists what a parsed and styled document uses that phantom
-// does not lay out, as "name at where" (docs/templates.md "Engines"): the
-// style's features (flex, grid, floats, transforms, web fonts, CSS phantom
-// does not implement), the elements that need a browser (scripts, frames,
-// canvas, media), drawings with parts phantom cannot draw, and a tagged PDF.
-// Each name is given once, at its first use.
-func unsupported(job render.Job, doc *html.Node, st *style.Result) []string {
+// unsupported lists what a parsed and styled document's markup uses that
+// phantom does not lay out, as "name at where" (docs/templates.md
+// "Engines"): the style's features (flex, grid, floats, transforms, web
+// fonts, CSS phantom does not implement), the elements that need a browser
+// (scripts, frames, canvas, media), and drawings with parts phantom cannot
+// draw. Each name is given once, at its first use. Where is a tag name,
+// never an attribute: ids and classes are often filled from the data.
+// What depends on the job rather than the markup (a tagged PDF) is
+// checked by Engine.Unsupported on every call.
+func unsupported(doc *html.Node, st *style.Result) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(name, where string) {
@@ -31,9 +32,6 @@ func unsupported(job render.Job, doc *html.Node, st *style.Result) []string {
 			name += " at " + where
 		}
 		out = append(out, name)
-	}
-	if job.Tagged {
-		add("taggedPdf", "the manifest")
 	}
 	for _, f := range st.Unsupported() {
 		add(f.Name, f.Where)
@@ -51,11 +49,11 @@ func unsupported(job render.Job, doc *html.Node, st *style.Result) []string {
 			switch n.DataAtom {
 			case atom.Script:
 				if strings.TrimSpace(text(n)) != "" || attr(n, "src") != "" {
-					add("<script>", describe(n))
+					add("script", describe(n))
 				}
 			case atom.Iframe, atom.Frame, atom.Frameset, atom.Object, atom.Embed, atom.Canvas, atom.Video, atom.Audio, atom.Math:
 				if s := st.Style(n); s == nil || s.Display != style.DisplayNone {
-					add("<"+n.Data+">", describe(n))
+					add("element:"+n.Data, describe(n))
 				}
 			case atom.Img:
 				if src := attr(n, "src"); src != "" {
@@ -99,14 +97,5 @@ func text(n *html.Node) string {
 	return b.String()
 }
 
-// describe names an element as a selector would: tag, id and first class.
-func describe(n *html.Node) string {
-	s := n.Data
-	if id := attr(n, "id"); id != "" {
-		return fmt.Sprintf("%s#%s", s, id)
-	}
-	if cl := strings.Fields(attr(n, "class")); len(cl) > 0 {
-		return s + "." + cl[0]
-	}
-	return s
-}
+// describe names an element by its tag: its id and classes may hold data.
+func describe(n *html.Node) string { return n.Data }

@@ -864,20 +864,10 @@ func (cp *computer) where(src string, n *html.Node) string {
 
 // describe names an element for a report: tag, id and classes.
 func describe(n *html.Node) string {
-	var b strings.Builder
-	b.WriteString(n.Data)
-	if id := attr(n, "id"); id != "" {
-		b.WriteByte('#')
-		b.WriteString(id)
-	}
-	for i, c := range strings.Fields(attr(n, "class")) {
-		if i >= 4 {
-			break
-		}
-		b.WriteByte('.')
-		b.WriteString(c)
-	}
-	return b.String()
+	// The tag name only: an element's id and classes are often filled from
+	// the document's data, and a feature's Where travels into records,
+	// events and headers, where the data never goes.
+	return n.Data
 }
 
 // wide applies a CSS-wide keyword to p.

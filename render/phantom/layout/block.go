@@ -202,6 +202,27 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	}
 	bd, pd := boxBorders(s), boxPadding(s, c.w)
 	ml, _, cw := blockWidths(s, c.w, bd, pd, forceW)
+	switch {
+	case b.Inline || b.IsOutOfFlow():
+		// Auto margins are zero on inline-blocks; abspos resolves its own.
+		ml = marginOf(s, style.Left, c.w)
+	case b.Parent != nil && b.Parent.Style.TextAlignBlocks:
+		// -webkit-center and -webkit-right (<center>, align="center")
+		// align block children that leave room, whatever their margins.
+		if a := b.Parent.Style.TextAlign; a == style.AlignCenter || a == style.AlignRight {
+			mr := marginOf(s, style.Right, c.w)
+			if !s.Margin[style.Left].IsAuto() && !s.Margin[style.Right].IsAuto() {
+				free := c.w - cw - bd.h() - pd.h() - ml - mr
+				if free > 0 {
+					if a == style.AlignCenter {
+						ml += luHalf(free)
+					} else {
+						ml += free
+					}
+				}
+			}
+		}
+	}
 	fr.X = c.x + ml
 	fr.W = bd.h() + pd.h() + cw
 	mt, mb := marginOf(s, style.Top, c.w), marginOf(s, style.Bottom, c.w)
@@ -331,11 +352,25 @@ func (l *layouter) layoutTableBlock(b *Box, c cbox, f *flow) *Frag {
 	fr := l.layoutTable(b, c.w, c.h)
 	ml, mr := marginOf(s, style.Left, c.w), marginOf(s, style.Right, c.w)
 	free := c.w - fr.W - ml - mr
-	switch autoL, autoR := s.Margin[style.Left].IsAuto(), s.Margin[style.Right].IsAuto(); {
+	autoL, autoR := s.Margin[style.Left].IsAuto(), s.Margin[style.Right].IsAuto()
+	if !autoL && !autoR && b.Parent != nil && b.Parent.Style.TextAlignBlocks {
+		// -webkit-center and -webkit-right align the table too.
+		switch b.Parent.Style.TextAlign {
+		case style.AlignCenter:
+			autoL, autoR = true, true
+			free += ml + mr
+			ml = 0
+		case style.AlignRight:
+			autoL = true
+			free += ml
+			ml = 0
+		}
+	}
+	switch {
 	case autoL && autoR:
-		ml = luHalf(math.Max(free, 0))
+		ml += luHalf(math.Max(free, 0))
 	case autoL:
-		ml = math.Max(free, 0)
+		ml += math.Max(free, 0)
 	}
 	f.strut.add(marginOf(s, style.Top, c.w))
 	f.resolve()

@@ -112,8 +112,11 @@ func (a *App) EngineChoice(t storage.Template, n int) (render.Choice, error) {
 	}
 	c, err := a.deps.Renderer.Choose(render.Request{Version: checked, Data: checked.Sample,
 		CacheKey: actors.VersionKey(t.ID, n), Now: a.deps.Clock.Now()})
-	if err != nil {
+	switch {
+	case errors.Is(err, render.ErrFill), errors.Is(err, fault.ErrPayload):
 		return render.Choice{Reason: "the sample data does not fill the template: " + err.Error()}, nil
+	case err != nil:
+		return render.Choice{}, err
 	}
 	return c, nil
 }

@@ -177,11 +177,15 @@ func (n *Node) start(out io.Writer) error {
 			}
 		}()
 	}
-	fast, err := phantom.New(phantom.Config{Workers: max(runtime.NumCPU(), 1), MaxPages: cfg.Render.MaxPages})
-	if err != nil {
-		return err
+	engines := []render.Engine{n.engine}
+	// Without fonts phantom cannot print; the node then runs chromium alone
+	// and every document says so in its engineReason.
+	if fast, err := phantom.New(phantom.Config{Workers: max(runtime.NumCPU(), 1), MaxPages: cfg.Render.MaxPages}); err != nil {
+		log.Error("phantom cannot start; chromium prints every document", "err", err)
+	} else {
+		engines = append(engines, fast)
 	}
-	renderer := render.NewRenderer(cfg.Render, n.engine, fast)
+	renderer := render.NewRenderer(cfg.Render, engines...)
 	// PDFium compiles at the first upload or fill, once: its compiled
 	// module is kept in the data folder for the next start.
 	n.pdfTemplates = pdftemplate.New(pdftemplate.Options{Instances: min(runtime.NumCPU(), 4), CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})

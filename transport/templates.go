@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/platen/platen/actors"
@@ -58,14 +59,14 @@ type versionView struct {
 	CreatedAt time.Time      `json:"createdAt"`
 }
 
-// withEngine adds the engine the version's sample data gets.
-func (s *Server) withEngine(v versionView, t storage.Template) (versionView, error) {
-	c, err := s.app.EngineChoice(t, v.Version)
-	if err != nil {
-		return v, err
+// withEngine adds the engine the version's sample data gets. It is advice:
+// when it cannot be worked out the answer goes without it, and a save that
+// succeeded is never reported as failed because of it.
+func (s *Server) withEngine(v versionView, t storage.Template) versionView {
+	if c, err := s.app.EngineChoice(t, v.Version); err == nil {
+		v.Engine = &c
 	}
-	v.Engine = &c
-	return v, nil
+	return v
 }
 
 func viewVersion(v storage.TemplateVersion, t storage.Template) versionView {
@@ -262,11 +263,8 @@ func (s *Server) createVersion(r *request) error {
 	if v.Number == t.ActiveVersion {
 		note += " and active"
 	}
-	view, err := s.withEngine(viewVersion(v, t), t)
-	if err != nil {
-		return err
-	}
-	if view.Engine.Engine != "" {
+	view := s.withEngine(viewVersion(v, t), t)
+	if view.Engine != nil && view.Engine.Engine != "" {
 		note += "; its sample data renders with " + view.Engine.Engine
 	}
 	return r.ok(http.StatusCreated, view, note)
@@ -314,11 +312,7 @@ func (s *Server) getVersion(r *request) error {
 	if err != nil {
 		return err
 	}
-	view, err := s.withEngine(viewVersion(v, t), t)
-	if err != nil {
-		return err
-	}
-	return r.ok(http.StatusOK, view, "")
+	return r.ok(http.StatusOK, s.withEngine(viewVersion(v, t), t), "")
 }
 
 func (s *Server) activateVersion(r *request) error {
@@ -407,13 +401,15 @@ func (s *Server) copyStarter(r *request) error {
 	return r.ok(http.StatusCreated, viewTemplate(t), "starter copied; version 1 is active and generates now")
 }
 
-// asciiHeader keeps a text safe in a header value: printable ASCII only.
+// asciiHeader keeps a text safe in a header value: printable ASCII only,
+// each other character one "?".
 func asciiHeader(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c < 0x20 || c > 0x7e {
-			b[i] = '?'
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 || r > 0x7e {
+			r = '?'
 		}
+		b.WriteRune(r)
 	}
-	return string(b)
+	return b.String()
 }

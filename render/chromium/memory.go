@@ -73,7 +73,10 @@ func (e *Engine) ProcessTree() []int {
 const clockTicks = 100
 
 // TreeCPU returns the CPU time, user and system, that a process and its
-// living descendants have used: what the browser costs in processor time.
+// descendants have used: what the browser costs in processor time. The
+// living processes count their own time, and the time of the children
+// they have reaped (cutime, cstime), so a helper that has exited counts
+// too once its parent has waited for it.
 func TreeCPU(root int) time.Duration {
 	var ticks int64
 	for _, pid := range tree(root) {
@@ -82,12 +85,14 @@ func TreeCPU(root int) time.Duration {
 			continue
 		}
 		s := string(stat)
-		// Fields after the command: state is 0, utime 11, stime 12.
+		// Fields after the command: state is 0, utime 11, stime 12,
+		// cutime 13, cstime 14.
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) > 12 {
-			u, _ := strconv.ParseInt(fields[11], 10, 64)
-			st, _ := strconv.ParseInt(fields[12], 10, 64)
-			ticks += u + st
+		if len(fields) > 14 {
+			for _, f := range fields[11:15] {
+				v, _ := strconv.ParseInt(f, 10, 64)
+				ticks += v
+			}
 		}
 	}
 	return time.Duration(ticks) * time.Second / clockTicks

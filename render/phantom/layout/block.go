@@ -3,6 +3,8 @@ package layout
 import (
 	"math"
 
+	"golang.org/x/net/html/atom"
+
 	"github.com/platen/platen/render/phantom/style"
 )
 
@@ -226,6 +228,16 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	fr.X = c.x + ml
 	fr.W = bd.h() + pd.h() + cw
 	mt, mb := marginOf(s, style.Top, c.w), marginOf(s, style.Bottom, c.w)
+	if l.quirks && b.Parent != nil && isQuirkyContainer(b.Parent) {
+		// Quirks mode drops the user-agent margins of a body's or a
+		// cell's first child at its top and last child at its bottom.
+		if isFirstInFlow(b) && isQuirkyMargin(b, style.Top) {
+			mt = 0
+		}
+		if isLastInFlow(b) && isQuirkyMargin(b, style.Bottom) {
+			mb = 0
+		}
+	}
 	ch := forceH
 	if ch < 0 {
 		ch = specifiedHeight(s, c.h, bd, pd)
@@ -252,6 +264,22 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		g = flow{y: fr.Y + bd[style.Top] + pd[style.Top]}
 	}
 	inner := cbox{x: fr.X + bd[style.Left] + pd[style.Left], w: cw, h: ch}
+	if l.quirks && ch < 0 && forceH < 0 {
+		switch {
+		case b.Parent == nil:
+			// Quirks mode: the root fills the page area...
+			inner.h = math.Max(0, c.h-bd.v()-pd.v())
+		case b.Node != nil && b.Node.DataAtom == atom.Body && b.Parent.Parent == nil:
+			// ...and so does the body, within its margins.
+			inner.h = math.Max(0, c.h-mt-mb-bd.v()-pd.v())
+			ch = -1
+			fr.fixedH = false
+		default:
+			// Percentages look through auto heights to the nearest
+			// definite one.
+			inner.h = c.h
+		}
+	}
 	var pc *posContainer
 	if b.isPositioned() {
 		pc = l.pushPositioned(fr)
@@ -314,6 +342,9 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	h := ch
 	if h < 0 {
 		h = clampHeight(s, contentBottom-contentTop, c.h, bd, pd)
+		if l.quirks && b.Node != nil && b.Node.DataAtom == atom.Body && b.Parent != nil && b.Parent.Parent == nil && c.h >= 0 {
+			h = math.Max(h, c.h-mt-mb-bd.v()-pd.v())
+		}
 	}
 	fr.H = bd.v() + pd.v() + h
 	f.y = fr.Y + fr.H
@@ -627,4 +658,55 @@ func firstBaseline(fr *Frag) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// isQuirkyContainer reports whether quirks mode drops the user-agent
+// margins of b's first and last children: the body and table cells.
+func isQuirkyContainer(b *Box) bool {
+	if b.Kind == KindCell {
+		return true
+	}
+	return b.Node != nil && b.Node.DataAtom == atom.Body && b.Pseudo == PseudoNone
+}
+
+// quirkyEm is the user-agent margin (in em) of elements whose margins are
+// quirky in Chromium's html.css (the __qem unit).
+var quirkyEm = map[atom.Atom]float64{
+	atom.P: 1, atom.Blockquote: 1, atom.Dl: 1, atom.Ul: 1, atom.Ol: 1, atom.Menu: 1, atom.Dir: 1, atom.Pre: 1,
+	atom.H1: 0.67, atom.H2: 0.83, atom.H3: 1, atom.H4: 1.33, atom.H5: 1.67, atom.H6: 2.33,
+}
+
+// isQuirkyMargin reports whether b's margin on side is the user-agent's
+// quirky one: the element's default, unchanged by the document.
+func isQuirkyMargin(b *Box, side int) bool {
+	if b.Node == nil || b.Anonymous || b.Pseudo != PseudoNone {
+		return false
+	}
+	em, ok := quirkyEm[b.Node.DataAtom]
+	if !ok {
+		return false
+	}
+	m := b.Style.Margin[side]
+	return m.Unit == style.Px && math.Abs(m.V-em*b.Style.FontSize) < 0.01
+}
+
+func isFirstInFlow(b *Box) bool {
+	for _, c := range b.Parent.Children {
+		if c.IsOutOfFlow() {
+			continue
+		}
+		return c == b
+	}
+	return false
+}
+
+func isLastInFlow(b *Box) bool {
+	kids := b.Parent.Children
+	for i := len(kids) - 1; i >= 0; i-- {
+		if kids[i].IsOutOfFlow() {
+			continue
+		}
+		return kids[i] == b
+	}
+	return false
 }

@@ -327,6 +327,21 @@ type lineBox struct {
 	hasEdge bool
 	// vpad are the vertical border+padding (top, bottom).
 	vpadT, vpadB float64
+	// In quirks mode a box's strut (sa, sd) counts only once text (or a
+	// <br>, or the box's own borders or padding) is on the line: until
+	// then empty is set and a, d hold only what children bring.
+	sa, sd float64
+	empty  bool
+}
+
+// ensureStrut makes the box's strut count (LayoutNG's EnsureTextMetrics).
+func (lb *lineBox) ensureStrut() {
+	if !lb.empty {
+		return
+	}
+	lb.empty = false
+	lb.a = math.Max(lb.a, lb.sa)
+	lb.d = math.Max(lb.d, lb.sd)
 }
 
 // fontMetrics returns the primary font metrics of style s.
@@ -364,6 +379,12 @@ func (l *layouter) newLineBox(parent int, s *style.Computed) lineBox {
 	ha := math.Floor(lead / 2)
 	lb.a = lb.textA + ha
 	lb.d = lb.textD + (lead - ha)
+	lb.sa, lb.sd = lb.a, lb.d
+	if l.quirks {
+		// The line height quirk: no strut until there is text.
+		lb.empty = true
+		lb.a, lb.d = math.Inf(-1), math.Inf(-1)
+	}
 	return lb
 }
 
@@ -594,6 +615,9 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 			}
 			lb.frag.X = x + ml
 			lb.frag.NoStart = it.box.noStart
+			if lb.vpadT+lb.vpadB > 0 || it.edge != 0 {
+				lb.ensureStrut()
+			}
 			bs = append(bs, lb)
 			cur = len(bs) - 1
 			openIdx[e.item] = cur
@@ -622,6 +646,7 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 			abs = append(abs, absAt{e.item, ax})
 		case itBreak:
 			closeText()
+			bs[cur].ensureStrut()
 		case itAtomic:
 			closeText()
 			a := ic.atomic(e.item)
@@ -663,6 +688,12 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	// Vertical alignment: unite each box into its parent, innermost first.
 	ic.align(bs)
 	root := &bs[0]
+	if math.IsInf(root.a, -1) {
+		root.a = 0
+	}
+	if math.IsInf(root.d, -1) {
+		root.d = 0
+	}
 	lineTop := g.y
 	lineH := root.a + root.d
 	for i := 1; i < len(bs); i++ {
@@ -911,6 +942,7 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 	s := it.s
 	var out []*Frag
 	x := pen
+	lb.ensureStrut()
 	nRuns := len(sg.runs)
 	for k := range sg.runs {
 		// Runs come in logical order: right to left, they are placed
@@ -1051,6 +1083,14 @@ func (ic *inlineCtx) align(bs []lineBox) {
 	for i := len(bs) - 1; i >= 1; i-- {
 		b := &bs[i]
 		p := &bs[b.parent]
+		if math.IsInf(b.a, -1) || math.IsInf(b.d, -1) {
+			// An empty box (quirks mode): nothing to unite.
+			if va := b.s.VerticalAlign.Keyword; va == style.VATop || va == style.VABottom {
+				b.edge = va
+				b.a, b.d = 0, 0
+			}
+			continue
+		}
 		va := b.s.VerticalAlign
 		shift := 0.0
 		switch va.Keyword {

@@ -136,6 +136,7 @@ func (l *layouter) layoutMarkerLine(b *Box, fr *Frag, c cbox, g *flow) {
 	}
 	g.resolve()
 	lb := l.newLineBox(-1, b.Style)
+	lb.ensureStrut()
 	line := l.frags.new(FragLine, nil)
 	line.X, line.Y, line.W, line.H = c.x, g.y, c.w, lb.a+lb.d
 	line.Baseline, line.HasBaseline = g.y+lb.a, true

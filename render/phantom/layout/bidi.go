@@ -59,6 +59,14 @@ func (l *layouter) resolveBidi(p *paragraph, rtl bool) {
 	}
 }
 
+// baseLevel is the paragraph's embedding level.
+func (ic *inlineCtx) baseLevel() uint8 {
+	if n := len(ic.p.levels); n > 0 {
+		return ic.p.levels[n-1]
+	}
+	return 0
+}
+
 // visEl is a content element of a bidi line: the line's element index,
 // its first fragment in the line's kids, the box it sits in and its level.
 type visEl struct {

@@ -208,7 +208,11 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	case b.Inline || b.IsOutOfFlow():
 		// Auto margins are zero on inline-blocks; abspos resolves its own.
 		ml = marginOf(s, style.Left, c.w)
-	case b.Parent != nil && b.Parent.Style.TextAlignBlocks:
+	case forceW < 0 && rtlContainer(b) && !s.Margin[style.Left].IsAuto() && !s.Margin[style.Right].IsAuto():
+		// Over-constrained in a right-to-left container: the left margin
+		// gives way, so the box sits at the right.
+		ml = c.w - cw - bd.h() - pd.h() - marginOf(s, style.Right, c.w)
+	case forceW < 0 && b.Parent != nil && b.Parent.Style.TextAlignBlocks:
 		// -webkit-center and -webkit-right (<center>, align="center")
 		// align block children that leave room, whatever their margins.
 		if a := b.Parent.Style.TextAlign; a == style.AlignCenter || a == style.AlignRight {
@@ -384,6 +388,9 @@ func (l *layouter) layoutTableBlock(b *Box, c cbox, f *flow) *Frag {
 	ml, mr := marginOf(s, style.Left, c.w), marginOf(s, style.Right, c.w)
 	free := c.w - fr.W - ml - mr
 	autoL, autoR := s.Margin[style.Left].IsAuto(), s.Margin[style.Right].IsAuto()
+	if !autoL && !autoR && rtlContainer(b) {
+		ml = c.w - fr.W - mr
+	}
 	if !autoL && !autoR && b.Parent != nil && b.Parent.Style.TextAlignBlocks {
 		// -webkit-center and -webkit-right align the table too.
 		switch b.Parent.Style.TextAlign {
@@ -709,4 +716,9 @@ func isLastInFlow(b *Box) bool {
 		return kids[i] == b
 	}
 	return false
+}
+
+// rtlContainer reports whether b's containing block is right to left.
+func rtlContainer(b *Box) bool {
+	return b.Parent != nil && b.Parent.Style.Direction == "rtl"
 }

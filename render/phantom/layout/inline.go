@@ -537,9 +537,13 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	if last {
 		// text-align-last: auto is text-align, except that justify aligns
 		// to the start. The style package currently computes an unset
-		// text-align-last as left rather than auto (its root info lacks
-		// auto): a left that is not auto is taken for auto here.
-		lastAuto := st.TextAlignLastAuto || st.TextAlignLast == style.AlignLeft
+		// text-align-last as start rather than auto (its root info lacks
+		// auto): a start that is not auto is taken for auto here.
+		start := style.AlignLeft
+		if st.Direction == "rtl" {
+			start = style.AlignRight
+		}
+		lastAuto := st.TextAlignLastAuto || st.TextAlignLast == start
 		if !lastAuto {
 			align = st.TextAlignLast
 		} else if align == style.AlignJustify {
@@ -602,7 +606,11 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 		if p.bidi {
 			lastText = nil // one fragment per element, to reorder them
 			if it.kind == itAtomic || it.kind == itText {
-				vis = append(vis, visEl{el: i, k0: len(kids), box: cur, level: ic.levelOf(e)})
+				lv := ic.levelOf(e)
+				if i == hangEl && p.segs[e.seg].trailStart == p.segs[e.seg].start {
+					lv = ic.baseLevel() // UAX #9 L1: trailing spaces at the paragraph's level
+				}
+				vis = append(vis, visEl{el: i, k0: len(kids), box: cur, level: lv})
 			}
 		}
 		switch it.kind {
@@ -723,7 +731,7 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 		}
 	}
 	dx := ic.c.x + indent + offset
-	if p.bidi && hangEl >= 0 && ic.levelOf(ic.els[hangEl])&1 == 1 {
+	if p.bidi && hangEl >= 0 && ic.baseLevel()&1 == 1 && (ic.levelOf(ic.els[hangEl]) == ic.baseLevel() || p.segs[ic.els[hangEl].seg].trailStart == p.segs[ic.els[hangEl].seg].start) {
 		// A right-to-left line's hanging spaces are its visual left end:
 		// they hang left of the line box's start.
 		dx -= p.segs[ic.els[hangEl].seg].trailW

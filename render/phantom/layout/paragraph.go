@@ -312,6 +312,12 @@ func (l *layouter) segment(p *paragraph) {
 			if p.levels != nil && next < it.end && p.levels[next] != p.levels[i] {
 				cut = true
 			}
+			// In a bidi paragraph, a word's trailing spaces are a segment of
+			// their own when the word is not at the paragraph's level: at a
+			// line's end they go back to that level (UAX #9 L1).
+			if p.levels != nil && next < it.end && p.text[next] == ' ' && p.text[i] != ' ' && p.levels[i] != p.levels[len(p.levels)-1] {
+				cut = true
+			}
 			if next == it.end {
 				cut = true
 				if next < len(p.text) && brk[next] == brkSoft && wrap {

@@ -43,6 +43,8 @@ var debugDump func(*Frag)
 type page struct {
 	geom  pageGeom
 	start float64 // stitched y at the page area's top
+	// blank marks a page left blank by a left or right break.
+	blank bool
 	// repeats are table header and footer copies painted on this page.
 	repeats []*Frag
 }
@@ -59,6 +61,8 @@ type pgEntry struct {
 	// table is the wrapper fragment of a table with repeated parts
 	// (entTableStart, entTableEnd).
 	table *Frag
+	// name is the page name of what follows a forced break.
+	name string
 }
 
 const (
@@ -74,10 +78,12 @@ const (
 type gapAt struct{ y, d float64 }
 
 type pager struct {
-	l       *layouter
-	entries []pgEntry
-	gaps    []gapAt
-	cum     []float64 // cumulative shift after each gap
+	l *layouter
+	// firstName is the named page of the document's start.
+	firstName string
+	entries   []pgEntry
+	gaps      []gapAt
+	cum       []float64 // cumulative shift after each gap
 }
 
 // paginate breaks the flow into pages and moves the fragments into
@@ -85,6 +91,7 @@ type pager struct {
 func (l *layouter) paginate(root *Frag) ([]page, error) {
 	pg := &pager{l: l}
 	if root != nil {
+		pg.firstName = pageName(root)
 		pg.walk(root, 0, 0)
 	}
 	pages, err := pg.fill()
@@ -200,8 +207,12 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		if prev != nil {
 			e := pgEntry{kind: entCand, y: c.Y, avoid: inner}
 			if prev.Kind == FragBox && c.Kind == FragBox {
-				if breakAfter(prev) == style.BreakPage || breakBefore(c) == style.BreakPage {
+				ba, bb := breakAfter(prev), breakBefore(c)
+				if isForced(ba) || isForced(bb) || pageName(c) != pageName(prev) {
 					e.forced = true
+					// A left or right break is a page break: Chromium leaves
+					// no blank page to reach the side (measured).
+					e.name = pageName(c)
 					e.margin = leadingMargin(f.Children, ci, f.W)
 				}
 				if isAvoid(breakAfter(prev)) || isAvoid(breakBefore(c)) {
@@ -282,6 +293,32 @@ func leadingMargin(kids []*Frag, i int, cbW float64) float64 {
 	return m
 }
 
+func isForced(b style.Break) bool {
+	return b == style.BreakPage || b == style.BreakLeft || b == style.BreakRight
+}
+
+// pageName is the named page (the page property) of a box's content: the
+// box's own, else its first in-flow child's.
+func pageName(f *Frag) string {
+	for f != nil && f.Kind == FragBox && f.Box != nil {
+		if n := f.Box.Style.Page; n != "" {
+			return n
+		}
+		var next *Frag
+		for _, c := range f.Children {
+			if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
+				next = c
+				break
+			}
+			if c.Kind == FragLine {
+				break
+			}
+		}
+		f = next
+	}
+	return ""
+}
+
 func isAvoid(b style.Break) bool { return b == style.BreakAvoid || b == style.BreakAvoidPage }
 
 // breakBefore is a box's break-before, or its first in-flow child's (a
@@ -352,6 +389,8 @@ type tableRun struct {
 func (pg *pager) fill() ([]page, error) {
 	l := pg.l
 	var pages []page
+	name := pg.firstName
+	blankNext := false // no blank pages today: Chromium leaves none
 	newPage := func(start float64) error {
 		if len(pages) >= l.opt.MaxPages {
 			return ErrTooManyPages
@@ -359,9 +398,10 @@ func (pg *pager) fill() ([]page, error) {
 		if err := l.ctx.Err(); err != nil {
 			return err
 		}
-		geom := pageGeometry(l.st.Page(len(pages), false))
+		geom := pageGeometry(l.st.PageNamed(len(pages), blankNext, name))
 		geom.flowH = geom.areaH / l.scale
-		pages = append(pages, page{geom: geom, start: start})
+		pages = append(pages, page{geom: geom, start: start, blank: blankNext})
+		blankNext = false
 		return nil
 	}
 	if err := newPage(0); err != nil {
@@ -436,6 +476,7 @@ func (pg *pager) fill() ([]page, error) {
 		case entCand:
 			ys := e.y + g
 			if e.forced && content && ys > cur.start+eps {
+				name = e.name
 				if err := breakAt(e.y, e.margin, innermost()); err != nil {
 					return nil, err
 				}

@@ -266,17 +266,28 @@ func (b *builder) image(parent *Box, n *html.Node, s *style.Computed) {
 	}
 	box.Image = img
 	box.id = attr(n, "id")
-	if err != nil {
-		if alt := attr(n, "alt"); alt != "" && s.Width.IsAuto() && s.Height.IsAuto() {
-			// Chromium shows the alt text of a broken image with no size
-			// as text in the line.
-			ib := b.newBox(KindInline, s, n)
+	if err != nil && box.Inline {
+		alt := attr(n, "alt")
+		if alt != "" || (s.Width.IsAuto() && s.Height.IsAuto()) {
+			// Chromium shows a broken image as its 16 px icon (floated, so
+			// the line's height ignores it) followed by its alt text, in
+			// the line (measured; the icon's place is left empty here; a
+			// sized image without alt keeps its size).
+			ib := b.newBox(KindInline, b.l.anonStyle(s, style.DisplayInline), n)
 			ib.Inline = true
 			ib.id = box.id
-			t := b.newBox(KindText, s, nil)
-			t.Inline = true
-			t.Text = alt
-			appendChild(ib, t)
+			is := b.l.anonStyle(s, style.DisplayInline)
+			is.Width = style.Length{V: 16, Unit: style.Px}
+			is.Height = style.Length{V: 0, Unit: style.Px} // a float in Chromium: no line height
+			icon := b.newBox(KindReplaced, is, nil)
+			icon.Inline = true
+			appendChild(ib, icon)
+			if alt != "" {
+				t := b.newBox(KindText, s, nil)
+				t.Inline = true
+				t.Text = alt
+				appendChild(ib, t)
+			}
 			appendChild(parent, ib)
 			return
 		}

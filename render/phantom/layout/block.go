@@ -41,7 +41,7 @@ type cbox struct {
 // out-of-flow boxes that have no positioned ancestor.
 func (l *layouter) layoutRoot(root *Box) *Frag {
 	icb := l.pushPositioned(nil)
-	icb.x, icb.y, icb.w, icb.h = 0, 0, l.icbW, l.icbH
+	icb.x, icb.y, icb.w, icb.h = 0, 0, l.viewW, l.viewH
 	f := &flow{}
 	c := cbox{x: 0, w: l.icbW, h: l.icbH}
 	var fr *Frag

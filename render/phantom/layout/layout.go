@@ -74,6 +74,11 @@ type layouter struct {
 	// icb is the initial containing block: the first page's page area, at
 	// the origin of the flow.
 	icbW, icbH float64
+	// viewW and viewH are the viewport's size, the containing block of
+	// positioned boxes with no positioned ancestor: Chromium's frame size,
+	// the page area rounded down (measured), where blocks lay out in the
+	// area rounded up.
+	viewW, viewH float64
 
 	frags  fragArena
 	glyphs []draw.Glyph
@@ -137,6 +142,7 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 	}
 	first := pageGeometry(st.Page(0, false))
 	l.icbW, l.icbH = first.areaW, first.areaH
+	l.viewW, l.viewH = first.viewW, first.viewH
 	l.scale = 1
 	l.docInfo(doc)
 	var rootFrag *Frag
@@ -153,6 +159,7 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 			nw := math.Min(math.Round(w), 2*first.areaW)
 			l.scale = first.areaW / nw
 			l.icbW, l.icbH = nw, first.areaH/l.scale
+			l.viewW, l.viewH = nw, math.Floor(first.trueH/l.scale)
 			l.positioned, l.fixed, l.fixedFrags, l.markers = nil, nil, nil, nil
 			rootFrag = l.layoutRoot(root)
 			if l.err != nil {
@@ -214,8 +221,10 @@ type pageGeom struct {
 	w, h         float64 // PDF page size in px
 	areaX, areaY float64
 	areaW, areaH float64
-	// trueW is the page area's width before rounding.
-	trueW float64
+	// trueW and trueH are the page area's size before rounding; viewW
+	// and viewH the viewport's (rounded down).
+	trueW, trueH float64
+	viewW, viewH float64
 	// flowH is the page area's height in layout coordinates (areaH
 	// divided by the print shrink factor).
 	flowH float64
@@ -232,7 +241,9 @@ func pageGeometry(ps *style.PageStyle) pageGeom {
 	g.w, g.h = pdfPageSide(ps.Width, false), pdfPageSide(ps.Height, true)
 	g.areaX, g.areaY = math.Round(ps.Margin[style.Left]), math.Round(ps.Margin[style.Top])
 	g.trueW = ps.Width - ps.Margin[style.Left] - ps.Margin[style.Right]
+	g.trueH = ps.Height - ps.Margin[style.Top] - ps.Margin[style.Bottom]
 	g.areaW = math.Ceil(g.trueW - 1e-6)
+	g.viewW, g.viewH = math.Max(1, math.Floor(g.trueW+1e-6)), math.Max(1, math.Floor(g.trueH+1e-6))
 	g.areaH = math.Ceil(ps.Height - ps.Margin[style.Top] - ps.Margin[style.Bottom] - 1e-6)
 	if g.areaW < 1 {
 		g.areaW = 1

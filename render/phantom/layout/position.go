@@ -78,7 +78,7 @@ func (l *layouter) layoutFixed(root *Frag) {
 		if !l.check() {
 			return
 		}
-		af := l.layoutAbs(*a, 0, 0, l.icbW, l.icbH)
+		af := l.layoutAbs(*a, 0, 0, l.viewW, l.viewH)
 		l.fixedFrags = append(l.fixedFrags, af)
 	}
 }

@@ -366,6 +366,23 @@ func TestMatchesChromium(t *testing.T) {
 			ltExpectClose(t, "<!DOCTYPE html><html><head><meta charset=utf-8></head><body style=\"font-family:Arial\">"+c.html+"</body></html>", c.tol)
 		})
 	}
+	// Whole documents: quirks mode (no doctype), the viewport of positioned
+	// boxes, -webkit-center, named pages.
+	docs := []struct{ name, html string }{
+		{"quirks mode", `<html><body style="font:14px Arial"><p>First paragraph, its margin dropped.</p>
+<div><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" style="width:50px;height:30px"></div><div>after image</div>
+<div style="height:50%;background:#eee">half the page</div><p>last</p></body></html>`},
+		{"viewport and fixed", `<!DOCTYPE html><html><head><style>@page{margin:20mm}</style></head><body style="font:14px Arial">
+<div style="position:absolute;top:0;right:0">corner</div><div style="position:absolute;top:50%;left:50%">half</div>
+<div style="position:fixed;bottom:0;left:0;width:100%;text-align:center">fixed footer</div>` + strings.Repeat("<p>"+lorem+"</p>", 25) + `</body></html>`},
+		{"centre", `<!DOCTYPE html><html><body style="font:16px Arial"><center><div style="width:200px">centred block</div></center>
+<div align="right"><div style="width:100px">right block</div></div><div style="text-align:center"><div style="display:inline-block;margin:0 auto;min-width:300px">inline-block auto margins</div></div></body></html>`},
+		{"named pages", `<!DOCTYPE html><html><head><style>@page wide{size:297mm 210mm}.w{page:wide}</style></head><body style="font:16px Arial">
+<p>portrait</p><div class="w"><p>landscape</p></div><p style="break-before:left">back</p></body></html>`},
+	}
+	for _, d := range docs {
+		t.Run(d.name, func(t *testing.T) { ltExpectClose(t, d.html, 0.1) })
+	}
 }
 
 var ltPageRE = regexp.MustCompile(`width="([\d.]+)" height="([\d.]+)"`)
@@ -390,4 +407,38 @@ func ltSamePages(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// TestHeaderFooterMatchesChromium prints a two-page document with
+// displayHeaderFooter templates: the templates' words must be where
+// Chromium puts them on every page.
+func TestHeaderFooterMatchesChromium(t *testing.T) {
+	g := ltGeometry(`{"pageSize":"A4","margins":{"top":"25mm","bottom":"22mm","left":"15mm","right":"15mm"}}`)
+	header := `<div style="font:9px Arial">Acme Ltd <b>report</b></div><div style="margin-left:auto;font:9px Arial">Confidential</div>`
+	footer := `<div style="font:10px Arial;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`
+	body := "<!DOCTYPE html><html><body style=\"font:12px Arial\">" + strings.Repeat("<p>"+lorem+"</p>", 40) + "</body></html>"
+	ltChromiumPDF(t, "<p>x</p>", g)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cr, err := ltCrEngine.Render(ctx, render.Job{HTML: render.Document(body, g, ""), Geometry: g, Header: header, Footer: footer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, run := ltLayoutDoc(t, body, g, Options{Header: header, Footer: footer})
+	ph, err := run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, pa := ltWords(t, cr)
+	b, pb := ltWords(t, ph)
+	c := ltCompare(a, b)
+	if !ltSamePages(pa, pb) || c.missing > 0 || c.extra > 0 || c.worst > 0.1 {
+		t.Errorf("pages %d/%d, words %d matched %d (missing %d extra %d), worst %.3f (%q)", len(pa), len(pb), c.total, c.matched, c.missing, c.extra, c.worst, c.worstWord)
+		for _, r := range c.report {
+			t.Log(r)
+		}
+	}
+	if len(pa) < 2 {
+		t.Fatalf("the document should take two pages, not %d", len(pa))
+	}
 }

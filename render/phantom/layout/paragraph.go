@@ -373,17 +373,30 @@ func (l *layouter) breaks(p *paragraph) []brkKind {
 		}
 	}
 	if !ascii {
-		if err := l.seg.InitWithBytes(p.text); err == nil {
-			it := l.seg.LineIterator()
-			for it.Next() {
-				ln := it.Line()
-				end := min(ln.OffsetInBytes+ln.LengthInBytes, n)
-				if ln.IsMandatoryBreak {
-					brk[end] = brkForced
-				} else {
-					brk[end] = brkSoft
-				}
+		// ICU's answers matter only beside non-ASCII characters: run the
+		// segmenter on windows around them, each stretching to the spaces
+		// on either side (included), which is context enough.
+		for i := 0; i < n; {
+			if p.text[i] < 0x80 {
+				i++
+				continue
 			}
+			ws := i
+			for ws > 0 && p.text[ws-1] != ' ' && p.text[ws-1] != '\n' {
+				ws--
+			}
+			if ws > 0 {
+				ws--
+			}
+			we := i
+			for we < n && !(p.text[we] == ' ' && we > i) && p.text[we] != '\n' {
+				we++
+			}
+			if we < n {
+				we++
+			}
+			l.icuBreaks(p.text[ws:we], brk[ws:we+1], ws > 0, we < n)
+			i = we
 		}
 	}
 	// Blink's LazyLineBreakIterator decides the rest itself: after a run
@@ -424,6 +437,29 @@ func (l *layouter) breaks(p *paragraph) []brkKind {
 		brk[n] = brkSoft // the paragraph's end
 	}
 	return brk
+}
+
+// icuBreaks fills brk (one longer than text) with UAX #14's opportunities
+// inside text; the window's own start and end are left alone when the
+// window does not start or end the paragraph.
+func (l *layouter) icuBreaks(text []byte, brk []brkKind, cutStart, cutEnd bool) {
+	if err := l.seg.InitWithBytes(text); err != nil {
+		return
+	}
+	n := len(text)
+	it := l.seg.LineIterator()
+	for it.Next() {
+		ln := it.Line()
+		end := min(ln.OffsetInBytes+ln.LengthInBytes, n)
+		if (end == 0 && cutStart) || (end == n && cutEnd) {
+			continue
+		}
+		if ln.IsMandatoryBreak {
+			brk[end] = brkForced
+		} else {
+			brk[end] = brkSoft
+		}
+	}
 }
 
 func isBreakableSpace(r rune) bool { return r == ' ' || r == '\n' || r == '\t' }

@@ -166,9 +166,6 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 				return nil, l.err
 			}
 		}
-		if debugDump != nil {
-			debugDump(rootFrag)
-		}
 	}
 	pages, err := l.paginate(rootFrag)
 	if err != nil {

@@ -35,10 +35,6 @@ import (
 	"github.com/platen/platen/render/phantom/style"
 )
 
-var debugPaginate = false
-
-var debugDump func(*Frag)
-
 // page is one page's window onto the stitched flow.
 type page struct {
 	geom  pageGeom
@@ -497,12 +493,6 @@ func (pg *pager) fill() ([]page, error) {
 					content = true
 				}
 				continue
-			}
-			if debugPaginate {
-				println("unit", e.top, e.bottom, "g", g, "end", end)
-				for _, c := range cands {
-					println("  cand", c.y, c.g, c.avoid)
-				}
 			}
 			// The unit does not fit: break at the best candidate before it.
 			best := -1

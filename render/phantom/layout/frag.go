@@ -126,6 +126,7 @@ func (l *layouter) allocGlyphs(n int) []draw.Glyph {
 		size := 2 * cap(l.glyphs)
 		size = max(size, 1024)
 		size = min(size, 16384)
+		size = max(size, n)
 		l.glyphs = make([]draw.Glyph, 0, size)
 	}
 	s := l.glyphs[len(l.glyphs) : len(l.glyphs)+n]

@@ -809,9 +809,10 @@ func textDecorations(b *Box) []style.Decoration {
 }
 
 // decoration paints one text's underline and overline (or line-through)
-// as Blink places them: thickness max(1, font-size / 10) when auto;
-// underline below the baseline by max(1, ceil(thickness / 2)), overline at
-// the text top, line-through at two thirds of the ascent.
+// as Blink places them: thickness max(1, font-size / 10) when auto, in
+// whole pixels; underline below the baseline by max(1, ceil(thickness /
+// 2)), overline just above the text top, line-through at two thirds of the
+// ascent; lines at whole pixels (measured against Chromium).
 func (p *painter) decoration(f *Frag, t *TextRun, d style.Decoration, by float64, through bool) {
 	s := f.Box.Style
 	th := math.Max(1, s.FontSize/10)
@@ -820,12 +821,14 @@ func (p *painter) decoration(f *Frag, t *TextRun, d style.Decoration, by float64
 	} else if d.Thickness.Unit == style.Percent {
 		th = math.Max(1, d.Thickness.V*s.FontSize/100)
 	}
+	th = math.Floor(th) // whole pixels, as Chromium paints them (measured)
 	ascent := math.Round(t.Metrics.Ascent)
 	color := d.Color
 	if color.A == 0 {
 		return
 	}
 	line := func(y float64) {
+		y = math.Floor(y + 0.5)
 		x := f.X + p.ox
 		w := f.W
 		switch d.Style {
@@ -854,7 +857,7 @@ func (p *painter) decoration(f *Frag, t *TextRun, d style.Decoration, by float64
 		line(by + gap)
 	}
 	if d.Overline {
-		line(by - ascent)
+		line(by - ascent - th)
 	}
 }
 

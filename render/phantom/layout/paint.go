@@ -65,6 +65,8 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 			}
 			p.stackingContext(root, true)
 			for _, f := range pgc.repeats {
+				// Copies made by pagination, after the tree's ink was measured.
+				computeInk(f)
 				p.stackingContext(f, false)
 			}
 			for _, f := range l.fixedFrags {

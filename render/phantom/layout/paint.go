@@ -336,7 +336,8 @@ func (p *painter) line(ln *Frag) {
 				continue
 			}
 			if isPositionedFrag(c) || makesContext(c) {
-				p.stackingContext(c, false)
+				// collect gathered it: it paints with its stacking
+				// context's layers (CSS 2 Appendix E), not here as well.
 				continue
 			}
 			// An atomic inline paints as if it were a stacking context.

@@ -15,86 +15,11 @@ func (l *layouter) anonStyle(p *style.Computed, d style.Display) *style.Computed
 	return c
 }
 
-// initialStyle is every non-inherited property at its initial value.
-var initialStyle = style.Computed{
-	Display:           style.DisplayBlock,
-	ZIndexAuto:        true,
-	Float:             "none",
-	Clear:             "none",
-	Inset:             [4]style.Length{{Unit: style.Auto}, {Unit: style.Auto}, {Unit: style.Auto}, {Unit: style.Auto}},
-	Width:             style.Length{Unit: style.Auto},
-	Height:            style.Length{Unit: style.Auto},
-	MinWidth:          style.Length{Unit: style.Auto},
-	MinHeight:         style.Length{Unit: style.Auto},
-	MaxWidth:          style.Length{Unit: style.None},
-	MaxHeight:         style.Length{Unit: style.None},
-	Overflow:          "visible",
-	Visibility:        "visible",
-	Opacity:           1,
-	Background:        style.Background{Repeat: "repeat", SizeW: style.Length{Unit: style.Auto}, SizeH: style.Length{Unit: style.Auto}, Clip: "border-box"},
-	FontFamily:        []string{"serif"},
-	FontSize:          16,
-	FontWeight:        400,
-	FontStretch:       100,
-	LineHeight:        style.Length{Unit: style.Normal},
-	TextAlignLastAuto: true,
-	TextTransform:     "none",
-	WordBreak:         "normal",
-	OverflowWrap:      "normal",
-	Hyphens:           "manual",
-	Direction:         "ltr",
-	UnicodeBidi:       "normal",
-	TabSize:           8,
-	ListStyleType:     "disc",
-	ListStylePosition: "outside",
-	ContentNone:       true,
-	TableLayout:       "auto",
-	CaptionSide:       "top",
-	EmptyCells:        "show",
-	Orphans:           2,
-	Widows:            2,
-	ObjectFit:         "fill",
-}
+// initialStyle is every property at its initial value (style.Initial).
+var initialStyle = style.Initial()
 
-// inheritStyle copies the inherited properties of p into c.
-func inheritStyle(c, p *style.Computed) {
-	if p == nil {
-		return
-	}
-	c.Visibility = p.Visibility
-	c.Color = p.Color
-	c.FontFamily = p.FontFamily
-	c.FontSize = p.FontSize
-	c.FontWeight = p.FontWeight
-	c.FontStyle = p.FontStyle
-	c.SmallCaps = p.SmallCaps
-	c.FontStretch = p.FontStretch
-	c.LineHeight = p.LineHeight
-	c.LineHeightNumber = p.LineHeightNumber
-	c.TextAlign = p.TextAlign
-	c.TextAlignLast = p.TextAlignLast
-	c.TextAlignLastAuto = p.TextAlignLastAuto
-	c.TextIndent = p.TextIndent
-	c.TextTransform = p.TextTransform
-	c.LetterSpacing = p.LetterSpacing
-	c.WordSpacing = p.WordSpacing
-	c.WhiteSpace = p.WhiteSpace
-	c.WordBreak = p.WordBreak
-	c.OverflowWrap = p.OverflowWrap
-	c.Hyphens = p.Hyphens
-	c.Direction = p.Direction
-	c.TabSize = p.TabSize
-	c.ListStyleType = p.ListStyleType
-	c.ListStylePosition = p.ListStylePosition
-	c.ListStyleImage = p.ListStyleImage
-	c.Quotes = p.Quotes
-	c.BorderCollapse = p.BorderCollapse
-	c.BorderSpacing = p.BorderSpacing
-	c.CaptionSide = p.CaptionSide
-	c.EmptyCells = p.EmptyCells
-	c.Orphans = p.Orphans
-	c.Widows = p.Widows
-}
+// inheritStyle copies the inherited properties of p into c (style.Inherit).
+func inheritStyle(c, p *style.Computed) { style.Inherit(c, p) }
 
 // tableWrapper finishes a table element's box: box becomes the wrapper
 // (captions, then the table box holding everything else). The wrapper keeps

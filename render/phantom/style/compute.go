@@ -1501,6 +1501,22 @@ var initialComputed = Computed{
 	ObjectFit:         "fill",
 }
 
+// Initial returns every property at its initial value: the style of a box
+// no rule reaches and no parent passes anything to.
+func Initial() Computed { return initialComputed }
+
+// Inherit copies into c the inherited properties of p, as an anonymous box
+// takes them from the box it is made for (CSS 2.1 §9.2.1.1), text-align and
+// white-space included; a nil p leaves c as it is.
+func Inherit(c, p *Computed) {
+	if p == nil {
+		return
+	}
+	inheritAll(c, p)
+	c.TextAlign, c.TextAlignLast, c.TextAlignLastAuto = p.TextAlign, p.TextAlignLast, p.TextAlignLastAuto
+	c.WhiteSpace = p.WhiteSpace
+}
+
 // inheritAll copies the inherited properties of parent into c.
 func inheritAll(c, p *Computed) {
 	c.Visibility = p.Visibility

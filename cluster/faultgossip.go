@@ -81,7 +81,26 @@ func (f *FaultTransport) DialTimeout(addr string, timeout time.Duration) (net.Co
 
 func (f *FaultTransport) StreamCh() <-chan net.Conn { return f.streams }
 
+// Shutdown stops the forwarder and the inner transport. The inner
+// transport's listeners may be blocked handing over a packet or a stream
+// that the stopped forwarder will never take, and its Shutdown waits for
+// them: both channels are drained until it returns (a test hung here for
+// ten minutes when a packet arrived during shutdown).
 func (f *FaultTransport) Shutdown() error {
 	close(f.done)
-	return f.inner.Shutdown()
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-f.inner.PacketCh():
+			case c := <-f.inner.StreamCh():
+				c.Close()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	err := f.inner.Shutdown()
+	close(stop)
+	return err
 }

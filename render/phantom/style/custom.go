@@ -209,53 +209,10 @@ func indexFunc(s string, i int) int {
 
 // matchParen returns the index of the ')' closing a '(' just before i.
 func matchParen(s string, i int) int {
-	depth := 1
-	var quote byte
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
+	return scanTop(s, i, 1, false, func(_ int, c byte, depth int) bool { return c == ')' && depth == 0 })
 }
 
 // topComma finds the first comma outside parentheses and strings.
 func topComma(s string) int {
-	depth := 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == ',' && depth == 0:
-			return i
-		}
-	}
-	return -1
+	return scanTop(s, 0, 0, false, func(_ int, c byte, depth int) bool { return c == ',' && depth == 0 })
 }

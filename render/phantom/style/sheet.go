@@ -708,33 +708,16 @@ func valuesText(vals []css.Token) string {
 // splitSelectors splits a selector list at top-level commas.
 func splitSelectors(text string) []string {
 	var out []string
-	depth := 0
 	start := 0
-	var quote byte
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '\\':
-			i++
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case c == ',' && depth == 0:
+	scanTop(text, 0, 0, true, func(i int, c byte, depth int) bool {
+		if c == ',' && depth == 0 {
 			if t := strings.TrimSpace(text[start:i]); t != "" {
 				out = append(out, t)
 			}
 			start = i + 1
 		}
-	}
+		return false
+	})
 	if t := strings.TrimSpace(text[start:]); t != "" {
 		out = append(out, t)
 	}
@@ -809,34 +792,17 @@ func ignorableSelector(text string) bool {
 func rightmostKey(sel string) (kind byte, key string) {
 	// Find the start of the rightmost compound: after the last top-level
 	// combinator or whitespace.
-	depth := 0
 	start := 0
-	var quote byte
-	for i := 0; i < len(sel); i++ {
-		c := sel[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '\\':
-			i++
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case depth == 0 && (c == ' ' || c == '>' || c == '+' || c == '~' || c == '\t' || c == '\n'):
+	scanTop(sel, 0, 0, true, func(i int, c byte, depth int) bool {
+		if depth == 0 && (c == ' ' || c == '>' || c == '+' || c == '~' || c == '\t' || c == '\n') {
 			start = i + 1
 		}
-	}
+		return false
+	})
 	comp := sel[start:]
 	// Scan the compound's simple selectors outside brackets and parentheses.
 	var tag, class, id string
-	depth = 0
+	depth := 0
 	for i := 0; i < len(comp); {
 		c := comp[i]
 		switch {

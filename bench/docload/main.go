@@ -10,8 +10,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/platen/platen/bench/internal/kit"
@@ -52,7 +50,7 @@ func main() {
 	for _, clients := range []int{1, 2, 4} {
 		lat, elapsed := run(c, body, clients, *perLevel)
 		fmt.Printf("%-8d %10.1f %10s %10s %9.0f MiB\n", clients, float64(len(lat))/elapsed.Seconds(),
-			pct(lat, 0.5), pct(lat, 0.95), float64(n.EngineMemory())/(1<<20))
+			kit.Pct(lat, 0.5), kit.Pct(lat, 0.95), float64(n.EngineMemory())/(1<<20))
 	}
 	if *long > 0 {
 		fmt.Printf("\nmemory over %d documents at 2 clients (PSS of the browser's processes):\n", *long)
@@ -67,36 +65,7 @@ func main() {
 // run generates count documents with clients in parallel and returns each
 // latency and the wall time.
 func run(c client, body map[string]any, clients, count int) ([]time.Duration, time.Duration) {
-	var mu sync.Mutex
-	var lat []time.Duration
-	next := make(chan struct{}, count)
-	for i := 0; i < count; i++ {
-		next <- struct{}{}
-	}
-	close(next)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for i := 0; i < clients; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range next {
-				t := time.Now()
-				c.generate(body)
-				d := time.Since(t)
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return lat, time.Since(start)
-}
-
-func pct(lat []time.Duration, p float64) time.Duration {
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return lat[int(p*float64(len(lat)-1))].Round(100 * time.Microsecond)
+	return kit.Run(clients, count, func() { c.generate(body) })
 }
 
 type client struct{ base, key string }

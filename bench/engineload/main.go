@@ -23,7 +23,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -99,7 +98,7 @@ func main() {
 				kit.Check(profile.Close())
 			}
 			results[doc][engine] = f
-			fmt.Printf("%-10s %-9s %6v %9s %9s %9.1f %9.1f %9.1f %10s %7.0f MiB\n", doc, engine, pages, pct(lat, 0.5), pct(lat, 0.95),
+			fmt.Printf("%-10s %-9s %6v %9s %9s %9.1f %9.1f %9.1f %10s %7.0f MiB\n", doc, engine, pages, kit.Pct(lat, 0.5), kit.Pct(lat, 0.95),
 				f.rate[1], f.rate[2], f.rate[4], cpuPerDoc.Round(100*time.Microsecond), float64(selfRSS()+n.EngineMemory())/(1<<20))
 		}
 	}
@@ -130,41 +129,14 @@ func main() {
 // keyed by a document's content serves a render the whole way, as none
 // would for real traffic.
 func run(c client, body map[string]any, clients, count int) ([]time.Duration, time.Duration) {
-	var mu sync.Mutex
-	var lat []time.Duration
-	next := make(chan struct{}, count)
-	for i := 0; i < count; i++ {
-		next <- struct{}{}
-	}
-	close(next)
-	start := time.Now()
-	var wg sync.WaitGroup
-	for i := 0; i < clients; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range next {
-				b := map[string]any{}
-				for k, v := range body {
-					b[k] = v
-				}
-				b["data"] = vary(body["data"], int(seq.Add(1)))
-				t := time.Now()
-				c.generate(b)
-				d := time.Since(t)
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	return lat, time.Since(start)
-}
-
-func pct(lat []time.Duration, p float64) time.Duration {
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	return lat[int(p*float64(len(lat)-1))].Round(100 * time.Microsecond)
+	return kit.Run(clients, count, func() {
+		b := map[string]any{}
+		for k, v := range body {
+			b[k] = v
+		}
+		b["data"] = vary(body["data"], int(seq.Add(1)))
+		c.generate(b)
+	})
 }
 
 // selfCPU is this process's CPU time: the node, which renders phantom

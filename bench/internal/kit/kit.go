@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
+	"sync"
 	"time"
 
 	"github.com/platen/platen/node"
@@ -96,4 +98,40 @@ func StartNode(name string, change func(cfg *node.Config, dir string)) *Node {
 func (n *Node) Stop() {
 	n.Shutdown(context.Background())
 	os.RemoveAll(n.dir)
+}
+
+// Run calls one count times from clients goroutines at once and returns
+// each call's latency and the wall time of the whole.
+func Run(clients, count int, one func()) ([]time.Duration, time.Duration) {
+	var mu sync.Mutex // guards lat
+	var lat []time.Duration
+	next := make(chan struct{}, count)
+	for i := 0; i < count; i++ {
+		next <- struct{}{}
+	}
+	close(next)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < clients; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range next {
+				t := time.Now()
+				one()
+				d := time.Since(t)
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return lat, time.Since(start)
+}
+
+// Pct returns the p-th quantile (0 to 1) of lat, which it sorts.
+func Pct(lat []time.Duration, p float64) time.Duration {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	return lat[int(p*float64(len(lat)-1))].Round(100 * time.Microsecond)
 }

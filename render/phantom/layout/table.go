@@ -273,18 +273,62 @@ func (l *layouter) tableIntrinsicWidths(w *Box) (minW, maxW float64) {
 // tableFragmented reports whether w is laid out in a fragmentation context:
 // printed pages, unless an ancestor is monolithic (an inline-block or an
 // inline-table, a fixed box). Chromium then aligns no cell on its row's
-// baseline. (Boxes that clip, a .sheet among them, still fragment:
-// measured.)
-func tableFragmented(w *Box) bool {
-	for b := w; b != nil; b = b.Parent {
+// baseline (TableRowLayoutAlgorithm: "the alignment baseline may end up in
+// another fragmentainer"). Boxes that clip, a .sheet among them, still
+// fragment their in-flow content (measured).
+//
+// An absolutely positioned box is laid out by its containing block, so the
+// boxes between it and that block do not count. It is laid out outside
+// fragmentation when its containing block, or an ancestor of it, clips
+// overflow and is not broken across pages: measured against Chromium, a
+// table in a footer placed absolutely in a .sheet aligns its cells on
+// their baseline, one placed absolutely in the page's flow, in a
+// positioned box that does not clip, or between a clipping box and its
+// positioned ancestor, does not. Chromium also leaves such a box out of
+// fragmentation when the clipping box does break but the positioned box
+// comes after the last break in the clipping box's flow; layout cannot
+// know where pages break, so only clipping boxes that pagination keeps
+// whole count (clipsWhole).
+func (l *layouter) tableFragmented(w *Box) bool {
+	for b := w; b != nil; {
 		if b.Inline && (b.Kind == KindBlock || b.Kind == KindTableWrapper) {
 			return false
 		}
-		if b.Style.Position == style.Fixed {
+		switch b.Style.Position {
+		case style.Fixed:
 			return false
+		case style.Absolute:
+			cb := b.Parent
+			for cb != nil && !cb.isPositioned() {
+				cb = cb.Parent
+			}
+			for c := cb; c != nil; c = c.Parent {
+				if l.clipsWhole(c) {
+					return false
+				}
+			}
+			b = cb
+			continue
 		}
+		b = b.Parent
 	}
 	return true
+}
+
+// clipsWhole reports whether b clips its overflow and pagination keeps it
+// on one page: a block whose height is a fixed length (layoutBlockBox makes
+// such a box monolithic) no taller than the page area. A height in percent
+// or from the content is not known here, so such a box counts as broken.
+func (l *layouter) clipsWhole(b *Box) bool {
+	s := b.Style
+	if s.Overflow == "visible" || s.Overflow == "" || s.Height.Unit != style.Px || b.Inline {
+		return false
+	}
+	h := lu(s.Height.V)
+	if !s.BorderBox {
+		h += boxBorders(s).v() + boxPadding(s, l.icbW).v()
+	}
+	return h <= l.icbH
 }
 
 // layoutTable lays out the table wrapper w (its captions and its table box)
@@ -301,7 +345,7 @@ func (l *layouter) layoutTable(w *Box, cbW, cbH float64) *Frag {
 	}
 	l.tableMeasure(tb)
 	g := &tb.g
-	g.fragmented = tableFragmented(w)
+	g.fragmented = l.tableFragmented(w)
 	avail := cbW - marginOf(w.Style, style.Left, cbW) - marginOf(w.Style, style.Right, cbW)
 	g.widthAndColumns(avail, cbW)
 	width := g.inlineSize.px()

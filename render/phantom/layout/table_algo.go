@@ -402,9 +402,10 @@ type tableGrid struct {
 	rtl bool
 	// fragmented is true when the table is laid out in a fragmentation
 	// context (printed pages, outside monolithic boxes such as inline-blocks
-	// and overflow: hidden). Chromium then aligns no cell on the row's
-	// baseline (the baseline might fall in another fragment): baseline cells
-	// stay at the top, though rows are still sized for the alignment.
+	// and absolutely positioned boxes that a clipping box keeps on one
+	// page: layouter.tableFragmented). Chromium then aligns no cell on the
+	// row's baseline (the baseline might fall in another fragment): baseline
+	// cells stay at the top, though rows are still sized for the alignment.
 	fragmented bool
 
 	// Results.

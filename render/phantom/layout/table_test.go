@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,7 +104,8 @@ func tblLayoutWrapper(t *testing.T, markup string) *Frag {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.icbW, l.icbH = 794, 1122
+	first := pageGeometry(st.Page(0, false))
+	l.icbW, l.icbH = first.areaW, first.areaH
 	var find func(f *Frag) *Frag
 	find = func(f *Frag) *Frag {
 		if f.Box != nil && f.Box.Kind == KindTableWrapper {
@@ -373,4 +375,53 @@ func FuzzTableLayout(f *testing.F) {
 		defer ltShMu.Unlock()
 		_, _ = Layout(context.Background(), doc, st, sh, Options{MaxPages: 50})
 	})
+}
+
+// TestTableBaselineOutsideFragmentation checks where cells align on their
+// row's baseline when printing (measured against Chromium 156): not in the
+// page's flow, but in an absolutely positioned box whose containing block,
+// or an ancestor of it, clips and stays on one page (a footer pinned to the
+// bottom of a .sheet), as Chromium lays such a box out outside
+// fragmentation.
+func TestTableBaselineOutsideFragmentation(t *testing.T) {
+	const row = `<table><tr><td style="vertical-align:baseline;font-size:7pt">small</td><td style="vertical-align:baseline;font-size:20pt">BIG</td></tr></table>`
+	abs := `<div style="position:absolute;bottom:100px;left:0">` + row + `</div>`
+	for _, c := range []struct {
+		name    string
+		html    string
+		aligned bool
+	}{
+		{"in flow", row, false},
+		{"in flow in a sheet", `<div class="sheet">` + row + `</div>`, false},
+		{"absolute in the page", abs, false},
+		{"absolute in a positioned box", `<div style="position:relative;height:300px">` + abs + `</div>`, false},
+		{"absolute in a sheet", `<div class="sheet">` + abs + `</div>`, true},
+		{"absolute in a positioned box in a clipping one", `<div style="height:300px;overflow:hidden"><div style="position:relative">` + abs + `</div></div>`, true},
+		{"clipping box between the box and its containing block", `<div style="position:relative"><div style="height:300px;overflow:hidden">` + abs + `</div></div>`, false},
+		{"clipping box taller than a page", `<div style="position:relative;height:1200px;overflow:hidden">` + abs + `</div>`, false},
+	} {
+		w := tblLayoutWrapper(t, c.html)
+		var lines []*Frag
+		var walk func(f *Frag)
+		walk = func(f *Frag) {
+			if f.Kind == FragLine {
+				lines = append(lines, f)
+				return
+			}
+			for _, ch := range f.Children {
+				walk(ch)
+			}
+		}
+		walk(w)
+		if len(lines) != 2 {
+			t.Fatalf("%s: %d lines, want 2", c.name, len(lines))
+		}
+		small, big := lines[0], lines[1]
+		if aligned := math.Abs(small.Baseline-big.Baseline) < 0.5; aligned != c.aligned {
+			t.Errorf("%s: baselines at %.2f and %.2f, aligned %v; want %v", c.name, small.Baseline, big.Baseline, aligned, c.aligned)
+		}
+		if !c.aligned && math.Abs(small.Y-big.Y) > 0.5 {
+			t.Errorf("%s: unaligned cells' lines start at %.2f and %.2f; want both at the top", c.name, small.Y, big.Y)
+		}
+	}
 }

@@ -91,8 +91,8 @@ type gstate struct {
 	dashPhase    float64
 	miter        float64 // the miter limit
 	font         *docFont
+	t3           *type3Font // the Type 3 font set instead of font
 	size         float64
-	render       int // text rendering mode
 	rise         float64
 }
 
@@ -824,34 +824,36 @@ func (w *writer) text(t *draw.Text) {
 	if a == 0 {
 		return
 	}
-	f := w.font(t.Font)
-	if f == nil {
+	// Fake bold is Type 3 fonts (type3.go), whose glyphs fill and stroke
+	// their outlines in the current colours.
+	var f *docFont
+	var t3 *fontInfo
+	var stroke float64
+	if fakeBold(t) {
+		fi, err := loadFont(t.Font)
+		if err != nil {
+			return // recorded when the glyphs were collected
+		}
+		t3, stroke = fi, t3Stroke(t)
+	} else if f = w.font(t.Font); f == nil {
 		return
 	}
 	c.beginText()
 	c.setFill(t.Color)
-	mode := 0
-	if t.FakeBold > 0 && !math.IsInf(t.FakeBold, 0) {
-		mode = 2
+	if t3 != nil {
 		c.setStroke(t.Color)
-		c.setLineWidth(t.FakeBold)
 		w.setAlpha(gsKey{a, a})
 	} else {
 		w.setAlpha(gsKey{a, c.st.alpha.CA})
 	}
-	if mode != c.st.render {
-		c.b = appendInt(c.b, mode)
-		c.op(" Tr\n")
-		c.st.render = mode
-	}
 	size := t.Size
-	if f != c.st.font || size != c.st.size {
+	if f != nil && (f != c.st.font || size != c.st.size) {
 		c.b = append(c.b, "/F"...)
 		c.b = appendInt(c.b, f.index)
 		c.sp()
 		c.b = appendNum(c.b, size, 3)
 		c.op(" Tf\n")
-		c.st.font, c.st.size = f, size
+		c.st.font, c.st.t3, c.st.size = f, nil, size
 	}
 	skew := 0.0
 	if t.FakeItalic {
@@ -890,6 +892,20 @@ func (w *writer) text(t *draw.Text) {
 	}
 	for i := range t.Glyphs {
 		g := &t.Glyphs[i]
+		var tf *type3Font
+		var code byte
+		if t3 != nil {
+			tf, code = w.type3(t.Font, t3, stroke, g.ID)
+			if tf != c.st.t3 || size != c.st.size {
+				closeArr()
+				c.b = append(c.b, "/T"...)
+				c.b = appendInt(c.b, tf.index)
+				c.sp()
+				c.b = appendNum(c.b, size, 3)
+				c.op(" Tf\n")
+				c.st.font, c.st.t3, c.st.size = nil, tf, size
+			}
+		}
 		xo, yo := finite(g.XOffset), finite(g.YOffset)
 		rise := -yo
 		if math.Abs(rise-c.st.rise) > 0.001 {
@@ -921,10 +937,15 @@ func (w *writer) text(t *draw.Text) {
 			str = true
 			strs++
 		}
-		cid := f.cid(g.ID, g.Text)
-		c.b = appendCIDByte(c.b, byte(cid>>8))
-		c.b = appendCIDByte(c.b, byte(cid))
-		cur += f.widths[cid] / k
+		if tf != nil {
+			c.b = appendCIDByte(c.b, code)
+			cur += tf.width(code) / k
+		} else {
+			cid := f.cid(g.ID, g.Text)
+			c.b = appendCIDByte(c.b, byte(cid>>8))
+			c.b = appendCIDByte(c.b, byte(cid))
+			cur += f.widths[cid] / k
+		}
 		pen += finite(g.Advance)
 	}
 	closeArr()

@@ -23,10 +23,11 @@
 //
 // Text runs are TJ arrays: a number moves a glyph only where layout's
 // advance and the font's width disagree by more than 0.02 px. Fake bold is
-// fill-and-stroke text, fake italic a skew in the text matrix. Alpha goes
-// through ExtGStates (deduplicated); an opacity over more than one painting
-// operation becomes a transparency group XObject, as in a browser, and
-// over one is multiplied into it.
+// Type 3 fonts of filled and stroked outlines, as Chromium writes it
+// (type3.go: pdftotext reads it differently), fake italic a skew in the
+// text matrix. Alpha goes through ExtGStates (deduplicated); an opacity
+// over more than one painting operation becomes a transparency group
+// XObject, as in a browser, and over one is multiplied into it.
 //
 // Dictionaries go into one compressed object stream with a cross-reference
 // stream (Options.NoObjectStreams writes the classic layout); all pages

@@ -110,10 +110,10 @@ func (w *writer) collectGlyphs(doc *draw.Document) {
 		for _, op := range p.Ops {
 			switch o := op.(type) {
 			case draw.Text:
-				w.markGlyphs(o.Font, o.Size, o.Glyphs)
+				w.collectText(&o)
 			case *draw.Text:
 				if o != nil {
-					w.markGlyphs(o.Font, o.Size, o.Glyphs)
+					w.collectText(o)
 				}
 			}
 		}

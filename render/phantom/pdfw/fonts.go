@@ -54,6 +54,11 @@ type fontInfo struct {
 
 	subsets subsetCache
 	cmaps   cmapCache
+
+	// t3glyphs caches the Type 3 glyph procedures of fake bold (type3.go),
+	// under t3mu.
+	t3mu     sync.Mutex
+	t3glyphs map[t3GlyphKey]t3Glyph
 }
 
 // fontCacheLimit bounds the process-wide table of parsed fonts. Fonts are one

@@ -252,10 +252,16 @@ func opaque(a []byte) bool {
 // writeResources writes the one resource dictionary every page shares.
 func (w *writer) writeResources() {
 	b := append(w.tmp[:0], "<<"...)
-	if len(w.fonts) > 0 {
+	if len(w.fonts)+len(w.t3) > 0 {
 		b = append(b, "/Font<<"...)
 		for i, f := range w.fonts {
 			b = append(b, "/F"...)
+			b = appendInt(b, i)
+			b = append(b, ' ')
+			b = appendRef(b, f.ref)
+		}
+		for i, f := range w.t3 {
+			b = append(b, "/T"...)
 			b = appendInt(b, i)
 			b = append(b, ' ')
 			b = appendRef(b, f.ref)

@@ -61,6 +61,7 @@ func Write(w io.Writer, doc *draw.Document, opt Options) error {
 var writerPool = sync.Pool{New: func() any {
 	return &writer{
 		fontOf:  make(map[*draw.Font]*docFont),
+		t3Of:    make(map[t3Key]*type3Font),
 		imageOf: make(map[*draw.Image]*docImage),
 		gsOf:    make(map[gsKey]int),
 	}
@@ -94,6 +95,8 @@ type writer struct {
 
 	fonts   []*docFont
 	fontOf  map[*draw.Font]*docFont
+	t3      []*type3Font // fake bold (type3.go)
+	t3Of    map[t3Key]*type3Font
 	images  []*docImage
 	imageOf map[*draw.Image]*docImage
 	gstates []gsKey
@@ -129,6 +132,8 @@ func (w *writer) release() {
 		f.release()
 	}
 	clear(w.fontOf)
+	clear(w.t3Of)
+	w.t3 = w.t3[:0]
 	clear(w.imageOf)
 	clear(w.gsOf)
 	w.fonts, w.images, w.gstates, w.forms = w.fonts[:0], w.images[:0], w.gstates[:0], w.forms[:0]
@@ -216,6 +221,7 @@ func (w *writer) document(doc *draw.Document) error {
 	if err := w.writeFonts(); err != nil {
 		return err
 	}
+	w.writeType3Fonts()
 	w.writeImages()
 	w.writeResources()
 	w.writePages()

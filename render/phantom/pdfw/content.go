@@ -32,13 +32,17 @@ const (
 	pdfMiterLimit     = 10 // a content stream's initial miter limit
 	// Decimals written: coordinates in px (0.0075 pt), more under a scaling
 	// transform; matrices; colours (8-bit channels need three); glyph widths
-	// and TJ numbers in thousandths of an em.
+	// and TJ numbers in thousandths of an em, as precisely as Chromium's
+	// float32s, since poppler splits a word at a gap of more than 0.1 em and
+	// letter-spacing: 0.1em sits on that edge (Chromium's gap is a hair
+	// under it; widths and TJ numbers rounded to a tenth made it exactly
+	// 0.1 em or more).
 	coordDecimals    = 2
 	maxCoordDecimals = 5
 	matrixDecimals   = 5
 	colorDecimals    = 3
-	widthDecimals    = 1
-	tjDecimals       = 1
+	widthDecimals    = 3
+	tjDecimals       = 2
 	// maxToUnicodeRunes bounds the text one glyph maps to.
 	maxToUnicodeRunes = 64
 	// groupBoxPadding widens a transparency group's box beyond the page (px).
@@ -235,10 +239,16 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 	c.reset()
 	wPt, hPt := pageSize(p)
 	c.pageW, c.pageH = wPt/pxToPt, hPt/pxToPt
-	// The page's space becomes CSS pixels with y down.
-	c.op("0.75 0 0 -0.75 0 ")
+	// The page's space becomes CSS pixels with y down through Chromium's two
+	// matrices: Skia maps its 300 dpi canvas to points by the float32 of
+	// 72/300, written .23999999, and Chromium CSS pixels onto that canvas by
+	// 300/96, so a pixel is 0.74999997 pt, not 0.75. A reader rounds an
+	// edge on half a pixel at 72 dpi (every odd CSS pixel) to the pixel
+	// this product puts it in, so with the same matrices phantom's rules,
+	// bars and borders land on the same pixels as Chromium's.
+	c.op(".23999999 0 0 -.23999999 0 ")
 	c.b = appendNum(c.b, hPt, 4)
-	c.op(" cm\n")
+	c.op(" cm\n3.125 0 0 3.125 0 0 cm\n")
 	start := len(c.b)
 	ops := p.Ops
 	for k := 0; k < len(ops); k++ {
@@ -921,7 +931,7 @@ func (w *writer) text(t *draw.Text) {
 		}
 		target := pen + xo - skew*c.st.rise
 		if d := target - cur; math.Abs(d) > textEps {
-			n := math.Round(-d*k*10) / 10
+			n := math.Round(-d*k*100) / 100 // tjDecimals
 			if n != 0 {
 				if str {
 					c.b = append(c.b, ')')

@@ -6,7 +6,9 @@
 // # Output
 //
 // Each page's content stream starts with a CTM that makes user space CSS
-// pixels with y down (0.75 0 0 -0.75 0 h cm), so draw's coordinates are
+// pixels with y down (.23999999 0 0 -.23999999 0 h cm 3.125 0 0 3.125 0 0
+// cm, Chromium's own two matrices, so that readers round half pixels as
+// they do in Chromium's PDFs), so draw's coordinates are
 // written as they are; text is set with a text matrix of 1 0 0 -1 that
 // stands the glyphs back up. A page is Width*0.75 × Height*0.75 pt.
 //

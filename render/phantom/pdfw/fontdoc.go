@@ -59,7 +59,7 @@ func (w *writer) font(f *draw.Font) *docFont {
 
 // width is glyph g's width in glyph space, rounded as W writes it.
 func (fi *fontInfo) width(g uint16) float64 {
-	return math.Round(float64(fi.advances[g])*10000/fi.upem) / 10
+	return math.Round(float64(fi.advances[g])*1e6/fi.upem) / 1000
 }
 
 // mark collects glyph gid; ids outside the font are left to show .notdef.

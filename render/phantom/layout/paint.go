@@ -446,55 +446,85 @@ func (p *painter) background(f *Frag, s *style.Computed, x, y, w, h float64, bd 
 	}
 }
 
-// borders paints the four borders: one ring when all sides are solid and
-// of one colour, else side by side with mitred corners.
+// borders paints the four borders as Blink's BoxBorderPainter does, since
+// the PDF keeps the shapes it paints and readers rasterise them differently
+// (poppler snaps a lone rectangle to whole pixels, not a ring): four solid
+// sides of one colour and width without radii are one stroked rectangle,
+// of one colour otherwise one ring (a translucent colour on fewer sides,
+// one path of the sides' rectangles); anything else is painted side by
+// side in Blink's order, a solid side as its whole rectangle unless a side
+// painted before it meets it in another colour or style, where it is
+// mitred.
 func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4][2]float64) {
-	if bd[0]+bd[1]+bd[2]+bd[3] == 0 {
-		return
-	}
-	uniform := true
 	var first *style.Border
+	firstSide := 0
+	uniform, sameColor, sameWidth, all := true, true, true, true
 	for i := 0; i < 4; i++ {
 		if bd[i] == 0 {
+			all = false
 			continue
 		}
 		b := &s.Border[i]
 		if first == nil {
-			first = b
+			first, firstSide = b, i
 			continue
 		}
-		if b.Style != first.Style || b.Color != first.Color {
-			uniform = false
-		}
+		uniform = uniform && b.Style == first.Style
+		sameColor = sameColor && b.Color == first.Color
+		sameWidth = sameWidth && bd[i] == bd[firstSide]
 	}
 	if first == nil {
 		return
 	}
+	hasRadius := rr != [4][2]float64{}
 	inner := innerRadii(rr, bd)
-	if uniform && (first.Style == style.BorderSolid || first.Style == style.BorderInset || first.Style == style.BorderOutset ||
-		first.Style == style.BorderGroove || first.Style == style.BorderRidge) {
+	if uniform && sameColor {
 		if first.Color.A == 0 {
 			return
 		}
-		path := roundedRectPath(x, y, w, h, rr)
-		path = append(path, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
-		p.op(draw.Fill{Path: path, Color: first.Color, EvenOdd: true})
-		return
+		switch {
+		case first.Style == style.BorderSolid && all && sameWidth && strokable(rr, bd[style.Top]):
+			t := bd[style.Top]
+			var mid [4][2]float64
+			for i, r := range rr {
+				if r[0] > 0 {
+					mid[i] = [2]float64{r[0] - t/2, r[1] - t/2}
+				}
+			}
+			p.op(draw.Stroke{Path: roundedRectPath(x+t/2, y+t/2, w-t, h-t, mid), Color: first.Color, Width: t})
+			return
+		case first.Style == style.BorderSolid && !all && !hasRadius && first.Color.A < 1:
+			var path draw.Path
+			for _, side := range [4]int{style.Top, style.Right, style.Bottom, style.Left} {
+				if bd[side] > 0 {
+					sx, sy, sw, sh := sideRect(side, x, y, w, h, bd)
+					path = append(path, rectPath(sx, sy, sw, sh)...)
+				}
+			}
+			p.op(draw.Fill{Path: path, Color: first.Color})
+			return
+		case first.Style == style.BorderDouble:
+			p.doubleBorder(first.Color, x, y, w, h, bd, rr)
+			return
+		case first.Style == style.BorderSolid && all,
+			first.Style == style.BorderInset || first.Style == style.BorderOutset ||
+				first.Style == style.BorderGroove || first.Style == style.BorderRidge:
+			path := roundedRectPath(x, y, w, h, rr)
+			path = append(path, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
+			p.op(draw.Fill{Path: path, Color: first.Color, EvenOdd: true})
+			return
+		}
 	}
-	if uniform && first.Style == style.BorderDouble {
-		p.doubleBorder(first.Color, x, y, w, h, bd, rr)
-		return
-	}
-	hasRadius := rr != [4][2]float64{}
-	for side := 0; side < 4; side++ {
+	var done [4]bool
+	for _, side := range borderPaintOrder(s, bd) {
 		b := s.Border[side]
-		if bd[side] == 0 || b.Color.A == 0 {
+		if b.Color.A == 0 {
+			done[side] = true
 			continue
 		}
-		clip := sideTrapezoid(side, x, y, w, h, bd)
 		switch b.Style {
 		case style.BorderDashed, style.BorderDotted:
-			p.op(draw.PushClip{Path: clip})
+			p.op(draw.PushClip{Path: sideTrapezoid(side, x, y, w, h, bd)})
 			if hasRadius {
 				ring := roundedRectPath(x, y, w, h, rr)
 				ring = append(ring, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
@@ -506,20 +536,138 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 			}
 			p.op(draw.PopClip{})
 		case style.BorderDouble:
-			p.op(draw.PushClip{Path: clip})
+			p.op(draw.PushClip{Path: sideTrapezoid(side, x, y, w, h, bd)})
 			p.doubleBorder(b.Color, x, y, w, h, bd, rr)
 			p.op(draw.PopClip{})
 		default:
-			if hasRadius {
-				p.op(draw.PushClip{Path: clip})
+			switch {
+			case hasRadius:
+				p.op(draw.PushClip{Path: sideTrapezoid(side, x, y, w, h, bd)})
 				ring := roundedRectPath(x, y, w, h, rr)
 				ring = append(ring, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
 				p.op(draw.Fill{Path: ring, Color: b.Color, EvenOdd: true})
 				p.op(draw.PopClip{})
-				continue
+			case b.Color.A < 1:
+				p.op(draw.Fill{Path: sideTrapezoid(side, x, y, w, h, bd), Color: b.Color})
+			default:
+				m1, m2 := mitres(s, bd, side, &done)
+				p.op(draw.Fill{Path: solidSide(side, x, y, w, h, bd, [2]float64{m1, m2}), Color: b.Color})
 			}
-			p.op(draw.Fill{Path: clip, Color: b.Color})
 		}
+		done[side] = true
+	}
+}
+
+// strokable reports whether a ring of width t with outer radii rr is a
+// stroke of its centre line, as Blink's IsSimpleDRRect decides: every
+// corner square or circular with a radius of at least t.
+func strokable(rr [4][2]float64, t float64) bool {
+	for _, r := range rr {
+		if r[0] != r[1] || (r[0] > 0 && r[0] < t) {
+			return false
+		}
+	}
+	return true
+}
+
+// borderPaintOrder is the order in which Blink paints the visible sides
+// (BoxBorderPainter's ComplexBorderInfo): the more transparent first, then
+// dashed, dotted and double before inset, outset, groove and ridge before
+// solid, then top, bottom, right, left, so that opposite sides go first
+// and need no mitres.
+func borderPaintOrder(s *style.Computed, bd edges) []int {
+	var order [4]int
+	n := 0
+	for _, side := range [4]int{style.Top, style.Bottom, style.Right, style.Left} {
+		if bd[side] > 0 {
+			order[n] = side
+			n++
+		}
+	}
+	rank := func(side int) (float64, int) {
+		b := s.Border[side]
+		prio := 1
+		switch b.Style {
+		case style.BorderSolid:
+			prio = 3
+		case style.BorderInset, style.BorderOutset, style.BorderGroove, style.BorderRidge:
+			prio = 2
+		}
+		return b.Color.A, prio
+	}
+	// An insertion sort keeps the side order among equals.
+	for i := 1; i < n; i++ {
+		for j := i; j > 0; j-- {
+			a1, p1 := rank(order[j-1])
+			a2, p2 := rank(order[j])
+			if a1 < a2 || (a1 == a2 && p1 <= p2) {
+				break
+			}
+			order[j-1], order[j] = order[j], order[j-1]
+		}
+	}
+	return order[:n]
+}
+
+// mitres are the widths of the two sides adjacent to side (before and
+// after it, clockwise) at which it is mitred, 0 where it is not: Blink's
+// ComputeMiter mitres a side only where it meets a side already painted
+// in another colour or another style, which its mitre then leaves showing.
+func mitres(s *style.Computed, bd edges, side int, done *[4]bool) (m1, m2 float64) {
+	b := s.Border[side]
+	miter := func(adj int) float64 {
+		a := s.Border[adj]
+		if bd[adj] == 0 || !done[adj] {
+			return 0
+		}
+		if a.Color != b.Color || a.Style != b.Style {
+			return bd[adj]
+		}
+		return 0
+	}
+	return miter((side + 3) % 4), miter((side + 1) % 4)
+}
+
+// sideRect is a side's whole rectangle, across both corners (Blink's
+// CalculateSideRect).
+func sideRect(side int, x, y, w, h float64, bd edges) (sx, sy, sw, sh float64) {
+	switch side {
+	case style.Top:
+		return x, y, w, bd[style.Top]
+	case style.Right:
+		return x + w - bd[style.Right], y, bd[style.Right], h
+	case style.Bottom:
+		return x, y + h - bd[style.Bottom], w, bd[style.Bottom]
+	}
+	return x, y, bd[style.Left], h
+}
+
+// solidSide is a solid side's area: its rectangle, cut diagonally at a
+// corner where m1 (the side before it, clockwise) or m2 (the side after)
+// is not 0, as Blink's DrawSolidBoxSide fills it.
+func solidSide(side int, x, y, w, h float64, bd edges, m [2]float64) draw.Path {
+	sx, sy, sw, sh := sideRect(side, x, y, w, h, bd)
+	if m[0] == 0 && m[1] == 0 {
+		return rectPath(sx, sy, sw, sh)
+	}
+	x1, y1, x2, y2 := sx, sy, sx+sw, sy+sh
+	var q [4]draw.Point
+	switch side {
+	case style.Top: // before: left, after: right
+		q = [4]draw.Point{{X: x1, Y: y1}, {X: x1 + m[0], Y: y2}, {X: x2 - m[1], Y: y2}, {X: x2, Y: y1}}
+	case style.Right: // before: top, after: bottom
+		q = [4]draw.Point{{X: x1, Y: y1 + m[0]}, {X: x1, Y: y2 - m[1]}, {X: x2, Y: y2}, {X: x2, Y: y1}}
+	case style.Bottom: // before: right, after: left
+		q = [4]draw.Point{{X: x1 + m[1], Y: y1}, {X: x1, Y: y2}, {X: x2, Y: y2}, {X: x2 - m[0], Y: y1}}
+	default: // left; before: bottom, after: top
+		q = [4]draw.Point{{X: x1, Y: y1}, {X: x1, Y: y2}, {X: x2, Y: y2 - m[0]}, {X: x2, Y: y1 + m[1]}}
+	}
+	return draw.Path{
+		{Kind: draw.MoveTo, P: [3]draw.Point{q[0]}},
+		{Kind: draw.LineTo, P: [3]draw.Point{q[1]}},
+		{Kind: draw.LineTo, P: [3]draw.Point{q[2]}},
+		{Kind: draw.LineTo, P: [3]draw.Point{q[3]}},
+		{Kind: draw.Close},
 	}
 }
 

@@ -1,0 +1,67 @@
+package layout
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/platen/platen/render/phantom/draw"
+)
+
+// TestBordersPaintAsBlink checks the shapes borders are painted with, which
+// are those Chromium's PDFs hold (BoxBorderPainter, as its content streams
+// show): readers rasterise a lone rectangle differently from a ring, and
+// poppler snaps only a lone rectangle to whole pixels.
+func TestBordersPaintAsBlink(t *testing.T) {
+	pos := func(x, y int, css string) string {
+		return fmt.Sprintf(`<div style="position:absolute;left:%dpx;top:%dpx;width:50px;height:20px;%s"></div>`, x, y, css)
+	}
+	black := draw.Color{A: 1}
+	red := draw.Color{R: 1, A: 1}
+	rectAt := func(x, y, w, h float64) string { return fmt.Sprint(rectPath(x, y, w, h)) }
+	quad := func(pts ...float64) string {
+		p := draw.Path{{Kind: draw.MoveTo, P: [3]draw.Point{{X: pts[0], Y: pts[1]}}}}
+		for i := 2; i < len(pts); i += 2 {
+			p = append(p, draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{{X: pts[i], Y: pts[i+1]}}})
+		}
+		return fmt.Sprint(append(p, draw.Segment{Kind: draw.Close}))
+	}
+	type shape struct {
+		stroke float64 // the width of a stroke, 0 for a fill
+		color  draw.Color
+		path   string
+	}
+	for _, c := range []struct {
+		name, css string
+		x, y      int
+		want      []shape
+	}{
+		{"four sides alike: one stroked rectangle on the snapped box", "border:1px solid #000", 10, 10,
+			[]shape{{1, black, rectAt(10.5, 10.5, 51, 21)}}},
+		{"one side: its rectangle", "border-bottom:1px solid #000", 150, 10,
+			[]shape{{0, black, rectAt(150, 30, 50, 1)}}},
+		{"two sides of a colour: whole rectangles, bottom before right", "border-bottom:1px solid #000;border-right:2px solid #000", 220, 10,
+			[]shape{{0, black, rectAt(220, 30, 52, 1)}, {0, black, rectAt(270, 10, 2, 21)}}},
+		{"another colour on top: painted first and whole, the sides mitred where they meet it", "border:2px solid #000;border-top-color:red", 290, 10,
+			[]shape{{0, red, rectAt(290, 10, 54, 2)}, {0, black, rectAt(290, 32, 54, 2)},
+				{0, black, quad(342, 12, 342, 34, 344, 34, 344, 10)}, {0, black, quad(290, 10, 290, 34, 292, 34, 292, 12)}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := layoutString(t, `<!DOCTYPE html><body style="margin:0">`+pos(c.x, c.y, c.css), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []shape
+			for _, op := range d.Pages[0].Ops {
+				switch o := op.(type) {
+				case draw.Fill:
+					got = append(got, shape{0, o.Color, fmt.Sprint(o.Path)})
+				case draw.Stroke:
+					got = append(got, shape{o.Width, o.Color, fmt.Sprint(o.Path)})
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("painted\n%v\nwant\n%v", got, c.want)
+			}
+		})
+	}
+}

@@ -54,8 +54,8 @@ func TestFakeBoldIsType3(t *testing.T) {
 			t.Errorf("code %d: name %s, width %s: unused codes are /g0 of width 0", c, n, widths[c])
 		}
 	}
-	if widths[0] != "600.1" { // .notdef, 1229/2048 em
-		t.Errorf(".notdef width %s, want 600.1", widths[0])
+	if widths[0] != "600.098" { // .notdef, 1229/2048 em, to widthDecimals
+		t.Errorf(".notdef width %s, want 600.098", widths[0])
 	}
 	for _, d := range regexp.MustCompile(`<</Type/FontDescriptor[^>]*>>`).FindAllString(s, -1) {
 		if !strings.Contains(d, "/FontFile") && strings.Contains(d, "/Ascent") {

@@ -152,6 +152,11 @@ type Text struct {
 	// browsers do when a family has no bold face; FakeItalic slants them.
 	FakeBold   float64
 	FakeItalic bool
+	// Reversed marks a run shaped right to left: its glyphs, in visual
+	// order, show its text backwards. The writer marks such a run of more
+	// than one cluster /ReversedChars (PDF 14.8.2.5.3), as Chromium's Skia
+	// does.
+	Reversed bool
 }
 
 // ImageKind says how Image data is held.

@@ -94,6 +94,8 @@ type TextRun struct {
 	Glyphs     []draw.Glyph
 	FakeBold   float64
 	FakeItalic bool
+	// RTL: the glyphs were shaped right to left (draw.Text.Reversed).
+	RTL bool
 	// Metrics are the face's, for decorations.
 	Metrics fonts.Metrics
 }

@@ -967,12 +967,14 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 			lb.unitUsedFont(r.Metrics)
 		}
 		var f *Frag
-		if lt := *last; lt != nil && lt.Text.Font == r.Font && lt.Text.Size == r.Size && lt.Text.FakeBold == r.FakeBold && lt.Text.FakeItalic == r.FakeItalic {
+		// A fragment is one direction: Chromium marks a right-to-left glyph
+		// run as such in the PDF.
+		if lt := *last; lt != nil && lt.Text.Font == r.Font && lt.Text.Size == r.Size && lt.Text.FakeBold == r.FakeBold && lt.Text.FakeItalic == r.FakeItalic && lt.Text.RTL == sg.rtl {
 			f = lt
 		} else {
 			f = l.frags.new(FragText, it.box)
 			f.X = x
-			f.Text = &TextRun{Font: r.Font, Size: r.Size, FakeBold: r.FakeBold, FakeItalic: r.FakeItalic, Metrics: r.Metrics}
+			f.Text = &TextRun{Font: r.Font, Size: r.Size, FakeBold: r.FakeBold, FakeItalic: r.FakeItalic, RTL: sg.rtl, Metrics: r.Metrics}
 			lb.texts = append(lb.texts, f)
 			out = append(out, f)
 			*last = f

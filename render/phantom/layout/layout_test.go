@@ -239,3 +239,31 @@ func FuzzLayout(f *testing.F) {
 }
 
 var _ = style.Top
+
+// TestRightToLeftRunsAreReversed: the text of a right-to-left run reaches
+// the writer marked Reversed (it writes /ReversedChars, as Chromium does),
+// and a left-to-right run inside it of the same font is a run of its own.
+func TestRightToLeftRunsAreReversed(t *testing.T) {
+	doc, err := layoutString(t, `<p dir=rtl style="font-family:'DejaVu Sans'">مرحبا بالعالم 12345 SAR</p>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rtl, ltr string
+	for _, op := range doc.Pages[0].Ops {
+		tx, ok := op.(draw.Text)
+		if !ok {
+			continue
+		}
+		for _, g := range tx.Glyphs {
+			if tx.Reversed {
+				rtl += g.Text
+			} else {
+				ltr += g.Text
+			}
+		}
+	}
+	// Glyphs come in visual order: a right-to-left word's text backwards.
+	if !strings.Contains(rtl, "ابحرم") || !strings.Contains(ltr, "12345") || !strings.Contains(ltr, "SAR") || strings.ContainsAny(ltr, "مرحبا") || strings.ContainsAny(rtl, "0123456789SAR") {
+		t.Errorf("right to left %q, left to right %q", rtl, ltr)
+	}
+}

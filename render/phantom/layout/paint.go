@@ -925,7 +925,7 @@ func (p *painter) text(f *Frag) {
 			p.decoration(f, t, d, by, false)
 		}
 	}
-	p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: by, Glyphs: t.Glyphs, Color: s.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic})
+	p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: by, Glyphs: t.Glyphs, Color: s.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic, Reversed: t.RTL})
 	for _, d := range decos {
 		if d.LineThrough {
 			p.decoration(f, t, d, by, true)

@@ -825,6 +825,8 @@ func (w *writer) drawImage(d *draw.DrawImage) {
 // text writes a run with one TJ: each glyph lands where layout put it, the
 // difference between its advance and the font's width being a TJ number.
 // The text matrix flips y back so glyphs stand upright in the y-down space.
+// A right-to-left run of more than one cluster is marked /ReversedChars,
+// as Skia marks a glyph run whose clusters decrease (SkClusterator).
 func (w *writer) text(t *draw.Text) {
 	c := &w.c
 	if t.Font == nil || !(t.Size > 0) || t.Size > maxFontSize || len(t.Glyphs) == 0 {
@@ -864,6 +866,10 @@ func (w *writer) text(t *draw.Text) {
 		c.b = appendNum(c.b, size, 3)
 		c.op(" Tf\n")
 		c.st.font, c.st.t3, c.st.size = f, nil, size
+	}
+	reversed := t.Reversed && clusters(t.Glyphs) > 1
+	if reversed {
+		c.op("/ReversedChars BMC\n")
 	}
 	skew := 0.0
 	if t.FakeItalic {
@@ -959,6 +965,20 @@ func (w *writer) text(t *draw.Text) {
 		pen += finite(g.Advance)
 	}
 	closeArr()
+	if reversed {
+		c.op("EMC\n")
+	}
+}
+
+// clusters counts the clusters of a run (a glyph with text begins one).
+func clusters(gs []draw.Glyph) int {
+	n := 0
+	for i := range gs {
+		if gs[i].Text != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // appendCIDByte appends one byte of a two-byte code inside a literal string.

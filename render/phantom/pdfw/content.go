@@ -25,6 +25,9 @@ const (
 	// pdftotext reports, while sparing a number after nearly every glyph
 	// when layout's advances differ from the font's widths by rounding.
 	textEps = 0.02
+	// zwShift is how far (px) left of its place a zero-width glyph in an
+	// ActualText span is set (see text): more than coordDecimals rounds.
+	zwShift = 0.01
 	// skewFakeItalic is Skia's fake italic skew (x' = x - y*(-1/4) in its
 	// y-down space), as Chromium draws a synthetic oblique.
 	skewFakeItalic    = 0.25
@@ -822,8 +825,9 @@ func (w *writer) drawImage(d *draw.DrawImage) {
 	c.op(" Do Q\n")
 }
 
-// text writes a run with one TJ: each glyph lands where layout put it, the
-// difference between its advance and the font's width being a TJ number.
+// text writes a run with one TJ (split around ActualText spans): each glyph
+// lands where layout put it, the difference between its advance and the
+// font's width being a TJ number.
 // The text matrix flips y back so glyphs stand upright in the y-down space.
 // A right-to-left run of more than one cluster is marked /ReversedChars,
 // as Skia marks a glyph run whose clusters decrease (SkClusterator).
@@ -906,10 +910,23 @@ func (w *writer) text(t *draw.Text) {
 		}
 		arr = -1
 	}
+	move := func(n float64) {
+		if str {
+			c.b = append(c.b, ')')
+			str = false
+		}
+		c.b = appendNum(c.b, n, tjDecimals)
+		nums++
+		cur -= n / k
+	}
+	span := false // inside an ActualText span
 	for i := range t.Glyphs {
 		g := &t.Glyphs[i]
 		var tf *type3Font
 		var code byte
+		var cid uint16
+		var width float64 // in glyph space
+		var known string  // what the ToUnicode map reads for the glyph
 		if t3 != nil {
 			tf, code = w.type3(t.Font, t3, stroke, g.ID)
 			if tf != c.st.t3 || size != c.st.size {
@@ -920,6 +937,30 @@ func (w *writer) text(t *draw.Text) {
 				c.b = appendNum(c.b, size, 3)
 				c.op(" Tf\n")
 				c.st.font, c.st.t3, c.st.size = nil, tf, size
+			}
+			width, known = tf.width(code), tf.texts[code]
+		} else {
+			cid = f.cid(g.ID)
+			width, known = f.widths[cid], f.texts[cid]
+		}
+		zw := false // a zero-width cluster drawn with a glyph that has width
+		if g.Text != "" {
+			// A cluster whose text the ToUnicode map does not give (a soft
+			// hyphen or zero-width space shown as a space glyph, a small
+			// capital, a second text of one glyph) is marked with its
+			// text, as Skia does, so a reader extracts the source text.
+			if span {
+				closeArr()
+				c.op("EMC\n")
+				span = false
+			}
+			if g.Text != known {
+				closeArr()
+				c.op("/Span<</ActualText")
+				c.b = appendTextString(c.b, g.Text)
+				c.op(">>BDC\n")
+				span = true
+				zw = finite(g.Advance) == 0 && width > 0
 			}
 		}
 		xo, yo := finite(g.XOffset), finite(g.YOffset)
@@ -936,16 +977,21 @@ func (w *writer) text(t *draw.Text) {
 			strs, nums = 0, 0
 		}
 		target := pen + xo - skew*c.st.rise
-		if d := target - cur; math.Abs(d) > textEps {
-			n := math.Round(-d*k*100) / 100 // tjDecimals
-			if n != 0 {
-				if str {
-					c.b = append(c.b, ')')
-					str = false
-				}
-				c.b = appendNum(c.b, n, tjDecimals)
-				nums++
-				cur -= n / k
+		d := target - cur
+		switch {
+		case zw:
+			// pdftotext may split a word where the glyph after a marked
+			// zero-width glyph (whose width the pen takes back) starts even
+			// a hair left of it, as rounded TJ numbers and Tm can set it.
+			// So the marked glyph goes zwShift left of its place, more
+			// than a rounded Tm moves the text that follows, and what
+			// follows in this run 0.1 thousandths of an em right of it.
+			if n := math.Ceil((zwShift-d)*k*100) / 100; n != 0 { // tjDecimals
+				move(n)
+			}
+		case math.Abs(d) > textEps:
+			if n := math.Round(-d*k*100) / 100; n != 0 { // tjDecimals
+				move(n)
 			}
 		}
 		if !str {
@@ -955,14 +1001,19 @@ func (w *writer) text(t *draw.Text) {
 		}
 		if tf != nil {
 			c.b = appendCIDByte(c.b, code)
-			cur += tf.width(code) / k
 		} else {
-			cid := f.cid(g.ID, g.Text)
 			c.b = appendCIDByte(c.b, byte(cid>>8))
 			c.b = appendCIDByte(c.b, byte(cid))
-			cur += f.widths[cid] / k
 		}
+		cur += width / k
 		pen += finite(g.Advance)
+		if zw {
+			move(width - 0.1)
+		}
+	}
+	closeArr()
+	if span {
+		c.op("EMC\n")
 	}
 	closeArr()
 	if reversed {

@@ -21,7 +21,10 @@
 // no CIDToGIDMap is needed, the W array is one run, and documents showing
 // the same glyphs share a subset (cached compressed, per font). A ToUnicode
 // CMap maps each CID to its cluster's text: ligatures to several
-// characters, a glyph's first text winning.
+// characters, a glyph shown for several texts to the lowest single code
+// point among them. A cluster that reads otherwise (a soft hyphen or a
+// zero-width space shown as a space glyph, a synthesised small capital) is
+// wrapped in an ActualText span with its own text, as Skia does.
 //
 // Text runs are TJ arrays: a number moves a glyph only where layout's
 // advance and the font's width disagree by more than 0.02 px. Fake bold is

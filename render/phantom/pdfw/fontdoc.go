@@ -27,11 +27,11 @@ type docFont struct {
 	cidBuf *[]uint16 // cidOf's pool handle
 	gids   []uint16  // by CID
 	widths []float64 // by CID, in glyph space (1000 per em), as written in W
-	texts  []string  // by CID, for ToUnicode
+	// texts is each glyph's ToUnicode text, by CID once numbered (in order
+	// of collection before): see preferText. A cluster showing other text
+	// through the glyph is written inside an ActualText span.
+	texts []string
 }
-
-// marked is cidOf's value for a glyph collected but not yet numbered.
-const marked = math.MaxUint16
 
 // font returns the document's font for f, nil (and the error recorded) when
 // it cannot be embedded.
@@ -62,42 +62,68 @@ func (fi *fontInfo) width(g uint16) float64 {
 	return math.Round(float64(fi.advances[g])*1e6/fi.upem) / 1000
 }
 
-// mark collects glyph gid; ids outside the font are left to show .notdef.
-func (f *docFont) mark(gid uint16) {
-	if gid == 0 || int(gid) >= f.info.numGlyphs || f.cidOf[gid] != 0 {
+// mark collects glyph gid showing text (its cluster's, or empty); ids
+// outside the font are left to show .notdef. Until number, cidOf holds the
+// glyph's place in gids and texts, in order of collection.
+func (f *docFont) mark(gid uint16, text string) {
+	if gid == 0 || int(gid) >= f.info.numGlyphs {
 		return
 	}
-	f.cidOf[gid] = marked
+	if i := f.cidOf[gid]; i != 0 {
+		if preferText(text, f.texts[i]) {
+			f.texts[i] = text
+		}
+		return
+	}
+	f.cidOf[gid] = uint16(len(f.gids))
 	f.gids = append(f.gids, gid)
+	f.texts = append(f.texts, text)
 }
 
-// number gives the collected glyphs their CIDs, in glyph id order.
+// preferText reports whether text should replace cur as a glyph's ToUnicode
+// text. Skia maps a glyph to the lowest code point the font's cmap gives
+// it and marks every cluster that reads otherwise with ActualText; the
+// lowest single code point seen in the document comes closest without
+// reading the cmap: the space glyph stays U+0020 when a soft hyphen or a
+// zero-width space is shaped to it, and a capital stays a capital when
+// synthesised small caps show a lower-case letter with it.
+func preferText(text, cur string) bool {
+	if text == "" || text == cur {
+		return false
+	}
+	if cur == "" {
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(text)
+	if n != len(text) {
+		return false
+	}
+	rc, nc := utf8.DecodeRuneInString(cur)
+	return nc != len(cur) || r < rc
+}
+
+// number gives the collected glyphs their CIDs, in glyph id order, their
+// texts following them.
 func (f *docFont) number() {
+	collected := f.texts
 	slices.Sort(f.gids[1:])
+	f.texts = make([]string, len(f.gids))
 	for c, g := range f.gids {
 		if c == 0 {
 			continue
 		}
+		f.texts[c] = collected[f.cidOf[g]]
 		f.cidOf[g] = uint16(c)
 		f.widths = append(f.widths, f.info.width(g))
-		f.texts = append(f.texts, "")
 	}
 }
 
-// cid returns the CID showing glyph gid, noting text for ToUnicode (the
-// first non-empty text of a glyph wins).
-func (f *docFont) cid(gid uint16, text string) uint16 {
+// cid returns the CID showing glyph gid.
+func (f *docFont) cid(gid uint16) uint16 {
 	if int(gid) >= f.info.numGlyphs {
 		return 0
 	}
-	c := f.cidOf[gid]
-	if c == marked { // not collected: cannot happen, as every Text op is
-		return 0
-	}
-	if f.texts[c] == "" && text != "" {
-		f.texts[c] = text
-	}
-	return c
+	return f.cidOf[gid]
 }
 
 // collectGlyphs walks the pages once before any is written, loading each
@@ -132,7 +158,7 @@ func (w *writer) markGlyphs(font *draw.Font, size float64, gs []draw.Glyph) {
 		return
 	}
 	for i := range gs {
-		f.mark(gs[i].ID)
+		f.mark(gs[i].ID, gs[i].Text)
 	}
 }
 

@@ -1,6 +1,9 @@
 package pdfw
 
 import (
+	"bytes"
+	"compress/zlib"
+	"io"
 	"math"
 	"regexp"
 	"strings"
@@ -179,12 +182,7 @@ func TestTextIsSearchable(t *testing.T) {
 		draw.Text{Font: dejavu.font, Size: 16, X: 40, Y: 60, Glyphs: lig, Color: black},
 		hebrew, arabic,
 		nimbus.textOp(16, 40, 180, "CFF ffi office"),
-		// The same glyph with different texts: the first one wins.
-		dejavu.textOp(16, 40, 220, "Aa"),
 	}
-	second := dejavu.textOp(16, 40, 260, "A")
-	second.Glyphs[0].Text = "Z"
-	ops = append(ops, second)
 	path, _ := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: a4W, Height: a4H, Ops: ops}}}, Options{})
 	text := run(t, "pdftotext", path, "-")
 	for _, want := range []string{"office fluffy fi", "שלום עולם", "مرحبا بالعالم", "CFF ffi office"} {
@@ -192,8 +190,61 @@ func TestTextIsSearchable(t *testing.T) {
 			t.Errorf("pdftotext lacks %q:\n%s", want, text)
 		}
 	}
-	if !regexp.MustCompile(`\nAa\s+A\s`).MatchString(text) || strings.Contains(text, "Z") {
-		t.Errorf("a glyph's first text should win (A, not Z):\n%s", text)
+}
+
+// TestActualText checks that a glyph showing other text than its ToUnicode
+// entry extracts as its own text, as Chromium's does: a synthesised small
+// capital (the capital's glyph showing a lower-case letter), and soft
+// hyphens and zero-width spaces shaped to the space glyph with no advance,
+// which must neither split their word nor let pdftotext reorder it, even
+// when the hyphen shown at a line's end is a run of its own.
+func TestActualText(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	serif := loadFace(t, liberationSerf, 0)
+	small := sans.textOp(10, 40, 60, "AB")
+	small.Glyphs[0].Text = "a" // small caps: the glyph of A shows a
+	// The advances layout gives Liberation Serif at 14.66 px (a little
+	// short of the font's widths), a soft hyphen's being 0: set by TJ
+	// numbers rounded as they are, the "l" after "o" and a soft hyphen
+	// lands 0.1 thousandths of an em left of the hyphen, and pdftotext
+	// splits the word there.
+	adv := map[string]float64{"a": 6.5051422119140625, "n": 7.328125, "d": 7.328125, " ": 3.6640625,
+		"c": 6.5051422119140625, "o": 7.328125, "u": 7.328125, "t": 4.0719757080078125, "e": 6.5051422119140625,
+		"r": 4.880645751953125, "v": 7.328125, "l": 4.0719757080078125, "i": 4.0719757080078125, "k": 7.328125}
+	word := serif.textOp(float64(float32(14.66)), 76, 106, "and coun\u00adter\u00adrev\u00ado\u00adlu\u00adtion ok")
+	for i, g := range word.Glyphs {
+		word.Glyphs[i].Advance = adv[g.Text]
+	}
+	zwsp := sans.textOp(14.66, 40, 140, "Long\u200bidentifiers\u200bwith")
+	broken := sans.textOp(14.66, 40, 180, "incom\u00adpre\u00ad")
+	hyphen := sans.textOp(14.66, 40+width(broken.Glyphs), 180, "\u2010")
+	for _, g := range append(word.Glyphs, zwsp.Glyphs...) {
+		if (g.Text == "\u00ad" || g.Text == "\u200b") && (g.Advance != 0 || g.ID != word.Glyphs[3].ID) {
+			t.Fatalf("%q shaped to glyph %d advancing %g, want the space glyph %d with none", g.Text, g.ID, g.Advance, word.Glyphs[3].ID)
+		}
+	}
+	ops := []draw.Op{small, sans.textOp(10, 40, 80, "A"), word, zwsp, broken, hyphen}
+	path, pdf := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: a4W, Height: a4H, Ops: ops}}}, Options{NoObjectStreams: true, Compression: 1})
+	got := words(t, path)
+	var texts []string
+	for _, w := range got {
+		texts = append(texts, w.text)
+	}
+	want := []string{"aB", "A", "and", "coun\u00adter\u00adrev\u00ado\u00adlu\u00adtion", "ok",
+		"Long\u200bidentifiers\u200bwith", "incom\u00adpre\u00ad\u2010"}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("words %q,\nwant %q", texts, want)
+	}
+	exp := expectedWords(t, word)
+	if g := got[3]; math.Abs(g.xMin-exp[1].xMin) > 0.1 || math.Abs(g.xMax-exp[1].xMax) > 0.1 {
+		t.Errorf("hyphenated word at %.3f..%.3f, want %.3f..%.3f", g.xMin, g.xMax, exp[1].xMin, exp[1].xMax)
+	}
+	// The lowest code point a glyph shows is its ToUnicode text, the rest
+	// are spans: the serif space glyph is U+0020 and its 5 soft hyphens
+	// spans; the sans one, showing no space, is U+00AD and its 2 zero-width
+	// spaces spans; and the small capital a.
+	if n := strings.Count(inflateAll(t, pdf), "/ActualText"); n != 8 {
+		t.Errorf("%d ActualText spans, want 8", n)
 	}
 }
 
@@ -246,5 +297,31 @@ func TestToUnicodeRanges(t *testing.T) {
 	got = string(appendToUnicode(nil, long))
 	if !strings.Contains(got, "<0001><00FF><4E01>") || !strings.Contains(got, "<0100><012B><4F00>") {
 		t.Errorf("ranges across a high byte:\n%s", got)
+	}
+}
+
+// inflateAll is every stream of a PDF, inflated, one after another.
+func inflateAll(t *testing.T, pdf []byte) string {
+	t.Helper()
+	var out strings.Builder
+	for rest := pdf; ; {
+		i := bytes.Index(rest, []byte("stream\n"))
+		if i < 0 {
+			return out.String()
+		}
+		end := i >= 3 && string(rest[i-3:i]) == "end"
+		rest = rest[i+len("stream\n"):]
+		if end {
+			continue
+		}
+		r, err := zlib.NewReader(bytes.NewReader(rest))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(b)
 	}
 }

@@ -39,7 +39,7 @@ type type3Font struct {
 	index int // resource name /T<index>
 	ref   int
 	used  [256]bool
-	texts [256]string // ToUnicode, by code: a glyph's first text wins
+	texts [256]string // ToUnicode, by code: see preferText
 }
 
 // t3Key names a type3Font: the font, the first glyph id of the block (code
@@ -86,7 +86,7 @@ func (w *writer) markType3(t *draw.Text) {
 		g := &t.Glyphs[i]
 		tf, code := w.type3(t.Font, fi, stroke, g.ID)
 		tf.used[code] = true
-		if tf.texts[code] == "" {
+		if preferText(g.Text, tf.texts[code]) {
 			tf.texts[code] = g.Text
 		}
 	}

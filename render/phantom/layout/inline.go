@@ -4,6 +4,8 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"golang.org/x/net/html/atom"
+
 	"github.com/platen/platen/render/phantom/draw"
 	"github.com/platen/platen/render/phantom/fonts"
 	"github.com/platen/platen/render/phantom/style"
@@ -951,6 +953,12 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 	var out []*Frag
 	x := pen
 	lb.ensureStrut()
+	if it.box.Node != nil && it.box.Node.DataAtom == atom.Wbr {
+		// A <wbr> is only a break opportunity (a zero-width space to the
+		// line breaker): Chromium draws no glyph for it, and one in the
+		// text layer would split or join the words around it.
+		return 0, nil
+	}
 	nRuns := len(sg.runs)
 	for k := range sg.runs {
 		// Runs come in logical order: right to left, they are placed

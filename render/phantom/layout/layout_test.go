@@ -267,3 +267,25 @@ func TestRightToLeftRunsAreReversed(t *testing.T) {
 		t.Errorf("right to left %q, left to right %q", rtl, ltr)
 	}
 }
+
+// TestWbrDrawsNothing checks that a <wbr> is only a break opportunity: no
+// glyph for it (Chromium draws none, and one in the text layer joins or
+// splits the words around it), while a zero-width space in the text keeps
+// its glyph, which the PDF marks with its text as Chromium's does.
+func TestWbrDrawsNothing(t *testing.T) {
+	doc, err := layoutString(t, `<p style="width: 60px">super<wbr>cali<wbr>fragilistic<wbr>expiali&#8203;docious</p>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for _, op := range doc.Pages[0].Ops {
+		if tx, ok := op.(draw.Text); ok {
+			for _, g := range tx.Glyphs {
+				text.WriteString(g.Text)
+			}
+		}
+	}
+	if got, want := text.String(), "supercalifragilisticexpiali\u200bdocious"; got != want {
+		t.Errorf("glyph texts %q, want %q", got, want)
+	}
+}

@@ -457,8 +457,7 @@ func (p *painter) background(f *Frag, s *style.Computed, x, y, w, h float64, bd 
 // mitred.
 func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4][2]float64) {
 	var first *style.Border
-	firstSide := 0
-	uniform, sameColor, sameWidth, all := true, true, true, true
+	uniform, sameColor, all := true, true, true
 	for i := 0; i < 4; i++ {
 		if bd[i] == 0 {
 			all = false
@@ -466,12 +465,11 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 		}
 		b := &s.Border[i]
 		if first == nil {
-			first, firstSide = b, i
+			first = b
 			continue
 		}
 		uniform = uniform && b.Style == first.Style
 		sameColor = sameColor && b.Color == first.Color
-		sameWidth = sameWidth && bd[i] == bd[firstSide]
 	}
 	if first == nil {
 		return
@@ -483,15 +481,8 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 			return
 		}
 		switch {
-		case first.Style == style.BorderSolid && all && sameWidth && strokable(rr, bd[style.Top]):
-			t := bd[style.Top]
-			var mid [4][2]float64
-			for i, r := range rr {
-				if r[0] > 0 {
-					mid[i] = [2]float64{r[0] - t/2, r[1] - t/2}
-				}
-			}
-			p.op(draw.Stroke{Path: roundedRectPath(x+t/2, y+t/2, w-t, h-t, mid), Color: first.Color, Width: t})
+		case first.Style == style.BorderSolid && all:
+			p.ring(first.Color, x, y, w, h, rr, bd)
 			return
 		case first.Style == style.BorderSolid && !all && !hasRadius && first.Color.A < 1:
 			var path draw.Path
@@ -506,9 +497,8 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 		case first.Style == style.BorderDouble:
 			p.doubleBorder(first.Color, x, y, w, h, bd, rr)
 			return
-		case first.Style == style.BorderSolid && all,
-			first.Style == style.BorderInset || first.Style == style.BorderOutset ||
-				first.Style == style.BorderGroove || first.Style == style.BorderRidge:
+		case first.Style == style.BorderInset || first.Style == style.BorderOutset ||
+			first.Style == style.BorderGroove || first.Style == style.BorderRidge:
 			path := roundedRectPath(x, y, w, h, rr)
 			path = append(path, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
 			p.op(draw.Fill{Path: path, Color: first.Color, EvenOdd: true})
@@ -524,6 +514,11 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 		}
 		switch b.Style {
 		case style.BorderDashed, style.BorderDotted:
+			if m1, m2 := mitres(s, bd, side, &done); !hasRadius && m1 == 0 && m2 == 0 {
+				// Blink clips a dashed or dotted side only to mitre it.
+				p.dashedSide(side, b, x, y, w, h, bd)
+				break
+			}
 			p.op(draw.PushClip{Path: sideTrapezoid(side, x, y, w, h, bd)})
 			if hasRadius {
 				ring := roundedRectPath(x, y, w, h, rr)
@@ -694,7 +689,9 @@ func sideTrapezoid(side int, x, y, w, h float64, bd edges) draw.Path {
 	}
 }
 
-// doubleBorder paints a double border: the outer and inner thirds.
+// doubleBorder paints a double border: the outer and inner thirds, each a
+// ring as Blink's FillDRRect paints it: a stroke of its centre line when
+// its sides are one width and its corners strokable, else an even-odd fill.
 func (p *painter) doubleBorder(c draw.Color, x, y, w, h float64, bd edges, rr [4][2]float64) {
 	var o, i edges
 	for k := 0; k < 4; k++ {
@@ -702,54 +699,108 @@ func (p *painter) doubleBorder(c draw.Color, x, y, w, h float64, bd edges, rr [4
 		o[k] = third
 		i[k] = bd[k] - third
 	}
-	outer := roundedRectPath(x, y, w, h, rr)
-	outer = append(outer, roundedRectPath(x+o[style.Left], y+o[style.Top], w-o.h(), h-o.v(), innerRadii(rr, o))...)
-	p.op(draw.Fill{Path: outer, Color: c, EvenOdd: true})
-	inner := roundedRectPath(x+i[style.Left], y+i[style.Top], w-i.h(), h-i.v(), innerRadii(rr, i))
-	inner = append(inner, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), innerRadii(rr, bd))...)
-	p.op(draw.Fill{Path: inner, Color: c, EvenOdd: true})
+	p.ring(c, x, y, w, h, rr, o)
+	p.ring(c, x+i[style.Left], y+i[style.Top], w-i.h(), h-i.v(), innerRadii(rr, i), edges{bd[0] - i[0], bd[1] - i[1], bd[2] - i[2], bd[3] - i[3]})
 }
 
-// dashedSide strokes one dashed or dotted side along its centre line, with
-// Skia's patterns as Blink sets them up (StyledStrokeData): dashes three
-// widths long with gaps of two below 3 px, else two and one; round dots
-// two widths apart (square dots below 3 px); the gap stretched so that the
-// side starts and ends with a dash.
+// ring paints the ring of widths e inside the box x, y, w, h with outer
+// radii rr.
+func (p *painter) ring(c draw.Color, x, y, w, h float64, rr [4][2]float64, e edges) {
+	if t := e[0]; e == (edges{t, t, t, t}) && strokable(rr, t) {
+		var mid [4][2]float64
+		for k, r := range rr {
+			if r[0] > 0 {
+				mid[k] = [2]float64{r[0] - t/2, r[1] - t/2}
+			}
+		}
+		p.op(draw.Stroke{Path: roundedRectPath(x+t/2, y+t/2, w-t, h-t, mid), Color: c, Width: t})
+		return
+	}
+	path := roundedRectPath(x, y, w, h, rr)
+	path = append(path, roundedRectPath(x+e[style.Left], y+e[style.Top], w-e.h(), h-e.v(), innerRadii(rr, e))...)
+	p.op(draw.Fill{Path: path, Color: c, EvenOdd: true})
+}
+
+// dashedSide paints one dashed or dotted side in the shapes Chromium's PDF
+// holds (Blink's DrawDashedOrDottedBoxSide and GraphicsContext::DrawLine,
+// which Skia turns into fills):
+//
+//   - dashes three widths long with gaps of two below 3 px, else two and
+//     one, along the whole side, the gap stretched so that it starts and
+//     ends with a dash (StrokeData::SelectBestDashGap); one path of
+//     rectangles, the whole side when two dashes do not fit;
+//   - dots up to 3 px wide are squares, each its own rectangle: one at each
+//     end, and between them as many as fit at two widths apart with a
+//     pixel at least on either side, the slack split between the two ends;
+//   - wider dots are round, from the centre of one end's square to the
+//     other's, spaced by the best gap for dots of one width apart over the
+//     whole side plus one width less Blink's 0.01 px (which keeps the last
+//     dot on the line); one path of circles.
 func (p *painter) dashedSide(side int, b style.Border, x, y, w, h float64, bd edges) {
 	t := bd[side]
-	var x0, y0, x1, y1 float64
+	// The side as a band: from s0 to s1 along it, from c0 to c0+t across.
+	vertical := side == style.Left || side == style.Right
+	s0, s1, c0 := x, x+w, y
 	switch side {
-	case style.Top:
-		x0, y0, x1, y1 = x, y+t/2, x+w, y+t/2
 	case style.Bottom:
-		x0, y0, x1, y1 = x, y+h-t/2, x+w, y+h-t/2
+		c0 = y + h - t
 	case style.Left:
-		x0, y0, x1, y1 = x+t/2, y, x+t/2, y+h
-	default:
-		x0, y0, x1, y1 = x+w-t/2, y, x+w-t/2, y+h
+		s0, s1, c0 = y, y+h, x
+	case style.Right:
+		s0, s1, c0 = y, y+h, x+w-t
 	}
-	length := math.Hypot(x1-x0, y1-y0)
-	st := draw.Stroke{Path: draw.Path{{Kind: draw.MoveTo, P: [3]draw.Point{{X: x0, Y: y0}}}, {Kind: draw.LineTo, P: [3]draw.Point{{X: x1, Y: y1}}}},
-		Color: b.Color, Width: t}
-	if b.Style == style.BorderDotted {
-		if t >= 3 {
-			st.Cap = 1
-			gap := bestDashGap(length, 0, 2*t)
-			st.Dash = []float64{0, gap}
-		} else {
-			gap := bestDashGap(length, t, t)
-			st.Dash = []float64{t, gap}
+	rect := func(a, l float64) draw.Path {
+		if vertical {
+			return rectPath(c0, a, t, l)
 		}
-	} else {
+		return rectPath(a, c0, l, t)
+	}
+	length := s1 - s0
+	switch {
+	case b.Style == style.BorderDashed:
 		dash, gap := 3*t, 2*t
 		if t >= 3 {
 			dash, gap = 2*t, t
 		}
-		if length > 2*dash {
-			st.Dash = []float64{dash, bestDashGap(length, dash, gap)}
+		if length <= 2*dash {
+			p.op(draw.Fill{Path: rect(s0, length), Color: b.Color})
+			return
 		}
+		period := dash + bestDashGap(length, dash, gap)
+		var path draw.Path
+		for a := s0; a < s1-1e-6; a += period {
+			path = append(path, rect(a, math.Min(dash, s1-a))...)
+		}
+		p.op(draw.Fill{Path: path, Color: b.Color})
+	case t <= 3:
+		p.op(draw.Fill{Path: rect(s0, t), Color: b.Color})
+		if length < 2*t {
+			return
+		}
+		p.op(draw.Fill{Path: rect(s1-t, t), Color: b.Color})
+		inner := length - 2*t
+		n := math.Floor((inner - 2 + t) / (2 * t))
+		if n < 1 {
+			return
+		}
+		slack := inner - (2*n-1)*t
+		a := s0 + t + math.Floor((slack+math.Mod(t, 2))/2)
+		for k := 0.0; k < n; k++ {
+			p.op(draw.Fill{Path: rect(a+2*k*t, t), Color: b.Color})
+		}
+	default:
+		r := t / 2
+		period := bestDashGap(length, t, t) + t - 0.01
+		var path draw.Path
+		for a := s0 + r; a <= s1-r+1e-6; a += period {
+			cx, cy := a, c0+r
+			if vertical {
+				cx, cy = c0+r, a
+			}
+			path = append(path, roundedRectPath(cx-r, cy-r, t, t, [4][2]float64{{r, r}, {r, r}, {r, r}, {r, r}})...)
+		}
+		p.op(draw.Fill{Path: path, Color: b.Color})
 	}
-	p.op(st)
 }
 
 // bestDashGap is Blink's StrokeData::SelectBestDashGap for an open path:

@@ -9,8 +9,9 @@ import (
 
 // TestBordersPaintAsBlink checks the shapes borders are painted with, which
 // are those Chromium's PDFs hold (BoxBorderPainter, as its content streams
-// show): readers rasterise a lone rectangle differently from a ring, and
-// poppler snaps only a lone rectangle to whole pixels.
+// show; each case's numbers are Chromium 156's): readers rasterise a lone
+// rectangle differently from a ring, and poppler snaps only a lone
+// rectangle to whole pixels.
 func TestBordersPaintAsBlink(t *testing.T) {
 	pos := func(x, y int, css string) string {
 		return fmt.Sprintf(`<div style="position:absolute;left:%dpx;top:%dpx;width:50px;height:20px;%s"></div>`, x, y, css)
@@ -44,6 +45,14 @@ func TestBordersPaintAsBlink(t *testing.T) {
 		{"another colour on top: painted first and whole, the sides mitred where they meet it", "border:2px solid #000;border-top-color:red", 290, 10,
 			[]shape{{0, red, rectAt(290, 10, 54, 2)}, {0, black, rectAt(290, 32, 54, 2)},
 				{0, black, quad(342, 12, 342, 34, 344, 34, 344, 10)}, {0, black, quad(290, 10, 290, 34, 292, 34, 292, 12)}}},
+		{"double, one width: two strokes of a third", "border:3px double #000", 10, 10,
+			[]shape{{1, black, rectAt(10.5, 10.5, 55, 25)}, {1, black, rectAt(12.5, 12.5, 51, 21)}}},
+		{"dashed 2 px: dashes of 6 along the whole side, the gap stretched to end on a dash", "border-top:2px dashed #000", 10, 10,
+			[]shape{{0, black, fmt.Sprint(append(append(append(append(rectPath(10, 10, 6, 2), rectPath(21, 10, 6, 2)...),
+				rectPath(32, 10, 6, 2)...), rectPath(43, 10, 6, 2)...), rectPath(54, 10, 6, 2)...))}}},
+		{"dotted 2 px: a square at each end, the rest centred two widths apart", "border-top:2px dotted #000;width:26px", 10, 10,
+			[]shape{{0, black, rectAt(10, 10, 2, 2)}, {0, black, rectAt(34, 10, 2, 2)}, {0, black, rectAt(14, 10, 2, 2)},
+				{0, black, rectAt(18, 10, 2, 2)}, {0, black, rectAt(22, 10, 2, 2)}, {0, black, rectAt(26, 10, 2, 2)}, {0, black, rectAt(30, 10, 2, 2)}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := layoutString(t, `<!DOCTYPE html><body style="margin:0">`+pos(c.x, c.y, c.css), Options{})

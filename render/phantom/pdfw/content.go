@@ -112,6 +112,7 @@ type frame struct {
 	kind  uint8
 	saved gstate
 	ctm   [6]float64
+	clip  box
 	dec   int
 	mul   float64
 	outer []byte // frameGroup: the enclosing stream
@@ -133,6 +134,7 @@ type content struct {
 	inText bool
 	dec    int        // decimals for coordinates in the current space
 	ctm    [6]float64 // the current space in page pixels
+	clip   box        // the bounds of the current clip, in page pixels
 	mul    float64
 	pageW  float64 // in px, for group bounding boxes
 	pageH  float64
@@ -242,6 +244,7 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 	c.reset()
 	wPt, hPt := pageSize(p)
 	c.pageW, c.pageH = wPt/pxToPt, hPt/pxToPt
+	c.clip = box{0, 0, c.pageW, c.pageH}
 	// The page's space becomes CSS pixels with y down through Chromium's two
 	// matrices: Skia maps its 300 dpi canvas to points by the float32 of
 	// 72/300, written .23999999, and Chromium CSS pixels onto that canvas by
@@ -605,8 +608,67 @@ func (w *writer) pushClip(p draw.Path) {
 	if !c.pathOps(p, false) {
 		// Nothing inside: clip everything away.
 		c.b = append(c.b[:mark], "0 0 0 0 re\n"...)
+		c.clip = box{}
+	} else {
+		c.clip = c.clip.intersect(c.pathBounds(p))
 	}
 	c.op("W n\n")
+}
+
+// box is an axis-aligned rectangle in page pixels, empty when x1 <= x0 or
+// y1 <= y0.
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (b box) intersect(o box) box {
+	return box{math.Max(b.x0, o.x0), math.Max(b.y0, o.y0), math.Min(b.x1, o.x1), math.Min(b.y1, o.y1)}
+}
+
+// overlaps is Skia's SkRect::Intersects: the boxes share some area.
+func (b box) overlaps(o box) bool {
+	return b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1
+}
+
+// holds is Skia's SkRect::contains of a point: left and top edges inside,
+// right and bottom outside.
+func (b box) holds(x, y float64) bool {
+	return b.x0 <= x && x < b.x1 && b.y0 <= y && y < b.y1
+}
+
+// mapBox is the bounds, in page pixels, of box b of the current space.
+func (c *content) mapBox(b box) box {
+	m := &c.ctm
+	out := box{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range [4][2]float64{{b.x0, b.y0}, {b.x1, b.y0}, {b.x0, b.y1}, {b.x1, b.y1}} {
+		x := p[0]*m[0] + p[1]*m[2] + m[4]
+		y := p[0]*m[1] + p[1]*m[3] + m[5]
+		out.x0, out.y0 = math.Min(out.x0, x), math.Min(out.y0, y)
+		out.x1, out.y1 = math.Max(out.x1, x), math.Max(out.y1, y)
+	}
+	return out
+}
+
+// pathBounds is the bounds, in page pixels, of path p's points (control
+// points included, as Skia's clip stack bounds a rounded rectangle by its
+// rectangle).
+func (c *content) pathBounds(p draw.Path) box {
+	b := box{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, sg := range p {
+		n := 0
+		switch sg.Kind {
+		case draw.MoveTo, draw.LineTo:
+			n = 1
+		case draw.CubicTo:
+			n = 3
+		}
+		for _, pt := range sg.P[:n] {
+			if math.IsNaN(pt.X+pt.Y) || math.IsInf(pt.X+pt.Y, 0) {
+				continue
+			}
+			b.x0, b.y0 = math.Min(b.x0, pt.X), math.Min(b.y0, pt.Y)
+			b.x1, b.y1 = math.Max(b.x1, pt.X), math.Max(b.y1, pt.Y)
+		}
+	}
+	return c.mapBox(b)
 }
 
 func (w *writer) pushTransform(m [6]float64) {
@@ -628,6 +690,7 @@ func (w *writer) pushTransform(m [6]float64) {
 	if !finite || math.Abs(det) < 1e-12 {
 		// A singular space paints nothing: clip everything away.
 		c.op("0 0 0 0 re W n\n")
+		c.clip = box{}
 		return
 	}
 	for k, v := range m {
@@ -661,7 +724,7 @@ func mul(m, n [6]float64) [6]float64 {
 // push opens a frame, saving what its pop restores.
 func (w *writer) push(kind uint8) {
 	c := &w.c
-	c.stack = append(c.stack, frame{kind: kind, saved: c.st, ctm: c.ctm, dec: c.dec, mul: c.mul})
+	c.stack = append(c.stack, frame{kind: kind, saved: c.st, ctm: c.ctm, clip: c.clip, dec: c.dec, mul: c.mul})
 }
 
 // pop closes the innermost push; a pop without a push is ignored.
@@ -672,7 +735,7 @@ func (w *writer) pop() {
 	}
 	f := c.stack[len(c.stack)-1]
 	c.stack = c.stack[:len(c.stack)-1]
-	c.ctm, c.dec, c.mul = f.ctm, f.dec, f.mul
+	c.ctm, c.clip, c.dec, c.mul = f.ctm, f.clip, f.dec, f.mul
 	switch f.kind {
 	case frameQ:
 		c.endText()
@@ -888,6 +951,11 @@ func (w *writer) text(t *draw.Text) {
 	c.op(" Tm\n")
 
 	k := 1000 / size
+	fi := t3
+	if f != nil {
+		fi = f.info
+	}
+	cull := c.mayCull(t, fi)
 	pen, cur := 0.0, 0.0
 	arr := -1 // where the open TJ array starts, -1 when none
 	str := false
@@ -942,6 +1010,17 @@ func (w *writer) text(t *draw.Text) {
 		} else {
 			cid = f.cid(g.ID)
 			width, known = f.widths[cid], f.texts[cid]
+		}
+		if cull && !c.inClip(fi, g.ID, t.X+pen+finite(g.XOffset), t.Y+finite(g.YOffset), size) {
+			// As Skia does, a glyph wholly outside the clip is not
+			// written, so the text layer lacks clipped-away text too.
+			if g.Text != "" && span {
+				closeArr()
+				c.op("EMC\n")
+				span = false
+			}
+			pen += finite(g.Advance)
+			continue
 		}
 		zw := false // a zero-width cluster drawn with a glyph that has width
 		if g.Text != "" {
@@ -1019,6 +1098,44 @@ func (w *writer) text(t *draw.Text) {
 	if reversed {
 		c.op("EMC\n")
 	}
+}
+
+// mayCull reports whether a glyph of run t may lie outside the clip: the
+// run's box, from its glyph positions and the font's bounding box, is not
+// inside the clip's bounds. Most runs are, and skip the test by glyph.
+func (c *content) mayCull(t *draw.Text, fi *fontInfo) bool {
+	pen, x0, x1, y0, y1 := 0.0, 0.0, 0.0, 0.0, 0.0
+	for i := range t.Glyphs {
+		g := &t.Glyphs[i]
+		x, y := pen+finite(g.XOffset), finite(g.YOffset)
+		x0, x1, y0, y1 = math.Min(x0, x), math.Max(x1, x), math.Min(y0, y), math.Max(y1, y)
+		pen += finite(g.Advance)
+	}
+	s := t.Size / 1000
+	slant := 0.0
+	if t.FakeItalic {
+		slant = skewFakeItalic * math.Max(fi.bbox[3], -fi.bbox[1]) * s
+	}
+	b := c.mapBox(box{t.X + x0 + fi.bbox[0]*s - slant, t.Y + y0 - fi.bbox[3]*s,
+		t.X + x1 + fi.bbox[2]*s + slant, t.Y + y1 - fi.bbox[1]*s})
+	cl := c.clip
+	return !(cl.x0 <= b.x0 && b.x1 <= cl.x1 && cl.y0 <= b.y0 && b.y1 <= cl.y1)
+}
+
+// inClip reports whether glyph gid at size, its origin at (x, y) in the
+// current space, is drawn, as Skia's PDF device decides: its bounding box
+// must share area with the clip's bounds, or, for a glyph without ink (a
+// space), its origin must lie in them. Skia measures the box on the
+// outline at the font's units per em, which for TrueType is the box the
+// glyph records.
+func (c *content) inClip(fi *fontInfo, gid uint16, x, y, size float64) bool {
+	gx0, gy0, gx1, gy1, ink := fi.glyphBounds(gid)
+	if !ink {
+		p := c.mapBox(box{x, y, x, y})
+		return c.clip.holds(p.x0, p.y0)
+	}
+	s := size / fi.upem
+	return c.clip.overlaps(c.mapBox(box{x + gx0*s, y - gy1*s, x + gx1*s, y - gy0*s}))
 }
 
 // clusters counts the clusters of a run (a glyph with text begins one).

@@ -27,7 +27,10 @@
 // wrapped in an ActualText span with its own text, as Skia does.
 //
 // Text runs are TJ arrays: a number moves a glyph only where layout's
-// advance and the font's width disagree by more than 0.02 px. Fake bold is
+// advance and the font's width disagree by more than 0.02 px. A glyph
+// wholly outside the bounds of the current clip is left out, as Skia's PDF
+// device leaves it out, so clipped-away text is not in the text layer
+// either (the writer keeps the clip's bounds in page pixels). Fake bold is
 // Type 3 fonts of filled and stroked outlines, as Chromium writes it
 // (type3.go: pdftotext reads it differently), fake italic a skew in the
 // text matrix. Alpha goes through ExtGStates (deduplicated); an opacity

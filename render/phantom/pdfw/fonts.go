@@ -310,6 +310,27 @@ func (fi *fontInfo) glyph(g int) []byte {
 	return fi.glyf[start:end]
 }
 
+// glyphBounds is glyph g's bounding box in font units (y up), and whether
+// it has one: the box a TrueType glyph records; for CFF outlines, which
+// record none, the font's box, so that no glyph is taken for outside a
+// clip it reaches into.
+func (fi *fontInfo) glyphBounds(g uint16) (x0, y0, x1, y1 float64, ink bool) {
+	if int(g) >= fi.numGlyphs {
+		g = 0
+	}
+	if fi.cff {
+		k := fi.upem / 1000
+		return fi.bbox[0] * k, fi.bbox[1] * k, fi.bbox[2] * k, fi.bbox[3] * k, true
+	}
+	d := fi.glyph(int(g))
+	if d == nil {
+		return 0, 0, 0, 0, false
+	}
+	v := func(o int) float64 { return float64(int16(binary.BigEndian.Uint16(d[o:]))) }
+	x0, y0, x1, y1 = v(2), v(4), v(6), v(8)
+	return x0, y0, x1, y1, x1 > x0 && y1 > y0
+}
+
 // stemV estimates the dominant vertical stem width from the weight class, as
 // the font descriptor needs one and fonts do not record it (the usual
 // heuristic: 50 + (weight/65)^2, 88 for regular, 166 for bold).

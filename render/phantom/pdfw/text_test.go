@@ -325,3 +325,29 @@ func inflateAll(t *testing.T, pdf []byte) string {
 		out.Write(b)
 	}
 }
+
+// TestClippedGlyphsAreLeftOut checks that a glyph wholly outside the clip
+// is not written, as Skia leaves it out: pdftotext then reads what
+// Chromium's PDF gives for the same boxes (two 100 × 50 px overflow:
+// hidden boxes of 20 px Arial, measured with Chromium 156): a line cut at
+// the right edge keeps the w its clip reaches, and of a line cut by the
+// bottom edge only the glyphs rising into the box remain: f, i and the dot
+// of an i, not the x-height letters between them.
+func TestClippedGlyphsAreLeftOut(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	clip := func(x, y, w, h float64) draw.Op { return draw.PushClip{Path: rect(x, y, w, h)} }
+	ops := []draw.Op{
+		clip(1, 1, 100, 50), sans.textOp(20, 1, 19, "Hello child world far away"), draw.PopClip{},
+		clip(1, 53, 100, 50),
+		sans.textOp(20, 1, 71, "one two"), sans.textOp(20, 1, 94, "three four"), sans.textOp(20, 1, 117, "five six seven"),
+		draw.PopClip{},
+	}
+	path, _ := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: a4W, Height: a4H, Ops: ops}}}, Options{})
+	var texts []string
+	for _, w := range words(t, path) {
+		texts = append(texts, w.text)
+	}
+	if got, want := strings.Join(texts, " "), "Hello child w one two three four fi i"; got != want {
+		t.Errorf("words %q, want %q", got, want)
+	}
+}

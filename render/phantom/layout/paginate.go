@@ -125,6 +125,12 @@ func (pg *pager) shiftAt(y float64, strict bool) float64 {
 func (pg *pager) apply(f *Frag) {
 	d := pg.shiftAt(f.Y, false)
 	if f.Kind != FragBox || f.monolithic || (f.Box != nil && (f.Box.Kind == KindRow || f.Box.Inline)) {
+		if f.Box != nil && f.Box.Kind == KindRow {
+			if before := pg.shiftAt(f.Y, true); before != d {
+				// A page breaks right above the row.
+				pg.l.tableRowStartsPage(f, d-before)
+			}
+		}
 		if d != 0 {
 			f.translate(0, d)
 		}
@@ -436,6 +442,7 @@ func (pg *pager) fill() ([]page, error) {
 		if hdr != nil {
 			np := &pages[len(pages)-1]
 			np.repeats = append(np.repeats, cloneAt(hdr, next))
+			np.repeats = append(np.repeats, tableEdgeAbove(tbl.f, y, g)...)
 		}
 		cands = cands[:0]
 		content = false

@@ -34,6 +34,8 @@ package layout
 // tableMaxWork, tableMaxEdges, tableMaxColumns).
 
 import (
+	"math"
+
 	"github.com/platen/platen/render/phantom/style"
 )
 
@@ -763,13 +765,16 @@ func (l *layouter) tableVisibleCopy(b *Box) *Box {
 }
 
 // tableCollapsedBorders adds the collapsed border segments to the rows they
-// lie over. Solid segments are cut at row edges, so that each piece moves
-// with its row when pages break and paints after the cells below it. The
-// edges a repeated header or footer shares with the body (headEnd is the
-// first row after the header, footStart the footer's first row; -1 when
-// none repeats) go whole to the header's or footer's row, so that their
-// copies on later pages draw them whole, as Chromium's do (the part over
-// the first body row is drawn again after it, to stay above its cells).
+// lie over, so that each moves with its row when pages break and paints
+// after the cells below it. An opaque solid edge between two rows goes
+// whole to the row below (tableRowStartsPage splits it where a page
+// breaks between the rows); other solid segments are cut at row edges.
+// The edges a repeated header or footer shares with the body (headEnd is
+// the first row after the header, footStart the footer's first row; -1
+// when none repeats) go whole to the header's or footer's row, so that
+// their copies on later pages draw them whole, as Chromium's do (the
+// header's is drawn again after the first body row, to stay above its
+// cells).
 func (l *layouter) tableCollapsedBorders(tb *tableBuilt, rowFrags []*Frag, tableY float64, headEnd, footStart int) {
 	g := &tb.g
 	st := l.tableState()
@@ -794,20 +799,36 @@ func (l *layouter) tableCollapsedBorders(tb *tableBuilt, rowFrags []*Frag, table
 	}
 	for _, sg := range st.buf {
 		y0, y1 := sg.y, sg.y+sg.h
+		solid := sg.b.Style == style.BorderSolid
+		// An opaque edge painted twice fills the same pixels: drawn
+		// whole again, rather than in parts, it fills them as Chromium's
+		// one rectangle does (a reader rounds the ends of each rectangle
+		// to pixels on its own, and a part can add a pixel row).
+		whole := solid && sg.b.Color.A >= 1
 		if sg.horizontal && sg.row > 0 && sg.row < n && (sg.row == headEnd || sg.row == footStart) {
 			if sg.row == headEnd {
-				l.tableSegFrag(rowFrags[sg.row-1], sg, y0, y1, tableY, sg.b.Style == style.BorderSolid)
-				if mid := g.rows[sg.row].y; sg.b.Style == style.BorderSolid && mid < y1 {
-					l.tableSegFrag(rowFrags[sg.row], sg, maxUnit(mid, y0), y1, tableY, true)
+				l.tableSegFrag(rowFrags[sg.row-1], sg, y0, y1, tableY, solid)
+				if mid := g.rows[sg.row].y; solid && mid < y1 {
+					a := maxUnit(mid, y0)
+					if whole {
+						a = y0
+					}
+					l.tableSegFrag(rowFrags[sg.row], sg, a, y1, tableY, true)
 				}
 			} else {
-				l.tableSegFrag(rowFrags[sg.row], sg, y0, y1, tableY, sg.b.Style == style.BorderSolid)
+				l.tableSegFrag(rowFrags[sg.row], sg, y0, y1, tableY, solid)
 			}
 			continue
 		}
-		if sg.b.Style != style.BorderSolid {
+		if !solid {
 			r := min(sg.row, n-1)
 			l.tableSegFrag(rowFrags[r], sg, y0, y1, tableY, false)
+			continue
+		}
+		if whole && sg.horizontal && sg.row > 0 && sg.row < n && rowFrags[sg.row] != nil {
+			// Whole with the row below, above both rows' cells (a page
+			// break between the rows splits it: tableRowStartsPage).
+			l.tableSegFrag(rowFrags[sg.row], sg, y0, y1, tableY, true)
 			continue
 		}
 		// The rows this segment may cross: the one above its edge to the
@@ -843,10 +864,66 @@ func (l *layouter) tableCollapsedBorders(tb *tableBuilt, rowFrags []*Frag, table
 	}
 }
 
+// tableRowStartsPage splits what the row fragment r paints above its top
+// (the collapsed border edge it shares with the row before, which
+// tableCollapsedBorders gives it whole) when a page starts with the row,
+// which pagination then moves down by the break's gap: the upper part
+// stays on the page before, where the row before ends, and the row keeps
+// the rest. Chromium paints the larger half of the edge's whole pixels on
+// the page that ends and the smaller on the next (measured: a 1px edge
+// all on the first page, 2px as 1 and 1, 3px as 2 and 1).
+func (l *layouter) tableRowStartsPage(r *Frag, gap float64) {
+	for _, c := range r.Children {
+		if c.Kind != FragBox || c.Y >= r.Y {
+			continue
+		}
+		up := math.Min(math.Ceil(c.H/2-1e-6), c.H)
+		f := l.frags.new(FragBox, c.Box)
+		f.X, f.Y, f.W, f.H = c.X, c.Y-gap, c.W, up
+		r.Children = append(r.Children, f)
+		c.Y += up
+		c.H -= up
+	}
+}
+
+// tableEdgeAbove returns copies, moved down by dy, of the collapsed border
+// edge above the body row of the table wrapper w that starts at flow
+// position y, for the page where that row follows a repeated header.
+// Chromium paints the edge a row shares with the row before it (on the
+// previous page) there again, whole, centred on the header's bottom edge
+// and after the header, so it covers the header's border where they
+// overlap (measured: a 0.5pt grey row rule over a 1.5pt black header rule
+// leaves its top pixel grey).
+func tableEdgeAbove(w *Frag, y, dy float64) []*Frag {
+	const eps = 0.01
+	for _, t := range w.Children {
+		if t.Box == nil || t.Box.Kind != KindTable {
+			continue
+		}
+		for _, gf := range t.Children {
+			for _, rf := range gf.Children {
+				if rf.Box == nil || rf.Box.Kind != KindRow || math.Abs(rf.Y-y) > eps {
+					continue
+				}
+				// What the row paints above its top is that edge
+				// (tableCollapsedBorders).
+				var out []*Frag
+				for _, c := range rf.Children {
+					if c.Kind == FragBox && c.Y < rf.Y {
+						out = append(out, cloneAt(c, c.Y+dy))
+					}
+				}
+				return out
+			}
+		}
+	}
+	return nil
+}
+
 // tableSegFrag adds to rf the part [y0, y1) of segment sg: a box filled
 // with the border's colour (solid), or a box whose only border is the
-// segment's side. The box is an anonymous child of the row's box (paint.go
-// paints a box without a parent as the root, onto the canvas).
+// segment's side. The box is an anonymous child of the row's box
+// (paint.go paints a box without a parent as the root, onto the canvas).
 func (l *layouter) tableSegFrag(rf *Frag, sg tableBorderSeg, y0, y1 tableUnit, tableY float64, fill bool) {
 	if rf == nil {
 		return

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/phantom/draw"
 	"github.com/platen/platen/render/phantom/style"
 )
 
@@ -423,5 +424,86 @@ func TestTableBaselineOutsideFragmentation(t *testing.T) {
 		if !c.aligned && math.Abs(small.Y-big.Y) > 0.5 {
 			t.Errorf("%s: unaligned cells' lines start at %.2f and %.2f; want both at the top", c.name, small.Y, big.Y)
 		}
+	}
+}
+
+// TestTableEdgesAtPageBreaks checks the collapsed row rules where a table
+// breaks across pages, against the rectangles Chromium 156 paints (in CSS
+// px, the header's bottom edge at y 22 on the second page): a 2px rule
+// between two rows on one page is one 2px rectangle; on the page that
+// ends with the row above it, its upper pixel; on the next page, after
+// the repeated header's 6px rule, the whole rule again over it.
+func TestTableEdgesAtPageBreaks(t *testing.T) {
+	var rows strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&rows, "<tr><td>row %d</td><td>value</td></tr>", i)
+	}
+	markup := `<style>*{margin:0;padding:0} body{font:12px 'Liberation Sans'} table{border-collapse:collapse;width:300px} td,th{padding:4px}
+th{border-bottom:6px solid #000} td{border-bottom:2px solid #f00}</style>
+<table><thead><tr><th>H1</th><th>H2</th></tr></thead><tbody>` + rows.String() + `</tbody></table>`
+	doc, st, _, _ := ltLayoutDoc(t, markup, ltGeometry(""), Options{})
+	ltShMu.Lock()
+	d, err := Layout(context.Background(), doc, st, ltShaper(t), Options{})
+	ltShMu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Pages) < 2 {
+		t.Fatalf("%d pages, want at least 2", len(d.Pages))
+	}
+	// The first column's rules (x 0), top to bottom in paint order.
+	type rule struct {
+		y, h float64
+		red  bool
+	}
+	rules := func(p *draw.Page) []rule {
+		var out []rule
+		for _, op := range p.Ops {
+			f, ok := op.(draw.Fill)
+			if !ok || len(f.Path) != 5 || f.Path[0].P[0].X != 0 {
+				continue
+			}
+			y0, y1 := f.Path[0].P[0].Y, f.Path[2].P[0].Y
+			out = append(out, rule{y0, y1 - y0, f.Color.R == 1})
+		}
+		return out
+	}
+	one, two := rules(d.Pages[0]), rules(d.Pages[1])
+	// Rules drawn again in part start where they do whole: the tallest
+	// rectangle at each y is the rule.
+	tallest := map[float64]float64{}
+	var ys []float64
+	for _, r := range one {
+		if !r.red {
+			continue
+		}
+		if _, ok := tallest[r.y]; !ok {
+			ys = append(ys, r.y)
+		}
+		tallest[r.y] = math.Max(tallest[r.y], r.h)
+	}
+	if len(ys) < 3 {
+		t.Fatalf("page 1: %d red rules", len(ys))
+	}
+	for _, y := range ys[:len(ys)-1] {
+		if h := tallest[y]; h != 2 {
+			t.Errorf("page 1: rule at %g is %gpx; want one 2px rectangle", y, h)
+		}
+	}
+	if y := ys[len(ys)-1]; tallest[y] != 1 {
+		t.Errorf("page 1: last rule %gpx at %g; want its upper pixel", tallest[y], y)
+	}
+	// On page 2: the header's rule, then the row rule whole over it.
+	hdr := -1
+	for i, r := range two {
+		if !r.red && r.h == 6 {
+			hdr = i
+		}
+	}
+	if hdr < 0 || hdr+1 >= len(two) {
+		t.Fatalf("page 2: no header rule followed by another: %v", two)
+	}
+	if r := two[hdr+1]; !r.red || r.y != two[hdr].y+2 || r.h != 2 {
+		t.Errorf("page 2: after the header's rule at %g, %+v; want the red 2px rule at %g", two[hdr].y, r, two[hdr].y+2)
 	}
 }

@@ -39,3 +39,46 @@ func TestShapeCoversTheText(t *testing.T) {
 		t.Fatalf("runs end at %d of %d", pos, len(text))
 	}
 }
+
+// TestClustersAreGraphemes: a base and its combining marks are one cluster,
+// its text on the first glyph in logical order (the leftmost left to right,
+// the rightmost right to left) and none on the marks' glyphs, as Chromium's
+// glyph runs count them; text with no marks keeps a cluster a character.
+func TestClustersAreGraphemes(t *testing.T) {
+	l, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := l.NewShaper()
+	q := Query{Families: []string{"DejaVu Sans"}, Weight: 400}
+	cases := []struct {
+		text string
+		rtl  bool
+		want []string // the glyphs' texts, in visual order
+	}{
+		{"ax\u0301b", false, []string{"a", "x\u0301", "", "b"}},
+		{"qx\u0323\u0301z", false, []string{"q", "x\u0323\u0301", "", "", "z"}},
+		{"\u0645\u064b\u0627", true, []string{"\u0627", "", "\u0645\u064b"}},
+		{"\u05e9\u05b8\u05c1\u05dc", true, []string{"\u05dc", "", "", "\u05e9\u05b8\u05c1"}},
+		{"abc", false, []string{"a", "b", "c"}},
+	}
+	for _, c := range cases {
+		runs := sh.Shape(q, 16, c.text, ShapeOptions{RTL: c.rtl})
+		var got []string
+		for _, r := range runs {
+			for _, g := range r.Glyphs {
+				got = append(got, g.Text)
+			}
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%q: texts %q, want %q", c.text, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("%q: texts %q, want %q", c.text, got, c.want)
+				break
+			}
+		}
+	}
+}

@@ -114,7 +114,12 @@ func (s *Shaper) shapeItem(runs []Run, res *resolution, size float64, text strin
 		try(primary, true)
 	}
 	s.pieces = pieces
-	return s.appendRuns(runs, pieces, rsz, opt.RTL)
+	n := len(runs)
+	runs = s.appendRuns(runs, pieces, rsz, opt.RTL)
+	for i := n; i < len(runs); i++ {
+		joinGraphemes(runs[i].Glyphs, text, runs[i].Start, opt.RTL)
+	}
+	return runs
 }
 
 // smallCapsSize is the size of synthesised small capitals: Blink's
@@ -247,6 +252,7 @@ func (s *Shaper) runFromBuffer(r *Resolved, size float64, text string, start, en
 		run.Width += g.Advance
 	}
 	setClusterText(run.Glyphs, s.buf.Info, text, start, end, opt.RTL)
+	joinGraphemes(run.Glyphs, text, start, opt.RTL)
 	return run
 }
 
@@ -391,6 +397,51 @@ func setClusterText(gs []draw.Glyph, info []harfbuzz.GlyphInfo, text string, sta
 		gs[first].Text = text[c:ce]
 		j = k
 	}
+}
+
+// joinGraphemes makes the clusters of a run's glyphs graphemes: a cluster
+// that begins with a character extending a grapheme (a combining mark, a
+// joiner) joins the cluster before it in logical order, its text going on
+// that cluster's first glyph. Blink shapes with HarfBuzz's monotone
+// characters, as phantom does, yet its glyph runs count one cluster per
+// grapheme: Chromium's PDF marks a base and its marks as one ActualText
+// span, and letter-spacing follows the grapheme, not each mark. The texts
+// are the run's consecutive slices of text from start; where they are not
+// (never, short of a shaper surprise), the clusters are left as they are.
+func joinGraphemes(gs []draw.Glyph, text string, start int, rtl bool) {
+	prev, prevStart := -1, 0 // the glyph holding the previous cluster's text
+	off := start
+	for k := range gs {
+		i := k
+		if rtl {
+			i = len(gs) - 1 - k
+		}
+		t := gs[i].Text
+		if t == "" {
+			continue
+		}
+		if off+len(t) > len(text) || text[off:off+len(t)] != t {
+			return
+		}
+		r, _ := utf8.DecodeRuneInString(t)
+		if prev >= 0 && extendsGrapheme(r) {
+			gs[prev].Text = text[prevStart : off+len(t)]
+			gs[i].Text = ""
+		} else {
+			prev, prevStart = i, off
+		}
+		off += len(t)
+	}
+}
+
+// extendsGrapheme reports whether r continues the grapheme before it
+// (UAX #29 Extend and SpacingMark, as far as the marks categories and the
+// joiners reach).
+func extendsGrapheme(r rune) bool {
+	if r < 0x300 {
+		return false
+	}
+	return r == 0x200C || r == 0x200D || unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc)
 }
 
 // smcpFeature turns on the font's small capitals (font-variant: small-caps

@@ -1015,9 +1015,11 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 				}
 				continue
 			}
-			// Spacing goes after the cluster: on its last glyph.
+			// Spacing goes after the cluster: on its last glyph, which
+			// right to left is the one holding its text (the others, a
+			// base's marks, come before it).
 			lastG := gi
-			for lastG+1 < len(gs) && gs[lastG+1].Text == "" {
+			for !sg.rtl && lastG+1 < len(gs) && gs[lastG+1].Text == "" {
 				lastG++
 			}
 			extra := s.LetterSpacing

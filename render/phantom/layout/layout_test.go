@@ -289,3 +289,40 @@ func TestWbrDrawsNothing(t *testing.T) {
 		t.Errorf("glyph texts %q, want %q", got, want)
 	}
 }
+
+// TestLetterSpacingFollowsGraphemes: letter-spacing goes once after a base
+// and its marks, as Chromium spaces them: on the last mark left to right,
+// on the base (which holds the text, its marks before it) right to left.
+func TestLetterSpacingFollowsGraphemes(t *testing.T) {
+	for _, c := range []struct {
+		markup string
+		rtl    bool
+	}{
+		{`<p style="letter-spacing:6px;font-family:'DejaVu Sans'">ax&#x301;b</p>`, false},
+		{`<p dir=rtl style="letter-spacing:6px;font-family:'DejaVu Sans'">&#x5e9;&#x5b8;&#x5c1;&#x5dc;</p>`, true},
+	} {
+		doc, err := layoutString(t, c.markup, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gs []draw.Glyph
+		for _, op := range doc.Pages[0].Ops {
+			if tx, ok := op.(draw.Text); ok {
+				gs = append(gs, tx.Glyphs...)
+			}
+		}
+		spaced := 0
+		for i, g := range gs {
+			// A mark's advance is 0 but for the spacing; a base's has its own.
+			if g.Text == "" && g.Advance != 0 {
+				spaced++
+				if c.rtl || i+1 < len(gs) && gs[i+1].Text == "" {
+					t.Errorf("%s: spacing on glyph %d of %+v", c.markup, i, gs)
+				}
+			}
+		}
+		if !c.rtl && spaced != 1 {
+			t.Errorf("%s: %d marks spaced, want the last of x's: %+v", c.markup, spaced, gs)
+		}
+	}
+}

@@ -1023,23 +1023,39 @@ func (w *writer) text(t *draw.Text) {
 			continue
 		}
 		zw := false // a zero-width cluster drawn with a glyph that has width
-		if g.Text != "" {
+		if n := clusterLen(t.Glyphs, i, t.Reversed); n > 0 {
 			// A cluster whose text the ToUnicode map does not give (a soft
 			// hyphen or zero-width space shown as a space glyph, a small
-			// capital, a second text of one glyph) is marked with its
-			// text, as Skia does, so a reader extracts the source text.
+			// capital, a second text of one glyph) or of more than one
+			// glyph (a base and its marks) is marked with its text, as
+			// Skia does, so a reader extracts the source text, over the
+			// cluster's glyphs from the first in the run.
 			if span {
 				closeArr()
 				c.op("EMC\n")
 				span = false
 			}
-			if g.Text != known {
+			text := g.Text
+			if t.Reversed {
+				// Right to left the text is on the cluster's last glyph.
+				j := i + n - 1
+				text = t.Glyphs[j].Text
+				if j != i {
+					if t3 != nil {
+						tj, cj := w.type3(t.Font, t3, stroke, t.Glyphs[j].ID)
+						known = tj.texts[cj]
+					} else {
+						known = f.texts[f.cid(t.Glyphs[j].ID)]
+					}
+				}
+			}
+			if text != known || n > 1 {
 				closeArr()
 				c.op("/Span<</ActualText")
-				c.b = appendTextString(c.b, g.Text)
+				c.b = appendTextString(c.b, text)
 				c.op(">>BDC\n")
 				span = true
-				zw = finite(g.Advance) == 0 && width > 0
+				zw = n == 1 && finite(g.Advance) == 0 && width > 0
 			}
 		}
 		xo, yo := finite(g.XOffset), finite(g.YOffset)
@@ -1094,7 +1110,6 @@ func (w *writer) text(t *draw.Text) {
 	if span {
 		c.op("EMC\n")
 	}
-	closeArr()
 	if reversed {
 		c.op("EMC\n")
 	}
@@ -1136,6 +1151,33 @@ func (c *content) inClip(fi *fontInfo, gid uint16, x, y, size float64) bool {
 	}
 	s := size / fi.upem
 	return c.clip.overlaps(c.mapBox(box{x + gx0*s, y - gy1*s, x + gx1*s, y - gy0*s}))
+}
+
+// clusterLen is the number of glyphs of the cluster beginning at glyph i of
+// a run, 0 when none begins there. A cluster is a glyph holding text and
+// the glyphs without text after it, or, in a reversed run, before it.
+func clusterLen(gs []draw.Glyph, i int, reversed bool) int {
+	if reversed {
+		if i > 0 && gs[i-1].Text == "" {
+			return 0
+		}
+		j := i
+		for j < len(gs) && gs[j].Text == "" {
+			j++
+		}
+		if j == len(gs) {
+			return 0 // marks without their base, in another run
+		}
+		return j - i + 1
+	}
+	if gs[i].Text == "" {
+		return 0
+	}
+	j := i + 1
+	for j < len(gs) && gs[j].Text == "" {
+		j++
+	}
+	return j - i
 }
 
 // clusters counts the clusters of a run (a glyph with text begins one).

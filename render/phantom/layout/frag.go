@@ -73,6 +73,9 @@ type Frag struct {
 	// contentRight is a line's content's right edge, its hanging spaces
 	// left out (for the document's scrollable width).
 	contentRight float64
+	// hangW is the width of the hanging spaces that end a text fragment
+	// (the line's last), which Chromium does not decorate.
+	hangW float64
 	// lineIndex is a line's index in its block (orphans and widows);
 	// lines the block's line count on its first line.
 	lineIndex, lines int

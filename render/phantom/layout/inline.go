@@ -989,7 +989,8 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 		}
 		gs := l.allocGlyphs(len(r.Glyphs))
 		copy(gs, r.Glyphs)
-		w := 0.0
+		w, trail := 0.0, 0.0
+		inTrail := false
 		off := r.Start
 		if sg.rtl {
 			off = r.End
@@ -998,6 +999,9 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 			g := &gs[gi]
 			if g.Text == "" {
 				w += g.Advance
+				if inTrail {
+					trail += g.Advance
+				}
 				continue
 			}
 			cstart := sg.start + off
@@ -1031,6 +1035,10 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 			}
 			gs[lastG].Advance += extra
 			w += g.Advance
+			inTrail = hang && !sg.rtl && cstart >= sg.trailStart
+			if inTrail {
+				trail += g.Advance
+			}
 		}
 		if k == nRuns-1 && sg.corr != 0 {
 			gs[len(gs)-1].Advance += sg.corr
@@ -1038,6 +1046,7 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 		}
 		f.Text.Glyphs = appendGlyphs(l, f.Text.Glyphs, gs)
 		f.W += w
+		f.hangW = trail
 		x += w
 	}
 	if shy {

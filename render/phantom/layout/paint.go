@@ -984,17 +984,26 @@ func (p *painter) text(f *Frag) {
 	}
 }
 
+// decorating is a text decoration and the font size of the box that
+// declared it, which sizes its lines for all the text it decorates (as in
+// Chromium: a big span in an underlined paragraph has the paragraph's
+// underline).
+type decorating struct {
+	style.Decoration
+	fontSize float64
+}
+
 // textDecorations are the decorations applying to text of box b: its own
 // and those of its ancestors up to an atomic inline or out-of-flow box
 // (CSS Text Decoration 3 §2: decorations propagate to in-flow
 // descendants).
-func textDecorations(b *Box) []style.Decoration {
-	var out []style.Decoration
+func textDecorations(b *Box) []decorating {
+	var out []decorating
 	for x := b; x != nil; x = x.Parent {
 		if x.Kind != KindText {
 			d := x.Style.Decoration
 			if d.Underline || d.Overline || d.LineThrough {
-				out = append(out, d)
+				out = append(out, decorating{d, x.Style.FontSize})
 			}
 			if x.IsAtomicInline() || x.IsOutOfFlow() {
 				break
@@ -1004,26 +1013,34 @@ func textDecorations(b *Box) []style.Decoration {
 	if b.Kind == KindText && b.Parent == nil {
 		d := b.Style.Decoration
 		if d.Underline || d.Overline || d.LineThrough {
-			out = append(out, d)
+			out = append(out, decorating{d, b.Style.FontSize})
 		}
 	}
 	return out
 }
 
 // decoration paints one text's underline and overline (or line-through)
-// as Blink places them: thickness max(1, font-size / 10) when auto, in
-// whole pixels; underline below the baseline by max(1, ceil(thickness /
-// 2)), overline just above the text top, line-through at two thirds of the
-// ascent; lines at whole pixels (measured against Chromium).
-func (p *painter) decoration(f *Frag, t *TextRun, d style.Decoration, by float64, through bool) {
-	s := f.Box.Style
-	th := math.Max(1, s.FontSize/10)
+// as Blink places them: thickness T = max(1, font-size / 10) of the
+// decorating box when auto; a solid line T in whole pixels thick,
+// underline below the baseline by max(1, ceil(T / 2)) (T unrounded: 2 px
+// at 22 px, 1 at 20), overline just above
+// the text top, line-through at two thirds of the ascent, at whole pixels
+// (measured against Chromium); the hanging spaces that end a line left
+// out. The other styles follow Chromium's content streams (Blink's
+// DecorationLinePainter and GraphicsContext::DrawLine over the whole
+// pixels the line spans): double, a second line round(T + 1) below the
+// first; dotted and dashed, T high around the solid line's middle (on a
+// half pixel when round(T) is odd), with w = round(T): dots w long and w
+// apart, or round ones from end to end spaced as on borders when w > 3;
+// dashes as on borders.
+func (p *painter) decoration(f *Frag, t *TextRun, d decorating, by float64, through bool) {
+	t0 := math.Max(1, d.fontSize/10)
 	if d.Thickness.Unit == style.Px {
-		th = math.Max(1, d.Thickness.V)
+		t0 = math.Max(1, d.Thickness.V)
 	} else if d.Thickness.Unit == style.Percent {
-		th = math.Max(1, d.Thickness.V*s.FontSize/100)
+		t0 = math.Max(1, d.Thickness.V*d.fontSize/100)
 	}
-	th = math.Floor(th) // whole pixels, as Chromium paints them (measured)
+	th := math.Floor(t0) // whole pixels, as Chromium paints them (measured)
 	ascent := math.Round(t.Metrics.Ascent)
 	color := d.Color
 	if color.A == 0 {
@@ -1032,20 +1049,16 @@ func (p *painter) decoration(f *Frag, t *TextRun, d style.Decoration, by float64
 	line := func(y float64) {
 		y = math.Floor(y + 0.5)
 		x := f.X + p.ox
-		w := f.W
+		w := f.W - f.hangW
+		if w <= 0 {
+			return
+		}
 		switch d.Style {
 		case style.BorderDotted, style.BorderDashed:
-			st := draw.Stroke{Path: draw.Path{{Kind: draw.MoveTo, P: [3]draw.Point{{X: x, Y: y + th/2}}}, {Kind: draw.LineTo, P: [3]draw.Point{{X: x + w, Y: y + th/2}}}},
-				Color: color, Width: th}
-			if d.Style == style.BorderDotted {
-				st.Dash = []float64{th, th}
-			} else {
-				st.Dash = []float64{3 * th, 3 * th}
-			}
-			p.op(st)
+			p.patternedLine(d.Style, color, math.Floor(x), math.Floor(x+w), y+math.Floor(th/2), t0)
 		case style.BorderDouble:
 			p.op(draw.Fill{Path: rectPath(x, y, w, th), Color: color})
-			p.op(draw.Fill{Path: rectPath(x, y+2*th, w, th), Color: color})
+			p.op(draw.Fill{Path: rectPath(x, y+math.Round(t0+1), w, th), Color: color})
 		default:
 			p.op(draw.Fill{Path: rectPath(x, y, w, th), Color: color})
 		}
@@ -1055,12 +1068,50 @@ func (p *painter) decoration(f *Frag, t *TextRun, d style.Decoration, by float64
 		return
 	}
 	if d.Underline {
-		gap := math.Max(1, math.Ceil(th/2))
+		gap := math.Max(1, math.Ceil(t0/2))
 		line(by + gap)
 	}
 	if d.Overline {
 		line(by - ascent - th)
 	}
+}
+
+// patternedLine paints a dotted or dashed decoration from x0 to x1 (whole
+// pixels) around y, t thick (see decoration).
+func (p *painter) patternedLine(st style.BorderStyle, c draw.Color, x0, x1, y, t float64) {
+	w := math.Round(t)
+	if math.Mod(w, 2) == 1 {
+		y += 0.5 // Blink's DrawLine moves an odd-width line onto pixel centres
+	}
+	length := x1 - x0
+	var path draw.Path
+	switch {
+	case st == style.BorderDashed:
+		dash, gap := 3*w, 2*w
+		if w >= 3 {
+			dash, gap = 2*w, w
+		}
+		if length <= 2*dash {
+			p.op(draw.Fill{Path: rectPath(x0, y-t/2, length, t), Color: c})
+			return
+		}
+		period := dash + bestDashGap(length, dash, gap)
+		for a := x0; a < x1-1e-6; a += period {
+			path = append(path, rectPath(a, y-t/2, math.Min(dash, x1-a), t)...)
+		}
+	case w <= 3:
+		for a := x0; a < x1-1e-6; a += 2 * w {
+			p.op(draw.Fill{Path: rectPath(a, y-t/2, math.Min(w, x1-a), t), Color: c})
+		}
+		return
+	default:
+		r := t / 2
+		period := bestDashGap(length, w, w) + w - 0.01
+		for a := x0 + r; a <= x1-r+1e-6; a += period {
+			path = append(path, ellipsePath(a-r, y-r, t, t)...)
+		}
+	}
+	p.op(draw.Fill{Path: path, Color: c})
 }
 
 // symbol paints a disc, circle or square list marker.

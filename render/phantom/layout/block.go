@@ -616,6 +616,9 @@ func (l *layouter) layoutAtomic(b *Box, avail, cbH float64) (fr *Frag, mw, mh, b
 
 // lastBaseline is the baseline of the last line box in fr (through in-flow
 // block children), for an inline-block's baseline (CSS 2.1 §10.8.1).
+// Block-level tables are passed over, as in Chromium (measured): an
+// inline-block whose lines are all in tables sits on its bottom margin
+// edge, and one with lines before a table on the last of them.
 func lastBaseline(fr *Frag) (float64, bool) {
 	for i := len(fr.Children) - 1; i >= 0; i-- {
 		c := fr.Children[i]
@@ -628,13 +631,7 @@ func lastBaseline(fr *Frag) (float64, bool) {
 			if c.Box != nil && c.Box.IsOutOfFlow() {
 				continue
 			}
-			if c.Box != nil && c.Box.Kind == KindTableWrapper {
-				if c.HasBaseline {
-					return c.Baseline, true
-				}
-				continue
-			}
-			if c.Box != nil && c.Box.Style.Overflow != "visible" {
+			if c.Box != nil && (c.Box.Kind == KindTableWrapper || c.Box.Style.Overflow != "visible") {
 				continue
 			}
 			if y, ok := lastBaseline(c); ok {

@@ -88,6 +88,29 @@ func TestTableRepeatedGroups(t *testing.T) {
 // fragment of its first table wrapper.
 func tblLayoutWrapper(t *testing.T, markup string) *Frag {
 	t.Helper()
+	var find func(f *Frag) *Frag
+	find = func(f *Frag) *Frag {
+		if f.Box != nil && f.Box.Kind == KindTableWrapper {
+			return f
+		}
+		for _, c := range f.Children {
+			if w := find(c); w != nil {
+				return w
+			}
+		}
+		return nil
+	}
+	w := find(tblLayoutRoot(t, markup))
+	if w == nil {
+		t.Fatal("no table")
+	}
+	return w
+}
+
+// tblLayoutRoot lays markup out (without paginating) and returns the root
+// fragment.
+func tblLayoutRoot(t *testing.T, markup string) *Frag {
+	t.Helper()
 	g := ltGeometry("")
 	sh := ltShaper(t)
 	doc, err := html.Parse(strings.NewReader(render.Document(markup, g, "")))
@@ -107,23 +130,7 @@ func tblLayoutWrapper(t *testing.T, markup string) *Frag {
 	}
 	first := pageGeometry(st.Page(0, false))
 	l.icbW, l.icbH = first.areaW, first.areaH
-	var find func(f *Frag) *Frag
-	find = func(f *Frag) *Frag {
-		if f.Box != nil && f.Box.Kind == KindTableWrapper {
-			return f
-		}
-		for _, c := range f.Children {
-			if w := find(c); w != nil {
-				return w
-			}
-		}
-		return nil
-	}
-	w := find(l.layoutRoot(root))
-	if w == nil {
-		t.Fatal("no table")
-	}
-	return w
+	return l.layoutRoot(root)
 }
 
 // TestTablesPrintLikeChromium prints table documents with both engines
@@ -505,5 +512,70 @@ th{border-bottom:6px solid #000} td{border-bottom:2px solid #f00}</style>
 	}
 	if r := two[hdr+1]; !r.red || r.y != two[hdr].y+2 || r.h != 2 {
 		t.Errorf("page 2: after the header's rule at %g, %+v; want the red 2px rule at %g", two[hdr].y, r, two[hdr].y+2)
+	}
+}
+
+// TestInlineBlockBaselinePassesTables checks where a line puts an
+// inline-block that holds a block-level table, as Chromium 156 does: on
+// the last line box outside tables, else on its bottom margin edge.
+func TestInlineBlockBaselinePassesTables(t *testing.T) {
+	const table = `<table><tr><td>cell</td></tr><tr><td>cell</td></tr></table>`
+	for _, c := range []struct {
+		name, inside, style string
+		// onLine: the baseline is the inline-block's first line's;
+		// else its bottom margin edge.
+		onLine bool
+	}{
+		{"only a table", table, "", false},
+		{"a table with a bottom margin", table, "margin-bottom:10px;padding-bottom:7px;border:2px solid", false},
+		{"a table in a block", `<div>` + table + `</div>`, "", false},
+		{"text before a table", `<div>text</div>` + table, "", true},
+		{"text before a table in a block", `<div>text</div><div>` + table + `</div>`, "", true},
+	} {
+		root := tblLayoutRoot(t, `<div>a <span style="display:inline-block;width:100px;`+c.style+`">`+c.inside+`</span> b</div>`)
+		var line, ib *Frag
+		var walk func(f *Frag)
+		walk = func(f *Frag) {
+			if line != nil {
+				return
+			}
+			if f.Kind == FragLine {
+				for _, ch := range f.Children {
+					if ch.Kind == FragBox && ch.Box != nil && ch.Box.Inline && ch.Box.Kind == KindBlock {
+						line, ib = f, ch
+						return
+					}
+				}
+			}
+			for _, ch := range f.Children {
+				walk(ch)
+			}
+		}
+		walk(root)
+		if line == nil {
+			t.Fatalf("%s: no line with the inline-block", c.name)
+		}
+		want := ib.Y + ib.H + marginOf(ib.Box.Style, style.Bottom, 0)
+		if c.onLine {
+			var first *Frag
+			var find func(f *Frag)
+			find = func(f *Frag) {
+				if first != nil {
+					return
+				}
+				if f.Kind == FragLine {
+					first = f
+					return
+				}
+				for _, ch := range f.Children {
+					find(ch)
+				}
+			}
+			find(ib)
+			want = first.Baseline
+		}
+		if math.Abs(line.Baseline-want) > 0.01 {
+			t.Errorf("%s: line's baseline at %.2f; want %.2f", c.name, line.Baseline, want)
+		}
 	}
 }

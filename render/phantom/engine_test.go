@@ -86,6 +86,9 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 		{`<canvas id="c"></canvas>`, []string{"element:canvas at canvas"}},
 		{`<img style="float:left" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">`, []string{"float"}},
 		{`<style>@font-face{font-family:X;src:url(data:font/woff2;base64,AAAA)}</style><p style="font-family:X">a</p>`, []string{"@font-face"}},
+		{`<style>@page{margin:20mm} @page :first{margin:20mm 60mm}</style><p>a</p>`, []string{"@page:width"}},
+		{`<style>@page{margin:10mm} @page :left{margin-left:30mm}</style><p>a</p>`, []string{"@page:width"}},
+		{`<style>@page wide{size:A4 landscape} .w{page:wide}</style><p>a</p><div class="w">b</div>`, []string{"@page:width"}},
 	}
 	for _, c := range cases {
 		got := strings.Join(e.Unsupported(context.Background(), job(c.markup)), "; ")
@@ -98,6 +101,10 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 	plain := `<table><tr><td style="display:inline-block;border:1px solid">a</td></tr></table><ol><li>b</li></ol><p style="position:absolute;top:10mm">c</p>`
 	if got := e.Unsupported(context.Background(), job(plain)); len(got) != 0 {
 		t.Errorf("a document of tables, lists and positioning was judged unsupported: %v", got)
+	}
+	firstTaller := `<style>@page{margin:20mm} @page :first{margin-top:60mm; @top-left{content:"x"}}</style><p>a</p>`
+	if got := e.Unsupported(context.Background(), job(firstTaller)); len(got) != 0 {
+		t.Errorf("a first page as wide as the others was judged unsupported: %v", got)
 	}
 	if got := e.Unsupported(context.Background(), render.Job{HTML: render.Document("<p>a</p>", a4(), ""), Geometry: a4(), Tagged: true}); len(got) == 0 || !strings.Contains(got[0], "taggedPdf") {
 		t.Errorf("a tagged PDF was judged supported: %v", got)

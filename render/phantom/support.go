@@ -1,6 +1,8 @@
 package phantom
 
 import (
+	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -36,10 +38,16 @@ func unsupported(doc *html.Node, st *style.Result) []string {
 	for _, f := range st.Unsupported() {
 		add(f.Name, f.Where)
 	}
+	var pageNames []string
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
 		if depth > maxDepth {
 			return
+		}
+		if n.Type == html.ElementNode {
+			if s := st.Style(n); s != nil && s.Page != "" && !slices.Contains(pageNames, s.Page) && len(pageNames) < maxPageNames {
+				pageNames = append(pageNames, s.Page)
+			}
 		}
 		if n.Type == html.ElementNode && n.Namespace == "svg" && n.Data == "svg" {
 			add("inline <svg>", describe(n))
@@ -70,7 +78,38 @@ func unsupported(doc *html.Node, st *style.Result) []string {
 		}
 	}
 	walk(doc, 0)
+	if pageWidthsVary(st, pageNames) {
+		add("@page:width", "@page")
+	}
 	return out
+}
+
+// maxPageNames bounds the named pages pageWidthsVary compares.
+const maxPageNames = 16
+
+// pageWidthsVary reports whether some page's area is not as wide as the
+// first page's: @page :first, :left, :right or a named page with another
+// size or side margins. Chromium lays each page's content out at that
+// page's width (measured: a paragraph that continues on a wider page
+// fills its width); phantom lays the whole flow out at the first page's
+// width (layout's pagination), so such a document goes to Chromium.
+func pageWidthsVary(st *style.Result, names []string) bool {
+	areaW := func(p *style.PageStyle) float64 {
+		return math.Ceil(p.Width - p.Margin[style.Left] - p.Margin[style.Right] - 1e-6)
+	}
+	first := areaW(st.Page(0, false))
+	// Pages 1 and 2 are a left and a right page that are not the first.
+	for i := 0; i < 3; i++ {
+		if areaW(st.Page(i, false)) != first {
+			return true
+		}
+		for _, n := range names {
+			if areaW(st.PageNamed(i, false, n)) != first {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxDepth bounds the nesting phantom lays out (layout's own limit); a

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-text/typesetting/bidi"
+
+	"github.com/platen/platen/render/phantom/style"
 )
 
 // hasRTL reports whether text holds a right-to-left character or a bidi
@@ -92,8 +94,8 @@ func (ic *inlineCtx) levelOf(e el) uint8 {
 // reorder places a bidi line's content in visual order (UAX #9 L2: from
 // the highest level down to the lowest odd one, reverse each run at that
 // level or higher). The logical pass placed the fragments; each element
-// moves from its logical position to its visual one. Inline boxes then
-// span their content (their edges are left out on bidi lines).
+// moves from its logical position to its visual one, and inline boxes
+// span their content with their edges around it.
 func (ic *inlineCtx) reorder(vis []visEl, kids []*Frag, bs []lineBox) {
 	// Each element's fragments and logical extent.
 	type span struct {
@@ -144,14 +146,41 @@ func (ic *inlineCtx) reorder(vis []visEl, kids []*Frag, bs []lineBox) {
 			i = j
 		}
 	}
+	// The line starts at 0, as in the logical pass.
 	x := 0.0
-	if len(spans) > 0 {
-		x = spans[0].x
-		for _, sp := range spans {
-			x = min(x, sp.x)
+	// An inline box's margin, border and padding go where its content
+	// begins and ends in visual order, as Blink places them after
+	// reordering: its line-left edge before its first element there, its
+	// line-right edge after its last. Its first and last elements in
+	// visual order, by box:
+	first, last := make([]int, len(bs)), make([]int, len(bs))
+	for i := range first {
+		first[i] = -1
+	}
+	for pos, vi := range order {
+		for c := vis[vi].box; c > 0; c = bs[c].parent {
+			if first[c] < 0 {
+				first[c] = pos
+			}
+			last[c] = pos
 		}
 	}
-	for _, vi := range order {
+	left, right := make([]float64, len(bs)), make([]float64, len(bs))
+	var chain []int
+	for pos, vi := range order {
+		chain = chain[:0]
+		for c := vis[vi].box; c > 0; c = bs[c].parent {
+			if !bs[c].atomic && bs[c].frag != nil {
+				chain = append(chain, c)
+			}
+		}
+		for k := len(chain) - 1; k >= 0; k-- { // outermost first
+			if c := chain[k]; first[c] == pos {
+				m, e := ic.lineEdge(&bs[c], style.Left)
+				left[c] = x + m
+				x += e
+			}
+		}
 		sp := spans[vi]
 		d := x - sp.x
 		for _, f := range kids[sp.k0:sp.k1] {
@@ -162,40 +191,37 @@ func (ic *inlineCtx) reorder(vis []visEl, kids []*Frag, bs []lineBox) {
 			}
 		}
 		x += sp.w
-	}
-	// Inline boxes span what they hold.
-	for bi := 1; bi < len(bs); bi++ {
-		b := &bs[bi]
-		if b.atomic || b.frag == nil {
-			continue
-		}
-		lo, hi := 0.0, 0.0
-		found := false
-		for i, v := range vis {
-			for c := v.box; c > 0; c = bs[c].parent {
-				if c == bi {
-					sp := spans[i]
-					if sp.k1 > sp.k0 {
-						fx := kids[sp.k0].X
-						for _, g := range kids[sp.k0:sp.k1] {
-							fx = min(fx, g.X)
-						}
-						if !found || fx < lo {
-							lo = fx
-						}
-						if !found || fx+sp.w > hi {
-							hi = fx + sp.w
-						}
-						found = true
-					}
-					break
-				}
+		for _, c := range chain { // innermost first
+			if last[c] == pos {
+				m, e := ic.lineEdge(&bs[c], style.Right)
+				x += e
+				right[c] = x - m
 			}
 		}
-		if found {
-			b.frag.X, b.frag.W = lo, hi-lo
+	}
+	// Inline boxes span what they hold, edges included.
+	for bi := 1; bi < len(bs); bi++ {
+		if b := &bs[bi]; !b.atomic && b.frag != nil && first[bi] >= 0 {
+			b.frag.X, b.frag.W = left[bi], right[bi]-left[bi]
 		}
 	}
 	// Fragments in visual order, as Blink paints a line's text.
 	sort.SliceStable(kids, func(i, j int) bool { return kids[i].X < kids[j].X })
+}
+
+// lineEdge is the margin and the whole edge (margin, border and padding)
+// of inline box b on its physical side (style.Left or style.Right) on this
+// line: nothing where the box goes on from another line or onto the next
+// (or past a block inside it). The start edge is the left one left to
+// right, the right one right to left.
+func (ic *inlineCtx) lineEdge(b *lineBox, side int) (margin, edge float64) {
+	s := b.s
+	open := b.frag.NoStart
+	if (side == style.Left) == (s.Direction == "rtl") {
+		open = b.frag.NoEnd
+	}
+	if open {
+		return 0, 0
+	}
+	return length(s.Margin[side], ic.c.w, 0), inlineEdge(s, side)
 }

@@ -326,3 +326,45 @@ func TestLetterSpacingFollowsGraphemes(t *testing.T) {
 		}
 	}
 }
+
+// TestRightToLeftInlineBoxEdges: on a right-to-left line an inline box's
+// start edge is its right side: a box broken over lines has its right
+// border on its first line only (and its left one on its last).
+func TestRightToLeftInlineBoxEdges(t *testing.T) {
+	doc, err := layoutString(t, `<p dir=rtl style="width:100px;font:16px 'DejaVu Sans'">א <span style="border-right:5px solid #f00;border-left:3px solid #00f">שלום עולם יפה מאוד ארוך</span> ב</p>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type side struct{ x0, x1, y float64 }
+	var red, blue []side
+	var lines []float64
+	for _, op := range doc.Pages[0].Ops {
+		switch o := op.(type) {
+		case draw.Fill:
+			x0, x1, y0 := math.Inf(1), math.Inf(-1), math.Inf(1)
+			for _, sg := range o.Path {
+				if p := sg.P[0]; sg.Kind == draw.MoveTo || sg.Kind == draw.LineTo {
+					x0, x1, y0 = math.Min(x0, p.X), math.Max(x1, p.X), math.Min(y0, p.Y)
+				}
+			}
+			if o.Color.R == 1 && o.Color.B == 0 {
+				red = append(red, side{x0, x1, y0})
+			} else if o.Color.B == 1 && o.Color.R == 0 {
+				blue = append(blue, side{x0, x1, y0})
+			}
+		case draw.Text:
+			if len(lines) == 0 || o.Y != lines[len(lines)-1] {
+				lines = append(lines, o.Y)
+			}
+		}
+	}
+	if len(lines) < 3 || len(red) != 1 || len(blue) != 1 {
+		t.Fatalf("lines at %v; right (start) borders %v, left (end) borders %v: want one of each", lines, red, blue)
+	}
+	if red[0].y > lines[0] || red[0].x0 < 50 {
+		t.Errorf("start border %v: want it in the right half of the first line (baseline %v)", red[0], lines[0])
+	}
+	if blue[0].y < lines[len(lines)-2] {
+		t.Errorf("end border %v: want it on the last line (baselines %v)", blue[0], lines)
+	}
+}

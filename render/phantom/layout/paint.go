@@ -393,20 +393,20 @@ func (p *painter) decorations(f *Frag) {
 	}
 	x, y, w, h := p.snapRect(f.X, f.Y, f.W, f.H)
 	bd := boxBorders(s)
-	if f.Kind == FragInline {
-		if f.NoStart {
-			bd[style.Left] = 0
-		}
-		if f.NoEnd {
-			bd[style.Right] = 0
-		}
-	}
 	rr := outerRadii(s, w, h)
 	if f.Kind == FragInline {
-		if f.NoStart {
+		// A part of an inline box without its start or end has no edge
+		// there: on the left and right, or right to left the other way.
+		noLeft, noRight := f.NoStart, f.NoEnd
+		if s.Direction == "rtl" {
+			noLeft, noRight = noRight, noLeft
+		}
+		if noLeft {
+			bd[style.Left] = 0
 			rr[style.TopLeft], rr[style.BottomLeft] = [2]float64{}, [2]float64{}
 		}
-		if f.NoEnd {
+		if noRight {
+			bd[style.Right] = 0
 			rr[style.TopRight], rr[style.BottomRight] = [2]float64{}, [2]float64{}
 		}
 	}

@@ -58,11 +58,21 @@ func (s *SVG) intrinsic() (w, h, ratio float64) {
 // Draw returns the drawing scaled into box, as Chromium paints an SVG <img>:
 // the viewBox mapped onto the box by preserveAspectRatio, and everything
 // clipped to the box. The ops are shared with other calls: read-only.
-func (s *SVG) Draw(box draw.Rect) []draw.Op {
-	if box.W <= 0 || box.H <= 0 {
+func (s *SVG) Draw(box draw.Rect) []draw.Op { return s.DrawLaidOut(box, box.W, box.H) }
+
+// DrawLaidOut is Draw for an image laid out at w×h and painted into box,
+// its size snapped to whole pixels: Chromium lays the SVG out in its
+// container's size, maps the viewBox there by preserveAspectRatio, and
+// stretches the result onto the snapped rectangle (so a 40 px viewBox in an
+// <img> 40.4 px wide painted 41 px wide is drawn 41 px wide, not 40
+// centred).
+func (s *SVG) DrawLaidOut(box draw.Rect, w, h float64) []draw.Op {
+	if box.W <= 0 || box.H <= 0 || !(w > 0) || !(h > 0) {
 		return nil
 	}
-	m := s.viewportTransform(box)
+	m := s.viewportTransform(draw.Rect{W: w, H: h})
+	fx, fy := box.W/w, box.H/h
+	m = [6]float64{m[0] * fx, 0, 0, m[3] * fy, box.X + m[4]*fx, box.Y + m[5]*fy}
 	clip := rectPath(box.X, box.Y, box.W, box.H)
 	out := make([]draw.Op, 0, len(s.ops)+4)
 	out = append(out, draw.PushClip{Path: clip}, draw.PushTransform{M: m})

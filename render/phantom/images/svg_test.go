@@ -121,6 +121,21 @@ func nearColor(a, b draw.Color) bool {
 	return math.Abs(a.R-b.R) < 0.002 && math.Abs(a.G-b.G) < 0.002 && math.Abs(a.B-b.B) < 0.002 && math.Abs(a.A-b.A) < 0.002
 }
 
+// TestSVGLaidOutThenSnapped draws an <img> 40.4×20.2 px of a 40×20 viewBox
+// into the 41×20 px its box snaps to: as in Chromium's PDF (which writes
+// 1.0246 0 0 1 10.008 51 for the same markup) the drawing is stretched to
+// the snapped box, not centred in it at scale 1.
+func TestSVGLaidOutThenSnapped(t *testing.T) {
+	img := loadSVG(t, `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20"><rect x="0" y="0" width="40" height="20" fill="#000"/></svg>`)
+	got := flatten(t, img.SVG.DrawLaidOut(draw.Rect{X: 10, Y: 51, W: 41, H: 20}, 40.4, 20.2))
+	if len(got) != 1 {
+		t.Fatalf("painted %+v", got)
+	}
+	if want := (draw.Rect{X: 10, Y: 51, W: 41, H: 20}); !nearRect(got[0].box, want) {
+		t.Errorf("the viewBox's rect lands at %+v, want the whole snapped box %+v", got[0].box, want)
+	}
+}
+
 func TestSVGRectLandsInTheBox(t *testing.T) {
 	img := loadSVG(t, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect x="10" y="10" width="20" height="20" fill="#ff0000"/></svg>`)
 	// A square viewBox in a 200x100 box at (5, 7): meet scales by 1 and

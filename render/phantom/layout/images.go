@@ -35,6 +35,9 @@ func (p *painter) replaced(f *Frag, x, y, w, h float64, bd edges) {
 		}
 	}
 	dw, dh := cw, ch
+	// An SVG is laid out in the content box as layout sized it, before
+	// the box was snapped to whole pixels (see images.SVG.DrawLaidOut).
+	lw, lh := f.W-bd.h()-pd.h(), f.H-bd.v()-pd.v()
 	switch s.ObjectFit {
 	case "contain", "cover", "scale-down":
 		sc := math.Min(cw/iw, ch/ih)
@@ -45,27 +48,30 @@ func (p *painter) replaced(f *Frag, x, y, w, h float64, bd edges) {
 			sc = 1
 		}
 		dw, dh = iw*sc, ih*sc
+		lw, lh = dw, dh
 	case "none":
 		dw, dh = iw, ih
+		lw, lh = dw, dh
 	}
 	dx, dy := cx+(cw-dw)/2, cy+(ch-dh)/2
 	clip := dw > cw+0.01 || dh > ch+0.01
 	if clip {
 		p.op(draw.PushClip{Path: rectPath(cx, cy, cw, ch)})
 	}
-	p.drawImage(img, dx, dy, dw, dh)
+	p.drawImage(img, dx, dy, dw, dh, lw, lh)
 	if clip {
 		p.op(draw.PopClip{})
 	}
 }
 
-// drawImage paints a raster or an SVG into a rectangle.
-func (p *painter) drawImage(img *images.Image, x, y, w, h float64) {
+// drawImage paints a raster or an SVG into a rectangle; an SVG laid out at
+// lw×lh.
+func (p *painter) drawImage(img *images.Image, x, y, w, h, lw, lh float64) {
 	switch {
 	case img.Raster != nil:
 		p.op(draw.DrawImage{Image: img.Raster, Rect: draw.Rect{X: x, Y: y, W: w, H: h}})
 	case img.SVG != nil:
-		p.pg.Ops = append(p.pg.Ops, img.SVG.Draw(draw.Rect{X: x, Y: y, W: w, H: h})...)
+		p.pg.Ops = append(p.pg.Ops, img.SVG.DrawLaidOut(draw.Rect{X: x, Y: y, W: w, H: h}, lw, lh)...)
 	}
 }
 
@@ -191,7 +197,7 @@ func (p *painter) backgroundImage(f *Frag, s *style.Computed, x, y, w, h float64
 			if n++; n > maxTiles {
 				break
 			}
-			p.drawImage(img, tx, ty, tw, th)
+			p.drawImage(img, tx, ty, tw, th, tw, th)
 			if !repX {
 				break
 			}

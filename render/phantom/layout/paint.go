@@ -414,7 +414,7 @@ func (p *painter) decorations(f *Frag) {
 	if f.Box.Kind == KindReplaced {
 		p.replaced(f, x, y, w, h, bd)
 	}
-	p.borders(s, x, y, w, h, bd, rr)
+	p.borders(s, x, y, w, h, bd, rr, f.Box.Kind == KindTable || f.Box.Kind == KindCell)
 }
 
 // background paints the background colour and image into the clip box.
@@ -455,7 +455,13 @@ func (p *painter) background(f *Frag, s *style.Computed, x, y, w, h float64, bd 
 // side in Blink's order, a solid side as its whole rectangle unless a side
 // painted before it meets it in another colour or style, where it is
 // mitred.
-func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4][2]float64) {
+func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4][2]float64, tablePart bool) {
+	bs := s.Border
+	for i := range bs {
+		if bs[i].Style == style.BorderInset || bs[i].Style == style.BorderOutset {
+			bs[i].Color = insetOutsetColor(bs[i], i, tablePart)
+		}
+	}
 	var first *style.Border
 	uniform, sameColor, all := true, true, true
 	for i := 0; i < 4; i++ {
@@ -463,7 +469,7 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 			all = false
 			continue
 		}
-		b := &s.Border[i]
+		b := &bs[i]
 		if first == nil {
 			first = b
 			continue
@@ -506,15 +512,15 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 		}
 	}
 	var done [4]bool
-	for _, side := range borderPaintOrder(s, bd) {
-		b := s.Border[side]
+	for _, side := range borderPaintOrder(&bs, bd) {
+		b := bs[side]
 		if b.Color.A == 0 {
 			done[side] = true
 			continue
 		}
 		switch b.Style {
 		case style.BorderDashed, style.BorderDotted:
-			if m1, m2 := mitres(s, bd, side, &done); !hasRadius && m1 == 0 && m2 == 0 {
+			if m1, m2 := mitres(&bs, bd, side, &done); !hasRadius && m1 == 0 && m2 == 0 {
 				// Blink clips a dashed or dotted side only to mitre it.
 				p.dashedSide(side, b, x, y, w, h, bd)
 				break
@@ -545,12 +551,68 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 			case b.Color.A < 1:
 				p.op(draw.Fill{Path: sideTrapezoid(side, x, y, w, h, bd), Color: b.Color})
 			default:
-				m1, m2 := mitres(s, bd, side, &done)
+				m1, m2 := mitres(&bs, bd, side, &done)
 				p.op(draw.Fill{Path: solidSide(side, x, y, w, h, bd, [2]float64{m1, m2}), Color: b.Color})
 			}
 		}
 		done[side] = true
 	}
+}
+
+// insetOutsetColor is the colour of one side of an inset or outset border
+// as Chromium 156 paints it (measured colour by colour; Blink's
+// CalculateBorderStyleColor with Color::Dark and Color::Light): the top and
+// left take the dark shade and the bottom and right the light one for
+// inset, the other way round for outset. A colour as dark as #202020 is
+// lightened first and is its own dark shade; one lighter than #ebebeb is
+// its own light shade. A border in currentColor is #eee, except on a table
+// or a cell, whose borders take the colour.
+func insetOutsetColor(b style.Border, side int, tablePart bool) draw.Color {
+	c := b.Color
+	if b.CurrentColor && !tablePart {
+		c = draw.Color{R: 238.0 / 255, G: 238.0 / 255, B: 238.0 / 255, A: c.A}
+	}
+	darkSide := (side == style.Top || side == style.Left) == (b.Style == style.BorderInset)
+	sq := func(v float64) float64 { return v * v * 255 * 255 }
+	switch {
+	case sq(c.R)+sq(c.G)+sq(c.B) <= 3*32*32+1e-6:
+		c = lighter(c)
+		if !darkSide {
+			c = lighter(c)
+		}
+	case darkSide:
+		c = darker(c)
+	case sq(1-c.R)+sq(1-c.G)+sq(1-c.B) >= 3*20*20-1e-6:
+		c = lighter(c)
+	}
+	return c
+}
+
+// darker and lighter are Blink's Color::Dark and Color::Light: the largest
+// channel v moved by a third (v - 0.33, or up to min(1, v + 0.33)), the
+// others scaled with it, truncated to 8 bits; black lightens to #545454.
+func darker(c draw.Color) draw.Color {
+	v := math.Max(c.R, math.Max(c.G, c.B))
+	m := 0.0
+	if v > 0 {
+		m = math.Max(0, (v-0.33)/v)
+	}
+	return scaleColor(c, m)
+}
+
+func lighter(c draw.Color) draw.Color {
+	v := math.Max(c.R, math.Max(c.G, c.B))
+	if v == 0 {
+		return draw.Color{R: 0x54 / 255.0, G: 0x54 / 255.0, B: 0x54 / 255.0, A: c.A}
+	}
+	return scaleColor(c, math.Min(1, v+0.33)/v)
+}
+
+// scaleColor multiplies the channels by m, to whole 8-bit values as Blink
+// truncates them (nextafterf(256, 0) a channel).
+func scaleColor(c draw.Color, m float64) draw.Color {
+	ch := func(v float64) float64 { return math.Min(255, math.Floor(v*m*255.99998)) / 255 }
+	return draw.Color{R: ch(c.R), G: ch(c.G), B: ch(c.B), A: c.A}
 }
 
 // strokable reports whether a ring of width t with outer radii rr is a
@@ -570,7 +632,7 @@ func strokable(rr [4][2]float64, t float64) bool {
 // dashed, dotted and double before inset, outset, groove and ridge before
 // solid, then top, bottom, right, left, so that opposite sides go first
 // and need no mitres.
-func borderPaintOrder(s *style.Computed, bd edges) []int {
+func borderPaintOrder(bs *[4]style.Border, bd edges) []int {
 	var order [4]int
 	n := 0
 	for _, side := range [4]int{style.Top, style.Bottom, style.Right, style.Left} {
@@ -580,7 +642,7 @@ func borderPaintOrder(s *style.Computed, bd edges) []int {
 		}
 	}
 	rank := func(side int) (float64, int) {
-		b := s.Border[side]
+		b := bs[side]
 		prio := 1
 		switch b.Style {
 		case style.BorderSolid:
@@ -608,10 +670,10 @@ func borderPaintOrder(s *style.Computed, bd edges) []int {
 // after it, clockwise) at which it is mitred, 0 where it is not: Blink's
 // ComputeMiter mitres a side only where it meets a side already painted
 // in another colour or another style, which its mitre then leaves showing.
-func mitres(s *style.Computed, bd edges, side int, done *[4]bool) (m1, m2 float64) {
-	b := s.Border[side]
+func mitres(bs *[4]style.Border, bd edges, side int, done *[4]bool) (m1, m2 float64) {
+	b := bs[side]
 	miter := func(adj int) float64 {
-		a := s.Border[adj]
+		a := bs[adj]
 		if bd[adj] == 0 || !done[adj] {
 			return 0
 		}
@@ -938,7 +1000,7 @@ func (p *painter) outlines(f *Frag, root bool) {
 				for i := range os.Border {
 					os.Border[i] = o
 				}
-				p.borders(&os, x, y, ww, hh, ow, [4][2]float64{})
+				p.borders(&os, x, y, ww, hh, ow, [4][2]float64{}, false)
 			}
 		}
 		for _, c := range f.Children {

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/platen/platen/render/phantom/draw"
@@ -72,5 +73,53 @@ func TestBordersPaintAsBlink(t *testing.T) {
 				t.Errorf("painted\n%v\nwant\n%v", got, c.want)
 			}
 		})
+	}
+}
+
+// TestInsetOutsetColours checks the shades of inset and outset borders
+// against Chromium 156's, colour by colour (8-bit values from its PDFs):
+// the top side (dark for inset) and the bottom side (light).
+func TestInsetOutsetColours(t *testing.T) {
+	for _, c := range []struct {
+		css       string
+		top, bott int // gray levels, or the red channel for #c00
+	}{
+		{"4px inset #000", 84, 168},
+		{"4px inset #808080", 44, 212},
+		{"4px inset #fff", 171, 255},
+		{"4px inset #202020", 116, 200},
+		{"4px inset #404040", 0, 148},
+		{"4px inset #eee", 154, 238},
+		{"4px inset #ebebeb", 151, 255},
+		{"4px inset #c00", 120, 255},
+		{"4px outset #808080", 212, 44},
+		{"1px inset", 154, 238}, // currentColor: #eee
+	} {
+		d, err := layoutString(t, `<!DOCTYPE html><body style="margin:0"><div style="width:50px;height:20px;border:`+c.css+`"></div>`, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, op := range d.Pages[0].Ops {
+			if f, ok := op.(draw.Fill); ok {
+				v := f.Color.R
+				got = append(got, int(math.Round(v*255)))
+			}
+		}
+		// Painted top, bottom, right, left.
+		if len(got) != 4 || got[0] != c.top || got[1] != c.bott {
+			t.Errorf("border %s: sides %v, want top %d and bottom %d", c.css, got, c.top, c.bott)
+		}
+	}
+	// A table and its cells take their own colour where another box in
+	// currentColor has #eee.
+	d, err := layoutString(t, `<!DOCTYPE html><body style="margin:0"><table border=1 style="color:#00f"><tr><td>x</td></tr></table>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range d.Pages[0].Ops {
+		if f, ok := op.(draw.Fill); ok && f.Color.B < 0.6 {
+			t.Errorf("table border shade %v, want blue's (0, 0, 171 or 255)", f.Color)
+		}
 	}
 }

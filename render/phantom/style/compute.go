@@ -1098,6 +1098,7 @@ func (st *state) finish(n *html.Node, parent *elemStyle, isRoot, pseudo bool) {
 		if a.curBorder[i] {
 			b.Color = c.Color
 		}
+		b.CurrentColor = a.curBorder[i]
 	}
 	if c.Outline.Style == BorderNone {
 		c.Outline.Width = 0

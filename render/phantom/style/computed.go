@@ -110,6 +110,9 @@ type Border struct {
 	Width float64
 	Style BorderStyle
 	Color draw.Color
+	// CurrentColor: the colour is currentColor (Color holds its value),
+	// which Chromium paints differently in inset and outset borders.
+	CurrentColor bool
 }
 
 // Sides are indexed top, right, bottom, left, as CSS writes them.

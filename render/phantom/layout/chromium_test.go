@@ -358,6 +358,11 @@ func TestMatchesChromium(t *testing.T) {
 		{"page breaks", `<style>p{margin:0 0 10px}</style>` + strings.Repeat("<p>"+lorem+"</p>", 20) + `<h2 style="break-before:page">After a break</h2>` +
 			strings.Repeat("<p>"+lorem+"</p>", 25) + `<div style="break-inside:avoid;border:1px solid">` + strings.Repeat(lorem, 6) + `</div>`, 0.1},
 		{"right to left", `<p dir="rtl">שלום עולם, זוהי פסקה בעברית עם מספר 42 ומילה English בתוכה.</p><p dir="rtl" style="font-family:'DejaVu Sans'">مرحبا بالعالم، هذه فقرة عربية.</p>`, 0.1},
+		{"right to left lists", `<ul dir="rtl"><li>פריט ראשון</li><li>abc</li></ul><ol dir="rtl"><li>פריט ראשון</li><li>שני</li></ol>
+<ol dir="rtl" style="list-style-type:lower-roman"><li>אחד</li><li>שניים</li></ol><ol dir="rtl" start="9"><li>תשע</li><li>עשר</li></ol>
+<ol dir="rtl" style="list-style-position:inside"><li>בפנים</li></ol><ol style="direction:rtl;font-family:'DejaVu Sans'"><li>مرحبا</li><li>عالم</li></ol>
+<ul style="list-style:none"><li dir="rtl">li rtl שלום</li></ul><ul style="list-style:none;text-align:end"><li dir="rtl">end rtl</li></ul>
+<ul dir="rtl" style="text-align:start"><li dir="ltr">start ltr</li></ul>`, 0.1},
 		{"inline boxes on bidi lines", `<style>.b{border:2px solid;padding:0 4px}.m{border-left:4px solid;margin:0 6px;padding:0 3px}</style>
 <p dir="rtl">שלום <span class="b">עולם יפה abc def</span> סוף</p><p>Hello <span class="m">one שתיים three</span> tail</p>
 <p dir="rtl">אחת <span class="m">שתיים three שלוש</span> ארבע</p><p dir="rtl" style="width:200px">שלום <span class="b">עולם יפה מאוד ארוך שנשבר בין שורות abc def ghi</span> סוף</p>

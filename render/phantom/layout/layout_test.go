@@ -368,3 +368,43 @@ func TestRightToLeftInlineBoxEdges(t *testing.T) {
 		t.Errorf("end border %v: want it on the last line (baselines %v)", blue[0], lines)
 	}
 }
+
+// TestRightToLeftSymbolMarker: right to left, an outside disc hangs right
+// of the content box, its left edge ascent×2/3 + 2 px past the content's
+// right edge (12 px at 16 px DejaVu Sans, as Chromium draws it), and a
+// text marker begins at the content's right edge.
+func TestRightToLeftSymbolMarker(t *testing.T) {
+	doc, err := layoutString(t, `<ul dir=rtl style="font:16px 'DejaVu Sans'"><li>שלום</li></ul><ol dir=rtl style="font:16px 'DejaVu Sans'"><li>שלום</li></ol>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ends []float64 // right ends of the runs, in paint order
+	var starts []float64
+	disc := math.Inf(1)
+	for _, op := range doc.Pages[0].Ops {
+		switch o := op.(type) {
+		case draw.Fill:
+			for _, sg := range o.Path {
+				if sg.Kind != draw.Close {
+					disc = math.Min(disc, sg.P[0].X)
+				}
+			}
+		case draw.Text:
+			w := 0.0
+			for _, g := range o.Glyphs {
+				w += g.Advance
+			}
+			starts, ends = append(starts, o.X), append(ends, o.X+w)
+		}
+	}
+	if len(ends) < 3 {
+		t.Fatalf("runs starting at %v", starts)
+	}
+	if d := disc - ends[0]; math.Abs(d-12) > 0.01 {
+		t.Errorf("disc %.2f px right of the content, want 12", d)
+	}
+	// The ordered item: its text, then its marker ". 1" from the content's edge.
+	if d := starts[2] - ends[1]; math.Abs(d) > 0.01 {
+		t.Errorf("marker starts %.2f px from the content's right edge, want 0 (runs %v to %v)", d, starts, ends)
+	}
+}

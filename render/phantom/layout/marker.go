@@ -59,13 +59,20 @@ func (l *layouter) insideSymbol(m *Box) (fr *Frag, mw, mh, baseline float64) {
 }
 
 // placeMarker hangs an outside list marker beside a line whose baseline is
-// given (LayoutNG's NGUnpositionedListMarker): a text marker ends at the
-// line's start; a symbol sits ascent×2/3 + 8 px before it, drawn as
-// Blink's ListMarker::RelativeSymbolMarkerRect.
+// given (LayoutNG's NGUnpositionedListMarker), on the list item's start
+// side: a text marker ends at the line's start (left to right) or begins
+// there (right to left, its text reordered as such); a symbol's marker box
+// (the bullet and 2 px) sits ascent×2/3 + 8 px before the start, the
+// bullet a pixel into it, drawn as Blink's
+// ListMarker::RelativeSymbolMarkerRect.
 func (ic *inlineCtx) placeMarker(m *Box, line *Frag, baseline float64) {
 	l := ic.l
 	s := m.Style
+	rtl := s.Direction == "rtl"
 	x0 := ic.c.x
+	if rtl {
+		x0 += ic.c.w
+	}
 	if k, ok := isSymbolMarker(m); ok {
 		fm := l.fontMetrics(s)
 		ascent := int(math.Round(fm.Ascent))
@@ -75,13 +82,16 @@ func (ic *inlineCtx) placeMarker(m *Box, line *Frag, baseline float64) {
 		f := l.frags.new(FragBox, m)
 		f.symbol = k
 		f.X = x0 + marginStart + 1
+		if rtl {
+			f.X = x0 - marginStart - float64(bullet+2) + 1
+		}
 		f.Y = baseline - float64(ascent) + float64(3*(ascent-off)/2)
 		f.W, f.H = float64(bullet), float64(bullet)
 		line.Children = append(line.Children, f)
 		return
 	}
-	// A text marker: its own little paragraph, right-aligned to the start.
-	p := l.collectInline(m)
+	// A text marker: its own little paragraph, beside the start.
+	p := l.collectInline(m, rtl)
 	w := 0.0
 	for _, sg := range p.segs {
 		w += sg.w
@@ -91,14 +101,17 @@ func (ic *inlineCtx) placeMarker(m *Box, line *Frag, baseline float64) {
 	var last *Frag
 	var kids []*Frag
 	x := 0.0
-	for i := range p.segs {
+	for _, i := range visualSegs(p) {
 		sg := &p.segs[i]
 		dw, fs := ic.emitTextIn(p, sg, &lb, x, &last)
 		x += dw
 		kids = append(kids, fs...)
 	}
+	if !rtl {
+		x0 -= w
+	}
 	for _, f := range kids {
-		f.X += x0 - w
+		f.X += x0
 		f.Baseline = baseline
 		f.lineTop = line.Y
 		ta, td := luRound(f.Text.Metrics.Ascent), luRound(f.Text.Metrics.Descent)
@@ -107,15 +120,57 @@ func (ic *inlineCtx) placeMarker(m *Box, line *Frag, baseline float64) {
 	}
 }
 
-// collectInline collects the paragraph of one inline box alone (a marker).
-func (l *layouter) collectInline(ib *Box) *paragraph {
+// collectInline collects the paragraph of one inline box alone (a
+// marker), in the given base direction.
+func (l *layouter) collectInline(ib *Box, rtl bool) *paragraph {
 	p := &paragraph{}
 	cs := &collectState{p: p, spaceBefore: false, lastSpaceAt: -1}
 	for _, c := range ib.Children {
 		l.collectBox(cs, c, ib.Style, 0)
 	}
+	if rtl || hasRTL(p.text) {
+		p.bidi = true
+		l.resolveBidi(p, rtl)
+	}
 	l.segment(p)
 	return p
+}
+
+// visualSegs is the order of a one-line paragraph's segments from left to
+// right (UAX #9 L2 over their levels).
+func visualSegs(p *paragraph) []int {
+	order := make([]int, len(p.segs))
+	for i := range order {
+		order[i] = i
+	}
+	if !p.bidi {
+		return order
+	}
+	level := func(i int) uint8 { return p.levels[p.segs[order[i]].start] }
+	hi, lo := uint8(0), uint8(255)
+	for i := range order {
+		hi = max(hi, level(i))
+		if level(i)&1 == 1 {
+			lo = min(lo, level(i))
+		}
+	}
+	for lv := hi; lv >= lo && lv > 0; lv-- {
+		for i := 0; i < len(order); {
+			if level(i) < lv {
+				i++
+				continue
+			}
+			j := i
+			for j < len(order) && level(j) >= lv {
+				j++
+			}
+			for a, b := i, j-1; a < b; a, b = a+1, b-1 {
+				order[a], order[b] = order[b], order[a]
+			}
+			i = j
+		}
+	}
+	return order
 }
 
 // emitTextIn is emitText for a paragraph other than the context's.

@@ -9,7 +9,10 @@ import "sync"
 // (cascadia has no :is), and form controls left out (they are reported).
 // Where Chromium differs from older browsers it is followed: h1 inside
 // article, aside, nav and section keeps 2em (Chromium 156 dropped the
-// smaller sizes), table borders default to currentColor.
+// smaller sizes), table borders default to currentColor. li has no
+// text-align: match-parent: Chromium 156 aligns a list item's start and end
+// by its own direction, as if inherited (measured: an li dir=rtl in a
+// left-to-right list, and under text-align: end or start on the list).
 const uaCSS = `
 html, address, blockquote, body, center, div, figure, figcaption, footer, form, header, hr,
 legend, listing, main, p, plaintext, pre, search, xmp, article, aside, h1, h2, h3, h4, h5, h6,
@@ -58,7 +61,7 @@ caption { display: table-caption; text-align: -webkit-center }
 
 ul, menu, dir { list-style-type: disc; margin-top: 1em; margin-bottom: 1em; padding-inline-start: 40px }
 ol { list-style-type: decimal; margin-top: 1em; margin-bottom: 1em; padding-inline-start: 40px }
-li { display: list-item; text-align: match-parent }
+li { display: list-item }
 dir dir, dl dir, menu dir, ol dir, ul dir,
 dir dl, dl dl, menu dl, ol dl, ul dl,
 dir menu, dl menu, menu menu, ol menu, ul menu,

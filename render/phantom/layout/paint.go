@@ -504,7 +504,7 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 			p.doubleBorder(first.Color, x, y, w, h, bd, rr)
 			return
 		case first.Style == style.BorderInset || first.Style == style.BorderOutset ||
-			first.Style == style.BorderGroove || first.Style == style.BorderRidge:
+			(first.Style == style.BorderGroove || first.Style == style.BorderRidge) && hasRadius:
 			path := roundedRectPath(x, y, w, h, rr)
 			path = append(path, roundedRectPath(x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v(), inner)...)
 			p.op(draw.Fill{Path: path, Color: first.Color, EvenOdd: true})
@@ -540,6 +540,12 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 			p.op(draw.PushClip{Path: sideTrapezoid(side, x, y, w, h, bd)})
 			p.doubleBorder(b.Color, x, y, w, h, bd, rr)
 			p.op(draw.PopClip{})
+		case style.BorderGroove, style.BorderRidge:
+			if hasRadius || b.Color.A < 1 {
+				p.op(draw.Fill{Path: sideTrapezoid(side, x, y, w, h, bd), Color: b.Color})
+				break
+			}
+			p.grooveSide(s.Border, side, x, y, w, h, bd, &done, tablePart)
 		default:
 			switch {
 			case hasRadius:
@@ -556,6 +562,36 @@ func (p *painter) borders(s *style.Computed, x, y, w, h float64, bd edges, rr [4
 			}
 		}
 		done[side] = true
+	}
+}
+
+// grooveSide paints one side of a groove or ridge border as Blink does: an
+// inset outer half and an outset inner half (ridge: the other way round),
+// the outer half ceil(width / 2) wide, each half mitred where it meets a
+// half painted before it in another colour. bs are the computed borders
+// (their colours before shading).
+func (p *painter) grooveSide(bs [4]style.Border, side int, x, y, w, h float64, bd edges, done *[4]bool, tablePart bool) {
+	var ob, ib edges
+	var outer, inner [4]style.Border
+	for k := 0; k < 4; k++ {
+		ob[k] = math.Ceil(bd[k] / 2)
+		ib[k] = bd[k] - ob[k]
+		outer[k], inner[k] = bs[k], bs[k]
+		if bs[k].Style == style.BorderGroove || bs[k].Style == style.BorderRidge {
+			in, out := style.BorderInset, style.BorderOutset
+			if bs[k].Style == style.BorderRidge {
+				in, out = out, in
+			}
+			outer[k].Style, inner[k].Style = in, out
+			outer[k].Color = insetOutsetColor(outer[k], k, tablePart)
+			inner[k].Color = insetOutsetColor(inner[k], k, tablePart)
+		}
+	}
+	m1, m2 := mitres(&outer, ob, side, done)
+	p.op(draw.Fill{Path: solidSide(side, x, y, w, h, ob, [2]float64{m1, m2}), Color: outer[side].Color})
+	if ib[side] > 0 {
+		m1, m2 = mitres(&inner, ib, side, done)
+		p.op(draw.Fill{Path: solidSide(side, x+ob[style.Left], y+ob[style.Top], w-ob.h(), h-ob.v(), ib, [2]float64{m1, m2}), Color: inner[side].Color})
 	}
 }
 

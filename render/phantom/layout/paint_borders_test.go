@@ -123,3 +123,37 @@ func TestInsetOutsetColours(t *testing.T) {
 		}
 	}
 }
+
+// TestGrooveAndRidge checks that a groove paints an inset outer half and an
+// outset inner half, a ridge the other way round, in Chromium 156's shades
+// (black: 84 and 168): the first two fills are the top side's halves.
+func TestGrooveAndRidge(t *testing.T) {
+	for _, c := range []struct {
+		css          string
+		outer, inner int
+	}{
+		{"4px groove #000", 84, 168},
+		{"4px ridge #000", 168, 84},
+	} {
+		d, err := layoutString(t, `<!DOCTYPE html><body style="margin:0"><div style="width:40px;height:20px;border:`+c.css+`"></div>`, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []draw.Fill
+		for _, op := range d.Pages[0].Ops {
+			if f, ok := op.(draw.Fill); ok {
+				got = append(got, f)
+			}
+		}
+		if len(got) != 8 {
+			t.Fatalf("%s: %d fills, want two halves of four sides", c.css, len(got))
+		}
+		top := [2]string{fmt.Sprint(got[0].Path), fmt.Sprint(got[1].Path)}
+		if want := [2]string{fmt.Sprint(rectPath(0, 0, 48, 2)), fmt.Sprint(rectPath(2, 2, 44, 2))}; top != want {
+			t.Errorf("%s: top halves %v, want %v", c.css, top, want)
+		}
+		if o, i := int(math.Round(got[0].Color.R*255)), int(math.Round(got[1].Color.R*255)); o != c.outer || i != c.inner {
+			t.Errorf("%s: top halves in %d and %d, want %d and %d", c.css, o, i, c.outer, c.inner)
+		}
+	}
+}

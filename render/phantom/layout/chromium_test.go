@@ -363,6 +363,8 @@ func TestMatchesChromium(t *testing.T) {
 <ol dir="rtl" style="list-style-position:inside"><li>בפנים</li></ol><ol style="direction:rtl;font-family:'DejaVu Sans'"><li>مرحبا</li><li>عالم</li></ol>
 <ul style="list-style:none"><li dir="rtl">li rtl שלום</li></ul><ul style="list-style:none;text-align:end"><li dir="rtl">end rtl</li></ul>
 <ul dir="rtl" style="text-align:start"><li dir="ltr">start ltr</li></ul>`, 0.1},
+		{"letter-spacing in cursive scripts", `<div style="font-family:'DejaVu Sans';letter-spacing:6px"><p dir="rtl">مرحبا بالعالم 123 abc</p>
+<p dir="rtl">ابجد، هوز (حطي) 12</p><p>abc مرحبا def</p><p dir="rtl">شركة&nbsp;النخيل. שלום עולם</p></div>`, 0.1},
 		{"inline boxes on bidi lines", `<style>.b{border:2px solid;padding:0 4px}.m{border-left:4px solid;margin:0 6px;padding:0 3px}</style>
 <p dir="rtl">שלום <span class="b">עולם יפה abc def</span> סוף</p><p>Hello <span class="m">one שתיים three</span> tail</p>
 <p dir="rtl">אחת <span class="m">שתיים three שלוש</span> ארבע</p><p dir="rtl" style="width:200px">שלום <span class="b">עולם יפה מאוד ארוך שנשבר בין שורות abc def ghi</span> סוף</p>

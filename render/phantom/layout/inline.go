@@ -1027,6 +1027,9 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 				lastG++
 			}
 			extra := s.LetterSpacing
+			if ic.p.cursive != nil && ic.p.cursive[cstart] && !isSpaceRune(rr) {
+				extra = 0
+			}
 			if isSpaceRune(rr) {
 				extra += s.WordSpacing
 				if per != 0 && (rr == ' ' || rr == 0xA0) && !(hang && cstart >= sg.trailStart) {

@@ -31,6 +31,9 @@ type paragraph struct {
 	// base direction); levels then holds each byte's embedding level.
 	bidi   bool
 	levels []uint8
+	// cursive marks the bytes in a run of a cursive script (cursive.go);
+	// nil when the text has none.
+	cursive []bool
 	// min and max content widths, computed on demand.
 	minW, maxW float64
 	haveMinMax bool
@@ -124,6 +127,7 @@ func (l *layouter) collect(b *Box) *paragraph {
 	if p.bidi || hasRTL(p.text) {
 		p.bidi = true
 		l.resolveBidi(p, b.Style.Direction == "rtl")
+		p.cursive = cursiveRuns(p)
 	}
 	l.segment(p)
 	return p
@@ -567,6 +571,9 @@ func (l *layouter) shapeSeg(p *paragraph, i int) {
 				continue
 			}
 			extra := ls
+			if p.cursive != nil && p.cursive[sg.start+cstart] && !isSpaceRune(rr) {
+				extra = 0
+			}
 			if isSpaceRune(rr) {
 				extra += wsp
 			}

@@ -46,6 +46,8 @@
 //     metrics when USE_TYPO_METRICS is set), each rounded to whole pixels,
 //     without the subpixel-positioning pixel borrow; line spacing is
 //     round(ascent) + round(descent) + round(line gap).
+//   - Ink (ink.go). A glyph's ink across a band of heights, from its
+//     outline, for the underlines that skip ink as Chromium's do.
 //
 // Invariants:
 //   - A Library is scanned once per process (Default) and is read-only after

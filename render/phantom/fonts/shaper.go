@@ -59,6 +59,10 @@ type Shaper struct {
 	items  []item
 	pieces []piece
 	cur    *shFace // the face the buffer was last shaped with
+
+	// inkFont and inkFace are the face Ink last measured.
+	inkFont *draw.Font
+	inkFace *shFace
 }
 
 // shFace is a face as this Shaper shapes with it.

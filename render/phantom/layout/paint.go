@@ -1144,12 +1144,24 @@ func (p *painter) decoration(f *Frag, t *TextRun, d decorating, by float64, thro
 	if color.A == 0 {
 		return
 	}
-	line := func(y float64) {
+	line := func(y float64, skipInk bool) {
 		y = math.Floor(y + 0.5)
 		x := f.X + p.ox
 		w := f.W - f.hangW
 		if w <= 0 {
 			return
+		}
+		if skipInk {
+			bottom := y + th
+			switch d.Style {
+			case style.BorderDouble:
+				bottom = y + math.Round(t0+1) + th
+			case style.BorderDotted, style.BorderDashed:
+				bottom = y + math.Floor(th/2) + t0/2 + 0.5
+			}
+			if p.skipInk(f, t, by, y, bottom, math.Min(t0, 13), x, x+w) {
+				defer p.op(draw.PopClip{})
+			}
 		}
 		switch d.Style {
 		case style.BorderDotted, style.BorderDashed:
@@ -1162,16 +1174,64 @@ func (p *painter) decoration(f *Frag, t *TextRun, d decorating, by float64, thro
 		}
 	}
 	if through {
-		line(by - ascent + math.Floor(2*ascent/3) - th/2)
+		line(by-ascent+math.Floor(2*ascent/3)-th/2, false)
 		return
 	}
 	if d.Underline {
 		gap := math.Max(1, math.Ceil(t0/2))
-		line(by + gap)
+		line(by+gap, true)
 	}
 	if d.Overline {
-		line(by - ascent - th)
+		line(by-ascent-th, true)
 	}
+}
+
+// skipInk clips what follows out around the glyphs of text fragment f
+// whose ink crosses the band from y0 to y1 (a decoration line; by is the
+// baseline), as Chromium skips ink (text-decoration-skip-ink: auto, Blink's
+// DecorationsStripeIntercepts): each glyph's ink extent in the band widened
+// by dil on either side, the holes a pixel taller than the band. It
+// reports whether it pushed a clip, which the caller pops.
+func (p *painter) skipInk(f *Frag, t *TextRun, by, y0, y1, dil, x0, x1 float64) bool {
+	if t.Size <= 0 {
+		return false
+	}
+	lo, hi := (by-y1)/t.Size, (by-y0)/t.Size
+	var holes [][2]float64
+	pen := x0
+	for _, g := range t.Glyphs {
+		if a, b, ok := p.l.sh.Ink(t.Font, g.ID, lo, hi); ok {
+			gx := pen + g.XOffset
+			a, b = gx+a*t.Size-dil, gx+b*t.Size+dil
+			if n := len(holes); n > 0 && a <= holes[n-1][1] {
+				holes[n-1][1] = math.Max(holes[n-1][1], b)
+			} else {
+				holes = append(holes, [2]float64{a, b})
+			}
+		}
+		pen += g.Advance
+	}
+	if len(holes) == 0 {
+		return false
+	}
+	// The line's surroundings clockwise, each hole anticlockwise: the
+	// nonzero rule leaves the holes out.
+	top, bot := y0-1, y1+1
+	path := rectPath(x0-1, top-1, x1-x0+2, bot-top+2)
+	for _, h := range holes {
+		a, b := math.Max(h[0], x0-1), math.Min(h[1], x1+1)
+		if b <= a {
+			continue
+		}
+		path = append(path,
+			draw.Segment{Kind: draw.MoveTo, P: [3]draw.Point{{X: a, Y: top}}},
+			draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{{X: a, Y: bot}}},
+			draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{{X: b, Y: bot}}},
+			draw.Segment{Kind: draw.LineTo, P: [3]draw.Point{{X: b, Y: top}}},
+			draw.Segment{Kind: draw.Close})
+	}
+	p.op(draw.PushClip{Path: path})
+	return true
 }
 
 // patternedLine paints a dotted or dashed decoration from x0 to x1 (whole

@@ -80,6 +80,19 @@ func TestDecorationsPaintAsChromium(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the underline skips the ink of a descender as Chromium's does", func(t *testing.T) {
+		p := page(t, `<div style="font:40px Arial;text-decoration:underline">p</div>`)
+		var clip draw.Path
+		for _, op := range p.Ops {
+			if c, ok := op.(draw.PushClip); ok && len(c.Path) == 10 {
+				clip = c.Path
+			}
+		}
+		// Chromium 156 clips out x < 10.21 (the stem's right edge and 4 px).
+		if clip == nil || math.Abs(clip[7].P[0].X-10.21) > 0.05 {
+			t.Errorf("clip %v, want a hole around the stem of p up to x = 10.21", clip)
+		}
+	})
 	t.Run("the hanging space that ends a line is not underlined", func(t *testing.T) {
 		p := page(t, `<div style="font-size:16px;width:40px"><span style="text-decoration:underline">aaa bbb</span></div>`)
 		var first draw.Text

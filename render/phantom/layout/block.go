@@ -372,7 +372,7 @@ func (l *layouter) layoutBlockChildren(b *Box, fr *Frag, inner cbox, g *flow) {
 			return
 		}
 		if c.IsOutOfFlow() {
-			l.addAbs(c, fr, inner.x, g.y+g.strut.sum(), inner.x)
+			l.addAbs(c, fr, inner.x, g.y+g.strut.sum(), inner.x+inner.w)
 			continue
 		}
 		cf := l.layoutBlockLevel(c, inner, g)

@@ -365,6 +365,11 @@ func TestMatchesChromium(t *testing.T) {
 <ul dir="rtl" style="text-align:start"><li dir="ltr">start ltr</li></ul>`, 0.1},
 		{"letter-spacing in cursive scripts", `<div style="font-family:'DejaVu Sans';letter-spacing:6px"><p dir="rtl">مرحبا بالعالم 123 abc</p>
 <p dir="rtl">ابجد، هوز (حطي) 12</p><p>abc مرحبا def</p><p dir="rtl">شركة&nbsp;النخيل. שלום עולם</p></div>`, 0.1},
+		{"right to left indent and static positions", `<style>.c{position:relative;height:50px;border:1px solid;margin:4px 20px;padding:0 10px}</style>
+<p dir="rtl" style="text-indent:40px;width:300px">פסקה עם הזחה בשורה הראשונה שהיא ארוכה מספיק כדי להישבר לשתי שורות</p>
+<div class="c" dir="rtl"><div style="position:absolute;top:2px">בלוק מוחלט</div></div><div class="c" dir="rtl"><p style="margin:0">שורה <span style="position:absolute;top:25px">אמצע</span> המשך</p></div>
+<div class="c" dir="rtl"><div style="position:absolute;top:2px;width:100px">רוחב</div></div><div class="c" dir="rtl"><div dir="ltr" style="position:absolute;top:2px">ltr in rtl</div></div>
+<div class="c"><div dir="rtl" style="position:absolute;top:2px">rtl in ltr</div></div><div class="c" dir="rtl"><span style="position:absolute;top:5px">ריק</span></div>`, 0.1},
 		{"inline boxes on bidi lines", `<style>.b{border:2px solid;padding:0 4px}.m{border-left:4px solid;margin:0 6px;padding:0 3px}</style>
 <p dir="rtl">שלום <span class="b">עולם יפה abc def</span> סוף</p><p>Hello <span class="m">one שתיים three</span> tail</p>
 <p dir="rtl">אחת <span class="m">שתיים three שלוש</span> ארבע</p><p dir="rtl" style="width:200px">שלום <span class="b">עולם יפה מאוד ארוך שנשבר בין שורות abc def ghi</span> סוף</p>

@@ -523,7 +523,7 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 			it := &p.items[e.item]
 			switch it.kind {
 			case itAbs:
-				l.addAbs(it.box, ic.fr, ic.c.x+indent, g.y+g.strut.sum(), ic.c.x)
+				l.addAbs(it.box, ic.fr, ic.c.x+indent, g.y+g.strut.sum(), ic.c.x+ic.c.w-indent)
 			case itOpen:
 				ic.open = append(ic.open, e.item)
 			case itClose:
@@ -732,7 +732,12 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 			b.baseline = bs[b.parent].baseline + b.shift
 		}
 	}
-	dx := ic.c.x + indent + offset
+	// text-indent is at the line's start: on its right right to left,
+	// where the alignment offset already leaves it free.
+	dx := ic.c.x + offset
+	if st.Direction != "rtl" {
+		dx += indent
+	}
 	if p.bidi && hangEl >= 0 && ic.baseLevel()&1 == 1 && (ic.levelOf(ic.els[hangEl]) == ic.baseLevel() || p.segs[ic.els[hangEl].seg].trailStart == p.segs[ic.els[hangEl].seg].start) {
 		// A right-to-left line's hanging spaces are its visual left end:
 		// they hang left of the line box's start.
@@ -781,7 +786,9 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	ic.line++
 	g.y = lineTop + lineH
 	for _, a := range abs {
-		l.addAbs(p.items[a.item].box, ic.fr, dx+a.x, lineTop, ic.c.x)
+		// Right to left, a logical offset from the line's start is one
+		// from its right end (exact where the line is all at one level).
+		l.addAbs(p.items[a.item].box, ic.fr, dx+a.x, lineTop, dx+m.lineW-a.x)
 	}
 	if n := len(l.markers); n > 0 {
 		mk := l.markers[n-1]

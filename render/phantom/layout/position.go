@@ -17,10 +17,11 @@ type posContainer struct {
 }
 
 // pendingAbs is an out-of-flow box and its static position (the margin
-// box's top-left had it been in flow, CSS 2.1 §10.3.7).
+// box's top-left had it been in flow, CSS 2.1 §10.3.7; its top-right,
+// staticR, where the box's parent is right to left).
 type pendingAbs struct {
-	box              *Box
-	staticX, staticY float64
+	box                       *Box
+	staticX, staticY, staticR float64
 	// parent is the fragment the box's fragment joins (its containing
 	// block's).
 	parent *Frag
@@ -32,15 +33,16 @@ func (l *layouter) pushPositioned(fr *Frag) *posContainer {
 	return pc
 }
 
-// addAbs records an out-of-flow box found at static position (x, y).
-func (l *layouter) addAbs(b *Box, _ *Frag, x, y, _ float64) {
+// addAbs records an out-of-flow box found at static position (x, y), r
+// being the static position's right edge, which right to left anchors it.
+func (l *layouter) addAbs(b *Box, _ *Frag, x, y, r float64) {
 	if b.Style.Position == style.Fixed {
-		l.fixed = append(l.fixed, &pendingAbs{box: b, staticX: x, staticY: y})
+		l.fixed = append(l.fixed, &pendingAbs{box: b, staticX: x, staticY: y, staticR: r})
 		return
 	}
 	if n := len(l.positioned); n > 0 {
 		pc := l.positioned[n-1]
-		pc.abs = append(pc.abs, pendingAbs{box: b, staticX: x, staticY: y})
+		pc.abs = append(pc.abs, pendingAbs{box: b, staticX: x, staticY: y, staticR: r})
 	}
 }
 
@@ -105,7 +107,13 @@ func (l *layouter) layoutAbs(a pendingAbs, cx, cy, cw, ch float64) *Frag {
 	autoML, autoMR := s.Margin[style.Left].IsAuto(), s.Margin[style.Right].IsAuto()
 	autoMT, autoMB := s.Margin[style.Top].IsAuto(), s.Margin[style.Bottom].IsAuto()
 	if !hasL && !hasR {
-		left, hasL = a.staticX-cx, true
+		// The static position, from the start side of the box's parent
+		// (CSS 2.1 §10.3.7): its right right to left.
+		if b.Parent != nil && b.Parent.Style.Direction == "rtl" {
+			right, hasR = cx+cw-a.staticR, true
+		} else {
+			left, hasL = a.staticX-cx, true
+		}
 	}
 	// Width.
 	w := -1.0

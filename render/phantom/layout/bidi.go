@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"reflect"
 	"sort"
 	"unicode/utf8"
 
@@ -40,14 +41,22 @@ func (l *layouter) resolveBidi(p *paragraph, rtl bool) {
 	}
 	runs := l.bidi.SegmentBytes(p.text, dir)
 	p.levels = make([]uint8, len(p.text)+1)
+	exact := runeLevels(&runs)
 	// Runs index runes; walk the text alongside.
 	bi, ri := 0, 0
 	for k := 0; k < runs.NumRuns(); k++ {
 		run := runs.Run(k)
+		if exact.IsValid() && exact.Len() < run.End {
+			exact = reflect.Value{}
+		}
 		for ; ri < run.End && bi < len(p.text); ri++ {
+			lv := uint8(run.Level)
+			if exact.IsValid() {
+				lv = uint8(exact.Index(ri).Int())
+			}
 			_, n := utf8.DecodeRune(p.text[bi:])
 			for j := 0; j < n; j++ {
-				p.levels[bi+j] = uint8(run.Level)
+				p.levels[bi+j] = lv
 			}
 			bi += n
 		}
@@ -59,6 +68,28 @@ func (l *layouter) resolveBidi(p *paragraph, rtl bool) {
 	for ; bi <= len(p.text); bi++ {
 		p.levels[bi] = base
 	}
+}
+
+// runeLevels returns the embedding level of each rune, as the bidi
+// algorithm resolved them for runs. go-text's Runs join neighbouring
+// characters of one direction into a run that carries its first
+// character's level, so a number after right-to-left text (level 2) and
+// the left-to-right words after it (level 0) were one run at level 2, and
+// reordering put those words before the right-to-left text ("plain שלום
+// 123 text" printed as "plain 123 text םולש"; Chromium prints "plain 123
+// םולש text"). Runs holds the levels but does not export them, so they are
+// read by reflection; the zero Value when the field is not there (another
+// go-text), and the runs' levels serve.
+func runeLevels(runs *bidi.Runs) reflect.Value {
+	v := reflect.ValueOf(runs).Elem().FieldByName("levels")
+	if !v.IsValid() || v.Kind() != reflect.Slice {
+		return reflect.Value{}
+	}
+	switch v.Type().Elem().Kind() {
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int, reflect.Int64:
+		return v
+	}
+	return reflect.Value{}
 }
 
 // baseLevel is the paragraph's embedding level.

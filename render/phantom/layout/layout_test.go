@@ -408,3 +408,27 @@ func TestRightToLeftSymbolMarker(t *testing.T) {
 		t.Errorf("marker starts %.2f px from the content's right edge, want 0 (runs %v to %v)", d, starts, ends)
 	}
 }
+
+// TestBidiLevelsPerCharacter: a number after right-to-left text is at
+// level 2 and the left-to-right words after it at level 0, so the words
+// stay after the right-to-left text ("plain 123 םולש text", as Chromium
+// prints it); go-text's runs join them at one level.
+func TestBidiLevelsPerCharacter(t *testing.T) {
+	doc, err := layoutString(t, `<p style="font-family:'DejaVu Sans'">plain שלום 123 text</p>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := map[string]float64{}
+	for _, op := range doc.Pages[0].Ops {
+		if tx, ok := op.(draw.Text); ok {
+			s := ""
+			for _, g := range tx.Glyphs {
+				s += g.Text
+			}
+			x[strings.TrimSpace(s)] = tx.X
+		}
+	}
+	if !(x["plain"] < x["123"] && x["123"] < x["םולש"] && x["םולש"] < x["text"]) {
+		t.Errorf("runs at %v: want plain, 123, םולש, text from left to right", x)
+	}
+}

@@ -370,6 +370,10 @@ func TestMatchesChromium(t *testing.T) {
 <div class="c" dir="rtl"><div style="position:absolute;top:2px">בלוק מוחלט</div></div><div class="c" dir="rtl"><p style="margin:0">שורה <span style="position:absolute;top:25px">אמצע</span> המשך</p></div>
 <div class="c" dir="rtl"><div style="position:absolute;top:2px;width:100px">רוחב</div></div><div class="c" dir="rtl"><div dir="ltr" style="position:absolute;top:2px">ltr in rtl</div></div>
 <div class="c"><div dir="rtl" style="position:absolute;top:2px">rtl in ltr</div></div><div class="c" dir="rtl"><span style="position:absolute;top:5px">ריק</span></div>`, 0.1},
+		{"inline isolation and overrides", `<div style="font-family:'DejaVu Sans'"><p>Order <span dir="rtl">שלום 123</span> total</p>
+<p dir="rtl">מחיר <span dir="ltr">USD 1,234.50-</span> סה"כ</p><p>User <bdi>إيان</bdi>: 3 posts</p><p>Name: <span dir="rtl">דני!</span> ok</p>
+<p dir="rtl">קוד <span dir="ltr">A-1 (x)</span>.</p><p><bdo dir="rtl">abc def</bdo> end</p><p dir="rtl"><bdo dir="ltr">שלום עולם</bdo> סוף</p>
+<p>plain שלום 123 text</p><p>x <span style="unicode-bidi:embed;direction:rtl">abc 12!</span> y</p></div>`, 0.1},
 		{"inline boxes on bidi lines", `<style>.b{border:2px solid;padding:0 4px}.m{border-left:4px solid;margin:0 6px;padding:0 3px}</style>
 <p dir="rtl">שלום <span class="b">עולם יפה abc def</span> סוף</p><p>Hello <span class="m">one שתיים three</span> tail</p>
 <p dir="rtl">אחת <span class="m">שתיים three שלוש</span> ארבע</p><p dir="rtl" style="width:200px">שלום <span class="b">עולם יפה מאוד ארוך שנשבר בין שורות abc def ghi</span> סוף</p>

@@ -158,7 +158,13 @@ func (l *layouter) collectBox(cs *collectState, c *Box, ps *style.Computed, dept
 		cs.spaceBefore, cs.lastSpaceAt = false, -1
 	case c.Kind == KindInline:
 		s := c.Style
-		it := item{kind: itOpen, box: c, s: s, start: len(p.text), end: len(p.text)}
+		// unicode-bidi goes into the text as the bidi controls it stands
+		// for, as Blink's NGInlineItemsBuilder puts them: the open and
+		// close tags hold them, so they are neither shaped nor drawn.
+		open, end := bidiControls(s)
+		it := item{kind: itOpen, box: c, s: s, start: len(p.text)}
+		p.text = append(p.text, open...)
+		it.end = len(p.text)
 		if !c.noStart {
 			it.edge = inlineEdge(s, style.Left)
 		}
@@ -166,7 +172,9 @@ func (l *layouter) collectBox(cs *collectState, c *Box, ps *style.Computed, dept
 		for _, cc := range c.Children {
 			l.collectBox(cs, cc, s, depth+1)
 		}
-		ct := item{kind: itClose, box: c, s: s, start: len(p.text), end: len(p.text)}
+		ct := item{kind: itClose, box: c, s: s, start: len(p.text)}
+		p.text = append(p.text, end...)
+		ct.end = len(p.text)
 		if !c.noEnd {
 			ct.edge = inlineEdge(s, style.Right)
 		}
@@ -181,6 +189,31 @@ func (l *layouter) collectBox(cs *collectState, c *Box, ps *style.Computed, dept
 // inlineEdge is an inline box's margin, border and padding on one side
 // (percentages against 0: the containing block is not known yet, and
 // LayoutNG resolves them against the available width; rare in practice).
+// bidiControls are the characters an inline box's unicode-bidi opens and
+// closes its content with (CSS Writing Modes 3 §2.4.2).
+func bidiControls(s *style.Computed) (open, end string) {
+	rtl := s.Direction == "rtl"
+	pick := func(ltr, r string) string {
+		if rtl {
+			return r
+		}
+		return ltr
+	}
+	switch s.UnicodeBidi {
+	case "embed":
+		return pick("\u202a", "\u202b"), "\u202c"
+	case "isolate":
+		return pick("\u2066", "\u2067"), "\u2069"
+	case "bidi-override":
+		return pick("\u202d", "\u202e"), "\u202c"
+	case "isolate-override":
+		return pick("\u2066\u202d", "\u2067\u202e"), "\u202c\u2069"
+	case "plaintext":
+		return "\u2068", "\u2069"
+	}
+	return "", ""
+}
+
 func inlineEdge(s *style.Computed, side int) float64 {
 	return length(s.Margin[side], 0, 0) + borderWidth(s.Border[side]) + length(s.Padding[side], 0, 0)
 }

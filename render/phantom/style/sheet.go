@@ -699,7 +699,13 @@ func takeEmpty(sel string) (string, bool) {
 // valuesText writes a prelude's tokens back as text.
 func valuesText(vals []css.Token) string {
 	var b strings.Builder
-	for _, v := range vals {
+	for i, v := range vals {
+		// The parser drops the whitespace inside an attribute selector,
+		// which leaves [dir=rtl i] as [dir=rtli]: two identifiers in a row
+		// were apart in the source.
+		if i > 0 && v.TokenType == css.IdentToken && (vals[i-1].TokenType == css.IdentToken || vals[i-1].TokenType == css.StringToken) {
+			b.WriteByte(' ')
+		}
 		b.Write(v.Data)
 	}
 	return b.String()

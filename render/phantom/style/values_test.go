@@ -212,6 +212,10 @@ func TestLogicalProperties(t *testing.T) {
 			t.Errorf("%s dir=%s: left %v right %v, want %v %v", tc.css, tc.dir, c.Margin[Left].V, c.Margin[Right].V, tc.left, tc.right)
 		}
 	}
+	// The UA sheet's [dir=rtl i] (an attribute selector with a flag).
+	if c := styleOf(t, `<!DOCTYPE html><p>a <span id=x dir=RTL>b</span></p>`, "x"); c.UnicodeBidi != "isolate" {
+		t.Errorf("span dir=RTL: unicode-bidi %q, want isolate", c.UnicodeBidi)
+	}
 	c := styleOf(t, `<!DOCTYPE html><ul dir=rtl><li id=x>x</li></ul>`, "x")
 	if c.TextAlign != AlignRight {
 		t.Errorf("rtl list item aligns %v", c.TextAlign)

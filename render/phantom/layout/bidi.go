@@ -36,11 +36,36 @@ func hasRTL(text []byte) bool {
 // embedding level.
 func (l *layouter) resolveBidi(p *paragraph, rtl bool) {
 	dir := bidi.LeftToRight
+	base := uint8(0)
 	if rtl {
-		dir = bidi.RightToLeft
+		dir, base = bidi.RightToLeft, 1
 	}
-	runs := l.bidi.SegmentBytes(p.text, dir)
 	p.levels = make([]uint8, len(p.text)+1)
+	for i := range p.levels {
+		p.levels[i] = base
+	}
+	// A forced break (a <br>'s newline) separates bidi paragraphs (UAX #9
+	// P1), each resolved on its own at the block's direction, as Blink
+	// resolves them; go-text stops at the first separator, which left the
+	// text after it at the base level (its numbers reversed right to left).
+	for from := 0; from < len(p.text); {
+		to := from
+		for to < len(p.text) && !isParagraphSeparator(p.text, to) {
+			to++
+		}
+		l.resolveBidiRange(p, from, to, dir)
+		from = to + 1
+	}
+}
+
+// resolveBidiRange resolves p.text[from:to], a text without paragraph
+// separators, into p.levels.
+func (l *layouter) resolveBidiRange(p *paragraph, from, to int, dir bidi.Direction) {
+	if to <= from {
+		return
+	}
+	text := p.text[from:to]
+	runs := l.bidi.SegmentBytes(text, dir)
 	exact := runeLevels(&runs)
 	// Runs index runes; walk the text alongside.
 	bi, ri := 0, 0
@@ -49,25 +74,25 @@ func (l *layouter) resolveBidi(p *paragraph, rtl bool) {
 		if exact.IsValid() && exact.Len() < run.End {
 			exact = reflect.Value{}
 		}
-		for ; ri < run.End && bi < len(p.text); ri++ {
+		for ; ri < run.End && bi < len(text); ri++ {
 			lv := uint8(run.Level)
 			if exact.IsValid() {
 				lv = uint8(exact.Index(ri).Int())
 			}
-			_, n := utf8.DecodeRune(p.text[bi:])
+			_, n := utf8.DecodeRune(text[bi:])
 			for j := 0; j < n; j++ {
-				p.levels[bi+j] = lv
+				p.levels[from+bi+j] = lv
 			}
 			bi += n
 		}
 	}
-	base := uint8(0)
-	if rtl {
-		base = 1
-	}
-	for ; bi <= len(p.text); bi++ {
-		p.levels[bi] = base
-	}
+}
+
+// isParagraphSeparator reports whether the byte at i is a newline or a
+// carriage return, the paragraph separators (bidi class B) that reach a
+// paragraph's text.
+func isParagraphSeparator(text []byte, i int) bool {
+	return text[i] == '\n' || text[i] == '\r'
 }
 
 // runeLevels returns the embedding level of each rune, as the bidi
@@ -101,11 +126,13 @@ func (ic *inlineCtx) baseLevel() uint8 {
 }
 
 // visEl is a content element of a bidi line: the line's element index,
-// its first fragment in the line's kids, the box it sits in and its level.
+// its first fragment in the line's kids, the box it sits in and its level;
+// for an atomic inline, its margin box's logical place and width.
 type visEl struct {
 	el, k0 int
 	box    int
 	level  uint8
+	mx, mw float64
 }
 
 // levelOf is the embedding level of an element.
@@ -140,7 +167,9 @@ func (ic *inlineCtx) reorder(vis []visEl, kids []*Frag, bs []lineBox) {
 			k1 = vis[i+1].k0
 		}
 		sp := span{k0: vis[i].k0, k1: k1}
-		if k1 > sp.k0 {
+		if vis[i].mw > 0 {
+			sp.x, sp.w = vis[i].mx, vis[i].mw
+		} else if k1 > sp.k0 {
 			f := kids[sp.k0]
 			sp.x = f.X
 			end := f.X + f.W

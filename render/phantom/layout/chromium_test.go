@@ -374,6 +374,8 @@ func TestMatchesChromium(t *testing.T) {
 <p dir="rtl">מחיר <span dir="ltr">USD 1,234.50-</span> סה"כ</p><p>User <bdi>إيان</bdi>: 3 posts</p><p>Name: <span dir="rtl">דני!</span> ok</p>
 <p dir="rtl">קוד <span dir="ltr">A-1 (x)</span>.</p><p><bdo dir="rtl">abc def</bdo> end</p><p dir="rtl"><bdo dir="ltr">שלום עולם</bdo> סוף</p>
 <p>plain שלום 123 text</p><p>x <span style="unicode-bidi:embed;direction:rtl">abc 12!</span> y</p></div>`, 0.1},
+		{"right to left inline-blocks and forced breaks", `<div dir="rtl" style="font-family:'DejaVu Sans'"><div style="display:inline-block;width:45%;margin-left:2%;border:1px solid">البائع<br>الرقم: 300123456700003</div><div style="display:inline-block;width:45%;margin-left:2%;border:1px solid">المشتري<br>الهاتف: <span dir="ltr">+966 12 345 6789</span></div>
+<p>שורה ראשונה<br>מספר 12345 ו-abc def<br>עוד</p></div><p>Line one<br>שלום עולם 42 end</p>`, 0.1},
 		{"inline boxes on bidi lines", `<style>.b{border:2px solid;padding:0 4px}.m{border-left:4px solid;margin:0 6px;padding:0 3px}</style>
 <p dir="rtl">שלום <span class="b">עולם יפה abc def</span> סוף</p><p>Hello <span class="m">one שתיים three</span> tail</p>
 <p dir="rtl">אחת <span class="m">שתיים three שלוש</span> ארבע</p><p dir="rtl" style="width:200px">שלום <span class="b">עולם יפה מאוד ארוך שנשבר בין שורות abc def ghi</span> סוף</p>

@@ -662,6 +662,10 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 			a := ic.atomic(e.item)
 			lb := lineBox{parent: cur, s: it.s, frag: a.frag, atomic: true, a: a.base, d: a.mh - a.base}
 			lb.lineHeight = lineHeightOf(it.s, l.fontMetrics(it.s))
+			if p.bidi {
+				// Reordering moves its margin box, not its border box.
+				vis[len(vis)-1].mx, vis[len(vis)-1].mw = x, a.mw
+			}
 			a.frag.translate(x, 0)
 			bs = append(bs, lb)
 			kids = append(kids, a.frag)

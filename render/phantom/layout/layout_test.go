@@ -432,3 +432,22 @@ func TestBidiLevelsPerCharacter(t *testing.T) {
 		t.Errorf("runs at %v: want plain, 123, םולש, text from left to right", x)
 	}
 }
+
+// TestBidiAfterForcedBreak: the text after a <br> is resolved as a bidi
+// paragraph of its own, so a number on the second line of a right-to-left
+// block reads left to right (it came out reversed at the base level).
+func TestBidiAfterForcedBreak(t *testing.T) {
+	doc, err := layoutString(t, `<div dir=rtl style="font-family:'DejaVu Sans'">א<br>רקם: 12345</div>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range doc.Pages[0].Ops {
+		if tx, ok := op.(draw.Text); ok && len(tx.Glyphs) > 0 && tx.Glyphs[0].Text >= "0" && tx.Glyphs[0].Text <= "9" {
+			if tx.Reversed || tx.Glyphs[0].Text != "1" {
+				t.Errorf("the number's run starts with %q, reversed %v: want 12345 left to right", tx.Glyphs[0].Text, tx.Reversed)
+			}
+			return
+		}
+	}
+	t.Error("no run of digits")
+}

@@ -371,11 +371,22 @@ func (p *painter) popClipsTo(n int) {
 }
 
 // snapRect is Blink's PixelSnappedIntRect of a flow rectangle, in page
-// coordinates: edges rounded to whole pixels.
+// coordinates: edges rounded to whole pixels, and a side that rounds to
+// nothing one pixel long all the same (SnapSizeToPixel), so that half of
+// a 1px collapsed border still paints a pixel.
 func (p *painter) snapRect(x, y, w, h float64) (float64, float64, float64, float64) {
 	x0, y0 := math.Floor(x+p.ox+0.5), math.Floor(y+p.oy+0.5)
 	x1, y1 := math.Floor(x+w+p.ox+0.5), math.Floor(y+h+p.oy+0.5)
-	return x0, y0, x1 - x0, y1 - y0
+	return x0, y0, snapSize(x1-x0, w), snapSize(y1-y0, h)
+}
+
+// snapSize is a snapped length n of a length v: at least one pixel when v
+// is more than Blink's four LayoutUnits.
+func snapSize(n, v float64) float64 {
+	if n == 0 && v > 4.0/64 {
+		return 1
+	}
+	return n
 }
 
 // decorations paints a box's (or an inline box part's) background and

@@ -866,18 +866,18 @@ func (l *layouter) tableCollapsedBorders(tb *tableBuilt, rowFrags []*Frag, table
 
 // tableRowStartsPage splits what the row fragment r paints above its top
 // (the collapsed border edge it shares with the row before, which
-// tableCollapsedBorders gives it whole) when a page starts with the row,
-// which pagination then moves down by the break's gap: the upper part
-// stays on the page before, where the row before ends, and the row keeps
-// the rest. Chromium paints the larger half of the edge's whole pixels on
-// the page that ends and the smaller on the next (measured: a 1px edge
-// all on the first page, 2px as 1 and 1, 3px as 2 and 1).
+// tableCollapsedBorders gives it whole) at the row's top when a page
+// starts with the row, which pagination then moves down by the break's
+// gap: the part above stays on the page before, where the row before
+// ends, and the row keeps the rest, as Chromium paints each page's half
+// of the edge (painted at least a pixel tall: snapRect; measured: a 1px
+// edge a pixel on both pages, 2px as 1 and 1).
 func (l *layouter) tableRowStartsPage(r *Frag, gap float64) {
 	for _, c := range r.Children {
-		if c.Kind != FragBox || c.Y >= r.Y {
-			continue
+		if c.Kind != FragBox || c.Y >= r.Y || c.Box.Style.Background.Color.A == 0 {
+			continue // a dashed, dotted or double edge is drawn whole
 		}
-		up := math.Min(math.Ceil(c.H/2-1e-6), c.H)
+		up := math.Min(r.Y-c.Y, c.H)
 		f := l.frags.new(FragBox, c.Box)
 		f.X, f.Y, f.W, f.H = c.X, c.Y-gap, c.W, up
 		r.Children = append(r.Children, f)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -577,5 +578,55 @@ func TestInlineBlockBaselinePassesTables(t *testing.T) {
 		if math.Abs(line.Baseline-want) > 0.01 {
 			t.Errorf("%s: line's baseline at %.2f; want %.2f", c.name, line.Baseline, want)
 		}
+	}
+}
+
+// TestTableThinEdgeAtPageBreak checks a 1px collapsed rule that a page
+// break splits in two halves of half a pixel: Chromium 156 paints a pixel
+// of it on both pages (at the bottom of the last row of the first, at the
+// top of the second), as Blink snaps no painted length to nothing.
+func TestTableThinEdgeAtPageBreak(t *testing.T) {
+	var rows strings.Builder
+	for i := 0; i < 90; i++ {
+		fmt.Fprintf(&rows, "<tr><td>row %d</td><td>value</td></tr>", i)
+	}
+	markup := `<style>*{margin:0;padding:0} body{font:13px 'Liberation Sans'} table{border-collapse:collapse;width:300px} td{padding:4px;border:1px solid #888}</style>
+<table><tbody>` + rows.String() + `</tbody></table>`
+	doc, st, _, _ := ltLayoutDoc(t, markup, ltGeometry(""), Options{})
+	ltShMu.Lock()
+	d, err := Layout(context.Background(), doc, st, ltShaper(t), Options{})
+	ltShMu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Pages) < 2 {
+		t.Fatalf("%d pages, want at least 2", len(d.Pages))
+	}
+	// The horizontal rules of the first column (x 0, wider than tall).
+	rules := func(p *draw.Page) (ys []float64) {
+		for _, op := range p.Ops {
+			f, ok := op.(draw.Fill)
+			if !ok || len(f.Path) != 5 || f.Path[0].P[0].X != 0 || f.Color.R == 1 {
+				continue
+			}
+			x1, y0, y1 := f.Path[1].P[0].X, f.Path[0].P[0].Y, f.Path[2].P[0].Y
+			if x1-f.Path[0].P[0].X > y1-y0 && y1-y0 == 1 {
+				ys = append(ys, y0)
+			}
+		}
+		return ys
+	}
+	one, two := rules(d.Pages[0]), rules(d.Pages[1])
+	if len(one) == 0 || len(two) == 0 {
+		t.Fatalf("rules: %v on page 1, %v on page 2", one, two)
+	}
+	slices.Sort(two)
+	if two[0] != 0 {
+		t.Errorf("page 2's first rule at %g; want a pixel at the page's top (0)", two[0])
+	}
+	slices.Sort(one)
+	gap := one[len(one)-1] - one[len(one)-2]
+	if gap < 20 || gap > 30 {
+		t.Errorf("page 1's last rule %gpx below the one before; want a row's height (the last row's bottom)", gap)
 	}
 }

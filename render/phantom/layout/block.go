@@ -252,9 +252,6 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	} else {
 		fr.fixedH = true
 	}
-	if s.Overflow != "visible" && fr.fixedH {
-		fr.monolithic = true
-	}
 	f.strut.add(mt)
 	bfc := b.establishesBFC()
 	collapseTop := !bfc && bd[style.Top] == 0 && pd[style.Top] == 0

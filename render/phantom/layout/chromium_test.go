@@ -380,6 +380,8 @@ func TestMatchesChromium(t *testing.T) {
 <p dir="rtl">שלום <span class="b">עולם יפה abc def</span> סוף</p><p>Hello <span class="m">one שתיים three</span> tail</p>
 <p dir="rtl">אחת <span class="m">שתיים three שלוש</span> ארבע</p><p dir="rtl" style="width:200px">שלום <span class="b">עולם יפה מאוד ארוך שנשבר בין שורות abc def ghi</span> סוף</p>
 <p dir="rtl" style="font-family:'DejaVu Sans'"><span class="b">مرحبا <b>بالعالم</b> 123</span></p>`, 0.1},
+		{"fixed heights across page breaks", `<div style="height:1000px"></div><div style="height:200px;overflow:hidden;background:#eee">` + strings.Repeat("<div>clipped line</div>", 20) + `</div>
+<div style="height:150px;background:#ccc">tall block</div><div>after the tall block</div><div style="height:900px"></div><div style="height:150px;background:#ccc"></div><div>after the empty block</div>`, 0.1},
 		{"margin boxes", `<style>@page{margin:25mm 20mm;@top-left{content:"Top left";font:9pt Arial}@bottom-center{content:"Page " counter(page) " of " counter(pages);font:9pt Arial}@bottom-right{content:counter(page)}}</style>` +
 			strings.Repeat("<p>"+lorem+"</p>", 30), 0.1},
 	}

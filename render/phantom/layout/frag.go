@@ -59,8 +59,7 @@ type Frag struct {
 
 	// fixedH marks a box whose height does not grow when pagination pushes
 	// its content down (a specified height); monolithic a box pagination
-	// never breaks inside (lines, images, inline-blocks, clipped boxes of
-	// fixed height).
+	// never breaks inside (lines, images, inline-blocks).
 	fixedH, monolithic bool
 	// relX, relY is the relative-position offset applied to this box.
 	relX, relY float64

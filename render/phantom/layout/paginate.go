@@ -54,6 +54,8 @@ type pgEntry struct {
 	forced      bool
 	avoid       int
 	sliceable   bool
+	// prevEnd is a candidate's previous sibling's bottom (-Inf when none).
+	prevEnd float64
 	// table is the wrapper fragment of a table with repeated parts
 	// (entTableStart, entTableEnd).
 	table *Frag
@@ -189,6 +191,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	if repeats {
 		pg.entries = append(pg.entries, pgEntry{kind: entTableStart, table: f})
 	}
+	start := len(pg.entries)
 	var prev *Frag
 	nLines := 0
 	for _, c := range f.Children {
@@ -207,7 +210,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		}
 		any = true
 		if prev != nil {
-			e := pgEntry{kind: entCand, y: c.Y, avoid: inner}
+			e := pgEntry{kind: entCand, y: c.Y, avoid: inner, prevEnd: prev.Y + prev.H}
 			if prev.Kind == FragBox && c.Kind == FragBox {
 				ba, bb := breakAfter(prev), breakBefore(c)
 				if isForced(ba) || isForced(bb) || pageName(c) != pageName(prev) {
@@ -236,7 +239,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		} else if b != nil {
 			bd := boxBorders(b.Style)
 			if bd[style.Top] > 0 || length(b.Style.Padding[style.Top], f.W, 0) > 0 {
-				pg.entries = append(pg.entries, pgEntry{kind: entCand, y: c.Y, avoid: inner})
+				pg.entries = append(pg.entries, pgEntry{kind: entCand, y: c.Y, avoid: inner, prevEnd: math.Inf(-1)})
 			}
 		}
 		if c.Kind == FragLine {
@@ -244,6 +247,9 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		}
 		pg.walk(c, inner, depth+1)
 		prev = c
+	}
+	if b != nil && b.Style.Overflow != "visible" && b.Style.Overflow != "" {
+		pg.clip(start, f.Y+f.H)
 	}
 	if !any && f.H > 0 {
 		pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: f.Y, bottom: f.Y + f.H, sliceable: true})
@@ -254,6 +260,30 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	if f.fixedH {
 		pg.entries = append(pg.entries, pgEntry{kind: entFixedEnd, y: f.Y + f.H})
 	}
+}
+
+// clip cuts the entries from start on (a clipping box's content) at the
+// box's bottom: content the box clips away breaks no page, as in
+// Chromium, which fragments a clipping box like any other block but not
+// what overflows it (measured).
+func (pg *pager) clip(start int, bottom float64) {
+	const eps = 0.01
+	kept := pg.entries[:start]
+	for _, e := range pg.entries[start:] {
+		switch e.kind {
+		case entUnit:
+			if e.top >= bottom-eps {
+				continue
+			}
+			e.bottom = math.Min(e.bottom, bottom)
+		case entCand:
+			if e.y > bottom+eps {
+				continue
+			}
+		}
+		kept = append(kept, e)
+	}
+	pg.entries = kept
 }
 
 // leadingMargin is the margin kept at a page's top after a forced break
@@ -418,8 +448,8 @@ func (pg *pager) fill() ([]page, error) {
 	// breakAt ends the current page at flow position y (with the current
 	// gap g), starting the next page there (plus margin kept); the
 	// innermost table the break falls in repeats its footer on this page
-	// and its header on the next.
-	breakAt := func(y, margin float64, tbl *tableRun) error {
+	// and its header on the next. prevEnd is where the box before y ends.
+	breakAt := func(y, margin, prevEnd float64, tbl *tableRun) error {
 		cur := &pages[len(pages)-1]
 		next := cur.start + cur.geom.flowH
 		var hdr *Frag
@@ -434,6 +464,13 @@ func (pg *pager) fill() ([]page, error) {
 			}
 		}
 		d := next + shift - (y - margin + g)
+		if d < 0 && prevEnd+g > next+eps {
+			// The box before y runs over the page's end: the page
+			// breaks inside it, and what follows stays after its rest
+			// on the next page, as Chromium fragments it (an unforced
+			// break past the end otherwise only drops a margin).
+			d = 0
+		}
 		pg.gaps = append(pg.gaps, gapAt{y - margin, d})
 		g += d
 		if err := newPage(next); err != nil {
@@ -480,7 +517,7 @@ func (pg *pager) fill() ([]page, error) {
 			ys := e.y + g
 			if e.forced && content && ys > cur.start+eps {
 				name = e.name
-				if err := breakAt(e.y, e.margin, innermost()); err != nil {
+				if err := breakAt(e.y, e.margin, e.prevEnd, innermost()); err != nil {
 					return nil, err
 				}
 				continue
@@ -516,7 +553,7 @@ func (pg *pager) fill() ([]page, error) {
 				}
 			}
 			switch {
-			case best >= 0:
+			case best >= 0 && !e.sliceable:
 				c := cands[best]
 				g = c.g
 				fixedStack = fixedStack[:min(c.stack, len(fixedStack))]
@@ -526,19 +563,20 @@ func (pg *pager) fill() ([]page, error) {
 				if n := len(c.tables); n > 0 {
 					tbl = c.tables[n-1]
 				}
-				if err := breakAt(c.y, 0, tbl); err != nil {
+				if err := breakAt(c.y, 0, pg.entries[c.entry].prevEnd, tbl); err != nil {
 					return nil, err
 				}
 				i = c.entry
-			case top > cur.start+eps:
+			case top > cur.start+eps && !e.sliceable:
 				// No candidate: the unit goes to the next page anyway.
-				if err := breakAt(e.top, 0, innermost()); err != nil {
+				if err := breakAt(e.top, 0, math.Inf(-1), innermost()); err != nil {
 					return nil, err
 				}
 				i--
 			default:
-				// Taller than a page from the page's top: sliced where
-				// the pages end.
+				// Taller than a page from the page's top, or an empty
+				// box (Chromium breaks one anywhere): sliced where the
+				// pages end.
 				content = true
 				for {
 					cur := &pages[len(pages)-1]

@@ -289,8 +289,9 @@ func (l *layouter) tableIntrinsicWidths(w *Box) (minW, maxW float64) {
 // positioned ancestor, does not. Chromium also leaves such a box out of
 // fragmentation when the clipping box does break but the positioned box
 // comes after the last break in the clipping box's flow; layout cannot
-// know where pages break, so only clipping boxes that pagination keeps
-// whole count (clipsWhole).
+// know where pages break, so it takes a clipping box of a fixed height
+// that fits a page for one that does not break (clipsWhole): a .sheet,
+// which starts its page, never does.
 func (l *layouter) tableFragmented(w *Box) bool {
 	for b := w; b != nil; {
 		if b.Inline && (b.Kind == KindBlock || b.Kind == KindTableWrapper) {
@@ -317,10 +318,11 @@ func (l *layouter) tableFragmented(w *Box) bool {
 	return true
 }
 
-// clipsWhole reports whether b clips its overflow and pagination keeps it
-// on one page: a block whose height is a fixed length (layoutBlockBox makes
-// such a box monolithic) no taller than the page area. A height in percent
-// or from the content is not known here, so such a box counts as broken.
+// clipsWhole reports whether b clips its overflow and is, by its height,
+// on one page: a fixed length no taller than the page area (it still
+// breaks when it starts low on a page, as Chromium breaks it). A height in
+// percent or from the content is not known here, so such a box counts as
+// broken.
 func (l *layouter) clipsWhole(b *Box) bool {
 	s := b.Style
 	if s.Overflow == "visible" || s.Overflow == "" || s.Height.Unit != style.Px || b.Inline {

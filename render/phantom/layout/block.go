@@ -343,6 +343,11 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	h := ch
 	if h < 0 {
 		h = clampHeight(s, contentBottom-contentTop, c.h, bd, pd)
+		if h < contentBottom-contentTop {
+			// Held to max-height: the content's page gaps do not grow
+			// the box, as in Chromium (measured).
+			fr.fixedH = true
+		}
 		if l.quirks && b.Node != nil && b.Node.DataAtom == atom.Body && b.Parent != nil && b.Parent.Parent == nil && c.h >= 0 {
 			h = math.Max(h, c.h-mt-mb-bd.v()-pd.v())
 		}

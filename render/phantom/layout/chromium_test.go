@@ -382,6 +382,7 @@ func TestMatchesChromium(t *testing.T) {
 <p dir="rtl" style="font-family:'DejaVu Sans'"><span class="b">مرحبا <b>بالعالم</b> 123</span></p>`, 0.1},
 		{"fixed heights across page breaks", `<div style="height:1000px"></div><div style="height:200px;overflow:hidden;background:#eee">` + strings.Repeat("<div>clipped line</div>", 20) + `</div>
 <div style="height:150px;background:#ccc">tall block</div><div>after the tall block</div><div style="height:900px"></div><div style="height:150px;background:#ccc"></div><div>after the empty block</div>`, 0.1},
+		{"max-height across a page break", `<div style="height:1000px"></div><div style="max-height:200px;overflow:hidden;background:#eee">` + strings.Repeat("<div>held line</div>", 12) + `</div><div>after the held box</div>`, 0.1},
 		{"margin boxes", `<style>@page{margin:25mm 20mm;@top-left{content:"Top left";font:9pt Arial}@bottom-center{content:"Page " counter(page) " of " counter(pages);font:9pt Arial}@bottom-right{content:counter(page)}}</style>` +
 			strings.Repeat("<p>"+lorem+"</p>", 30), 0.1},
 	}

@@ -58,7 +58,8 @@ func TestEngineChoice(t *testing.T) {
 		{"phantom missing on the node", []Engine{chromium}, DefaultAuto, "", EnginePhantom, EngineChromium, []string{"does not run"}},
 		{"chromium missing on the node", []Engine{unsupported}, DefaultAuto, "", "", EnginePhantom, []string{"chromium does not run"}},
 		{"named phantom, long list cut", []Engine{many, chromium}, DefaultAuto, EnginePhantom, "", EnginePhantom, []string{"a, b, c, d, e, and 2 more"}},
-		{"zero default is chromium", []Engine{supported, chromium}, "", "", "", EngineChromium, []string{"platform default"}},
+		{"zero default is auto", []Engine{unsupported, chromium}, "", "", "", EngineChromium, []string{"platform default", "display:flex at div.a"}},
+		{"zero default is auto, all supported", []Engine{supported, chromium}, "", "", "", EnginePhantom, []string{"platform default", "supports everything"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

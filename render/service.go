@@ -45,16 +45,17 @@ type RendererConfig struct {
 	MaxPages int
 	// DefaultEngine is what a document that names no engine gets: "auto"
 	// (phantom when it supports everything the document uses, else
-	// chromium), "phantom" or "chromium".
+	// chromium; also what "" means), "phantom" or "chromium".
 	DefaultEngine string
 }
 
 // DefaultRendererConfig returns the limits of docs/design.md "Limits" and a
 // queue of 64: at about 20 documents a second on two cores, a full queue
 // drains in a few seconds, within any client's patience. The default engine
-// stays chromium until phantom meets its quality bar.
+// is auto: phantom meets its quality bar on the golden corpus
+// (render/phantom/corpus), and chromium prints what phantom does not support.
 func DefaultRendererConfig() RendererConfig {
-	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, MaxPages: 2000, DefaultEngine: EngineChromium}
+	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, MaxPages: 2000, DefaultEngine: DefaultAuto}
 }
 
 // DefaultAuto is the platform default of docs/design.md "Engines": phantom
@@ -327,10 +328,7 @@ func (r *Renderer) choose(ctx context.Context, req Request, job Job) (Engine, Ch
 	if name == "" {
 		name, why = r.cfg.DefaultEngine, "the platform default"
 	}
-	switch name {
-	case "":
-		name = EngineChromium // a zero config: the shipped default
-	case DefaultAuto:
+	if name == "" || name == DefaultAuto { // "": a zero config gets the shipped default
 		return r.auto(ctx, job)
 	}
 	e, ok := r.engines[name]

@@ -3,7 +3,6 @@ package corpus
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -139,7 +138,6 @@ func TestCorpus(t *testing.T) {
 	cfg.DefaultEngine = render.DefaultAuto
 	choose := render.NewRenderer(cfg, ref, p)
 	entries := renderAll(t, docs, ref, got, corpusWorkers())
-	below := belowBar(t)
 	bar := DefaultBar()
 	for i := range entries {
 		e := &entries[i]
@@ -160,17 +158,8 @@ func TestCorpus(t *testing.T) {
 			if d.HandOff {
 				return
 			}
-			report := t.Error
-			if why, ok := below[d.Name]; ok && isPhantom {
-				if len(e.Failures) == 0 {
-					t.Logf("meets the bar now: take it off testdata/below-bar.txt (listed for: %s)", why)
-				}
-				report = func(args ...any) {
-					t.Log(append([]any{"below the bar, listed in testdata/below-bar.txt (" + why + "):"}, args...)...)
-				}
-			}
 			for _, f := range e.Failures {
-				report(f)
+				t.Error(f)
 			}
 			if len(e.Failures) > 0 {
 				r := e.Result
@@ -305,30 +294,4 @@ func renderOne(d Document, ref, got render.Engine) (e Entry) {
 	bar := DefaultBar()
 	e.Result = Compare(e.Ref, e.Got, bar.WithinPt, bar.PageSizeTolerancePt)
 	return e
-}
-
-// belowBar reads testdata/below-bar.txt: the documents phantom does not yet
-// print to the bar, each with what is still wrong. Their figures are
-// reported but do not fail the test; every other document must meet the
-// bar, so a document that reaches it stays there. The list only shrinks:
-// a listed document that meets the bar says so.
-func belowBar(t *testing.T) map[string]string {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "below-bar.txt"))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, line := range strings.Split(string(raw), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, why, _ := strings.Cut(line, " ")
-		out[name] = strings.TrimSpace(why)
-	}
-	return out
 }

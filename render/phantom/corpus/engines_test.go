@@ -15,7 +15,7 @@ import (
 // candidateName is the engine TestCorpus compares with Chromium. With
 // chromium, Chromium is compared with itself: the comparison's zero, where
 // every figure must be exactly 0. With phantom, every compared document
-// must meet the bar but those testdata/below-bar.txt lists.
+// must meet the bar.
 var candidateName = flag.String("candidate", render.EnginePhantom, "the engine TestCorpus compares with Chromium: chromium (itself, every figure 0) or phantom")
 
 // newPhantom returns the phantom engine. TestCorpus asks it, through the

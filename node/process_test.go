@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -64,9 +65,16 @@ func (p *proc) wait(t *testing.T, d time.Duration) error {
 	}
 }
 
+// freeAddr returns a free port on a loopback address of its own
+// (127.A.B.C, never 127.0.0.1). The port is free only until it is closed
+// here: on 127.0.0.1 the kernel handed it again to the next outgoing
+// connection or test listener often enough to fail a node's start ("the
+// raft address … is in use") in a CI run. No other socket binds these
+// addresses, and connections to them leave from 127.0.0.1.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	host := fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(254), rand.IntN(256), 1+rand.IntN(254))
+	l, err := net.Listen("tcp", host+":0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func logKey(i uint64) []byte {
 
 // OpenLogStore opens the raft log database in dir.
 func OpenLogStore(dir string) (*LogStore, error) {
-	db, err := openPebble(dir)
+	db, err := openPebble(dir, nil)
 	if err != nil {
 		return nil, err
 	}

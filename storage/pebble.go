@@ -7,13 +7,16 @@ import (
 	"log/slog"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
-// openPebble opens (creating if needed) a Pebble database in dir.
-func openPebble(dir string) (*pebble.DB, error) {
+// openPebble opens (creating if needed) a Pebble database in dir, on the
+// disk when fs is nil (tests give a crashable in-memory one).
+func openPebble(dir string, fs vfs.FS) (*pebble.DB, error) {
 	db, err := pebble.Open(dir, &pebble.Options{
 		Logger:             pebbleLogger{},
 		FormatMajorVersion: pebble.FormatNewest,
+		FS:                 fs,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open pebble %s: %w", dir, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/hashicorp/raft"
 
 	"github.com/platen/platen/internal/ids"
@@ -671,5 +672,49 @@ func TestHooksAreToldTheirOwnIDs(t *testing.T) {
 	}
 	if strings.Join(feeds, ",") != "org_a" || strings.Join(endpoints, ",") != "org_lookalike" || strings.Join(released, ",") != "h1" {
 		t.Fatalf("feeds %v, endpoints %v, released %v", feeds, endpoints, released)
+	}
+}
+
+// TestCrashLosesOnlyWhatTheLogReplays checks the durability rule of
+// ApplyBatch: its batches are not synced, so a crash may lose them, and the
+// applied index goes back with them, so raft's replay of its (synced) log
+// puts them back; and Snapshot syncs first, so a crash never loses what a
+// snapshot covers, which raft would not replay.
+func TestCrashLosesOnlyWhatTheLogReplays(t *testing.T) {
+	fs := vfs.NewCrashableMem()
+	s, err := openStore("state", fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyCmds(t, s, createOrg("org_a"), credit("org_a", 1, 500, "r1"))
+	snap, err := s.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap.Release()
+	covered := s.AppliedIndex()
+	applyCmds(t, s, credit("org_a", 2, 300, "r2"))
+	afterSnap, _ := EncodeCommand(credit("org_a", 2, 300, "r2"))
+
+	// A crash now keeps only what was synced.
+	crashed := fs.CrashClone(vfs.CrashCloneCfg{})
+	s.Close()
+	s, err = openStore("state", crashed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.AppliedIndex(); got < covered {
+		t.Fatalf("after the crash the state is at index %d, before the snapshot's %d: raft would never replay the difference", got, covered)
+	}
+	org, err := s.Org("org_a")
+	if err != nil || org.BalanceMicros < 500 {
+		t.Fatalf("after the crash: org %+v, %v; want the snapshot's credit of 500", org, err)
+	}
+	// Raft replays the log after the snapshot; the state takes what it lost
+	// and skips what it kept.
+	s.ApplyBatch([]*raft.Log{{Index: covered + 1, Type: raft.LogCommand, Data: afterSnap}})
+	if org, _ = s.Org("org_a"); org.BalanceMicros != 800 {
+		t.Fatalf("balance %d after the replay, want 800", org.BalanceMicros)
 	}
 }

@@ -42,6 +42,12 @@ func (b *Blobs) Put(data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
+	if ok, err := putUnnamed(dir, p, data); ok {
+		if err != nil {
+			return "", err
+		}
+		return hash, syncDir(dir)
+	}
 	tmp, err := os.CreateTemp(dir, ".put-*")
 	if err != nil {
 		return "", err

@@ -336,19 +336,24 @@ func pageName(f *Frag) string {
 		if n := f.Box.Style.Page; n != "" {
 			return n
 		}
-		var next *Frag
-		for _, c := range f.Children {
-			if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
-				next = c
-				break
-			}
-			if c.Kind == FragLine {
-				break
-			}
-		}
-		f = next
+		f = firstInFlowBox(f)
 	}
 	return ""
+}
+
+// firstInFlowBox is f's first in-flow child box, when no line comes before
+// it: the box a property of f's start (a named page, a forced break)
+// propagates from; nil when there is none.
+func firstInFlowBox(f *Frag) *Frag {
+	for _, c := range f.Children {
+		if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
+			return c
+		}
+		if c.Kind == FragLine {
+			return nil
+		}
+	}
+	return nil
 }
 
 func isAvoid(b style.Break) bool { return b == style.BreakAvoid || b == style.BreakAvoidPage }
@@ -360,17 +365,7 @@ func breakBefore(f *Frag) style.Break {
 		if v := f.Box.Style.BreakBefore; v != style.BreakAuto {
 			return v
 		}
-		var next *Frag
-		for _, c := range f.Children {
-			if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
-				next = c
-				break
-			}
-			if c.Kind == FragLine {
-				break
-			}
-		}
-		f = next
+		f = firstInFlowBox(f)
 	}
 	return style.BreakAuto
 }

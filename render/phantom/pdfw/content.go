@@ -159,6 +159,17 @@ func (c *content) op(s string) { c.b = append(c.b, s...) }
 
 func (c *content) sp() { c.b = append(c.b, ' ') }
 
+// setFont writes a Tf selecting the font resource prefix+index (/F for the
+// Type0 fonts, /T for fake bold's Type 3 ones) at size, and records the size.
+func (c *content) setFont(prefix string, index int, size float64) {
+	c.b = append(c.b, prefix...)
+	c.b = appendInt(c.b, index)
+	c.sp()
+	c.b = appendNum(c.b, size, 3)
+	c.op(" Tf\n")
+	c.st.size = size
+}
+
 func (c *content) endText() {
 	if c.inText {
 		c.b = append(c.b, "ET\n"...)
@@ -927,12 +938,8 @@ func (w *writer) text(t *draw.Text) {
 	}
 	size := t.Size
 	if f != nil && (f != c.st.font || size != c.st.size) {
-		c.b = append(c.b, "/F"...)
-		c.b = appendInt(c.b, f.index)
-		c.sp()
-		c.b = appendNum(c.b, size, 3)
-		c.op(" Tf\n")
-		c.st.font, c.st.t3, c.st.size = f, nil, size
+		c.setFont("/F", f.index, size)
+		c.st.font, c.st.t3 = f, nil
 	}
 	reversed := t.Reversed && clusters(t.Glyphs) > 1
 	if reversed {
@@ -999,12 +1006,8 @@ func (w *writer) text(t *draw.Text) {
 			tf, code = w.type3(t.Font, t3, stroke, g.ID)
 			if tf != c.st.t3 || size != c.st.size {
 				closeArr()
-				c.b = append(c.b, "/T"...)
-				c.b = appendInt(c.b, tf.index)
-				c.sp()
-				c.b = appendNum(c.b, size, 3)
-				c.op(" Tf\n")
-				c.st.font, c.st.t3, c.st.size = nil, tf, size
+				c.setFont("/T", tf.index, size)
+				c.st.font, c.st.t3 = nil, tf
 			}
 			width, known = tf.width(code), tf.texts[code]
 		} else {

@@ -4,7 +4,7 @@ export PATH := $(PATH):/usr/local/go/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build deps test test-fast lint bench cover clean cluster chaos
+.PHONY: run build deps e2e-deps test test-fast lint bench cover clean cluster chaos
 
 ## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
 run: deps build
@@ -27,12 +27,22 @@ deps:
 	./scripts/install-deps.sh
 	go mod download
 
-## test: install what the tests need (deps, and the extra fonts of install-deps.sh --test), check
-## formatting and vet, run every test with the race detector.
+## e2e-deps: the browser tests' npm packages (playwright-core, axe-core) into e2e/node_modules,
+## exactly as e2e/package-lock.json pins them. npm runs only when node_modules is missing or
+## older than the lockfile, so an up-to-date tree costs no network. playwright-core downloads no
+## browser (the tests drive Debian's /usr/bin/chromium); the variable keeps it so.
+e2e-deps: e2e/node_modules/.package-lock.json
+e2e/node_modules/.package-lock.json: e2e/package-lock.json e2e/package.json
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix e2e --no-audit --no-fund
+	touch $@
+
+## test: install what the tests need (deps, the extra fonts and node of install-deps.sh --test,
+## and e2e-deps), check formatting and vet, run every test with the race detector.
 ## One package at a time (-p 1): on two cores, the browser, WebAssembly and node-process tests of
 ## different packages starved each other into timeouts.
 test: deps lint
 	./scripts/install-deps.sh --test
+	$(MAKE) --no-print-directory e2e-deps
 	go test -race -count=1 -p 1 -timeout 20m ./...
 
 ## test-fast: the inner loop (under two minutes here): go test -short, without the race detector.
@@ -40,6 +50,7 @@ test: deps lint
 ## by the dozen (internal/tier); make test runs them all, and is what CI runs.
 test-fast: deps
 	./scripts/install-deps.sh --test
+	$(MAKE) --no-print-directory e2e-deps
 	go test -short -count=1 ./...
 
 ## lint: gofmt and go vet

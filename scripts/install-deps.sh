@@ -8,6 +8,9 @@
 # With --test (make test), also the fonts the tests render with, as an operator
 # would add fonts to a node:
 #   fonts-urw-base35, fonts-lmodern, fonts-opensymbol
+# and, when no `node` or `npm` command is found, Debian's nodejs and npm for
+# the browser tests (e2e/): a node and npm installed another way (nodesource,
+# nvm) are kept, so only the commands are looked for, not the packages.
 # Debian's fontconfig rebuilds the font cache (fc-cache) when a font package
 # is installed; a browser started afterwards finds the new fonts.
 set -euo pipefail
@@ -22,6 +25,10 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+if [ "${1:-}" = --test ]; then
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

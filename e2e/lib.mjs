@@ -1,0 +1,167 @@
+// Helpers every browser test uses. The Go test (e2e_test.go) starts one real
+// node and runs each tests/*.test.mjs with node's own test runner, passing
+// what the node's first start printed through the environment (see env).
+//
+// One browser a file: launch() in before(), browser.close() in after(); each
+// case takes a fresh context from newPage(), so cookies never leak between
+// cases.
+
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+// What the Go test passes. A value the node has not printed (the first-owner
+// link before the console lands) is the empty string, never undefined, so a
+// test can tell "not printed" from a typo in the name.
+export const env = {
+  baseURL: (process.env.BASE_URL || '').replace(/\/$/, ''),
+  // The first organisation's API key, with every scope.
+  key: process.env.E2E_API_KEY || '',
+  operatorToken: process.env.E2E_OPERATOR_TOKEN || '',
+  // The first-owner one-time link (<baseURL>/link#<token>), or ''.
+  firstLink: process.env.E2E_FIRST_LINK || '',
+  shots: process.env.E2E_SHOTS || '/tmp/platen-e2e/shots',
+  chromium: process.env.E2E_CHROMIUM || '/usr/bin/chromium',
+};
+
+// need returns env[name], and throws when it is empty: a test that needs the
+// node fails by name when run without it (plain `node --test`), instead of
+// fetching "undefined/v1".
+export function need(name) {
+  if (!env[name]) {
+    throw new Error(`e2e: env.${name} is empty; run the tests through go test ./e2e, which starts a node`);
+  }
+  return env[name];
+}
+
+// The flags keep a test browser from reaching anything but the node: no
+// updates, sync, first-run pages or QUIC probes; --no-sandbox because CI
+// runs as root in a container, where Chromium's sandbox cannot start.
+const flags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// launch starts Debian's Chromium, headless. Playwright gives every launch a
+// fresh temporary profile (user-data dir) and removes it at close. Nothing is
+// downloaded: playwright-core has no browser of its own.
+export async function launch() {
+  return chromium.launch({ executablePath: env.chromium, headless: true, args: flags });
+}
+
+// newPage opens a page in a new context (its own cookies and storage) with
+// the given viewport; closing the page's context closes both.
+export async function newPage(browser, { width = 1366, height = 800 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  return context.newPage();
+}
+
+const axePath = path.join(here, 'node_modules', 'axe-core', 'axe.min.js');
+
+// checkA11y runs axe-core on the page as it is now and throws one error
+// listing every serious or critical violation (rule, impact, what to fix,
+// the elements), so a test names everything wrong at once. Minor and moderate
+// findings do not fail a test; they are returned for logging.
+export async function checkA11y(page, label) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.addScriptTag({ path: axePath });
+  }
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length > 0) {
+    const lines = bad.map((v) => {
+      const nodes = v.nodes.map((n) => `      ${n.target.join(' ')}: ${n.failureSummary.replace(/\n\s*/g, ' ')}`);
+      return `  ${v.id} (${v.impact}): ${v.help}\n${nodes.join('\n')}`;
+    });
+    throw new Error(`accessibility of ${label}: ${bad.length} serious or critical violation(s)\n${lines.join('\n')}`);
+  }
+  return results.violations;
+}
+
+// The widths every page is looked at: a laptop and a phone.
+export const widths = {
+  laptop: { width: 1366, height: 800 },
+  phone: { width: 390, height: 844 },
+};
+
+const taken = new Set();
+
+// screenshots saves full-page PNGs of the page at laptop and phone widths as
+// <shots>/<name>-laptop.png and <name>-phone.png, then gives the page its
+// viewport back. It returns the two paths.
+export async function screenshots(page, name) {
+  mkdirSync(env.shots, { recursive: true });
+  const before = page.viewportSize();
+  const paths = [];
+  for (const [kind, size] of Object.entries(widths)) {
+    await page.setViewportSize(size);
+    const file = path.join(env.shots, `${name}-${kind}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    paths.push(file);
+  }
+  if (before) await page.setViewportSize(before);
+  taken.add(name);
+  return paths;
+}
+
+process.on('exit', () => {
+  if (taken.size > 0) console.log(`# screenshots (${[...taken].join(', ')}) in ${env.shots}`);
+});
+
+// firstPaint returns the page's first-contentful-paint time in milliseconds
+// from navigation start, or null when the page painted nothing contentful
+// within two seconds. The entry is buffered, so asking after goto() finds it.
+export async function firstPaint(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const found = () => performance.getEntriesByName('first-contentful-paint')[0];
+        if (found()) return resolve(found().startTime);
+        const obs = new PerformanceObserver(() => {
+          if (found()) {
+            obs.disconnect();
+            resolve(found().startTime);
+          }
+        });
+        obs.observe({ type: 'paint', buffered: true });
+        setTimeout(() => {
+          obs.disconnect();
+          resolve(found() ? found().startTime : null);
+        }, 2000);
+      }),
+  );
+}
+
+// api calls the node's REST API as an API user (key) or as the console does
+// (cookie, plus csrf for a non-GET). body is sent as JSON. It returns the
+// status, the headers, the decoded envelope (json, null if the body is not
+// JSON) and the raw text; it never throws on an HTTP error status, so a test
+// asserts on refusals as on successes.
+export async function api(method, urlPath, { key, cookie, csrf, body, headers = {} } = {}) {
+  const h = { ...headers };
+  if (key) h.Authorization = `Bearer ${key}`;
+  if (cookie) h.Cookie = cookie;
+  if (csrf) h['X-CSRF-Token'] = csrf;
+  let payload;
+  if (body !== undefined) {
+    h['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(need('baseURL') + urlPath, { method, headers: h, body: payload, redirect: 'manual' });
+  const text = await res.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Not JSON (a PDF, the app shell): text has it.
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}

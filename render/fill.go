@@ -132,23 +132,37 @@ func execBudget(tpl *raymond.Template, ctx map[string]any, opt FillOptions) (str
 	}
 }
 
-// compiled returns the parsed template with its helpers, from the cache when
-// the version has a key.
+// compiled returns the parsed template with its helpers: the one Check
+// compiled, else from the cache when the version has a key, else parsed
+// afresh.
 func compiled(c *Checked, opt FillOptions) (*raymond.Template, error) {
+	if p := c.parsed; p != nil && p.src == c.HTML {
+		return p.tpl, nil
+	}
 	if opt.CacheKey != "" {
 		if tpl, ok := cache.get(opt.CacheKey); ok {
 			return tpl, nil
 		}
 	}
-	tpl, err := raymond.Parse(c.HTML)
+	tpl, err := parse(c)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrFill, cleanRaymondError(err))
 	}
-	e := env{assets: c.Assets, locale: c.Manifest.Locale, currency: c.Manifest.Currency}
-	tpl.RegisterHelpers(e.helpers())
 	if opt.CacheKey != "" {
 		cache.put(opt.CacheKey, tpl)
 	}
+	return tpl, nil
+}
+
+// parse compiles a version's markup and registers the helpers its manifest
+// and assets give it. A compiled template is safe to execute concurrently.
+func parse(c *Checked) (*raymond.Template, error) {
+	tpl, err := raymond.Parse(c.HTML)
+	if err != nil {
+		return nil, err
+	}
+	e := env{assets: c.Assets, locale: c.Manifest.Locale, currency: c.Manifest.Currency}
+	tpl.RegisterHelpers(e.helpers())
 	return tpl, nil
 }
 

@@ -41,6 +41,17 @@ type Checked struct {
 	// PDF, when set, is a version of a template made from an uploaded
 	// PDF; the rest is empty.
 	PDF *PDFTemplate
+	// parsed is the markup as Check compiled it, which fills reuse: a
+	// version that is checked and rendered once (a draft preview) parses
+	// its markup once for both. It holds its source, since a fill of a
+	// Checked whose HTML changed since must not use it.
+	parsed *parsedHTML
+}
+
+// parsedHTML is markup and its compiled template, helpers registered.
+type parsedHTML struct {
+	src string
+	tpl *raymond.Template
 }
 
 var assetNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
@@ -74,9 +85,11 @@ func (v Version) Check() (*Checked, error) {
 	if err := checkAssets(v.Assets); err != nil {
 		return nil, err
 	}
-	if _, err := raymond.Parse(v.HTML); err != nil {
+	tpl, err := parse(c)
+	if err != nil {
 		return nil, fault.Invalid("html", "does not compile: %s", cleanRaymondError(err))
 	}
+	c.parsed = &parsedHTML{src: v.HTML, tpl: tpl}
 	if err := lint(v.HTML); err != nil {
 		return nil, fault.Invalid("html", "%v", err)
 	}

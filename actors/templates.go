@@ -129,21 +129,9 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 		if err != nil {
 			return nil, nil, err
 		}
-		v := versionRecord(t.ID, t.LatestVersion+1, m.Version)
-		if t.Kind == storage.TemplatePDF {
-			if m.Version.HTML != "" || m.Version.Manifest != nil || len(m.Version.Assets) > 0 || m.Version.Content != nil || m.Version.SampleData != nil {
-				return nil, nil, fault.Invalid("html", "a template made from a PDF has fields, not markup")
-			}
-			if v.Fields, err = a.checkFields(t, m.Fields); err != nil {
-				return nil, nil, err
-			}
-		} else {
-			if m.Fields != nil {
-				return nil, nil, fault.Invalid("fields", "only a template made from an uploaded PDF has fields")
-			}
-			if _, err := m.Version.Check(); err != nil {
-				return nil, nil, err
-			}
+		v, _, err := CheckVersion(store, t, t.LatestVersion+1, m.Version, m.Fields)
+		if err != nil {
+			return nil, nil, err
 		}
 		cmd.Kind = storage.KindSaveVersion
 		cmd.SaveVersion = &storage.SaveVersion{Version: v, Activate: m.Activate, EventID: ids.New(ids.Event, now)}
@@ -195,6 +183,33 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 	return nil, nil, fmt.Errorf("actors: %T is not a template message", msg)
 }
 
+// CheckVersion checks the source of a version of t the way saving it does:
+// a written template's by render.Version.Check, the fields of one made from
+// an uploaded PDF against the upload's pieces. It returns the record a save
+// would write, numbered n, and the version checked, ready to render. The org
+// actor calls it before proposing a save; a draft preview (app.Preview)
+// calls it and saves nothing, so an editor's form sees the refusals a save
+// would give, at the same fields. It only reads the store.
+func CheckVersion(store *storage.Store, t storage.Template, n int, v render.Version, fields []storage.PDFField) (storage.TemplateVersion, *render.Checked, error) {
+	rec := versionRecord(t.ID, n, v)
+	if t.Kind == storage.TemplatePDF {
+		if v.HTML != "" || v.Manifest != nil || len(v.Assets) > 0 || v.Content != nil || v.SampleData != nil {
+			return rec, nil, fault.Invalid("html", "a template made from a PDF has fields, not markup")
+		}
+		var err error
+		if rec.Fields, err = checkFields(store, t, fields); err != nil {
+			return rec, nil, err
+		}
+		c, err := pdfChecked(t, rec.Fields)
+		return rec, c, err
+	}
+	if fields != nil {
+		return rec, nil, fault.Invalid("fields", "only a template made from an uploaded PDF has fields")
+	}
+	c, err := v.Check()
+	return rec, c, err
+}
+
 // MaxPDFFields bounds the fields of one version.
 const MaxPDFFields = 500
 
@@ -203,14 +218,14 @@ var fieldKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 // checkFields checks the fields of a version of a template made from an
 // uploaded PDF against its pieces, and fills in what a field leaves out:
 // whenMissing is "default" when a default is given, else "original".
-func (a *orgActor) checkFields(t storage.Template, fields []storage.PDFField) ([]storage.PDFField, error) {
+func checkFields(store *storage.Store, t storage.Template, fields []storage.PDFField) ([]storage.PDFField, error) {
 	if len(fields) == 0 {
 		return nil, fault.Invalid("fields", "mark at least one piece as a field")
 	}
 	if len(fields) > MaxPDFFields {
 		return nil, fault.Invalid("fields", "at most %d fields", MaxPDFFields)
 	}
-	raw, err := a.deps.Store.TemplatePieces(t.ID)
+	raw, err := store.TemplatePieces(t.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -65,11 +65,17 @@ func (v *Versions) pdfTemplate(stored storage.TemplateVersion) (*render.Checked,
 	if err != nil {
 		return nil, err
 	}
+	return pdfChecked(t, stored.Fields)
+}
+
+// pdfChecked is the checked form of a template made from an uploaded PDF
+// with the given fields: what its renders fill.
+func pdfChecked(t storage.Template, fields []storage.PDFField) (*render.Checked, error) {
 	if t.Source == nil {
 		return nil, fmt.Errorf("template %s has fields but no uploaded PDF", t.ID)
 	}
 	f := &render.PDFTemplate{SourceHash: t.Source.BlobHash, Holders: t.Source.BlobHolders}
-	for _, fl := range stored.Fields {
+	for _, fl := range fields {
 		f.Fields = append(f.Fields, render.PDFField{PieceID: fl.PieceID, Key: fl.Key, Default: fl.Default,
 			WhenMissing: fl.WhenMissing, Required: fl.Required, Align: fl.Align, Text: fl.Text})
 	}

@@ -14,7 +14,9 @@
 //     template.
 //   - CreateWebhook, UpdateWebhook, DeleteWebhook and PingWebhook: check a
 //     URL's addresses before the endpoint's actor takes it.
-//   - CopyStarter, Preview and RecordDownload.
+//   - CopyStarter, Preview (of a saved version or of a
+//     draft, which is checked as a save would check it and never stored) and
+//     RecordDownload.
 //
 // A use case that is one decision of one actor is that actor's message
 // (actors.CreateTemplate, actors.SaveVersion, actors.CreateEndpoint, …): the

@@ -42,32 +42,48 @@ func (a *App) CopyStarter(orgID, starterSlug, slug, name string) (storage.Templa
 	return res.(storage.Template), nil
 }
 
-// PreviewRequest asks for a preview of a template version.
+// PreviewRequest asks for a preview of a template version or of a draft.
 type PreviewRequest struct {
 	// Version is the version to preview; 0 means the active one.
 	Version int
+	// Draft, when set, is previewed instead of a saved version: checked as
+	// saving it would be, rendered, and never stored.
+	Draft *Draft
 	// Data is the data to render; nil means the version's sample data.
 	Data map[string]any
 	// Engine is the engine asked for; empty means the platform default.
 	Engine string
 }
 
+// Draft is the source of a version not saved: what an editor holds while
+// its author types.
+type Draft struct {
+	Version render.Version
+	// Fields mark pieces of a template made from an uploaded PDF.
+	Fields []storage.PDFField
+}
+
 // Preview is a rendered preview.
 type Preview struct {
 	Template storage.Template
-	// Version is the version rendered.
+	// Version is the version rendered; 0 for a draft.
 	Version int
 	render.Result
 }
 
-// Preview renders a version of a template with its sample data or the given
-// data, watermarked and never billed (docs/api.md "Preview").
+// Preview renders a version of a template, or a draft of one, with its
+// sample data or the given data, watermarked and never billed (docs/api.md
+// "Preview"). A draft is checked by actors.CheckVersion, the check a save
+// makes, and its refusals name their field under "draft." so an editor
+// shows each at its input. It costs a render and nothing more: no actor is
+// asked, nothing is proposed to raft, nothing is written to the store or
+// the blob files, and its parsed markup is not cached (it has no identity).
 func (a *App) Preview(ctx context.Context, orgID, templateRef string, in PreviewRequest) (Preview, error) {
 	var t storage.Template
 	var checked *render.Checked
 	n := in.Version
 	err := a.fresh(func() (err error) {
-		if t, err = a.Template(orgID, templateRef); err != nil {
+		if t, err = a.Template(orgID, templateRef); err != nil || in.Draft != nil {
 			return err
 		}
 		if n == 0 {
@@ -85,19 +101,39 @@ func (a *App) Preview(ctx context.Context, orgID, templateRef string, in Preview
 	if err != nil {
 		return Preview{}, err
 	}
+	cacheKey, notice := actors.VersionKey(t.ID, n), "Preview of "+t.Slug+" version "+strconv.Itoa(n)+": not a billed document"
+	if in.Draft != nil {
+		if n != 0 {
+			return Preview{}, fault.Invalid("version", "a draft preview renders the draft; leave version out")
+		}
+		if _, checked, err = actors.CheckVersion(a.deps.Store, t, 0, in.Draft.Version, in.Draft.Fields); err != nil {
+			return Preview{}, inDraft(err)
+		}
+		cacheKey, notice = "", "Preview of a draft of "+t.Slug+": not saved, not a billed document"
+	}
 	data := in.Data
 	if data == nil {
 		data = checked.Sample
 	}
 	req := render.Request{
-		Version: checked, Data: data, Engine: in.Engine, CacheKey: actors.VersionKey(t.ID, n), Now: a.deps.Clock.Now(),
-		Watermark: &render.Watermark{Text: "PREVIEW", Notice: "Preview of " + t.Slug + " version " + strconv.Itoa(n) + ": not a billed document"},
+		Version: checked, Data: data, Engine: in.Engine, CacheKey: cacheKey, Now: a.deps.Clock.Now(),
+		Watermark: &render.Watermark{Text: "PREVIEW", Notice: notice},
 	}
 	if err := a.deps.Actors.LoadSource(&req); err != nil {
 		return Preview{}, err
 	}
 	res, err := a.deps.Renderer.Render(ctx, req)
 	return Preview{Template: t, Version: n, Result: res}, err
+}
+
+// inDraft names a refusal of a draft's field as the request holds it:
+// "manifest.pageSize" of the draft is "draft.manifest.pageSize".
+func inDraft(err error) error {
+	var fe *fault.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	return &fault.FieldError{Kind: fe.Kind, Field: "draft." + fe.Field, Msg: fe.Msg}
 }
 
 // EngineChoice says which engine a version's sample data gets, and why

@@ -45,7 +45,7 @@ func (s *Server) table() []*route {
 		{Method: http.MethodGet, Path: "/v1/templates/:templateId/versions", Summary: "List a template's versions, newest first", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.listVersions},
 		{Method: http.MethodGet, Path: "/v1/templates/:templateId/versions/:n", Summary: "Read a version, source included", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.getVersion},
 		{Method: http.MethodPost, Path: "/v1/templates/:templateId/versions/:n/activate", Summary: "Make a saved version the one that generates", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.activateVersion},
-		{Method: http.MethodPost, Path: "/v1/templates/:templateId/preview", Summary: "Render a version with sample or given data: a watermarked PDF, not billed", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.preview},
+		{Method: http.MethodPost, Path: "/v1/templates/:templateId/preview", Summary: "Render a version, or an unsaved draft, with sample or given data: a watermarked PDF, not billed", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.preview},
 		{Method: http.MethodGet, Path: "/v1/openapi.json", Summary: "This API as an OpenAPI 3.1 document", Auth: authNone, Handler: s.openapi},
 
 		{Method: http.MethodPost, Path: "/admin/v1/orgs", Summary: "Create an organisation", Auth: authOperator, Handler: s.adminCreateOrg},

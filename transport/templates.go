@@ -12,6 +12,7 @@ import (
 
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/app"
+	"github.com/platen/platen/auth"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/render"
@@ -331,28 +332,50 @@ func (s *Server) activateVersion(r *request) error {
 	return r.ok(http.StatusOK, viewTemplate(res.(storage.Template)), fmt.Sprintf("version %d is active", n))
 }
 
-// preview renders a version with its sample data or the given data,
-// watermarked and unbilled, and answers with the PDF itself.
+// previewInput is the body of a preview.
+type previewInput struct {
+	Data    map[string]any `json:"data"`
+	Version int            `json:"version"`
+	Engine  string         `json:"engine"`
+	// Draft is a version's source as POST .../versions takes it, rendered
+	// without being saved.
+	Draft *versionInput `json:"draft"`
+}
+
+// preview renders a version, or a draft, with its sample data or the given
+// data, watermarked and unbilled, and answers with the PDF itself.
 func (s *Server) preview(r *request) error {
-	var in struct {
-		Data    map[string]any `json:"data"`
-		Version int            `json:"version"`
-		Engine  string         `json:"engine"`
-	}
+	var in previewInput
 	if err := r.decode(&in); err != nil {
 		return err
+	}
+	req := app.PreviewRequest{Version: in.Version, Data: in.Data, Engine: in.Engine}
+	if in.Draft != nil {
+		// A draft is authoring: the route's templates.read lets a key
+		// render what is saved, not markup of its own.
+		if !auth.Grants(r.key.Scopes, auth.TemplatesWrite) {
+			return fmt.Errorf("%w: previewing a draft needs the scope %s (%s)", errForbidden, auth.TemplatesWrite, auth.Label(string(auth.TemplatesWrite)))
+		}
+		if in.Draft.Activate != nil {
+			return fault.Invalid("draft.activate", "a draft is never saved, so it cannot be activated")
+		}
+		req.Draft = &app.Draft{Version: in.Draft.version(), Fields: in.Draft.Fields}
 	}
 	r.asked = true
 	// Not the request as the context: fasthttp's RequestCtx.Done reads the
 	// server's state without a lock and races with Shutdown. The render
 	// has its own time budget.
-	p, err := s.app.Preview(context.Background(), r.org.ID, r.param("templateId"), app.PreviewRequest{Version: in.Version, Data: in.Data, Engine: in.Engine})
+	p, err := s.app.Preview(context.Background(), r.org.ID, r.param("templateId"), req)
 	if err != nil {
 		return err
 	}
+	name := fmt.Sprintf("%s-v%d-preview.pdf", p.Template.Slug, p.Version)
+	if in.Draft != nil {
+		name = p.Template.Slug + "-draft-preview.pdf"
+	}
 	r.SetStatusCode(http.StatusOK)
 	r.SetContentType("application/pdf")
-	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-v%d-preview.pdf"`, p.Template.Slug, p.Version))
+	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s"`, name))
 	r.Response.Header.Set("X-Platen-Pages", strconv.Itoa(p.Pages))
 	r.Response.Header.Set("X-Platen-Engine", p.Engine)
 	r.Response.Header.Set("X-Platen-Engine-Reason", asciiHeader(p.EngineReason))

@@ -1,0 +1,216 @@
+package transport_test
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/node"
+	"github.com/platen/platen/starters"
+)
+
+// invoiceDraft is the invoice version's source, as a draft carries it.
+func invoiceDraft(html string) map[string]any {
+	d := invoiceVersion(false)
+	delete(d, "activate")
+	d["html"] = html
+	return d
+}
+
+// fileCount counts the files under dir.
+func fileCount(t *testing.T, dir string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestDraftPreviewRendersTheDraftAndStoresNothing(t *testing.T) {
+	var dataDir string
+	n := testnode.Start(t, func(c *node.Config) { dataDir = c.DataDir })
+	url := n.URL + "/v1/templates"
+	body := invoiceVersion(true)
+	body["name"], body["slug"] = "Invoice", "invoice"
+	if r := testnode.Do(t, "POST", url, n.Key, body); r.Status != 201 {
+		t.Fatalf("create: %s", r)
+	}
+	tpl := testnode.DataAs[testnode.Template](t, testnode.Do(t, "GET", url+"/invoice", n.Key, nil))
+	ledger := func() int {
+		return len(testnode.DataAs[testnode.Ledger](t, testnode.Do(t, "GET", n.URL+"/admin/v1/orgs/"+n.OrgID+"/ledger", n.OperatorToken, nil)).Items)
+	}
+	wallet := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil))
+	applied, rows, blobs := n.Store().AppliedIndex(), ledger(), fileCount(t, filepath.Join(dataDir, "blobs"))
+
+	// The saved version says "Invoice"; the draft says "Draft", and only
+	// the draft's markup can put that word in the PDF.
+	draft := invoiceDraft(strings.Replace(invoiceHTML, "Invoice {{@root.number}}", "Draft {{@root.number}}", 1))
+	r := testnode.Do(t, "POST", url+"/invoice/preview", n.Key, map[string]any{"draft": draft})
+	if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" || r.Header.Get("X-Platen-Pages") != "1" ||
+		r.Header.Get("X-Platen-Engine") == "" || r.Header.Get("X-Platen-Engine-Reason") == "" ||
+		!strings.Contains(r.Header.Get("Content-Disposition"), "invoice-draft-preview.pdf") {
+		t.Fatalf("draft preview: HTTP %d %v %s", r.Status, r.Header, r.Body[:min(len(r.Body), 300)])
+	}
+	text := pdfText(t, r.Body)
+	for _, want := range []string{"Draft S-1", "Sample widget", "Preview of a draft of invoice"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("draft preview text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Invoice S-1") {
+		t.Errorf("draft preview rendered the saved version:\n%s", text)
+	}
+	saved := pdfText(t, testnode.Do(t, "POST", url+"/invoice/preview", n.Key, nil).Body)
+	if !strings.Contains(saved, "Invoice S-1") || strings.Contains(saved, "Draft") {
+		t.Errorf("the saved version's preview changed:\n%s", saved)
+	}
+
+	// data replaces the draft's sample, and engine applies.
+	data := map[string]any{"number": "INV-9", "items": []any{map[string]any{"description": "Given line", "price": 2}}}
+	r = testnode.Do(t, "POST", url+"/invoice/preview", n.Key, map[string]any{"draft": draft, "data": data, "engine": "chromium"})
+	if r.Status != 200 || r.Header.Get("X-Platen-Engine") != "chromium" || !strings.Contains(r.Header.Get("X-Platen-Engine-Reason"), "request") {
+		t.Fatalf("draft preview with data and engine: HTTP %d %v", r.Status, r.Header)
+	}
+	if text := pdfText(t, r.Body); !strings.Contains(text, "Draft INV-9") || !strings.Contains(text, "Given line") || strings.Contains(text, "Sample widget") {
+		t.Errorf("draft preview with data:\n%s", text)
+	}
+
+	// Nothing of it was kept: no version, no event, no ledger row, no
+	// raft command, no file; the wallet is as it was.
+	if got := testnode.DataAs[testnode.Template](t, testnode.Do(t, "GET", url+"/invoice", n.Key, nil)); got.LatestVersion != tpl.LatestVersion || got.ActiveVersion != 1 || !got.UpdatedAt.Equal(tpl.UpdatedAt) {
+		t.Errorf("the template changed: %+v, was %+v", got, tpl)
+	}
+	if vs, _ := n.Store().TemplateVersions(tpl.ID); len(vs) != 1 {
+		t.Errorf("%d versions stored, want 1", len(vs))
+	}
+	if got := n.Store().AppliedIndex(); got != applied {
+		t.Errorf("raft applied %d commands during draft previews", got-applied)
+	}
+	if got := ledger(); got != rows {
+		t.Errorf("ledger has %d rows, had %d", got, rows)
+	}
+	if got := fileCount(t, filepath.Join(dataDir, "blobs")); got != blobs {
+		t.Errorf("blob files %d, were %d", got, blobs)
+	}
+	if w := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil)); w.Allowance != wallet.Allowance || w.BalanceMicros != wallet.BalanceMicros {
+		t.Errorf("wallet changed: %+v, was %+v", w, wallet)
+	}
+}
+
+func TestDraftPreviewRefusalsNameTheDraftsField(t *testing.T) {
+	n := testnode.Start(t, nil)
+	url := n.URL + "/v1/templates"
+	body := invoiceVersion(true)
+	body["name"], body["slug"] = "Invoice", "invoice"
+	if r := testnode.Do(t, "POST", url, n.Key, body); r.Status != 201 {
+		t.Fatalf("create: %s", r)
+	}
+	with := func(change func(d map[string]any)) map[string]any {
+		d := invoiceDraft(invoiceHTML)
+		change(d)
+		return map[string]any{"draft": d}
+	}
+	manifest := func(d map[string]any) map[string]any { return d["manifest"].(map[string]any) }
+	cases := []struct {
+		name   string
+		body   map[string]any
+		status int
+		field  string
+	}{
+		{"schema type", with(func(d map[string]any) {
+			manifest(d)["dataSchema"].(map[string]any)["number"] = map[string]any{"type": "strng"}
+		}), 400, "draft.manifest.dataSchema.number.type"},
+		{"page size", with(func(d map[string]any) { manifest(d)["pageSize"] = "A9" }), 400, "draft.manifest.pageSize"},
+		{"sample data", with(func(d map[string]any) {
+			d["sampleData"] = map[string]any{"number": "S-1", "items": []any{map[string]any{"description": "x", "price": -1}}}
+		}), 400, "draft.sampleData.items[0].price"},
+		{"helper", with(func(d map[string]any) { d["html"] = "{{formatCurency 5}}" }), 400, "draft.html"},
+		{"markup type", with(func(d map[string]any) { d["html"] = 5 }), 400, "draft.html"},
+		{"fields", with(func(d map[string]any) { d["fields"] = []any{map[string]any{"pieceId": "p1-1", "key": "x"}} }), 400, "draft.fields"},
+		{"activate", with(func(d map[string]any) { d["activate"] = true }), 400, "draft.activate"},
+		{"version", map[string]any{"draft": invoiceDraft(invoiceHTML), "version": 1}, 400, "version"},
+		// Data is not the draft's: its refusal names the data's field.
+		{"data", map[string]any{"draft": invoiceDraft(invoiceHTML), "data": map[string]any{"number": "X", "items": []any{map[string]any{"description": "x", "price": "free"}}}}, 422, "items[0].price"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := testnode.Do(t, "POST", url+"/invoice/preview", n.Key, c.body)
+			if r.Status != c.status || r.Field() != c.field {
+				t.Fatalf("HTTP %d field %q (want %d %q): %s", r.Status, r.Field(), c.status, c.field, r)
+			}
+		})
+	}
+	// The same schema saved as a version is refused at the same field, less
+	// the draft's prefix: one check.
+	bad := invoiceVersion(false)
+	bad["manifest"].(map[string]any)["dataSchema"].(map[string]any)["number"] = map[string]any{"type": "strng"}
+	if r := testnode.Do(t, "POST", url+"/invoice/versions", n.Key, bad); r.Status != 400 || r.Field() != "manifest.dataSchema.number.type" {
+		t.Fatalf("save with the bad schema: %s", r)
+	}
+}
+
+func TestDraftPreviewNeedsTemplatesWrite(t *testing.T) {
+	n := testnode.Start(t, nil)
+	url := n.URL + "/v1/templates"
+	body := invoiceVersion(true)
+	body["name"], body["slug"] = "Invoice", "invoice"
+	if r := testnode.Do(t, "POST", url, n.Key, body); r.Status != 201 {
+		t.Fatalf("create: %s", r)
+	}
+	_, readOnly := createKey(t, n, n.OrgID, "templates.read")
+	if r := testnode.Do(t, "POST", url+"/invoice/preview", readOnly, map[string]any{"draft": invoiceDraft(invoiceHTML)}); r.Status != 403 || r.Code() != "FORBIDDEN" || !strings.Contains(r.Message(), "templates.write") {
+		t.Fatalf("draft preview with templates.read only: %s", r)
+	}
+	if r := testnode.Do(t, "POST", url+"/invoice/preview", readOnly, nil); r.Status != 200 {
+		t.Fatalf("preview of the saved version with templates.read: %s", r)
+	}
+}
+
+// BenchmarkPreview measures what an editor pays on each debounced
+// keystroke, a draft preview of the invoice starter, against a preview of
+// the same source saved as the template's active version, through the REST
+// route of one real node. A draft costs its check and an uncached parse on
+// top; each reports its median besides the mean.
+func BenchmarkPreview(b *testing.B) {
+	// The key's rate limit would measure itself.
+	n := testnode.Start(b, func(c *node.Config) { c.HTTP.RateLimit, c.HTTP.RateBurst = 1e6, 1e6 })
+	if r := testnode.Do(b, "POST", n.URL+"/v1/templates/library/invoice/copy", n.Key, nil); r.Status != 201 {
+		b.Fatalf("copy: %s", r)
+	}
+	st, _ := starters.Find("invoice")
+	url := n.URL + "/v1/templates/invoice/preview"
+	for _, c := range []struct {
+		name string
+		body any
+	}{{"saved", nil}, {"draft", map[string]any{"draft": st.Version}}} {
+		b.Run(c.name, func(b *testing.B) {
+			if r := testnode.Do(b, "POST", url, n.Key, c.body); r.Status != http.StatusOK {
+				b.Fatalf("preview: %s", r)
+			}
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				if r := testnode.Do(b, "POST", url, n.Key, c.body); r.Status != http.StatusOK {
+					b.Fatalf("preview: %s", r)
+				}
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+		})
+	}
+}

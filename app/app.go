@@ -42,11 +42,15 @@ type Deps struct {
 }
 
 // App runs the use cases. It is safe for concurrent use: it holds no state
-// of its own; the actors and the store hold it all.
-type App struct{ deps Deps }
+// of its own, the actors and the store hold it all, apart from what it
+// draws once from the binary itself (the starters' thumbnails).
+type App struct {
+	deps       Deps
+	thumbnails thumbnails
+}
 
 // New returns the use cases over deps.
-func New(deps Deps) *App { return &App{deps: deps} }
+func New(deps Deps) *App { return &App{deps: deps, thumbnails: thumbnails{m: map[string]*thumbnail{}}} }
 
 // Template resolves a template id or slug within an organisation, from this
 // node's store.

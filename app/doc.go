@@ -14,7 +14,7 @@
 //     template.
 //   - CreateWebhook, UpdateWebhook, DeleteWebhook and PingWebhook: check a
 //     URL's addresses before the endpoint's actor takes it.
-//   - CopyStarter, Preview (of a saved version or of a
+//   - CopyStarter, StarterThumbnail, Preview (of a saved version or of a
 //     draft, which is checked as a save would check it and never stored) and
 //     RecordDownload.
 //

@@ -1,6 +1,8 @@
 package transport_test
 
 import (
+	"bytes"
+	"image/png"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -175,6 +177,54 @@ func TestDraftPreviewNeedsTemplatesWrite(t *testing.T) {
 	}
 	if r := testnode.Do(t, "POST", url+"/invoice/preview", readOnly, nil); r.Status != 200 {
 		t.Fatalf("preview of the saved version with templates.read: %s", r)
+	}
+}
+
+func TestStarterThumbnail(t *testing.T) {
+	n := testnode.Start(t, nil)
+	url := n.URL + "/v1/templates/library/invoice/thumbnail.png"
+	r := testnode.Do(t, "GET", url, n.Key, nil)
+	if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" || r.Header.Get("Cache-Control") != "private, max-age=86400" {
+		t.Fatalf("thumbnail: HTTP %d %v %s", r.Status, r.Header, r.Body[:min(len(r.Body), 300)])
+	}
+	img, err := png.Decode(bytes.NewReader(r.Body))
+	if err != nil {
+		t.Fatalf("thumbnail is not a PNG: %v", err)
+	}
+	// The invoice starter is A4: 320 pixels wide, 452 high.
+	if b := img.Bounds(); b.Dx() != 320 || b.Dy() < 440 || b.Dy() > 460 {
+		t.Fatalf("thumbnail is %dx%d, want 320 wide and A4's height", b.Dx(), b.Dy())
+	}
+	// A page of an invoice: mostly white paper, with ink on it.
+	var white, ink int
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			cr, cg, cb, ca := img.At(x, y).RGBA()
+			switch {
+			case ca == 0xffff && cr > 0xf000 && cg > 0xf000 && cb > 0xf000:
+				white++
+			case ca == 0xffff && cr < 0x8000 && cg < 0x8000 && cb < 0x8000:
+				ink++
+			}
+		}
+	}
+	if total := b.Dx() * b.Dy(); white < total/2 || ink < total/200 {
+		t.Fatalf("thumbnail has %d white and %d dark pixels of %d: not a printed page", white, ink, total)
+	}
+	if again := testnode.Do(t, "GET", url, n.Key, nil); again.Status != 200 || !bytes.Equal(again.Body, r.Body) {
+		t.Fatalf("second thumbnail differs: HTTP %d", again.Status)
+	}
+
+	if r := testnode.Do(t, "GET", n.URL+"/v1/templates/library/no-such-starter/thumbnail.png", n.Key, nil); r.Status != 404 || r.Code() != "NOT_FOUND" {
+		t.Fatalf("unknown starter: %s", r)
+	}
+	_, noTemplates := createKey(t, n, n.OrgID, "documents.read")
+	if r := testnode.Do(t, "GET", url, noTemplates, nil); r.Status != 403 || r.Code() != "FORBIDDEN" {
+		t.Fatalf("thumbnail without templates.read: %s", r)
+	}
+	if r := testnode.Do(t, "GET", url, "", nil); r.Status != 401 {
+		t.Fatalf("thumbnail without a key: %s", r)
 	}
 }
 

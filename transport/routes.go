@@ -32,6 +32,7 @@ func (s *Server) table() []*route {
 		{Method: http.MethodPost, Path: "/v1/webhooks/:id/ping", Summary: "Send a signed ping now and answer with the receiver's reply", Auth: authKey, Scope: auth.WebhooksWrite, Handler: s.pingWebhook},
 		{Method: http.MethodGet, Path: "/v1/realtime", Summary: "The realtime namespace: a WebSocket that generates without polling and streams the change feed", Auth: authNone, Handler: s.realtime},
 		{Method: http.MethodGet, Path: "/v1/templates/library", Summary: "The starter library", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.library},
+		{Method: http.MethodGet, Path: "/v1/templates/library/:starterSlug/thumbnail.png", Summary: "A starter's first page with its sample data, as a PNG 320 pixels wide", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.starterThumbnail},
 		{Method: http.MethodPost, Path: "/v1/templates/library/:starterSlug/copy", Summary: "Copy a starter into the organisation; it generates at once", Auth: authKey, Scope: auth.TemplatesWrite, Handler: s.copyStarter},
 		{Method: http.MethodPost, Path: "/v1/templates/pdf", Summary: "Make a template from an uploaded PDF (multipart: file, name, slug); answers every text piece found", Auth: authKey, Scope: auth.TemplatesWrite, Upload: true, Handler: s.createPDFTemplate},
 		{Method: http.MethodGet, Path: "/v1/templates/:templateId/pieces", Summary: "The text pieces of a template made from a PDF, all or one page's", Auth: authKey, Scope: auth.TemplatesRead, Handler: s.listPieces},

@@ -406,6 +406,21 @@ func (s *Server) library(r *request) error {
 	return r.ok(http.StatusOK, map[string]any{"items": items}, fmt.Sprintf("%d starters", len(items)))
 }
 
+// starterThumbnail answers the first page of a starter with its sample
+// data as a PNG, for the starter gallery. A node draws each once; the
+// browser keeps it a day, since a starter changes only with a new release.
+func (s *Server) starterThumbnail(r *request) error {
+	img, err := s.app.StarterThumbnail(context.Background(), r.param("starterSlug"))
+	if err != nil {
+		return err
+	}
+	r.SetStatusCode(http.StatusOK)
+	r.SetContentType("image/png")
+	r.Response.Header.Set("Cache-Control", "private, max-age=86400")
+	r.SetBody(img)
+	return nil
+}
+
 // copyStarter copies a starter into the organisation as a template whose
 // version 1 is active.
 func (s *Server) copyStarter(r *request) error {

@@ -180,6 +180,47 @@ func TestDraftPreviewNeedsTemplatesWrite(t *testing.T) {
 	}
 }
 
+// TestDraftPreviewOfAPDFTemplate: a template made from an uploaded PDF
+// previews fields not yet saved, before it has any version, and a draft's
+// fields are refused at the draft's field as saving them would be.
+func TestDraftPreviewOfAPDFTemplate(t *testing.T) {
+	n := testnode.Start(t, nil)
+	invoice, err := os.ReadFile("../pdftemplate/testdata/chromium-invoice.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := upload(t, n, invoice, map[string]string{"name": "Studio invoice", "slug": "studio-invoice"})
+	if r.Status != 201 {
+		t.Fatalf("upload: %s", r)
+	}
+	var number string
+	for _, p := range testnode.DataAs[testnode.PDFTemplate](t, r).Pieces {
+		if p.Text == "INV-2026-0142" {
+			number = p.ID
+		}
+	}
+	url := n.URL + "/v1/templates/studio-invoice/preview"
+	draft := map[string]any{"fields": []any{map[string]any{"pieceId": number, "key": "number"}}}
+	r = testnode.Do(t, "POST", url, n.Key, map[string]any{"draft": draft, "data": map[string]any{"number": "DRAFT-7"}})
+	if r.Status != 200 || r.Header.Get("X-Platen-Engine") != "pdfium" {
+		t.Fatalf("draft preview: HTTP %d %v %s", r.Status, r.Header, r.Body[:min(len(r.Body), 300)])
+	}
+	// The number is printed twice; the draft marks one of them.
+	if text := pdfText(t, r.Body); !strings.Contains(text, "DRAFT-7") || strings.Count(text, "INV-2026-0142") != 1 {
+		t.Errorf("draft preview text:\n%s", text)
+	}
+	if tpl := testnode.DataAs[testnode.Template](t, testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice", n.Key, nil)); tpl.LatestVersion != 0 {
+		t.Fatalf("a draft preview saved a version: %+v", tpl)
+	}
+	bad := map[string]any{"fields": []any{map[string]any{"pieceId": "p9-9", "key": "number"}}}
+	if r := testnode.Do(t, "POST", url, n.Key, map[string]any{"draft": bad}); r.Status != 400 || r.Field() != "draft.fields[0].pieceId" {
+		t.Fatalf("a draft's unknown piece: %s", r)
+	}
+	if r := testnode.Do(t, "POST", url, n.Key, map[string]any{"draft": map[string]any{"html": "<p>x</p>"}}); r.Status != 400 || r.Field() != "draft.html" {
+		t.Fatalf("markup in a PDF template's draft: %s", r)
+	}
+}
+
 func TestStarterThumbnail(t *testing.T) {
 	n := testnode.Start(t, nil)
 	url := n.URL + "/v1/templates/library/invoice/thumbnail.png"

@@ -40,6 +40,19 @@ const (
 	KindCreateEndpoint Kind = "webhook.create"
 	KindUpdateEndpoint Kind = "webhook.update"
 	KindRecordAttempt  Kind = "webhook.attempt"
+
+	// People, sessions and one-time links (accounts.go): no org version.
+	KindCreateLink   Kind = "account.link"
+	KindAcceptLink   Kind = "account.accept"
+	KindSignUp       Kind = "account.signup"
+	KindStartSession Kind = "session.start"
+	KindFailSignIn   Kind = "account.signin-failed"
+	KindTouchSession Kind = "session.touch"
+	KindEndSessions  Kind = "session.end"
+	KindSetPassword  Kind = "account.password"
+	KindSetRole      Kind = "member.role"
+	KindRemoveMember Kind = "member.remove"
+	KindKeyUsed      Kind = "key.used"
 )
 
 // Command is one state change in the raft log. Exactly one body field is set,
@@ -73,6 +86,17 @@ type Command struct {
 	CreateEndpoint   *Endpoint         `json:"createEndpoint,omitempty"`
 	UpdateEndpoint   *UpdateEndpoint   `json:"updateEndpoint,omitempty"`
 	RecordAttempt    *RecordAttempt    `json:"recordAttempt,omitempty"`
+	CreateLink       *CreateLink       `json:"createLink,omitempty"`
+	AcceptLink       *AcceptLink       `json:"acceptLink,omitempty"`
+	SignUp           *SignUp           `json:"signUp,omitempty"`
+	StartSession     *StartSession     `json:"startSession,omitempty"`
+	FailSignIn       *FailSignIn       `json:"failSignIn,omitempty"`
+	TouchSession     *TouchSession     `json:"touchSession,omitempty"`
+	EndSessions      *EndSessions      `json:"endSessions,omitempty"`
+	SetPassword      *SetPassword      `json:"setPassword,omitempty"`
+	SetRole          *SetRole          `json:"setRole,omitempty"`
+	RemoveMember     *RemoveMember     `json:"removeMember,omitempty"`
+	KeyUsed          *KeyUsed          `json:"keyUsed,omitempty"`
 }
 
 // EncodeCommand writes a command as raft log data.

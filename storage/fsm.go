@@ -246,6 +246,18 @@ var appliers = map[Kind]func(*txn, *Command) error{
 	KindCreateEndpoint: inOrg(applyCreateEndpoint),
 	KindUpdateEndpoint: inEndpoint(applyUpdateEndpoint),
 	KindRecordAttempt:  inEndpoint(applyRecordAttempt),
+
+	KindCreateLink:   applyCreateLink,
+	KindAcceptLink:   applyAcceptLink,
+	KindSignUp:       applySignUp,
+	KindStartSession: applyStartSession,
+	KindFailSignIn:   applyFailSignIn,
+	KindTouchSession: applyTouchSession,
+	KindEndSessions:  applyEndSessions,
+	KindSetPassword:  applySetPassword,
+	KindSetRole:      applySetRole,
+	KindRemoveMember: applyRemoveMember,
+	KindKeyUsed:      applyKeyUsed,
 }
 
 // apply checks one command and, if it is accepted, writes all of it to b and

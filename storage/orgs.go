@@ -62,6 +62,9 @@ type APIKey struct {
 	Prefix    string     `json:"prefix"`
 	CreatedAt time.Time  `json:"createdAt"`
 	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+	// LastUsedAt is when the key last authenticated a request, recorded at
+	// most every few minutes per node (transport/auth.go).
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
 }
 
 // Ledger row kinds.

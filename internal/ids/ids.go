@@ -26,6 +26,7 @@ const (
 	Ledger   = "led"
 	Event    = "evt"
 	Request  = "req"
+	User     = "usr"
 )
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

@@ -1,0 +1,129 @@
+package storage
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/auth"
+)
+
+
+func at(c *Command, t time.Time) *Command { c.At = t; return c }
+
+func linkCmd(hash, purpose, email, org, role string) *Command {
+	return &Command{Kind: KindCreateLink, At: t0, CreateLink: &CreateLink{Link: Link{Hash: hash, Purpose: purpose,
+		Email: email, OrgID: org, Role: role, CreatedAt: t0, ExpiresAt: t0.Add(LinkLifetime)}}}
+}
+
+func acceptCmd(hash, newID, sess, org string) *Command {
+	return &Command{Kind: KindAcceptLink, At: t0.Add(time.Minute), AcceptLink: &AcceptLink{Hash: hash, NewUserID: newID,
+		PasswordHash: "h-" + hash, Session: Session{Hash: sess, OrgID: org, CreatedAt: t0, LastSeenAt: t0, ExpiresAt: t0.Add(SessionLifetime)}}}
+}
+
+func TestLinksAreSingleUseAndExpire(t *testing.T) {
+	s := openTestStore(t)
+	errs := applyCmds(t, s, createOrg("org_a"),
+		linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner),
+		acceptCmd("l1", "usr_a", "s1", ""),
+		acceptCmd("l1", "usr_x", "s2", ""),
+		linkCmd("l2", LinkInvite, "b@example.com", "org_a", auth.RoleMember),
+		at(acceptCmd("l2", "usr_b", "s3", ""), t0.Add(LinkLifetime+time.Second)),
+	)
+	if errs[2] != nil {
+		t.Fatalf("first use refused: %v", errs[2])
+	}
+	if !errors.Is(errs[3], ErrLinkUsed) || !errors.Is(errs[5], ErrLinkUsed) {
+		t.Fatalf("second use %v, expired use %v: want ErrLinkUsed", errs[3], errs[5])
+	}
+	u, err := s.UserByEmail("A@Example.com")
+	if err != nil || u.ID != "usr_a" || u.PasswordHash != "h-l1" {
+		t.Fatalf("user %+v, %v", u, err)
+	}
+	if m, err := s.Membership("usr_a", "org_a"); err != nil || m.Role != auth.RoleOwner {
+		t.Fatalf("membership %+v, %v", m, err)
+	}
+	if sess, err := s.Session("s1"); err != nil || sess.UserID != "usr_a" || sess.OrgID != "org_a" {
+		t.Fatalf("session %+v, %v", sess, err)
+	}
+	if _, err := s.Session("s2"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("refused accept left a session: %v", err)
+	}
+}
+
+func TestAnOrganisationKeepsAnOwner(t *testing.T) {
+	s := openTestStore(t)
+	errs := applyCmds(t, s, createOrg("org_a"),
+		linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
+		linkCmd("l2", LinkInvite, "b@example.com", "org_a", auth.RoleMember), acceptCmd("l2", "usr_b", "s2", ""),
+		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_a", Role: auth.RoleMember}},
+		&Command{Kind: KindRemoveMember, At: t0, RemoveMember: &RemoveMember{OrgID: "org_a", UserID: "usr_a"}},
+		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_b", Role: auth.RoleOwner}},
+		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_a", Role: auth.RoleMember}},
+		&Command{Kind: KindRemoveMember, At: t0, RemoveMember: &RemoveMember{OrgID: "org_a", UserID: "usr_a"}},
+	)
+	for i, want := range []error{nil, nil, nil, nil, nil, ErrLastOwner, ErrLastOwner, nil, nil, nil} {
+		if want == nil && errs[i] != nil || want != nil && !errors.Is(errs[i], want) {
+			t.Errorf("command %d: %v, want %v", i, errs[i], want)
+		}
+	}
+	if _, err := s.Membership("usr_a", "org_a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("removed member still a member: %v", err)
+	}
+	if _, err := s.Session("s1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("removed member's session lives: %v", err)
+	}
+	if _, err := s.Session("s2"); err != nil {
+		t.Fatalf("the remaining owner's session ended: %v", err)
+	}
+}
+
+func TestResetAndPasswordChangeEndOtherSessions(t *testing.T) {
+	s := openTestStore(t)
+	start := func(hash string) *Command {
+		return &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Session: Session{Hash: hash, UserID: "usr_a", OrgID: "org_a"}}}
+	}
+	errs := applyCmds(t, s, createOrg("org_a"),
+		linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
+		start("s2"), start("s3"),
+		&Command{Kind: KindSetPassword, At: t0, SetPassword: &SetPassword{UserID: "usr_a", PasswordHash: "new", Keep: "s2"}},
+	)
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("command %d: %v", i, err)
+		}
+	}
+	if n, _ := s.UserSessions("usr_a"); n != 1 {
+		t.Fatalf("%d sessions after a password change, want the changing one", n)
+	}
+	errs = applyCmds(t, s, linkCmd("r1", LinkReset, "a@example.com", "", ""), acceptCmd("r1", "", "s4", "org_a"),
+		linkCmd("r2", LinkReset, "nobody@example.com", "", ""), acceptCmd("r2", "usr_z", "s5", "org_a"))
+	if errs[1] != nil || !errors.Is(errs[3], ErrLinkUsed) {
+		t.Fatalf("reset: %v; reset of no account: %v", errs[1], errs[3])
+	}
+	if _, err := s.Session("s2"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a reset left an old session: %v", err)
+	}
+	if u, _ := s.User("usr_a"); u.PasswordHash != "h-r1" {
+		t.Fatalf("reset did not set the password: %q", u.PasswordHash)
+	}
+}
+
+func TestFailedSignInsLockTheAccount(t *testing.T) {
+	s := openTestStore(t)
+	applyCmds(t, s, createOrg("org_a"), linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""))
+	var cmds []*Command
+	for i := range auth.LockAfter {
+		cmds = append(cmds, &Command{Kind: KindFailSignIn, At: t0.Add(time.Duration(i) * time.Second), FailSignIn: &FailSignIn{UserID: "usr_a"}})
+	}
+	applyCmds(t, s, cmds...)
+	u, _ := s.User("usr_a")
+	last := t0.Add(time.Duration(auth.LockAfter-1) * time.Second)
+	if u.FailedSignIns != auth.LockAfter || u.LockedUntil == nil || !u.LockedUntil.Equal(last.Add(auth.LockFor)) {
+		t.Fatalf("after %d failures: run %d, locked until %v", auth.LockAfter, u.FailedSignIns, u.LockedUntil)
+	}
+	applyCmds(t, s, &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Session: Session{Hash: "s9", UserID: "usr_a", OrgID: "org_a"}}})
+	if u, _ := s.User("usr_a"); u.FailedSignIns != 0 || u.LockedUntil != nil {
+		t.Fatalf("a sign-in did not forget the failures: %+v", u)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/platen/platen/auth"
 )
 
-
 func at(c *Command, t time.Time) *Command { c.At = t; return c }
 
 func linkCmd(hash, purpose, email, org, role string) *Command {

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/platen/platen/actors"
@@ -39,14 +40,23 @@ type Deps struct {
 	// CatchUp, in a cluster, waits until this node has applied what the
 	// leader had committed when asked; nil on a single node.
 	CatchUp func() error
+	// Propose applies a command that belongs to no organisation's actor
+	// (people, sessions, links) through the raft log and waits for it.
+	Propose func(*storage.Command) error
+	// OpenSignUp lets anyone sign up, each into a sandbox organisation of
+	// their own.
+	OpenSignUp bool
 }
 
-// App runs the use cases. It is safe for concurrent use: it holds no state
-// of its own, the actors and the store hold it all, apart from what it
-// draws once from the binary itself (the starters' thumbnails).
+// App runs the use cases. It is safe for concurrent use. The actors and the
+// store hold all the state; App keeps only caches: what it draws once from
+// the binary itself (the starters' thumbnails), and, sparing the log
+// repeated entries, when this node last recorded a session's use (touched)
+// and a key's (keyUses), each by id.
 type App struct {
-	deps       Deps
-	thumbnails thumbnails
+	deps             Deps
+	thumbnails       thumbnails
+	touched, keyUses sync.Map // id -> time.Time
 }
 
 // New returns the use cases over deps.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
@@ -96,44 +95,4 @@ func verify(hash, pw string) (bool, error) {
 	}
 	got := argon2.IDKey([]byte(pw), salt, passes, mem, threads, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
-}
-
-// The sign-in throttle (docs/design.md "Accounts and the dashboard"): the
-// one rule for how failed sign-ins to an account slow down and then lock
-// it. The state machine applies it to the replicated account, so every node
-// enforces the same lock.
-const (
-	// SlowAfter failed sign-ins in a row, each further attempt first waits
-	// SlowDelay (on the node that answers).
-	SlowAfter = 3
-	SlowDelay = time.Second
-	// LockAfter failed sign-ins in a row lock the account for LockFor.
-	LockAfter = 10
-	LockFor   = 15 * time.Minute
-	// FailuresForget is how long after its last failure a run of failures
-	// is forgotten.
-	FailuresForget = time.Hour
-)
-
-// AfterFailure returns the run of failures once a sign-in at at has failed,
-// given the run before it and when its last failure was, and until when the
-// account is locked (zero when it is not).
-func AfterFailure(failures int, lastFailed, at time.Time) (run int, lockedUntil time.Time) {
-	if at.Sub(lastFailed) > FailuresForget {
-		failures = 0
-	}
-	run = failures + 1
-	if run >= LockAfter {
-		return run, at.Add(LockFor)
-	}
-	return run, time.Time{}
-}
-
-// SignInDelay is how long a sign-in waits before it is checked, given the
-// account's run of failures: nothing for the first few, SlowDelay after.
-func SignInDelay(failures int, lastFailed, at time.Time) time.Duration {
-	if failures >= SlowAfter && at.Sub(lastFailed) <= FailuresForget {
-		return SlowDelay
-	}
-	return 0
 }

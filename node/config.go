@@ -24,6 +24,9 @@ type Config struct {
 	// BaseURL is the public address of this node, used in links; empty means
 	// http://HTTPAddr.
 	BaseURL string
+	// OpenSignUp lets anyone sign up in the console, each into a sandbox
+	// organisation of their own. Off by default: people join by invitation.
+	OpenSignUp bool
 	// OperatorToken, when set, is the operator API's token. When empty the
 	// node uses the token stored in its state, or makes and prints one on
 	// first start. It is a secret: never printed by String.

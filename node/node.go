@@ -59,6 +59,9 @@ type Node struct {
 	// peer is set on a node started with a cluster key.
 	peer     *peerParts
 	listener net.Listener
+	// base is the node's public URL: --base-url, or http:// and the address
+	// it listens on.
+	base     string
 	served   chan error
 	draining atomic.Bool
 	// janitorStop asks the janitor to stop; janitorDone is closed when it has.
@@ -222,15 +225,8 @@ func (n *Node) start(out io.Writer) error {
 		return dataError(cfg.DataDir, "the seal key in "+filepath.Join(cfg.DataDir, "seal.key"), err)
 	}
 	n.actors.SetSealer(sealer)
-	tokenHash, err := n.firstStart(out, clk)
-	if err != nil {
-		return err
-	}
-	linkKey, err := n.linkKey(clk)
-	if err != nil {
-		return err
-	}
-
+	// Listening before the first start's output, so the links it prints
+	// name the port the node got; nothing is served until the end of Start.
 	if n.listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
 		// Taken since it was checked.
 		return listenError(cfg.HTTPAddr, "--http", err)
@@ -238,6 +234,15 @@ func (n *Node) start(out io.Writer) error {
 	base := cfg.BaseURL
 	if base == "" {
 		base = "http://" + n.listener.Addr().String()
+	}
+	n.base = base
+	tokenHash, err := n.firstStart(out, clk)
+	if err != nil {
+		return err
+	}
+	linkKey, err := n.linkKey(clk)
+	if err != nil {
+		return err
 	}
 	n.links = links.Links{Key: linkKey, Base: base}
 	guard := webhooks.Guard{Resolver: net.DefaultResolver, AllowPrivate: cfg.WebhookAllowPrivate}
@@ -289,8 +294,11 @@ func (n *Node) start(out io.Writer) error {
 		n.peer.httpAddr.Store(n.listener.Addr().String())
 	}
 	uses := app.New(app.Deps{Store: n.store, Actors: n.actors, Versions: versions, Renderer: renderer, PDFTemplates: n.pdfTemplates,
-		Blobs: n.blobs, Links: n.links, Guard: guard, Clock: clk, WaitTimeout: cfg.WaitTimeout, CatchUp: catchUp})
-	n.http, err = transport.New(cfg.HTTP, transport.Deps{
+		Blobs: n.blobs, Links: n.links, Guard: guard, Clock: clk, WaitTimeout: cfg.WaitTimeout, CatchUp: catchUp,
+		Propose: n.propose, OpenSignUp: cfg.OpenSignUp})
+	httpCfg := cfg.HTTP
+	httpCfg.BaseURL = base
+	n.http, err = transport.New(httpCfg, transport.Deps{
 		App: uses, RemoveNode: removeNode, CatchUp: catchUp,
 		Store: n.store, Actors: n.actors, Clock: clk, Logger: log,
 		Ready: n.ready, Cluster: n.clusterInfo, OperatorTokenHash: tokenHash, Metrics: reg,
@@ -796,8 +804,14 @@ func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("create first key: %w", err)
 	}
-	fmt.Fprintf(out, "\nFirst organisation %s (sandbox plan) and an API key with every scope (shown once):\n  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/v1\n\n",
-		orgID, v.(actors.NewKey).Secret, v.(actors.NewKey).Secret, n.cfg.baseURL())
+	fmt.Fprintf(out, "\nFirst organisation %s (sandbox plan) and an API key with every scope (shown once):\n  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/v1\n",
+		orgID, v.(actors.NewKey).Secret, v.(actors.NewKey).Secret, n.base)
+	owner, err := app.FirstOwnerLink(n.propose, orgID, clk.Now())
+	if err != nil {
+		return "", fmt.Errorf("make the first owner's link: %w", err)
+	}
+	fmt.Fprintf(out, "\nThe dashboard: open this one-time link to become the first owner and set your password (expires in 24 hours):\n  %s\n\n",
+		transport.LinkURL(n.base, owner.Token))
 	return tokenHash, nil
 }
 
@@ -818,3 +832,7 @@ func (w logWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// propose applies a command that no actor owns (people, sessions, links)
+// through the raft log, and waits for its outcome.
+func (n *Node) propose(c *storage.Command) error { return n.raft.Apply(c, n.cfg.RequestTimeout) }

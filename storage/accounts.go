@@ -6,8 +6,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
-
-	"github.com/platen/platen/auth"
+	"github.com/platen/platen/accounts"
 )
 
 // People, their memberships, console sessions and one-time links
@@ -29,7 +28,7 @@ type User struct {
 	PasswordChangedAt *time.Time `json:"passwordChangedAt,omitempty"`
 	// FailedSignIns is the run of failed sign-ins since the last success, the
 	// last of them at LastFailedAt; LockedUntil is set when the run locked
-	// the account (auth.AfterFailure).
+	// the account (accounts.AfterFailure).
 	FailedSignIns int        `json:"failedSignIns,omitempty"`
 	LastFailedAt  time.Time  `json:"lastFailedAt,omitzero"`
 	LockedUntil   *time.Time `json:"lockedUntil,omitempty"`
@@ -77,7 +76,8 @@ func (s Session) Live(now time.Time) bool {
 
 // One-time link purposes.
 const (
-	// LinkOwner sets the first owner's password (printed at first start).
+	// LinkOwner makes the first owner of an organisation (printed at first
+	// start, without an email: its holder gives theirs).
 	LinkOwner = "owner"
 	// LinkInvite makes its holder a member of an organisation.
 	LinkInvite = "invite"
@@ -116,7 +116,10 @@ type CreateLink struct {
 // owner or invite link names, and starts Session. A reset first ends every
 // session of the person.
 type AcceptLink struct {
-	Hash         string  `json:"hash"`
+	Hash string `json:"hash"`
+	// Email is the holder's email, for a link made without one (the first
+	// owner's, printed before anyone's email is known).
+	Email        string  `json:"email,omitempty"`
 	NewUserID    string  `json:"newUserId"`
 	Name         string  `json:"name,omitempty"`
 	PasswordHash string  `json:"passwordHash"`
@@ -253,7 +256,7 @@ func owners(r pebble.Reader, orgID string) (int, error) {
 		if err := decode(v, &m); err != nil {
 			return err
 		}
-		if m.Role == auth.RoleOwner {
+		if m.Role == accounts.RoleOwner {
 			n++
 		}
 		return nil
@@ -305,6 +308,12 @@ func applyAcceptLink(t *txn, c *Command) error {
 	if err := getRecord(t.b, linkKey(a.Hash), &l); err != nil || !l.Usable(c.At) {
 		return ErrLinkUsed
 	}
+	if l.Email == "" {
+		if a.Email == "" {
+			return fmt.Errorf("%w: this link needs an email", ErrCodec)
+		}
+		l.Email = a.Email
+	}
 	var u User
 	id, err := getRaw(t.b, userEmailKey(l.Email))
 	switch {
@@ -351,8 +360,8 @@ func applyAcceptLink(t *txn, c *Command) error {
 	t.set(userKey(u.ID), mustEncode(&u))
 	t.set(userEmailKey(u.Email), []byte(u.ID))
 	if l.OrgID != "" {
-		if old, err := member(t.b, u.ID, l.OrgID); err == nil && old.Role == auth.RoleOwner {
-			l.Role = auth.RoleOwner // an invitation never demotes an owner
+		if old, err := member(t.b, u.ID, l.OrgID); err == nil && old.Role == accounts.RoleOwner {
+			l.Role = accounts.RoleOwner // an invitation never demotes an owner
 		}
 		t.putMembership(Membership{UserID: u.ID, OrgID: l.OrgID, Role: l.Role, CreatedAt: c.At})
 	}
@@ -374,7 +383,7 @@ func applySignUp(t *txn, c *Command) error {
 	u.CreatedAt = c.At
 	t.set(userKey(u.ID), mustEncode(&u))
 	t.set(userEmailKey(u.Email), []byte(u.ID))
-	t.putMembership(Membership{UserID: u.ID, OrgID: s.OrgID, Role: auth.RoleOwner, CreatedAt: c.At})
+	t.putMembership(Membership{UserID: u.ID, OrgID: s.OrgID, Role: accounts.RoleOwner, CreatedAt: c.At})
 	t.putSession(s)
 	return t.err
 }
@@ -401,7 +410,7 @@ func applyFailSignIn(t *txn, c *Command) error {
 	if err := getRecord(t.b, userKey(c.FailSignIn.UserID), &u); err != nil {
 		return err
 	}
-	run, until := auth.AfterFailure(u.FailedSignIns, u.LastFailedAt, c.At)
+	run, until := accounts.AfterFailure(u.FailedSignIns, u.LastFailedAt, c.At)
 	u.FailedSignIns, u.LastFailedAt = run, c.At
 	if !until.IsZero() {
 		u.LockedUntil = &until
@@ -458,7 +467,7 @@ func applySetRole(t *txn, c *Command) error {
 	if err != nil {
 		return err
 	}
-	if m.Role == auth.RoleOwner && r.Role != auth.RoleOwner {
+	if m.Role == accounts.RoleOwner && r.Role != accounts.RoleOwner {
 		if n, err := owners(t.b, r.OrgID); err != nil || n <= 1 {
 			return ErrLastOwner
 		}
@@ -474,7 +483,7 @@ func applyRemoveMember(t *txn, c *Command) error {
 	if err != nil {
 		return err
 	}
-	if m.Role == auth.RoleOwner {
+	if m.Role == accounts.RoleOwner {
 		if n, err := owners(t.b, r.OrgID); err != nil || n <= 1 {
 			return ErrLastOwner
 		}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/platen/platen/auth"
+	"github.com/platen/platen/accounts"
 )
 
 func at(c *Command, t time.Time) *Command { c.At = t; return c }
@@ -23,10 +23,10 @@ func acceptCmd(hash, newID, sess, org string) *Command {
 func TestLinksAreSingleUseAndExpire(t *testing.T) {
 	s := openTestStore(t)
 	errs := applyCmds(t, s, createOrg("org_a"),
-		linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner),
+		linkCmd("l1", LinkOwner, "a@example.com", "org_a", accounts.RoleOwner),
 		acceptCmd("l1", "usr_a", "s1", ""),
 		acceptCmd("l1", "usr_x", "s2", ""),
-		linkCmd("l2", LinkInvite, "b@example.com", "org_a", auth.RoleMember),
+		linkCmd("l2", LinkInvite, "b@example.com", "org_a", accounts.RoleMember),
 		at(acceptCmd("l2", "usr_b", "s3", ""), t0.Add(LinkLifetime+time.Second)),
 	)
 	if errs[2] != nil {
@@ -39,7 +39,7 @@ func TestLinksAreSingleUseAndExpire(t *testing.T) {
 	if err != nil || u.ID != "usr_a" || u.PasswordHash != "h-l1" {
 		t.Fatalf("user %+v, %v", u, err)
 	}
-	if m, err := s.Membership("usr_a", "org_a"); err != nil || m.Role != auth.RoleOwner {
+	if m, err := s.Membership("usr_a", "org_a"); err != nil || m.Role != accounts.RoleOwner {
 		t.Fatalf("membership %+v, %v", m, err)
 	}
 	if sess, err := s.Session("s1"); err != nil || sess.UserID != "usr_a" || sess.OrgID != "org_a" {
@@ -53,12 +53,12 @@ func TestLinksAreSingleUseAndExpire(t *testing.T) {
 func TestAnOrganisationKeepsAnOwner(t *testing.T) {
 	s := openTestStore(t)
 	errs := applyCmds(t, s, createOrg("org_a"),
-		linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
-		linkCmd("l2", LinkInvite, "b@example.com", "org_a", auth.RoleMember), acceptCmd("l2", "usr_b", "s2", ""),
-		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_a", Role: auth.RoleMember}},
+		linkCmd("l1", LinkOwner, "a@example.com", "org_a", accounts.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
+		linkCmd("l2", LinkInvite, "b@example.com", "org_a", accounts.RoleMember), acceptCmd("l2", "usr_b", "s2", ""),
+		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_a", Role: accounts.RoleMember}},
 		&Command{Kind: KindRemoveMember, At: t0, RemoveMember: &RemoveMember{OrgID: "org_a", UserID: "usr_a"}},
-		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_b", Role: auth.RoleOwner}},
-		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_a", Role: auth.RoleMember}},
+		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_b", Role: accounts.RoleOwner}},
+		&Command{Kind: KindSetRole, At: t0, SetRole: &SetRole{OrgID: "org_a", UserID: "usr_a", Role: accounts.RoleMember}},
 		&Command{Kind: KindRemoveMember, At: t0, RemoveMember: &RemoveMember{OrgID: "org_a", UserID: "usr_a"}},
 	)
 	for i, want := range []error{nil, nil, nil, nil, nil, ErrLastOwner, ErrLastOwner, nil, nil, nil} {
@@ -83,7 +83,7 @@ func TestResetAndPasswordChangeEndOtherSessions(t *testing.T) {
 		return &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Session: Session{Hash: hash, UserID: "usr_a", OrgID: "org_a"}}}
 	}
 	errs := applyCmds(t, s, createOrg("org_a"),
-		linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
+		linkCmd("l1", LinkOwner, "a@example.com", "org_a", accounts.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
 		start("s2"), start("s3"),
 		&Command{Kind: KindSetPassword, At: t0, SetPassword: &SetPassword{UserID: "usr_a", PasswordHash: "new", Keep: "s2"}},
 	)
@@ -110,16 +110,16 @@ func TestResetAndPasswordChangeEndOtherSessions(t *testing.T) {
 
 func TestFailedSignInsLockTheAccount(t *testing.T) {
 	s := openTestStore(t)
-	applyCmds(t, s, createOrg("org_a"), linkCmd("l1", LinkOwner, "a@example.com", "org_a", auth.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""))
+	applyCmds(t, s, createOrg("org_a"), linkCmd("l1", LinkOwner, "a@example.com", "org_a", accounts.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""))
 	var cmds []*Command
-	for i := range auth.LockAfter {
+	for i := range accounts.LockAfter {
 		cmds = append(cmds, &Command{Kind: KindFailSignIn, At: t0.Add(time.Duration(i) * time.Second), FailSignIn: &FailSignIn{UserID: "usr_a"}})
 	}
 	applyCmds(t, s, cmds...)
 	u, _ := s.User("usr_a")
-	last := t0.Add(time.Duration(auth.LockAfter-1) * time.Second)
-	if u.FailedSignIns != auth.LockAfter || u.LockedUntil == nil || !u.LockedUntil.Equal(last.Add(auth.LockFor)) {
-		t.Fatalf("after %d failures: run %d, locked until %v", auth.LockAfter, u.FailedSignIns, u.LockedUntil)
+	last := t0.Add(time.Duration(accounts.LockAfter-1) * time.Second)
+	if u.FailedSignIns != accounts.LockAfter || u.LockedUntil == nil || !u.LockedUntil.Equal(last.Add(accounts.LockFor)) {
+		t.Fatalf("after %d failures: run %d, locked until %v", accounts.LockAfter, u.FailedSignIns, u.LockedUntil)
 	}
 	applyCmds(t, s, &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Session: Session{Hash: "s9", UserID: "usr_a", OrgID: "org_a"}}})
 	if u, _ := s.User("usr_a"); u.FailedSignIns != 0 || u.LockedUntil != nil {

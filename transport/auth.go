@@ -31,6 +31,9 @@ func bearer(r *request) ([]byte, bool) {
 func (s *Server) authenticate(r *request) error {
 	token, ok := bearer(r)
 	if !ok {
+		if c := r.Request.Header.Cookie(sessionCookie); len(c) > 0 {
+			return s.authenticateSession(r, string(c))
+		}
 		return errUnauthenticated
 	}
 	key, err := s.deps.Store.APIKeyByHash(auth.Hash(string(token)))
@@ -58,6 +61,7 @@ func (s *Server) authenticate(r *request) error {
 	if need := r.route.Scope; need != "" && !auth.Grants(key.Scopes, need) {
 		return fmt.Errorf("%w: this key lacks the scope %s (%s)", errForbidden, need, auth.Label(string(need)))
 	}
+	s.app.KeyUsed(key)
 	return nil
 }
 

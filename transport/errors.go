@@ -47,6 +47,11 @@ const (
 	codeLinkExpired     = "LINK_EXPIRED"
 	codeFileExpired     = "FILE_EXPIRED"
 	codeInternal        = "INTERNAL"
+	// The console's (docs/console.md).
+	codeBadCredentials = "INVALID_CREDENTIALS"
+	codeSignInLocked   = "SIGN_IN_LOCKED"
+	codeCSRF           = "CSRF"
+	codeSignUpClosed   = "SIGN_UP_CLOSED"
 )
 
 // problem is a refusal as it goes on the wire.
@@ -77,9 +82,17 @@ func statusOf(err error) problem {
 		p.Status, p.Code = http.StatusUnprocessableEntity, codeRenderFailed
 	case errors.Is(err, fault.ErrPayload):
 		p.Status, p.Code = http.StatusUnprocessableEntity, codePayload
-	case errors.Is(err, errUnauthenticated):
+	case errors.Is(err, app.ErrBadCredentials):
+		p.Status, p.Code = http.StatusUnauthorized, codeBadCredentials
+	case errors.Is(err, app.ErrSignInLocked):
+		p.Status, p.Code = http.StatusTooManyRequests, codeSignInLocked
+	case errors.Is(err, errCSRF):
+		p.Status, p.Code = http.StatusForbidden, codeCSRF
+	case errors.Is(err, app.ErrSignUpClosed):
+		p.Status, p.Code = http.StatusForbidden, codeSignUpClosed
+	case errors.Is(err, errUnauthenticated), errors.Is(err, fault.ErrUnauthenticated):
 		p.Status, p.Code = http.StatusUnauthorized, codeUnauthenticated
-	case errors.Is(err, errForbidden), errors.Is(err, links.ErrInvalid):
+	case errors.Is(err, errForbidden), errors.Is(err, fault.ErrForbidden), errors.Is(err, links.ErrInvalid):
 		p.Status, p.Code = http.StatusForbidden, codeForbidden
 	case errors.Is(err, fault.ErrNotFound), errors.Is(err, storage.ErrNotFound):
 		p.Status, p.Code = http.StatusNotFound, codeNotFound

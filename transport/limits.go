@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"net/http"
 	"net/netip"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/valyala/fasthttp"
 
+	"github.com/platen/platen/console"
 	"github.com/platen/platen/internal/clock"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
@@ -201,9 +203,14 @@ func (s *Server) admitClient(r *request) error {
 			}
 		}
 	}
+	if r.route == nil && (string(r.Method()) == http.MethodGet || string(r.Method()) == http.MethodHead) && console.Serves(string(r.URI().PathOriginal())) {
+		return nil // the console's pages and assets: public, static and cheap
+	}
 	g := clientGate{held: true, addr: clientAddr(r.RemoteIP())}
 	if token, ok := bearer(r); ok {
 		g.cred, g.hasCred = credentialOf(token), true
+	} else if c := r.Request.Header.Cookie(sessionCookie); len(c) > 0 {
+		g.cred, g.hasCred = credentialOf(c), true
 	}
 	if wait := s.clients.wait(g.addr, g.cred, g.hasCred); wait > 0 {
 		return fault.Retry(fmt.Errorf("%w: this address has sent too many requests without a valid key or token; it may send %g a second with bursts of %d",

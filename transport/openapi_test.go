@@ -60,6 +60,9 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	s := testServer(t)
 	served := map[string]bool{}
 	for _, rt := range s.routes {
+		if strings.HasPrefix(rt.Path, "/console/") {
+			continue // the console's own routes: not the public API (docs/console.md)
+		}
 		k := rt.Method + " " + rt.Path
 		served[k] = true
 		op, ok := documented[k]

@@ -168,15 +168,18 @@ type outbound struct {
 // rtConn is one realtime connection. Its writer goroutine alone writes to
 // the socket and owns the fields below mu's.
 type rtConn struct {
-	s    *Server
-	ws   *websocket.Conn
-	tcp  *net.TCPConn // under ws, when found
-	key  storage.APIKey
-	org  storage.Org
-	out  chan outbound
-	wake chan struct{}
-	done chan struct{}
-	once sync.Once
+	s   *Server
+	ws  *websocket.Conn
+	tcp *net.TCPConn // under ws, when found
+	key storage.APIKey
+	org storage.Org
+	// session is the console session's token of a connection the console
+	// opened; key then stands for its person (authenticateSession).
+	session string
+	out     chan outbound
+	wake    chan struct{}
+	done    chan struct{}
+	once    sync.Once
 
 	// The writer runs only while there is work, so an idle connection holds
 	// no goroutine but its reader. wmu guards writing.
@@ -198,25 +201,36 @@ type rtConn struct {
 func (s *Server) realtime(r *request) error {
 	var key storage.APIKey
 	var org storage.Org
-	if _, given := bearer(r); given {
-		// A key in the header is checked before the upgrade: a bad one is a
-		// plain 401 in the error envelope.
+	var session string
+	_, given := bearer(r)
+	cookie := r.Request.Header.Cookie(sessionCookie)
+	if given || len(cookie) > 0 {
+		// A key in the header, or the console's session cookie, is checked
+		// before the upgrade: a bad one is a plain 401 in the error
+		// envelope. A session's socket must come from the console's own
+		// origin (authenticateSession), so no other site can open one with
+		// the person's cookie.
 		if err := s.authenticate(r); err != nil {
 			return err
 		}
 		key, org = r.key, r.org
+		if r.principal != nil {
+			session = string(cookie)
+		}
 	}
 	up := websocket.FastHTTPUpgrader{
 		// Frames are small: a 1 KB read buffer is plenty (larger ones still
 		// work), and write buffers come from a pool, held only while writing,
 		// so an idle connection costs little.
 		ReadBufferSize: 1024, WriteBufferSize: 4096, WriteBufferPool: writeBuffers,
-		// Browsers send cookies with cross-site WebSockets, but Platen's
-		// only credential is the key, which a page cannot add: any origin.
+		// Browsers send cookies with cross-site WebSockets: a connection
+		// authenticated by the console's cookie had its origin checked
+		// above; one with a key (header or frame) may come from anywhere,
+		// since a page cannot add another site's key.
 		CheckOrigin: func(*fasthttp.RequestCtx) bool { return true },
 	}
 	err := up.Upgrade(r.RequestCtx, func(ws *websocket.Conn) {
-		c := &rtConn{s: s, ws: ws, key: key, org: org, out: make(chan outbound, s.cfg.Realtime.SendQueue),
+		c := &rtConn{s: s, ws: ws, key: key, org: org, session: session, out: make(chan outbound, s.cfg.Realtime.SendQueue),
 			wake: make(chan struct{}, 1), done: make(chan struct{}), gens: map[string][]string{}}
 		// Served from a goroutine of its own, so fasthttp's handler returns
 		// and frees the upgrade request's buffers at once (KeepHijackedConns).
@@ -299,6 +313,13 @@ func (c *rtConn) authFrame() bool {
 // keyLive reports whether the connection's key still authenticates; a
 // revoked key closes the connection with 4401.
 func (c *rtConn) keyLive() bool {
+	if c.session != "" {
+		if _, err := c.s.app.Session(c.session); err == nil {
+			return true
+		}
+		c.close(closeUnauthorized, "the session has ended")
+		return false
+	}
 	k, err := c.s.deps.Store.APIKey(c.key.ID)
 	if err == nil && k.RevokedAt == nil {
 		return true

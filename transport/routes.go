@@ -60,9 +60,12 @@ func (s *Server) table() []*route {
 		{Method: http.MethodGet, Path: "/admin/v1/orgs/:orgId/ledger", Summary: "An organisation's whole ledger, oldest first, with its balance and holds", Auth: authOperator, Handler: s.adminLedger},
 		{Method: http.MethodGet, Path: "/admin/v1/plans", Summary: "The plan catalogue", Auth: authOperator, Handler: s.adminPlans},
 		{Method: http.MethodPut, Path: "/admin/v1/plans/:plan", Summary: "Set a plan's terms", Auth: authOperator, Handler: s.adminPutPlan},
+		{Method: http.MethodPost, Path: "/admin/v1/orgs/:orgId/invites", Summary: "Invite a person to an organisation: a one-time link, shown once", Auth: authOperator, Handler: s.adminInvite},
+		{Method: http.MethodPost, Path: "/admin/v1/users/reset", Summary: "A one-time link that sets a new password for a person, shown once", Auth: authOperator, Handler: s.adminResetLink},
 		{Method: http.MethodGet, Path: "/admin/v1/cluster", Summary: "This node, its raft state and the cluster's members", Auth: authOperator, Handler: s.adminCluster},
 		{Method: http.MethodDelete, Path: "/admin/v1/cluster/nodes/:nodeId", Summary: "Remove a node that is gone for good from the raft configuration", Auth: authOperator, Handler: s.adminRemoveNode},
 	}
+	rs = append(rs, s.consoleTable()...)
 	for _, r := range rs {
 		r.segments = strings.Split(r.Path, "/")
 	}
@@ -105,4 +108,30 @@ func (s *Server) index(r *request) error {
 		}
 	}
 	return r.writeJSON(http.StatusOK, body)
+}
+
+// consoleTable is the console's own routes (docs/console.md): what only
+// people do. They are not part of the public API and not in openapi.yaml.
+// Sign-in, sign-up and links come before any session and check their origin
+// (checkAnonymousPost); the rest take a session (authPerson), and the Owner
+// ones an owner.
+func (s *Server) consoleTable() []*route {
+	return []*route{
+		{Method: http.MethodGet, Path: "/console/api/config", Summary: "Whether this node allows signing up", Auth: authNone, Handler: s.consoleConfig},
+		{Method: http.MethodPost, Path: "/console/api/signin", Summary: "Sign in with email and password", Auth: authNone, Handler: s.signIn},
+		{Method: http.MethodPost, Path: "/console/api/signup", Summary: "Sign up into a sandbox organisation of one's own, when the node allows it", Auth: authNone, Handler: s.signUp},
+		{Method: http.MethodPost, Path: "/console/api/links/lookup", Summary: "What a one-time link is for", Auth: authNone, Handler: s.lookupLink},
+		{Method: http.MethodPost, Path: "/console/api/links/accept", Summary: "Use a one-time link: set a password and sign in", Auth: authNone, Handler: s.acceptLink},
+		{Method: http.MethodGet, Path: "/console/api/me", Summary: "Who is signed in, their role, scopes and CSRF token", Auth: authPerson, Handler: s.getMe},
+		{Method: http.MethodPost, Path: "/console/api/signout", Summary: "Sign out, here or everywhere", Auth: authPerson, Handler: s.signOut},
+		{Method: http.MethodPost, Path: "/console/api/switch", Summary: "Act in another of one's organisations", Auth: authPerson, Handler: s.switchOrg},
+		{Method: http.MethodPost, Path: "/console/api/password", Summary: "Change one's password", Auth: authPerson, Handler: s.changePassword},
+		{Method: http.MethodGet, Path: "/console/api/keys", Summary: "The organisation's API keys", Auth: authPerson, Owner: true, Handler: s.consoleKeys},
+		{Method: http.MethodPost, Path: "/console/api/keys", Summary: "Create an API key; its value is shown once", Auth: authPerson, Owner: true, Handler: s.consoleCreateKey},
+		{Method: http.MethodDelete, Path: "/console/api/keys/:keyId", Summary: "Revoke an API key", Auth: authPerson, Owner: true, Handler: s.consoleRevokeKey},
+		{Method: http.MethodGet, Path: "/console/api/members", Summary: "The organisation's people", Auth: authPerson, Owner: true, Handler: s.consoleMembers},
+		{Method: http.MethodPost, Path: "/console/api/invites", Summary: "Invite a person: a one-time link, shown once", Auth: authPerson, Owner: true, Handler: s.consoleInvite},
+		{Method: http.MethodPatch, Path: "/console/api/members/:userId", Summary: "Change a person's role", Auth: authPerson, Owner: true, Handler: s.consoleSetRole},
+		{Method: http.MethodDelete, Path: "/console/api/members/:userId", Summary: "Remove a person from the organisation", Auth: authPerson, Owner: true, Handler: s.consoleRemoveMember},
+	}
 }

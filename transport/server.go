@@ -57,6 +57,10 @@ type Config struct {
 	Version string
 	// Realtime holds the realtime namespace's settings.
 	Realtime RealtimeConfig
+	// BaseURL is the node's public address (node.Config.BaseURL): one-time
+	// links are made on it, the console's cookie is Secure when it is
+	// https, and a console request's Origin may name its host.
+	BaseURL string
 }
 
 // DefaultConfig returns the limits of docs/design.md "Limits".
@@ -219,6 +223,9 @@ const (
 	authNone authKind = iota
 	authKey
 	authOperator
+	// authPerson is a console route: a signed-in person's session, never a
+	// key (transport/console.go).
+	authPerson
 )
 
 // route is one entry of the route table.
@@ -230,7 +237,9 @@ type route struct {
 	// Scope is what an authKey route needs; empty means any valid key.
 	Scope auth.Scope
 	// Upload marks routes that take files up to MaxUploadBytes.
-	Upload  bool
+	Upload bool
+	// Owner marks console routes only an organisation's owners may use.
+	Owner   bool
 	Handler func(*request) error
 
 	segments []string
@@ -269,6 +278,9 @@ type request struct {
 	org storage.Org
 	// operator is set once the operator token checked out.
 	operator bool
+	// principal is the signed-in person of a request authenticated by a
+	// console session; key then stands for them (authenticateSession).
+	principal *app.Principal
 	// gate is what the client limiter knows of the request (limits.go).
 	gate clientGate
 	// asked is set once the handler has asked an actor: from then on a
@@ -420,6 +432,9 @@ func (s *Server) dispatch(r *request) error {
 		return err
 	}
 	if r.route == nil {
+		if ok && len(allowed) == 0 && method == fasthttp.MethodGet && s.servePage(r, path) {
+			return nil
+		}
 		if len(allowed) > 0 {
 			r.Response.Header.Set("Allow", strings.Join(allowed, ", "))
 			return fmt.Errorf("%w: %s %s; allowed: %s", errMethod, method, path, strings.Join(allowed, ", "))
@@ -434,6 +449,10 @@ func (s *Server) dispatch(r *request) error {
 		}
 	case authOperator:
 		if err := s.authenticateOperator(r); err != nil {
+			return err
+		}
+	case authPerson:
+		if err := s.authenticatePerson(r); err != nil {
 			return err
 		}
 	}

@@ -27,6 +27,9 @@ Verbs:
   revoke-key ORG_ID KEY_ID               revoke an API key
   credit ORG_ID AMOUNT_MICROS REFERENCE  credit a wallet; the reference (unique, such as an invoice id) makes a retry safe
   ledger ORG_ID                          an organisation's whole ledger, balance and holds
+  invite ORG_ID EMAIL [owner|member]     a one-time link (24 hours) that makes EMAIL a member (default) or owner
+                                         of the organisation in the dashboard; shown once
+  reset-link EMAIL                       a one-time link (24 hours) with which EMAIL sets a new password; shown once
   plans                                  the plan catalogue
   set-terms PLAN MONTHLY_PAGES RATE_MICROS  set a plan's allowance and rate
   cluster                                show the cluster
@@ -117,6 +120,20 @@ func admin(args []string, out io.Writer) error {
 			return err
 		}
 		return c.do("GET", "/admin/v1/orgs/"+a[0]+"/ledger", nil)
+	case "invite":
+		if err := need(2, "ORG_ID EMAIL [owner|member]"); err != nil {
+			return err
+		}
+		body := map[string]any{"email": a[1]}
+		if len(a) > 2 {
+			body["role"] = a[2]
+		}
+		return c.do("POST", "/admin/v1/orgs/"+a[0]+"/invites", body)
+	case "reset-link":
+		if err := need(1, "EMAIL"); err != nil {
+			return err
+		}
+		return c.do("POST", "/admin/v1/users/reset", map[string]any{"email": a[0]})
 	case "plans":
 		return c.do("GET", "/admin/v1/plans", nil)
 	case "set-terms":

@@ -14,6 +14,7 @@ const mod = "github.com/platen/platen/"
 // forbidden maps a package to the packages it must not import, directly or not.
 var forbidden = map[string][]string{
 	"billing":   {"storage", "actors", "transport", "node", "cluster", "auth"},
+	"accounts":  {"storage", "actors", "app", "transport", "node", "cluster", "auth"},
 	"storage":   {"actors", "transport", "node", "cluster", "auth"},
 	"cluster":   {"actors", "transport", "node"},
 	"actors":    {"app", "transport", "node"},

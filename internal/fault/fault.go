@@ -27,6 +27,11 @@ var (
 	// ErrUnavailable is a request that cannot be served right now, for example
 	// while the node has no raft leader.
 	ErrUnavailable = errors.New("unavailable")
+	// ErrUnauthenticated is a request without a valid credential: no key, no
+	// live console session.
+	ErrUnauthenticated = errors.New("unauthenticated")
+	// ErrForbidden is a caller whose scopes or role do not allow the request.
+	ErrForbidden = errors.New("forbidden")
 )
 
 // FieldError is a refusal caused by one field of the input.

@@ -24,6 +24,8 @@ func init() {
 	Register("too_large", ErrTooLarge)
 	Register("overloaded", ErrOverloaded)
 	Register("unavailable", ErrUnavailable)
+	Register("unauthenticated", ErrUnauthenticated)
+	Register("forbidden", ErrForbidden)
 }
 
 // Register names a kind of error so that it survives the trip between nodes.

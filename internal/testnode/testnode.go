@@ -28,7 +28,9 @@ type Node struct {
 	// Key is the first organisation's key, with every scope.
 	Key   string
 	OrgID string
-	Logs  *SyncBuffer
+	// OwnerLink is the one-time link that makes the first owner.
+	OwnerLink string
+	Logs      *SyncBuffer
 }
 
 // OperatorToken is the token test nodes are started with.
@@ -66,6 +68,9 @@ func Start(t testing.TB, change func(*node.Config)) *Node {
 	}
 	if m := regexp.MustCompile(`org_[0-9a-z]{26}`).FindString(out.String()); m != "" {
 		tn.OrgID = m
+	}
+	if m := regexp.MustCompile(`http\S+/link#\S+`).FindString(out.String()); m != "" {
+		tn.OwnerLink = m
 	}
 	if tn.Key == "" {
 		t.Fatalf("first start printed no key:\n%s", out.String())

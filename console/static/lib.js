@@ -1,0 +1,230 @@
+// Shared helpers of the console's pages: building DOM, calling the API,
+// showing the server's errors where they belong, formatting.
+// Pages never build HTML from strings: every text goes in as a text node.
+
+// h builds an element: h('a', {href: '/x', class: 'btn'}, 'text', child…).
+// Attributes starting with "on" are listeners; null/false ones are left out.
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// clear empties an element and fills it with children.
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+// ApiError is a refusal in the API's error envelope.
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem?.code || 'HTTP_' + status;
+    this.field = problem?.field || '';
+    this.retryAfter = 0;
+  }
+}
+
+// session holds the signed-in person (GET /console/api/me): role, scopes,
+// CSRF token. app.js sets it.
+export const session = { me: null };
+
+export function can(scope) { return !!session.me?.scopes?.includes(scope); }
+export function isOwner() { return session.me?.role === 'owner'; }
+
+// api calls a route of this node with the session cookie; a state-changing
+// call carries the session's CSRF token. JSON bodies are encoded, FormData
+// sent as it is. It answers the envelope's data, or the raw Response when
+// opts.raw is set (PDFs, images), and throws ApiError for a refusal.
+export async function api(method, path, body, opts = {}) {
+  const headers = {};
+  if (method !== 'GET' && method !== 'HEAD' && session.me) headers['X-CSRF-Token'] = session.me.csrf;
+  let payload;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) { headers['Content-Type'] = 'application/json'; payload = JSON.stringify(body); }
+  const res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
+  if (res.status === 401 && !opts.anonymous) {
+    session.me = null;
+    const here = location.pathname + location.search;
+    history.pushState({}, '', '/signin?next=' + encodeURIComponent(here));
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    throw new ApiError(401, { code: 'UNAUTHENTICATED', message: 'Your session has ended; sign in again.' });
+  }
+  if (opts.raw && res.ok) return res;
+  let env = null;
+  try { env = await res.json(); } catch { /* not JSON */ }
+  if (!res.ok || env?.success === false) {
+    const err = new ApiError(res.status, env?.error);
+    err.retryAfter = Number(res.headers.get('Retry-After') || 0);
+    throw err;
+  }
+  return env?.data ?? env;
+}
+
+// showError puts an error where it belongs: at the form's input named by the
+// error's field (aria-invalid, with the message linked by aria-describedby),
+// else in the form's (or the page's) error box. Field names may be dotted
+// paths; the nearest named input wins.
+export function showError(scope, err) {
+  clearErrors(scope);
+  const msg = err?.message || String(err);
+  let input = null;
+  if (err?.field && scope?.querySelector) {
+    const parts = err.field.split('.');
+    for (let n = parts.length; n > 0 && !input; n--) {
+      const name = parts.slice(0, n).join('.');
+      input = scope.querySelector(`[name="${CSS.escape(name)}"]`) || scope.querySelector(`[data-field="${CSS.escape(name)}"]`);
+    }
+  }
+  if (input) {
+    const id = (input.id || input.name || 'f') + '-error';
+    const note = h('p', { class: 'field-error', id }, msg);
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-describedby', id);
+    (input.closest('.field') || input.parentElement).append(note);
+    input.focus();
+    return;
+  }
+  const box = scope?.querySelector?.('.form-error') || document.querySelector('main .form-error');
+  if (box) { fill(box, msg); box.hidden = false; box.focus?.(); } else announce(msg);
+}
+
+export function clearErrors(scope) {
+  if (!scope?.querySelectorAll) return;
+  scope.querySelectorAll('.field-error').forEach(e => e.remove());
+  scope.querySelectorAll('[aria-invalid]').forEach(e => { e.removeAttribute('aria-invalid'); e.removeAttribute('aria-describedby'); });
+  scope.querySelectorAll('.form-error').forEach(e => { e.hidden = true; e.replaceChildren(); });
+}
+
+// announce tells screen readers (and everyone, briefly) what happened.
+export function announce(msg) {
+  const s = document.getElementById('status');
+  if (!s) return;
+  s.textContent = msg;
+  s.classList.add('shown');
+  clearTimeout(announce.t);
+  announce.t = setTimeout(() => s.classList.remove('shown'), 4000);
+}
+
+// field is a labelled input: field('Name', {name: 'name', required: true}).
+// opts.hint adds a description; opts.tag picks 'textarea' or 'select'
+// (with opts.options as [value, label] pairs).
+export function field(label, attrs = {}, opts = {}) {
+  const id = attrs.id || 'f-' + (attrs.name || Math.random().toString(36).slice(2));
+  const tag = opts.tag || 'input';
+  const input = h(tag, { ...attrs, id, 'aria-describedby': opts.hint ? id + '-hint' : null });
+  if (tag === 'select') for (const [v, l] of opts.options || []) input.append(h('option', { value: v, selected: v === attrs.value }, l));
+  if (tag === 'textarea' && attrs.value !== undefined) input.value = attrs.value;
+  return h('div', { class: 'field' }, h('label', { for: id }, label), opts.hint ? h('p', { class: 'hint', id: id + '-hint' }, opts.hint) : null, input);
+}
+
+// formData reads a form's named inputs as an object (checkbox groups as
+// arrays of their checked values).
+export function formData(form) {
+  const out = {};
+  for (const el of form.elements) {
+    if (!el.name || el.disabled) continue;
+    if (el.type === 'checkbox') {
+      if (form.querySelectorAll(`input[type=checkbox][name="${CSS.escape(el.name)}"]`).length > 1) {
+        (out[el.name] ||= []);
+        if (el.checked) out[el.name].push(el.value);
+      } else out[el.name] = el.checked;
+    } else if (el.type === 'radio') { if (el.checked) out[el.name] = el.value; }
+    else out[el.name] = el.value;
+  }
+  return out;
+}
+
+// submitting disables a form's button while fn runs, and shows its error.
+export async function submitting(form, fn) {
+  const btn = form.querySelector('button[type=submit]');
+  clearErrors(form);
+  if (btn) btn.disabled = true;
+  try { return await fn(); }
+  catch (err) { showError(form, err); return undefined; }
+  finally { if (btn) btn.disabled = false; }
+}
+
+// copyButton copies text to the clipboard and says so.
+export function copyButton(text, label = 'Copy') {
+  return h('button', { type: 'button', class: 'btn small', onclick: async (e) => {
+    try { await navigator.clipboard.writeText(text); announce('Copied to the clipboard'); }
+    catch { const r = document.createRange(); r.selectNodeContents(e.target.previousElementSibling || e.target); getSelection().removeAllRanges(); getSelection().addRange(r); announce('Selected: press Ctrl+C to copy'); }
+  } }, label);
+}
+
+// secretBox shows a value that is shown once, with a copy button.
+export function secretBox(title, value, note) {
+  return h('section', { class: 'secret', 'aria-label': title },
+    h('h3', {}, title),
+    h('p', {}, note || 'Copy it now: it is not shown again.'),
+    h('div', { class: 'secret-row' }, h('code', { class: 'secret-value' }, value), copyButton(value)));
+}
+
+const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export function fmtDate(s) { return s ? dateFmt.format(new Date(s)) : '—'; }
+
+// fmtMoney formats micro-units (one millionth of the currency unit).
+export function fmtMoney(micros) {
+  return (Number(micros || 0) / 1e6).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+}
+
+export function badge(text, kind = '') { return h('span', { class: 'badge ' + kind }, text); }
+
+// table builds an accessible table: cols is [[header, row => cell]].
+export function table(caption, cols, rows, empty = 'Nothing yet.') {
+  if (!rows.length) return h('p', { class: 'muted empty' }, empty);
+  return h('div', { class: 'table-wrap' }, h('table', {},
+    h('caption', { class: 'sr-only' }, caption),
+    h('thead', {}, h('tr', {}, cols.map(([head]) => h('th', { scope: 'col' }, head)))),
+    h('tbody', {}, rows.map(r => h('tr', {}, cols.map(([, cell]) => h('td', {}, cell(r))))))));
+}
+
+// go navigates within the console.
+export function go(path) {
+  history.pushState({}, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}
+
+// link is an in-console link that navigates without reloading.
+export function link(path, ...children) {
+  return h('a', { href: path, onclick: (e) => { if (e.metaKey || e.ctrlKey || e.shiftKey || e.button) return; e.preventDefault(); go(path); } }, ...children);
+}
+
+// confirmDialog asks a yes/no question in an accessible modal dialog.
+export function confirmDialog(question, yes = 'Yes') {
+  return new Promise((resolve) => {
+    const d = h('dialog', { class: 'dialog', 'aria-labelledby': 'dlg-q' },
+      h('p', { id: 'dlg-q' }, question),
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', class: 'btn', onclick: () => { d.close(); resolve(false); } }, 'Cancel'),
+        h('button', { type: 'button', class: 'btn danger', onclick: () => { d.close(); resolve(true); } }, yes)));
+    d.addEventListener('close', () => { d.remove(); resolve(false); });
+    document.body.append(d);
+    d.showModal();
+  });
+}
+
+// pageHeader is a page's title and optional actions.
+export function pageHeader(title, ...actions) {
+  document.title = title + ' · Platen';
+  return h('div', { class: 'page-head' }, h('h1', {}, title), actions.length ? h('div', { class: 'actions' }, actions) : null);
+}

@@ -1,0 +1,51 @@
+// Members (owners): invite people with a one-time link, change roles,
+// remove people. An organisation keeps at least one owner: the server says
+// so when a change would break that.
+import { h, fill, api, field, formData, submitting, table, fmtDate, secretBox, confirmDialog, announce, showError, pageHeader, session } from '../lib.js';
+
+export async function render(main) {
+  const list = h('div', { class: 'list' });
+  const invited = h('div', { 'aria-live': 'polite' });
+  const errBox = h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true });
+  async function load() {
+    const { items } = await api('GET', '/console/api/members');
+    fill(list, table('Members', [
+      ['Person', m => h('span', {}, m.name ? [m.name, h('br'), h('span', { class: 'muted' }, m.email)] : m.email, m.you ? ' (you)' : '')],
+      ['Role', m => {
+        const sel = h('select', { 'aria-label': `Role of ${m.email}` },
+          h('option', { value: 'member', selected: m.role === 'member' }, 'Member'),
+          h('option', { value: 'owner', selected: m.role === 'owner' }, 'Owner'));
+        sel.addEventListener('change', async () => {
+          try { await api('PATCH', `/console/api/members/${encodeURIComponent(m.userId)}`, { role: sel.value }); announce(`${m.email} is now ${sel.value === 'owner' ? 'an owner' : 'a member'}`); }
+          catch (err) { showError(main, err); sel.value = m.role; }
+          if (m.you) location.reload();
+        });
+        return sel;
+      }],
+      ['Since', m => fmtDate(m.since)],
+      ['', m => h('button', { type: 'button', class: 'btn small danger', 'aria-label': `Remove ${m.email}`, onclick: async () => {
+        if (!(await confirmDialog(`Remove ${m.email} from ${session.me.organisation.name}? They are signed out of it at once.`, 'Remove'))) return;
+        try { await api('DELETE', `/console/api/members/${encodeURIComponent(m.userId)}`); announce(`${m.email} removed`); await load(); }
+        catch (err) { showError(main, err); }
+      } }, 'Remove')],
+    ], items));
+  }
+  await load();
+  const form = h('form', { class: 'stack card', novalidate: true, 'aria-labelledby': 'invite' },
+    h('h2', { id: 'invite' }, 'Invite someone'),
+    h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
+    field('Email', { name: 'email', type: 'email', required: true }),
+    field('Role', { name: 'role', value: 'member' }, { tag: 'select', options: [['member', 'Member: generates documents and edits templates'], ['owner', 'Owner: also keys, webhooks, people and the wallet']] }),
+    h('button', { type: 'submit', class: 'btn primary' }, 'Make invitation link'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    submitting(form, async () => {
+      const inv = await api('POST', '/console/api/invites', formData(form));
+      fill(invited, secretBox(`Invitation for ${inv.email}`, inv.link, `Send this link to ${inv.email} yourself: it works once, for 24 hours, and is not shown again.`));
+      form.reset();
+    });
+  });
+  fill(main, pageHeader('Members'), errBox,
+    h('p', { class: 'lead' }, 'Owners manage keys, webhooks, people and the wallet. Members generate documents and edit templates.'),
+    invited, list, form);
+}

@@ -1,0 +1,49 @@
+// One realtime connection per tab, shared by the pages that show live
+// changes (documents, overview). It authenticates with the session cookie,
+// subscribes to the change feed, and after a drop reconnects and resumes from
+// the last cursor it saw, so no event is missed (docs/realtime.md).
+const listeners = new Set();
+let ws = null;
+let cursor = '';
+let retry = 500;
+let closing = false;
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  ws = new WebSocket(`${proto}//${location.host}/v1/realtime`);
+  ws.addEventListener('open', () => {
+    retry = 500;
+    ws.send(JSON.stringify({ type: 'subscribe', ref: 'console', ...(cursor ? { since: cursor } : {}) }));
+  });
+  ws.addEventListener('message', (m) => {
+    let f;
+    try { f = JSON.parse(m.data); } catch { return; }
+    if (f.type === 'subscribed' && !cursor) cursor = f.cursor;
+    if (f.type === 'event') {
+      cursor = f.cursor;
+      for (const fn of listeners) { try { fn(f); } catch (e) { console.error(e); } }
+    }
+  });
+  ws.addEventListener('close', () => {
+    ws = null;
+    if (closing || listeners.size === 0) return;
+    setTimeout(() => { if (listeners.size && !ws) connect(); }, retry);
+    retry = Math.min(retry * 2, 15000);
+  });
+}
+
+// onEvent calls fn with each feed event ({event, cursor, at, data}) from now
+// on, and returns the function that stops it. The socket closes when the last
+// listener stops.
+export function onEvent(fn) {
+  listeners.add(fn);
+  closing = false;
+  if (!ws) connect();
+  return () => {
+    listeners.delete(fn);
+    if (listeners.size === 0 && ws) { closing = true; ws.close(); ws = null; cursor = ''; }
+  };
+}
+
+// live reports whether the socket is open.
+export function live() { return ws?.readyState === WebSocket.OPEN; }

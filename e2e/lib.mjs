@@ -6,7 +6,7 @@
 // case takes a fresh context from newPage(), so cookies never leak between
 // cases.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, appendFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -60,7 +60,9 @@ export async function launch() {
 // newPage opens a page in a new context (its own cookies and storage) with
 // the given viewport; closing the page's context closes both.
 export async function newPage(browser, { width = 1366, height = 800 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+  // bypassCSP lets checkA11y inject axe-core into the console's pages,
+  // whose Content-Security-Policy allows only their own scripts.
+  const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
   return context.newPage();
 }
 
@@ -164,4 +166,66 @@ export async function api(method, urlPath, { key, cookie, csrf, body, headers = 
     // Not JSON (a PDF, the app shell): text has it.
   }
   return { status: res.status, headers: res.headers, json, text };
+}
+
+// A password every test person uses: long enough for the console's rule.
+export const password = 'correct horse battery staple';
+
+let people = 0;
+
+// acceptLink opens a one-time link in page and sets the password (and the
+// email, for the first owner's link, which has none); it resolves once the
+// console shows a signed-in page.
+export async function acceptLink(page, link, { email, name } = {}) {
+  await page.goto(link);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  if (email && (await page.getByLabel('Your email').count())) await page.getByLabel('Your email').fill(email);
+  if (name && (await page.getByLabel('Your name').count())) await page.getByLabel('Your name').fill(name);
+  await page.getByLabel('Password', { exact: false }).fill(password);
+  await page.getByRole('button', { name: /Set password/ }).click();
+  await page.locator('header .who').waitFor();
+}
+
+// newOwner makes an organisation through the operator API (plan, with an
+// optional wallet credit), invites an owner with a fresh email, and signs
+// them in through the invitation link in a new page: each test file gets an
+// organisation of its own on the shared node.
+export async function newOwner(browser, { plan = 'starter', creditMicros = 0, size } = {}) {
+  const op = need('operatorToken');
+  const org = await api('POST', '/admin/v1/orgs', { key: op, body: { name: `Org ${++people} ${process.pid}`, plan } });
+  if (org.status !== 201) throw new Error(`create org: ${org.text}`);
+  const orgId = org.json.data.id;
+  if (creditMicros) {
+    const c = await api('POST', `/admin/v1/orgs/${orgId}/wallet/credit`, { key: op, body: { amountMicros: creditMicros, reference: 'e2e-' + orgId } });
+    if (c.status !== 201) throw new Error(`credit: ${c.text}`);
+  }
+  const email = `owner${people}.${process.pid}@example.com`;
+  const inv = await api('POST', `/admin/v1/orgs/${orgId}/invites`, { key: op, body: { email, role: 'owner' } });
+  if (inv.status !== 201) throw new Error(`invite: ${inv.text}`);
+  const page = await newPage(browser, size);
+  await acceptLink(page, inv.json.data.link);
+  return { page, email, orgId };
+}
+
+// Time to first paint of each page, by name, written to <shots>/paint.tsv
+// when the file's tests end.
+export const paints = {};
+process.on('exit', () => {
+  const rows = Object.entries(paints);
+  if (rows.length === 0) return;
+  mkdirSync(env.shots, { recursive: true });
+  appendFileSync(path.join(env.shots, 'paint.tsv'), rows.map(([k, v]) => `${k}\t${v === null ? '' : v.toFixed(0)}\n`).join(''));
+  console.log('# first paint (ms): ' + rows.map(([k, v]) => `${k} ${v === null ? '-' : v.toFixed(0)}`).join(', '));
+});
+
+// visit opens a console page the way a person does (a full load), waits for
+// its heading, and checks it: time to first paint, axe-core, screenshots at
+// both widths under name. ready is an extra locator to wait for.
+export async function visit(page, urlPath, name, { ready } = {}) {
+  await page.goto(need('baseURL') + urlPath);
+  await page.locator('main h1').first().waitFor();
+  if (ready) await ready.waitFor();
+  paints[name] = await firstPaint(page);
+  await checkA11y(page, name);
+  await screenshots(page, name);
 }

@@ -468,3 +468,16 @@ func (a *App) KeyUsed(k storage.APIKey) {
 
 // OpenSignUp reports whether this node lets anyone sign up.
 func (a *App) OpenSignUp() bool { return a.deps.OpenSignUp }
+
+// EndExpiredSessions deletes up to limit sessions that are no longer live at
+// now (idle or past their lifetime), in one command, and says how many. The
+// node's janitor calls it; an expired session already signs nobody in, this
+// only keeps the state from growing.
+func (a *App) EndExpiredSessions(now time.Time, limit int) (int, error) {
+	hashes, err := a.deps.Store.ExpiredSessions(now, limit)
+	if err != nil || len(hashes) == 0 {
+		return 0, err
+	}
+	err = a.propose(&storage.Command{Kind: storage.KindEndSessions, At: now, EndSessions: &storage.EndSessions{Hashes: hashes}})
+	return len(hashes), err
+}

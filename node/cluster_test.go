@@ -246,6 +246,34 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 		}
 	}
 
+	// A console session made on one node signs its person in on every node:
+	// sessions live in the replicated state.
+	inv := testnode.Do(t, "POST", url(0)+"/admin/v1/orgs/"+org+"/invites", opToken, map[string]any{"email": "ada@example.com", "role": "owner"})
+	if inv.Status != 201 {
+		t.Fatalf("invite: %s", inv)
+	}
+	link := strings.Replace(inv.Data()["link"].(string), c.nodes[0].httpAddr, c.nodes[1].httpAddr, 1)
+	_, token, _ := strings.Cut(link, "#")
+	accepted := testnode.DoWith(t, "POST", url(1)+"/console/api/links/accept", "", map[string]any{"token": token, "password": "correct horse battery"},
+		map[string]string{"Origin": url(1), "Content-Type": "application/json"})
+	if accepted.Status != 200 {
+		t.Fatalf("accept on node 1: %s", accepted)
+	}
+	cookie := ""
+	for _, ck := range (&http.Response{Header: accepted.Header}).Cookies() {
+		if ck.Name == "platen_session" {
+			cookie = ck.Name + "=" + ck.Value
+		}
+	}
+	csrf := accepted.Data()["csrf"].(string)
+	for i := range c.nodes {
+		r := testnode.DoWith(t, "POST", url(i)+"/console/api/keys", "", map[string]any{"name": fmt.Sprintf("from node %d", i), "scopes": []string{"templates.read"}},
+			map[string]string{"Cookie": cookie, "Origin": url(i), "X-CSRF-Token": csrf})
+		if r.Status != 201 {
+			t.Fatalf("the session from node 1 on node %d: %s", i, r)
+		}
+	}
+
 	// The leader dies; a write through a survivor goes through once a new
 	// leader is elected.
 	lead, err := c.leader()

@@ -59,6 +59,8 @@ type Node struct {
 	// peer is set on a node started with a cluster key.
 	peer     *peerParts
 	listener net.Listener
+	// app is the use cases, which the janitor calls too.
+	app *app.App
 	// base is the node's public URL: --base-url, or http:// and the address
 	// it listens on.
 	base     string
@@ -296,6 +298,7 @@ func (n *Node) start(out io.Writer) error {
 	uses := app.New(app.Deps{Store: n.store, Actors: n.actors, Versions: versions, Renderer: renderer, PDFTemplates: n.pdfTemplates,
 		Blobs: n.blobs, Links: n.links, Guard: guard, Clock: clk, WaitTimeout: cfg.WaitTimeout, CatchUp: catchUp,
 		Propose: n.propose, OpenSignUp: cfg.OpenSignUp})
+	n.app = uses
 	httpCfg := cfg.HTTP
 	httpCfg.BaseURL = base
 	n.http, err = transport.New(httpCfg, transport.Deps{
@@ -613,6 +616,13 @@ func (n *Node) Sweep(now time.Time) error {
 	}
 	if err := n.actors.WakePendingEndpoints(); err != nil {
 		return fmt.Errorf("resume webhook deliveries: %w", err)
+	}
+	if n.app != nil {
+		if ended, err := n.app.EndExpiredSessions(now, 500); err != nil {
+			return fmt.Errorf("end expired sessions: %w", err)
+		} else if ended > 0 {
+			n.log.Info("expired console sessions deleted", "sessions", ended)
+		}
 	}
 	for {
 		expired, err := n.actors.ExpireFiles(now, 500)

@@ -149,11 +149,12 @@ type TouchSession struct {
 	Hash string `json:"hash"`
 }
 
-// EndSessions ends one session (Hash), or every session of a person (UserID)
-// but Keep, or every session of a person in one organisation (UserID and
-// OrgID).
+// EndSessions ends one session (Hash), several (Hashes: the janitor's
+// expired ones), or every session of a person (UserID) but Keep, or every
+// session of a person in one organisation (UserID and OrgID).
 type EndSessions struct {
-	Hash   string `json:"hash,omitempty"`
+	Hash   string   `json:"hash,omitempty"`
+	Hashes []string `json:"hashes,omitempty"`
 	UserID string `json:"userId,omitempty"`
 	OrgID  string `json:"orgId,omitempty"`
 	Keep   string `json:"keep,omitempty"`
@@ -438,12 +439,14 @@ func applyEndSessions(t *txn, c *Command) error {
 	if e.UserID != "" {
 		return t.endSessions(e.UserID, e.OrgID, e.Keep)
 	}
-	var s Session
-	if err := getRecord(t.b, sessionKey(e.Hash), &s); err != nil {
-		return nil // ended already: ending it again changes nothing
+	for _, h := range append(e.Hashes, e.Hash) {
+		var s Session
+		if h == "" || getRecord(t.b, sessionKey(h), &s) != nil {
+			continue // ended already: ending it again changes nothing
+		}
+		t.delete(sessionKey(s.Hash))
+		t.delete(append(userSessionsPrefix(s.UserID), s.Hash...))
 	}
-	t.delete(sessionKey(s.Hash))
-	t.delete(append(userSessionsPrefix(s.UserID), s.Hash...))
 	return t.err
 }
 
@@ -554,6 +557,26 @@ func (s *Store) Session(hash string) (Session, error) {
 func (s *Store) UserSessions(userID string) (int, error) {
 	n := 0
 	return n, s.scan(userSessionsPrefix(userID), 0, func(_, _ []byte) error { n++; return nil })
+}
+
+// ExpiredSessions returns the hashes of up to limit sessions no longer live
+// at now, for the janitor to delete.
+func (s *Store) ExpiredSessions(now time.Time, limit int) ([]string, error) {
+	var out []string
+	err := s.scan([]byte("s/"), 0, func(_, v []byte) error {
+		var rec Session
+		if err := decode(v, &rec); err != nil {
+			return err
+		}
+		if !rec.Live(now) {
+			out = append(out, rec.Hash)
+			if len(out) == limit {
+				return errStop
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 // Link returns a one-time link by its hash.

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -124,5 +125,27 @@ func TestFailedSignInsLockTheAccount(t *testing.T) {
 	applyCmds(t, s, &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Session: Session{Hash: "s9", UserID: "usr_a", OrgID: "org_a"}}})
 	if u, _ := s.User("usr_a"); u.FailedSignIns != 0 || u.LockedUntil != nil {
 		t.Fatalf("a sign-in did not forget the failures: %+v", u)
+	}
+}
+
+func TestExpiredSessionsAreFoundAndEnded(t *testing.T) {
+	s := openTestStore(t)
+	start := func(hash string, seen time.Time) *Command {
+		return &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Session: Session{Hash: hash, UserID: "usr_a", OrgID: "org_a",
+			LastSeenAt: seen, ExpiresAt: t0.Add(SessionLifetime)}}}
+	}
+	applyCmds(t, s, createOrg("org_a"), linkCmd("l1", LinkOwner, "a@example.com", "org_a", accounts.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
+		start("idle", t0), start("fresh", t0.Add(SessionIdle)))
+	now := t0.Add(SessionIdle + time.Minute)
+	got, err := s.ExpiredSessions(now, 10)
+	if err != nil || len(got) != 2 || !slices.Contains(got, "idle") || !slices.Contains(got, "s1") {
+		t.Fatalf("expired at %v: %v, %v; want idle and s1", now, got, err)
+	}
+	applyCmds(t, s, &Command{Kind: KindEndSessions, At: now, EndSessions: &EndSessions{Hashes: got}})
+	if n, _ := s.UserSessions("usr_a"); n != 1 {
+		t.Fatalf("%d sessions left, want the fresh one", n)
+	}
+	if _, err := s.Session("fresh"); err != nil {
+		t.Fatal(err)
 	}
 }

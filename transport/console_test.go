@@ -336,3 +336,66 @@ func TestSignInIsSlowedThenLocked(t *testing.T) {
 		t.Fatalf("unknown account: %d %s", a.Status, a.Body)
 	}
 }
+
+func TestPasswordChangeAndOperatorReset(t *testing.T) {
+	n := testnode.Start(t, nil)
+	owner := newPerson(t, n)
+	owner.accept(n.OwnerLink, "ada@example.com", "correct horse battery")
+	laptop := newPerson(t, n)
+	laptop.signIn("ada@example.com", "correct horse battery")
+
+	if a := owner.do("POST", "/console/api/password", map[string]any{"current": "wrong one", "password": "a new passphrase"}, nil); a.Status != 400 || a.Field != "current" {
+		t.Fatalf("change with a wrong current password: %d %s", a.Status, a.Body)
+	}
+	if a := owner.do("POST", "/console/api/password", map[string]any{"current": "correct horse battery", "password": "short"}, nil); a.Status != 400 || a.Field != "password" {
+		t.Fatalf("change to a short password: %d %s", a.Status, a.Body)
+	}
+	owner.must(200, "POST", "/console/api/password", map[string]any{"current": "correct horse battery", "password": "a new passphrase"})
+	owner.must(200, "GET", "/console/api/me", nil) // the changing session stays
+	if a := laptop.do("GET", "/console/api/me", nil, nil); a.Status != 401 {
+		t.Fatalf("another session after a password change: %d", a.Status)
+	}
+	if a := newPerson(t, n).signIn("ada@example.com", "correct horse battery"); a.Status != 401 {
+		t.Fatalf("the old password after a change: %d", a.Status)
+	}
+
+	// The operator's reset link sets a new password and signs out everywhere.
+	r := testnode.Do(t, "POST", n.URL+"/admin/v1/users/reset", n.OperatorToken, map[string]any{"email": "ADA@example.com"})
+	if r.Status != 201 || r.Data()["purpose"] != "reset" {
+		t.Fatalf("reset link: %s", r)
+	}
+	if r := testnode.Do(t, "POST", n.URL+"/admin/v1/users/reset", n.OperatorToken, map[string]any{"email": "nobody@example.com"}); r.Status != 404 {
+		t.Fatalf("reset link for nobody: %s", r)
+	}
+	phone := newPerson(t, n)
+	phone.accept(r.Data()["link"].(string), "", "after the reset")
+	if a := owner.do("GET", "/console/api/me", nil, nil); a.Status != 401 {
+		t.Fatalf("a session from before the reset: %d", a.Status)
+	}
+	if a := newPerson(t, n).signIn("ada@example.com", "after the reset"); a.Status != 200 {
+		t.Fatalf("sign-in with the reset password: %d %s", a.Status, a.Body)
+	}
+}
+
+func TestOpenSignUpIsOffUnlessTheNodeAllowsIt(t *testing.T) {
+	closed := testnode.Start(t, nil)
+	if a := newPerson(t, closed).do("POST", "/console/api/signup", map[string]any{"email": "x@example.com", "password": "long enough pw"}, nil); a.Status != 403 || a.Code != "SIGN_UP_CLOSED" {
+		t.Fatalf("sign-up on a closed node: %d %s", a.Status, a.Body)
+	}
+	n := testnode.Start(t, func(c *node.Config) { c.OpenSignUp = true })
+	p := newPerson(t, n)
+	a := p.must(201, "POST", "/console/api/signup", map[string]any{"email": "new@example.com", "password": "long enough pw", "organisation": "New Co"})
+	if a.Data["role"] != "owner" || a.Data["organisation"].(map[string]any)["plan"] != "sandbox" {
+		t.Fatalf("sign-up: %v", a.Data)
+	}
+	p.csrf = a.Data["csrf"].(string)
+	if a := newPerson(t, n).do("POST", "/console/api/signup", map[string]any{"email": "NEW@example.com", "password": "long enough pw"}, nil); a.Status != 409 {
+		t.Fatalf("sign-up with a taken email: %d %s", a.Status, a.Body)
+	}
+	// The new organisation is its own: the first organisation's templates are not its.
+	p.must(200, "GET", "/v1/templates", nil)
+	p.must(201, "POST", "/v1/templates/library/invoice/copy", map[string]any{})
+	if r := testnode.Do(t, "GET", n.URL+"/v1/templates/invoice", n.Key, nil); r.Status != 404 {
+		t.Fatalf("a sign-up's template in the first organisation: %s", r)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/platen/platen/billing"
@@ -511,4 +512,26 @@ func (s *Store) VersionPages(tplID string, n int) int {
 		return 0
 	}
 	return int(binary.BigEndian.Uint32(raw))
+}
+
+// DocumentsSince calls fn with each of an organisation's documents created at
+// or after since, newest first. Ids sort by creation time, so the walk of the
+// org's index stops at the first older one: it reads what the window holds,
+// never the organisation's whole history. The console's aggregates (documents
+// a day, usage by month) are folds over it.
+func (s *Store) DocumentsSince(orgID string, since time.Time, fn func(Document) error) error {
+	err := s.newestFirst(orgDocsPrefix(orgID), "", math.MaxInt, func(id string, _ []byte) (bool, error) {
+		d, err := s.Document(id)
+		if err != nil {
+			return false, err
+		}
+		if d.CreatedAt.Before(since) {
+			return false, errStop
+		}
+		return true, fn(d)
+	})
+	if errors.Is(err, errStop) {
+		return nil
+	}
+	return err
 }

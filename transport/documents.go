@@ -177,6 +177,20 @@ func (s *Server) listDocuments(r *request) error {
 	return r.ok(http.StatusOK, map[string]any{"items": items, "nextCursor": next}, fmt.Sprintf("%d documents", len(items)))
 }
 
+// documentStats answers GET /v1/documents/stats: documents a day over the
+// last days (app.DocumentStats), for the dashboard's chart.
+func (s *Server) documentStats(r *request) error {
+	days, err := queryInt(r, "days", 30)
+	if err != nil {
+		return err
+	}
+	st, err := s.app.DocumentStats(r.org.ID, days, s.deps.Clock.Now())
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, st, "")
+}
+
 // regenerate makes a new document from the same data and the same template
 // version as the original, which is left as it is.
 func (s *Server) regenerate(r *request) error {

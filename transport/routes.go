@@ -17,8 +17,10 @@ func (s *Server) table() []*route {
 
 		{Method: http.MethodGet, Path: "/v1", Summary: "The API version, the calling key's organisation and scopes, and the operations", Auth: authKey, Handler: s.index},
 		{Method: http.MethodGet, Path: "/v1/wallet", Summary: "The plan, this month's allowance, the wallet balance and recent ledger rows", Auth: authKey, Scope: auth.WalletRead, Handler: s.wallet},
+		{Method: http.MethodGet, Path: "/v1/wallet/usage", Summary: "Pages from the allowance, pages paid from the wallet and the amount, month by month", Auth: authKey, Scope: auth.WalletRead, Handler: s.walletUsage},
 		{Method: http.MethodPost, Path: "/v1/documents", Summary: "Generate a document", Auth: authKey, Scope: auth.DocumentsGenerate, Handler: s.createDocument},
 		{Method: http.MethodGet, Path: "/v1/documents", Summary: "List documents, newest first, by status, template or correlationId", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.listDocuments},
+		{Method: http.MethodGet, Path: "/v1/documents/stats", Summary: "Documents a day over the last days, by status", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.documentStats},
 		{Method: http.MethodGet, Path: "/v1/documents/:id", Summary: "Read a document, with a fresh download link", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.getDocument},
 		{Method: http.MethodGet, Path: "/v1/documents/:id/download", Summary: "Mint a download link and record the download", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.downloadLink},
 		{Method: http.MethodPost, Path: "/v1/documents/:id/regenerate", Summary: "Generate a new document from the same data and template version", Auth: authKey, Scope: auth.DocumentsGenerate, Handler: s.regenerate},

@@ -2,8 +2,10 @@ package transport
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
+	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/storage"
 )
 
@@ -54,4 +56,32 @@ func (s *Server) wallet(r *request) error {
 		HeldMicros:    r.org.HeldMicros,
 		Ledger:        rows,
 	}, "")
+}
+
+// walletUsage answers GET /v1/wallet/usage: what completed documents cost,
+// month by month (app.UsageByMonth).
+func (s *Server) walletUsage(r *request) error {
+	months, err := queryInt(r, "months", 12)
+	if err != nil {
+		return err
+	}
+	usage, err := s.app.UsageByMonth(r.org.ID, months, s.deps.Clock.Now())
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, map[string]any{"months": usage}, "")
+}
+
+// queryInt reads a whole-number query parameter, def when it is absent. The
+// range is the use case's to check.
+func queryInt(r *request, name string, def int) (int, error) {
+	raw := string(r.QueryArgs().Peek(name))
+	if raw == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil {
+		return 0, fault.Invalid(name, "must be a whole number")
+	}
+	return n, nil
 }

@@ -155,9 +155,9 @@ type TouchSession struct {
 type EndSessions struct {
 	Hash   string   `json:"hash,omitempty"`
 	Hashes []string `json:"hashes,omitempty"`
-	UserID string `json:"userId,omitempty"`
-	OrgID  string `json:"orgId,omitempty"`
-	Keep   string `json:"keep,omitempty"`
+	UserID string   `json:"userId,omitempty"`
+	OrgID  string   `json:"orgId,omitempty"`
+	Keep   string   `json:"keep,omitempty"`
 }
 
 // SetPassword changes a person's password and ends their other sessions.

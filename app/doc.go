@@ -1,7 +1,7 @@
 // Package app holds Platen's use cases: for each thing a caller can do that
 // takes more than one decision of an actor, one function that every way in
-// calls — the REST API and the realtime namespace in package transport, and
-// the dashboard next. A handler only decodes its request, calls one function
+// calls — the REST API, the realtime namespace and the dashboard's routes in
+// package transport. A handler only decodes its request, calls one function
 // here, and encodes the answer; no rule lives in a handler.
 //
 //   - Generate and Regenerate: check a document request, admit it on a node,

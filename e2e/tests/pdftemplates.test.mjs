@@ -1,0 +1,130 @@
+// Templates made from an uploaded PDF: upload one in the console (a refusal
+// shown at the file input first), see every text piece outlined over the
+// page, mark two pieces as fields by clicking them (a refusal of a key shown
+// at that field's input), save a version, preview the draft, generate a
+// document with sample values, and read the values back out of the
+// generated PDF with pdftotext. The upload page and the editor are checked
+// with axe-core and photographed at laptop and phone widths.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { launch, newOwner, visit, checkA11y, screenshots, widths } from '../lib.mjs';
+
+// An invoice Chromium printed, already in the repository as a fixture of
+// the PDF reader.
+const fixture = fileURLToPath(new URL('../../pdftemplate/testdata/chromium-invoice.pdf', import.meta.url));
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+// pdfText is the text of a PDF, as pdftotext (poppler) reads it.
+function pdfText(bytes) {
+  return execFileSync('pdftotext', ['-layout', '-', '-'], { input: bytes }).toString();
+}
+
+test('upload a PDF, mark two fields, save, preview and generate from it', async () => {
+  const { page } = await newOwner(browser, { plan: 'starter' });
+  try {
+    await visit(page, '/templates/upload', 'pdf-upload');
+
+    // The server's refusal shows at the file input.
+    await page.getByLabel('PDF file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a PDF at all') });
+    await page.getByRole('button', { name: 'Upload and read its text' }).click();
+    const fileInput = page.getByLabel('PDF file');
+    await page.locator('.field-error').first().waitFor();
+    assert.equal(await fileInput.getAttribute('aria-invalid'), 'true', 'the refusal is shown at the file input');
+
+    await fileInput.setInputFiles(fixture);
+    await page.getByLabel('Name').fill('Invoice from a PDF');
+    await page.getByLabel('Slug').fill('pdf-invoice');
+    await page.getByRole('button', { name: 'Upload and read its text' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Invoice from a PDF' }).waitFor();
+    const id = new URL(page.url()).pathname.split('/').pop();
+    assert.match(id, /^tpl_/, 'the editor opens at the template’s address');
+
+    // Every piece the server read is a button over the page image.
+    const pieces = await page.evaluate((id) => fetch(`/v1/templates/${id}/pieces`).then(r => r.json()), id);
+    const items = pieces.data.items;
+    assert.ok(items.length > 10, `pieces: ${items.length}`);
+    const sheet = page.locator('.pdf-page').first();
+    await sheet.locator('img').evaluate((img) => img.decode());
+    assert.equal(await sheet.locator('button.pdf-piece').count(), items.length, 'one button a piece');
+    // Placed where the piece is on the image, whatever width it is shown at.
+    const customer = items.find(p => p.text === 'Marlow Coffee Roasters Ltd');
+    assert.ok(customer, 'the fixture’s customer line is a piece');
+    const { width: pw, height: ph } = pieces.data.pages[0];
+    for (const size of [widths.laptop, widths.phone]) {
+      await page.setViewportSize(size);
+      const img = await sheet.locator('img').boundingBox();
+      const b = await sheet.getByRole('button', { name: customer.text, exact: true }).boundingBox();
+      assert.ok(Math.abs(b.x - (img.x + img.width * customer.box.x / pw)) < 1.5, `left at ${size.width}: ${b.x} vs image ${img.x}+${img.width}`);
+      assert.ok(Math.abs(b.width - img.width * customer.box.w / pw) < 1.5, `width at ${size.width}`);
+      assert.ok(Math.abs(b.y - (img.y + img.height * customer.box.y / ph)) < 1.5, `top at ${size.width}`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `no sideways scroll at ${size.width}`);
+    }
+    await page.setViewportSize(widths.laptop);
+
+    // Mark two pieces by clicking them; the second without a key first.
+    await sheet.getByRole('button', { name: customer.text, exact: true }).click();
+    const key0 = page.getByRole('textbox', { name: 'Key' }).nth(0);
+    assert.ok(await key0.evaluate((el) => el === document.activeElement), 'the new field’s key has the focus');
+    await key0.fill('customer');
+    await sheet.getByRole('button', { name: 'PO-77815', exact: true }).click();
+    await page.getByRole('button', { name: 'Save as version' }).click();
+    const key1 = page.locator('[name="fields[1].key"]');
+    await page.locator('#f-fields\\[1\\]\\.key-error').waitFor();
+    assert.equal(await key1.getAttribute('aria-invalid'), 'true', 'the refusal of fields[1].key is at its input');
+    await key1.fill('po');
+    await page.locator('[name="fields[1].required"]').check();
+
+    // Marked pieces look different: a solid outline and their key over them.
+    const marked = sheet.locator('button.pdf-piece.marked');
+    assert.equal(await marked.count(), 2);
+    assert.deepEqual(await sheet.locator('.pdf-piece-tag.shown').allTextContents(), ['customer', 'po']);
+    assert.equal(await sheet.getByRole('button', { name: `${customer.text} (field customer)` }).count(), 1, 'the field is in the button’s name');
+    assert.equal(await page.getByRole('row', { name: /Marlow Coffee Roasters Ltd.*customer/ }).count(), 1, 'the table says which pieces are fields');
+
+    await page.getByRole('button', { name: 'Save as version' }).click();
+    await page.getByText('Version 1 saved and active.').waitFor();
+    const v = await page.evaluate((id) => fetch(`/v1/templates/${id}/versions/1`).then(r => r.json()), id);
+    assert.deepEqual(v.data.fields.map(f => [f.key, f.text, !!f.required]),
+      [['customer', 'Marlow Coffee Roasters Ltd', false], ['po', 'PO-77815', true]]);
+
+    // Try it: the draft previewed with the values typed, then a document.
+    await page.getByRole('textbox', { name: 'customer', exact: true }).fill('Acme Widgets GmbH');
+    await page.getByRole('textbox', { name: 'po', exact: true }).fill('PO-12345');
+    await page.getByRole('button', { name: 'Preview the draft' }).click();
+    const open = page.getByRole('link', { name: 'open the preview PDF' });
+    await open.waitFor();
+    const previewText = pdfText(Buffer.from(await page.evaluate(async (href) => {
+      const b = await (await fetch(href)).arrayBuffer();
+      return [...new Uint8Array(b)];
+    }, await open.getAttribute('href'))));
+    assert.match(previewText, /Acme Widgets GmbH/, 'the preview has the value typed');
+
+    await checkA11y(page, 'pdf-editor');
+    await screenshots(page, 'pdf-editor');
+
+    await page.getByRole('button', { name: 'Generate document' }).click();
+    const docLink = page.getByRole('link', { name: /^doc_/ });
+    await docLink.waitFor();
+    assert.match(await docLink.getAttribute('href'), /^\/documents\/doc_/);
+    const download = await page.getByRole('link', { name: 'Download the PDF' }).getAttribute('href');
+    const res = await fetch(download);
+    assert.equal(res.status, 200);
+    const text = pdfText(Buffer.from(await res.arrayBuffer()));
+    assert.match(text, /Acme Widgets GmbH/);
+    assert.match(text, /PO-12345/);
+    assert.doesNotMatch(text, /Marlow Coffee Roasters Ltd/, 'the original text is gone');
+    assert.doesNotMatch(text, /PO-77815/);
+
+    // A required key left empty: the server's refusal at its input.
+    await page.getByRole('textbox', { name: 'po', exact: true }).fill('');
+    await page.getByRole('button', { name: 'Generate document' }).click();
+    await page.locator('#f-po-error').waitFor();
+    assert.equal(await page.getByRole('textbox', { name: 'po', exact: true }).getAttribute('aria-invalid'), 'true');
+    await screenshots(page, 'pdf-editor-refused');
+  } finally { await page.context().close(); }
+});

@@ -4,6 +4,7 @@
 // laptop and phone widths.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { launch, newPage, api, need, visit, acceptLink, password, screenshots, checkA11y, paints, firstPaint } from '../lib.mjs';
 
 let browser;
@@ -94,6 +95,38 @@ test('an owner invites a member, who cannot see keys', async () => {
   } finally { await member.context().close(); }
   await owner.reload();
   await owner.getByRole('cell', { name: /^Mem Ber/ }).waitFor();
+});
+
+test('a forged cross-site request from another origin is refused', async () => {
+  // Another site (127.0.0.2 is another host, so another site) whose page
+  // posts to the console with the owner's browser: a form that would make a
+  // key, and a fetch that would copy a starter.
+  const target = need('baseURL');
+  const evil = http.createServer((req, res) => {
+    res.setHeader('Content-Type', 'text/html');
+    res.end(`<!doctype html><html lang="en"><title>evil</title><body>
+      <form id="f" method="POST" action="${target}/console/api/keys" enctype="text/plain">
+        <input name='{"name":"forged","scopes":["wallet.read"],"x":"' value='"}'></form>
+      <script>
+        fetch('${target}/v1/templates/library/invoice/copy', {method: 'POST', credentials: 'include', mode: 'no-cors',
+          headers: {'Content-Type': 'text/plain'}, body: '{}'}).finally(() => document.getElementById('f').submit());
+      </script></body></html>`);
+  });
+  await new Promise((ok) => evil.listen(0, '127.0.0.2', ok));
+  const page = await owner.context().newPage();
+  try {
+    const answered = page.waitForResponse((r) => r.url().endsWith('/console/api/keys'));
+    await page.goto(`http://127.0.0.2:${evil.address().port}/`);
+    const res = await answered;
+    assert.ok([401, 403].includes(res.status()), `the forged form got ${res.status()}`);
+  } finally {
+    await page.close();
+    evil.close();
+  }
+  const keys = await owner.evaluate(() => fetch('/console/api/keys').then((r) => r.json()));
+  assert.ok(!keys.data.items.some((k) => k.name === 'forged'), 'a forged request made a key');
+  const tpls = await owner.evaluate(() => fetch('/v1/templates').then((r) => r.json()));
+  assert.ok(!tpls.data.items.some((t) => t.slug === 'invoice'), 'a forged fetch copied a starter');
 });
 
 test('the account page; sign out everywhere ends the session', async () => {

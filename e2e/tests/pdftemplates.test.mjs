@@ -86,6 +86,11 @@ test('upload a PDF, mark two fields, save, preview and generate from it', async 
     assert.equal(await sheet.getByRole('button', { name: `${customer.text} (field customer)` }).count(), 1, 'the field is in the button’s name');
     assert.equal(await page.getByRole('row', { name: /Marlow Coffee Roasters Ltd.*customer/ }).count(), 1, 'the table says which pieces are fields');
 
+    // A keyboard gets past the pieces' buttons to the fields at once.
+    await page.getByRole('button', { name: 'Skip the pieces to the fields' }).focus();
+    await page.keyboard.press('Enter');
+    assert.ok(await key0.evaluate((el) => el === document.activeElement), 'skipping the pieces lands on the first field');
+
     await page.getByRole('button', { name: 'Save as version' }).click();
     await page.getByText('Version 1 saved and active.').waitFor();
     const v = await page.evaluate((id) => fetch(`/v1/templates/${id}/versions/1`).then(r => r.json()), id);

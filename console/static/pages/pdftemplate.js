@@ -300,7 +300,10 @@ export async function renderEditor(main, template) {
     pageHeader(template.name, badge('From a PDF'), link('/templates', 'All templates')),
     facts,
     h('div', { class: 'pdf-editor' },
-      h('section', { class: 'pdf-pages', 'aria-label': 'Pages' }, figures),
+      h('section', { class: 'pdf-pages', 'aria-label': 'Pages' },
+        // A keyboard's way past every piece's button to the fields.
+        h('button', { type: 'button', class: 'btn small pdf-skip', onclick: () => (list.querySelector('input') || list).focus() }, 'Skip the pieces to the fields'),
+        figures),
       h('section', { class: 'card pdf-side', 'aria-label': 'Fields and saving' }, fieldsForm, savedNote)),
     h('section', { class: 'card pdf-try', 'aria-label': 'Try it' }, tryForm, tryOut),
     h('section', { class: 'pdf-piece-list', 'aria-labelledby': 'pdf-list-h' },

@@ -189,13 +189,15 @@ export function fmtMoney(micros) {
 
 export function badge(text, kind = '') { return h('span', { class: 'badge ' + kind }, text); }
 
-// table builds an accessible table: cols is [[header, row => cell]].
+// table builds an accessible table: cols is [[header, row => cell]]. On a
+// phone each row folds into a card, each cell headed by its column's name
+// (data-label, drawn by app.css).
 export function table(caption, cols, rows, empty = 'Nothing yet.') {
   if (!rows.length) return h('p', { class: 'muted empty' }, empty);
-  return h('div', { class: 'table-wrap' }, h('table', {},
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'cards' },
     h('caption', { class: 'sr-only' }, caption),
     h('thead', {}, h('tr', {}, cols.map(([head]) => h('th', { scope: 'col' }, head)))),
-    h('tbody', {}, rows.map(r => h('tr', {}, cols.map(([, cell]) => h('td', {}, cell(r))))))));
+    h('tbody', {}, rows.map(r => h('tr', {}, cols.map(([head, cell]) => h('td', { 'data-label': head || null }, cell(r))))))));
 }
 
 // go navigates within the console.

@@ -223,7 +223,8 @@ export async function renderEditor(main, template) {
       h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
       keys.length ? h('div', { class: 'pdf-try-values' }, keys.map(k => {
         const f = fields.find(x => x.key.trim() === k);
-        return field(k, { name: k, value: tryValues[k] ?? '', placeholder: f.default || pieces.get(f.pieceId).text, oninput: (e) => { tryValues[k] = e.target.value; } });
+        return field(k, { name: k, value: tryValues[k] ?? '', oninput: (e) => { tryValues[k] = e.target.value; } },
+          { hint: `Replaces “${pieces.get(f.pieceId).text}”` + (f.default ? `; default “${f.default}”` : '') });
       })) : h('p', { class: 'muted' }, 'Give a field a key to try a value in it.'),
       h('div', { class: 'actions' },
         h('button', { type: 'button', class: 'btn', onclick: () => run(() => preview(null)) }, 'Preview the draft'),
@@ -242,6 +243,7 @@ export async function renderEditor(main, template) {
     const btns = tryForm.querySelectorAll('button');
     clearErrors(tryForm);
     clearErrors(fieldsForm);
+    fill(tryOut); // an earlier answer is not this one's
     btns.forEach(b => { b.disabled = true; });
     try { await fn(); }
     catch (err) {

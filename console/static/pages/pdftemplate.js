@@ -202,10 +202,9 @@ export async function renderEditor(main, template) {
   function drawTable() {
     const byPiece = new Map(fields.map((f, i) => [f.pieceId, [f, i]]));
     fill(pieceTable, table('Text pieces read from the PDF', [
-      ...(pages.length > 1 ? [['Page', p => String(p.page)]] : []),
-      ['Text', p => p.text],
-      ['Font', p => h('span', { class: 'muted' }, `${p.font || '—'} ${p.size ? p.size.toFixed(1) + ' pt' : ''}`)],
-      ['Field', p => byPiece.has(p.id) ? badge(byPiece.get(p.id)[0].key.trim() || 'no key yet', 'ok') : h('span', { class: 'muted' }, '—')],
+      ['Text', p => [h('span', { class: 'pdf-text' }, p.text), ' ', h('span', { class: 'muted pdf-font' },
+        pages.length > 1 ? `page ${p.page} · ` : '', `${p.font || ''} ${p.size ? p.size.toFixed(1) + '\u00a0pt' : ''}`)]],
+      ['Field', p => byPiece.has(p.id) ? badge(byPiece.get(p.id)[0].key.trim() || 'no key yet', 'ok') : h('span', { class: 'muted pdf-none' }, '—')],
       ['', p => h('button', { type: 'button', class: 'btn small', 'aria-label': (byPiece.has(p.id) ? 'Edit the field “' : 'Make a field of “') + p.text + '”', onclick: () => mark(p.id) },
         byPiece.has(p.id) ? 'Edit the field' : 'Make a field')],
     ], found.items, 'The upload has no text pieces to mark.'));

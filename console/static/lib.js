@@ -230,3 +230,33 @@ export function pageHeader(title, ...actions) {
   document.title = title + ' · Platen';
   return h('div', { class: 'page-head' }, h('h1', {}, title), actions.length ? h('div', { class: 'actions' }, actions) : null);
 }
+
+// statusBadge shows a document's status as a word in a coloured badge: the
+// word carries the meaning, the colour only repeats it.
+export function statusBadge(status) {
+  const label = { queued: 'Queued', rendering: 'Rendering', completed: 'Completed', failed: 'Failed' }[status] || status;
+  return h('span', { class: 'badge ' + status, dataset: { status } }, label);
+}
+
+// svg builds an SVG element as h() builds HTML ones (attributes as given,
+// text as text nodes).
+export function svg(tag, attrs, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// fmtBytes is a file size for people.
+export function fmtBytes(n) {
+  n = Number(n || 0);
+  if (n < 1024) return n + ' B';
+  if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
+  return (n / 1024 / 1024).toFixed(1) + ' MB';
+}

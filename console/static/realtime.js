@@ -18,7 +18,11 @@ function connect() {
   ws.addEventListener('message', (m) => {
     let f;
     try { f = JSON.parse(m.data); } catch { return; }
-    if (f.type === 'subscribed' && !cursor) cursor = f.cursor;
+    if (f.type === 'subscribed') {
+      if (!cursor) cursor = f.cursor;
+      subscribed = true;
+      waiting.splice(0).forEach(fn => fn());
+    }
     if (f.type === 'event') {
       cursor = f.cursor;
       for (const fn of listeners) { try { fn(f); } catch (e) { console.error(e); } }
@@ -26,6 +30,7 @@ function connect() {
   });
   ws.addEventListener('close', () => {
     ws = null;
+    subscribed = false;
     if (closing || listeners.size === 0) return;
     setTimeout(() => { if (listeners.size && !ws) connect(); }, retry);
     retry = Math.min(retry * 2, 15000);
@@ -47,3 +52,20 @@ export function onEvent(fn) {
 
 // live reports whether the socket is open.
 export function live() { return ws?.readyState === WebSocket.OPEN; }
+
+// Whether the socket has subscribed, and who waits for it (whenLive).
+let subscribed = false;
+const waiting = [];
+
+// whenLive resolves once the feed is subscribed (at once when it is), or
+// after two seconds without it: a page that starts listening, waits for
+// this, then reads its list misses nothing made between the read and the
+// subscription, and still paints when the socket cannot open.
+export function whenLive() {
+  if (subscribed && ws) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(t); resolve(true); };
+    const t = setTimeout(() => { const i = waiting.indexOf(done); if (i >= 0) waiting.splice(i, 1); resolve(false); }, 2000);
+    waiting.push(done);
+  });
+}

@@ -1,0 +1,113 @@
+// One document: its record, why it failed when it did, a download (a fresh
+// signed link from the API each time), and regenerating it. Its status
+// follows the change feed while the page is open.
+import { h, fill, api, showError, fmtDate, fmtBytes, statusBadge, link, go, pageHeader, can, announce } from '../lib.js';
+import { onEvent, whenLive } from '../realtime.js';
+
+export async function render(main, params) {
+  const id = params.id;
+  let doc = null;
+  const body = h('div', {});
+  const liveNote = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  const errBox = h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true });
+
+  const early = [];
+  let handle = (f) => early.push(f);
+  const stop = onEvent((f) => handle(f));
+  try {
+    await whenLive();
+    doc = await api('GET', `/v1/documents/${encodeURIComponent(id)}`);
+  } catch (err) {
+    stop();
+    if (err.status === 404) {
+      fill(main, pageHeader('Document not found'), h('p', {}, 'There is no document ', h('code', {}, id), ' in this organisation. ', link('/documents', 'Back to the documents'), '.'));
+      return undefined;
+    }
+    throw err;
+  }
+
+  function draw() {
+    fill(body, facts(doc), failure(doc));
+    const head = main.querySelector('.page-head');
+    const fresh = header(doc);
+    if (head) head.replaceWith(fresh); else main.prepend(fresh);
+  }
+
+  function header(d) {
+    const download = h('button', { type: 'button', class: 'btn primary', disabled: d.status !== 'completed' || d.fileExpired, onclick: async () => {
+      download.disabled = true;
+      try {
+        // A fresh link each time: the download is recorded, and the link
+        // is navigated to at once (the PDF comes as an attachment).
+        const { url } = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/download`);
+        const a = h('a', { href: url, download: d.filename, hidden: true });
+        document.body.append(a); a.click(); a.remove();
+        announce(`Downloading ${d.filename}`);
+      } catch (err) { showError(main, err); }
+      finally { download.disabled = doc.status !== 'completed'; }
+    } }, 'Download PDF');
+    const regen = can('documents.generate') ? h('button', { type: 'button', class: 'btn', onclick: async () => {
+      regen.disabled = true;
+      try {
+        const n = await api('POST', `/v1/documents/${encodeURIComponent(d.id)}/regenerate`, { wait: false });
+        announce(`Regenerating as ${n.id}`);
+        go('/documents/' + encodeURIComponent(n.id));
+      } catch (err) { showError(main, err); regen.disabled = false; }
+    } }, 'Regenerate') : null;
+    return pageHeader(d.filename || 'Document', download, regen);
+  }
+
+  handle = (f) => {
+    if (!f.event?.startsWith('document.') || f.data?.id !== id) return;
+    // The event carries the record without its link; read it again for the
+    // fields the page shows that the event does not carry.
+    api('GET', `/v1/documents/${encodeURIComponent(id)}`).then((d) => {
+      const was = doc.status;
+      doc = d;
+      draw();
+      if (d.status !== was) liveNote.textContent = `The document is now ${d.status}`;
+    }).catch((err) => showError(main, err));
+  };
+
+  fill(main, errBox, liveNote, body,
+    h('p', {}, link('/documents', '← All documents')));
+  draw();
+  early.splice(0).forEach(handle);
+  return stop;
+}
+
+function facts(d) {
+  const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
+  return h('section', { class: 'card', 'aria-labelledby': 'doc-record' },
+    h('h2', { id: 'doc-record' }, 'Record'),
+    h('dl', { class: 'facts' },
+      row('Status', statusBadge(d.status)),
+      row('Id', h('code', {}, d.id)),
+      row('Template', link('/templates/' + encodeURIComponent(d.templateId), d.templateSlug), ` version ${d.templateVersion}`),
+      row('Correlation ID', d.correlationId ? h('code', {}, d.correlationId) : '—'),
+      row('Engine', d.engine || '—', d.engineReason ? h('span', { class: 'muted block' }, d.engineReason) : null),
+      row('Pages', d.status === 'completed' ? String(d.pageCount) : '—'),
+      row('Size', d.status === 'completed' ? fmtBytes(d.byteSize) : '—'),
+      row('Watermark', d.watermarked ? 'Yes (sandbox)' : 'No'),
+      row('Created', fmtDate(d.createdAt)),
+      row('Completed', d.completedAt ? fmtDate(d.completedAt) : '—', d.durationMs ? h('span', { class: 'muted' }, ` in ${d.durationMs} ms`) : null),
+      row('Downloads', String(d.downloads)),
+      d.fileExpiresAt ? row('File kept until', fmtDate(d.fileExpiresAt)) : null,
+      d.regeneratedFrom ? row('Regenerated from', link('/documents/' + encodeURIComponent(d.regeneratedFrom), h('code', {}, d.regeneratedFrom))) : null,
+      d.metadata ? row('Metadata', h('code', { class: 'wrap' }, JSON.stringify(d.metadata))) : null));
+}
+
+// failure says why a document failed, in the server's words; a file deleted
+// at the end of its retention says so too.
+function failure(d) {
+  if (d.status === 'failed') {
+    return h('section', { class: 'card failure', 'aria-labelledby': 'doc-failed' },
+      h('h2', { id: 'doc-failed' }, 'Why it failed'),
+      h('p', {}, h('code', { class: 'error-code' }, d.errorCode || 'FAILED')),
+      h('p', { class: 'failure-message' }, d.message || 'No reason was recorded.'),
+      h('p', { class: 'muted' }, 'A failed document costs nothing. Fix the template or the data, then generate again; Regenerate helps when the engine failed.'));
+  }
+  if (d.fileExpired) return h('p', { class: 'notice' }, d.message);
+  if (d.status === 'queued' || d.status === 'rendering') return h('p', { class: 'notice' }, `The document is ${d.status}; this page updates by itself when it finishes.`);
+  return null;
+}

@@ -1,0 +1,65 @@
+// Wallet (owners): the plan, this month's allowance, the balance, the newest
+// ledger rows and what documents cost month by month. Credits and debits
+// arrive from the change feed.
+import { h, fill, api, fmtDate, fmtMoney, link, pageHeader, table, badge } from '../lib.js';
+import { onEvent, whenLive } from '../realtime.js';
+
+export async function render(main) {
+  const body = h('div', {});
+  const liveNote = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  async function load() {
+    const [w, usage] = await Promise.all([api('GET', '/v1/wallet'), api('GET', '/v1/wallet/usage?months=12')]);
+    fill(body, summary(w), ledger(w.ledger), months(usage.months));
+  }
+  let timer = 0;
+  const stop = onEvent((f) => {
+    if (!f.event?.startsWith('wallet.') && f.event !== 'document.completed') return;
+    clearTimeout(timer);
+    timer = setTimeout(() => load().then(() => { liveNote.textContent = 'Wallet updated'; }).catch(console.error), 250);
+  });
+  try { await whenLive(); await load(); } catch (err) { stop(); throw err; }
+  fill(main, pageHeader('Wallet'),
+    h('p', { class: 'lead' }, 'Each month your plan includes an allowance of pages; pages beyond it are paid from the wallet. Amounts are in your wallet\'s currency.'),
+    liveNote, body);
+  return () => { clearTimeout(timer); stop(); };
+}
+
+function summary(w) {
+  const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
+  return h('section', { class: 'card', 'aria-labelledby': 'w-plan' },
+    h('h2', { id: 'w-plan' }, 'Plan and balance'),
+    h('dl', { class: 'facts' },
+      row('Plan', h('strong', {}, w.plan.name)),
+      row('Allowance', `${w.allowance.pages.toLocaleString()} pages a month`),
+      row('Used this month', `${w.allowance.usedPages.toLocaleString()} pages, ${w.allowance.leftPages.toLocaleString()} left`, w.allowance.heldPages ? ` (${w.allowance.heldPages} held by documents rendering)` : ''),
+      row('Period', `${fmtDate(w.period.start)} to ${fmtDate(w.period.end)}`),
+      row('Pages beyond it', w.plan.wallet ? `${fmtMoney(w.plan.pageRateMicros)} a page, from the wallet` : 'Not available on this plan'),
+      row('Balance', h('strong', { class: 'balance' }, fmtMoney(w.balanceMicros)), w.heldMicros ? ` (${fmtMoney(w.heldMicros)} held by documents rendering)` : '')));
+}
+
+function ledger(rows) {
+  return h('section', { 'aria-labelledby': 'w-ledger' },
+    h('h2', { id: 'w-ledger' }, 'Ledger'),
+    h('p', { class: 'muted' }, 'The 20 newest rows, newest first. A debit is the part of a document beyond the allowance.'),
+    table('Ledger, newest first', [
+      ['When', e => fmtDate(e.at)],
+      ['Kind', e => badge(e.kind === 'credit' ? 'Credit' : 'Debit', e.kind === 'credit' ? 'ok' : 'muted')],
+      ['Amount', e => h('span', { class: 'num' }, (e.amountMicros > 0 ? '+' : '') + fmtMoney(e.amountMicros))],
+      ['Balance after', e => h('span', { class: 'num' }, fmtMoney(e.balanceAfterMicros))],
+      ['Reference', e => e.reference?.startsWith('doc_') ? link('/documents/' + encodeURIComponent(e.reference), h('code', {}, e.reference)) : (e.reference || '—')],
+    ], rows, 'No ledger rows yet: the wallet has not been credited or charged.'));
+}
+
+function months(rows) {
+  const fmt = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return h('section', { 'aria-labelledby': 'w-usage' },
+    h('h2', { id: 'w-usage' }, 'Usage by month'),
+    h('p', { class: 'muted' }, 'Completed documents by the month they completed in. Failed documents cost nothing.'),
+    table('Usage by month, newest first', [
+      ['Month', m => fmt.format(new Date(m.month + '-01T00:00:00Z'))],
+      ['Documents', m => String(m.documents)],
+      ['Pages from the allowance', m => m.allowancePages.toLocaleString()],
+      ['Pages from the wallet', m => m.walletPages.toLocaleString()],
+      ['Amount', m => fmtMoney(m.amountMicros)],
+    ], rows));
+}

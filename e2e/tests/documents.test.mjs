@@ -1,0 +1,161 @@
+// Documents in the console: an owner generates from the console's form and
+// (with a key) through REST while the list is open, and both rows appear and
+// turn completed from the change feed without a reload; a schema refusal is
+// shown at the data box; one document is opened, downloaded (a PDF) and
+// regenerated; a failed document says why; the overview counts them and
+// draws the chart, live; the wallet page shows a credit as it lands and the
+// usage by month. Each page is checked with axe-core and photographed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { launch, api, need, visit, newOwner, screenshots } from '../lib.mjs';
+
+let browser, page, orgId, key;
+const marker = () => page.evaluate(() => window.__noReload === true);
+
+before(async () => {
+  browser = await launch();
+  ({ page, orgId } = await newOwner(browser, { plan: 'starter' }));
+  const k = await api('POST', `/admin/v1/orgs/${orgId}/keys`, { key: need('operatorToken'),
+    body: { name: 'e2e documents', scopes: ['documents.generate', 'templates.write', 'templates.read', 'wallet.read'] } });
+  assert.equal(k.status, 201, k.text);
+  key = k.json.data.key;
+  const copy = await api('POST', '/v1/templates/library/letter/copy', { key, body: {} });
+  assert.equal(copy.status, 201, copy.text);
+  // A template whose fill fails at render time (an asset it does not have):
+  // its sample data passes the check, any item makes a failed document.
+  const broken = await api('POST', '/v1/templates', { key, body: {
+    name: 'Broken', slug: 'broken', html: '{{#each items}}{{asset "missing.png"}}{{/each}}', sampleData: { items: [] }, activate: true } });
+  assert.equal(broken.status, 201, broken.text);
+});
+after(async () => { await browser?.close(); });
+
+const row = (text) => page.locator('table.docs tbody tr', { hasText: text });
+
+test('documents made in the console and through REST appear and complete live', async () => {
+  await visit(page, '/documents', 'documents-empty');
+  await page.evaluate(() => { window.__noReload = true; });
+
+  // A schema refusal is shown at the data box.
+  await page.getByText('Generate a document').click();
+  const data = page.getByLabel('Data (JSON)');
+  await page.locator('details.generate').getByLabel('Template').selectOption('letter');
+  await page.waitForFunction(() => document.querySelector('textarea[name=data]')?.value.includes('recipient'));
+  await data.fill('{"subject": 5}');
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await page.locator('textarea[name=data][aria-invalid=true]').waitFor();
+  await page.locator('.field-error', { hasText: /is required|must be/ }).waitFor();
+  await screenshots(page, 'documents-schema-error');
+
+  // The form: back to the sample data (choosing the template again), with a correlationId.
+  await page.locator('details.generate').getByLabel('Template').selectOption('broken');
+  await page.waitForFunction(() => document.querySelector('textarea[name=data]')?.value.includes('items'));
+  await page.locator('details.generate').getByLabel('Template').selectOption('letter');
+  await page.waitForFunction(() => document.querySelector('textarea[name=data]')?.value.includes('recipient'));
+  await page.getByLabel('Correlation ID (optional)').fill('console-1');
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await row('console-1').waitFor();
+  await row('console-1').getByText('Completed').waitFor({ timeout: 20000 });
+
+  // REST, with a key, while the page is open: the feed brings the row.
+  const sample = (await api('GET', '/v1/templates/letter/versions/1', { key })).json.data.sampleData;
+  const r = await api('POST', '/v1/documents', { key, body: { templateId: 'letter', data: sample, correlationId: 'rest-1', wait: false } });
+  assert.equal(r.status, 202, r.text);
+  await row('rest-1').waitFor();
+  await row('rest-1').getByText('Completed').waitFor({ timeout: 20000 });
+  assert.ok(await marker(), 'the page was reloaded');
+  const live = await page.locator('#docs-live').textContent();
+  assert.match(live, /doc_/, 'the change was announced');
+  await visit(page, '/documents', 'documents');
+
+  // Filters live in the address; a filtered list takes only what fits.
+  await page.getByLabel('Correlation ID').first().fill('rest-1');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/correlationId=rest-1/);
+  await row('rest-1').waitFor();
+  assert.equal(await row('console-1').count(), 0, 'a filtered-out document is listed');
+  await page.evaluate(() => { window.__noReload = true; });
+  const other = await api('POST', '/v1/documents', { key, body: { templateId: 'letter', data: sample, correlationId: 'other', wait: false } });
+  assert.equal(other.status, 202, other.text);
+  const fits = await api('POST', '/v1/documents', { key, body: { templateId: 'letter', data: sample, correlationId: 'rest-1', wait: false } });
+  await page.locator(`tr[data-id="${fits.json.data.id}"]`).getByText('Completed').waitFor({ timeout: 20000 });
+  assert.equal(await row('other').count(), 0, 'a document outside the filter arrived in the filtered list');
+  assert.ok(await marker(), 'the page was reloaded');
+  await visit(page, '/documents?correlationId=rest-1', 'documents-filtered');
+});
+
+test('a document opens, downloads as a PDF and regenerates', async () => {
+  await page.goto(need('baseURL') + '/documents?correlationId=console-1');
+  await row('console-1').getByRole('link').click();
+  await page.getByRole('heading', { name: 'Record' }).waitFor();
+  const id = new URL(page.url()).pathname.split('/').pop();
+  assert.match(id, /^doc_/);
+  await visit(page, '/documents/' + id, 'document');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
+  const pdf = await readFile(await download.path());
+  assert.equal(pdf.subarray(0, 4).toString(), '%PDF', 'the download is not a PDF');
+  assert.equal((await api('GET', '/v1/documents/' + id, { key })).json.data.downloads, 1, 'the download was not recorded');
+
+  await page.evaluate(() => { window.__noReload = true; });
+  await page.getByRole('button', { name: 'Regenerate' }).click();
+  await page.waitForURL((u) => u.pathname.startsWith('/documents/doc_') && !u.pathname.endsWith(id));
+  await page.getByRole('definition').filter({ hasText: id }).waitFor();
+  await page.locator('.facts [data-status="completed"]').waitFor({ timeout: 20000 });
+  assert.ok(await marker(), 'the page was reloaded');
+});
+
+test('a failed document says why, here and on the overview', async () => {
+  await page.goto(need('baseURL') + '/documents');
+  await page.locator('table.docs').waitFor();
+  await page.evaluate(() => { window.__noReload = true; });
+  const r = await api('POST', '/v1/documents', { key, body: { templateId: 'broken', data: { items: [{}] }, correlationId: 'will-fail', wait: false } });
+  assert.equal(r.status, 202, r.text);
+  await row('will-fail').getByText('Failed').waitFor({ timeout: 20000 });
+  await row('will-fail').getByRole('link').click();
+  await page.getByRole('heading', { name: 'Why it failed' }).waitFor();
+  await page.getByText('TEMPLATE_ERROR').waitFor();
+  await page.getByText(/missing\.png/).waitFor();
+  assert.ok(await marker(), 'the page was reloaded');
+  await visit(page, '/documents/' + r.json.data.id, 'document-failed');
+});
+
+test('the overview counts the documents, draws the chart and follows the feed', async () => {
+  await visit(page, '/', 'overview');
+  const today = page.locator('svg.chart g.bar').last();
+  assert.equal(await page.locator('svg.chart g.bar').count(), 30);
+  assert.match(await today.getAttribute('aria-label'), /: 5 completed, 1 failed, 0 in progress$/);
+  await page.getByText('5 completed', { exact: true }).waitFor();
+  await page.getByRole('link', { name: /doc_/ }).first().waitFor();
+  await page.getByText(/missing\.png/).waitFor();
+  // The numbers behind the chart.
+  await page.getByText('Show the numbers').click();
+  await page.getByRole('rowheader').first().waitFor();
+  await screenshots(page, 'overview-numbers');
+
+  await page.evaluate(() => { window.__noReload = true; });
+  const sample = (await api('GET', '/v1/templates/letter/versions/1', { key })).json.data.sampleData;
+  const r = await api('POST', '/v1/documents', { key, body: { templateId: 'letter', data: sample } });
+  assert.equal(r.status, 201, r.text);
+  await page.getByText('6 completed', { exact: true }).waitFor();
+  assert.match(await today.getAttribute('aria-label'), /: 6 completed, 1 failed/);
+  assert.ok(await marker(), 'the page was reloaded');
+});
+
+test('the wallet shows a credit as it lands, and usage by month', async () => {
+  await visit(page, '/wallet', 'wallet-empty');
+  await page.evaluate(() => { window.__noReload = true; });
+  const c = await api('POST', `/admin/v1/orgs/${orgId}/wallet/credit`, { key: need('operatorToken'), body: { amountMicros: 2500000, reference: 'e2e-topup' } });
+  assert.equal(c.status, 201, c.text);
+  await page.getByRole('row', { name: /e2e-topup/ }).waitFor();
+  assert.match(await page.getByRole('row', { name: /e2e-topup/ }).textContent(), /\+2\.50/);
+  assert.ok(await marker(), 'the page was reloaded');
+  const month = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date());
+  const usage = page.getByRole('table', { name: /Usage by month/ }).getByRole('row', { name: new RegExp(month) });
+  // Six completed letters, all within the allowance: no wallet pages.
+  const cells = await usage.getByRole('cell').allTextContents();
+  assert.equal(cells[1], '6', cells.join(' | '));
+  assert.equal(Number(cells[2]), (await api('GET', '/v1/wallet', { key })).json.data.allowance.usedPages, cells.join(' | '));
+  assert.equal(cells[3], '0', cells.join(' | '));
+  await visit(page, '/wallet', 'wallet');
+});

@@ -150,7 +150,7 @@ test('the wallet shows a credit as it lands, and usage by month', async () => {
   await page.getByRole('row', { name: /e2e-topup/ }).waitFor();
   assert.match(await page.getByRole('row', { name: /e2e-topup/ }).textContent(), /\+2\.50/);
   assert.ok(await marker(), 'the page was reloaded');
-  const month = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date());
+  const month = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date());
   const usage = page.getByRole('table', { name: /Usage by month/ }).getByRole('row', { name: new RegExp(month) });
   // Six completed letters, all within the allowance: no wallet pages.
   const cells = await usage.getByRole('cell').allTextContents();

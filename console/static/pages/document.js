@@ -27,14 +27,14 @@ export async function render(main, params) {
   }
 
   function draw() {
-    fill(body, facts(doc), failure(doc));
+    fill(body, failure(doc), facts(doc));
     const head = main.querySelector('.page-head');
     const fresh = header(doc);
     if (head) head.replaceWith(fresh); else main.prepend(fresh);
   }
 
   function header(d) {
-    const download = h('button', { type: 'button', class: 'btn primary', disabled: d.status !== 'completed' || d.fileExpired, onclick: async () => {
+    const download = d.status === 'failed' ? null : h('button', { type: 'button', class: 'btn primary', disabled: d.status !== 'completed' || d.fileExpired, onclick: async () => {
       download.disabled = true;
       try {
         // A fresh link each time: the download is recorded, and the link

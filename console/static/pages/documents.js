@@ -159,7 +159,10 @@ function generateForm(templates, shown) {
       catch (err) {
         // A schema refusal names a path inside data (its message says which):
         // it belongs at the data box.
-        if (err.code === 'PAYLOAD_VALIDATION_FAILED') err.field = 'data';
+        if (err.code === 'PAYLOAD_VALIDATION_FAILED') {
+          err.field = 'data';
+          err.message = `The data does not fit the template's schema: ${err.message}`;
+        }
         throw err;
       }
       shown(d);

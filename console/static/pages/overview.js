@@ -69,7 +69,7 @@ function drawCards(box, w, stats) {
       h('h2', { id: 'pages-title' }, 'Pages this month'),
       h('p', { class: 'stat-value' }, `${used.toLocaleString()} of ${total.toLocaleString()}`),
       h('meter', { min: 0, max: Math.max(total, 1), value: Math.min(used, Math.max(total, 1)), 'aria-labelledby': 'pages-title' }),
-      h('p', { class: 'muted' }, `${w.allowance.leftPages.toLocaleString()} left in the allowance until ${fmtDate(w.period.end)}`)));
+      h('p', { class: 'muted' }, `${w.allowance.leftPages.toLocaleString()} left; the allowance starts again on ${dateOnly.format(new Date(w.period.end))}`)));
     cards.push(h('div', { class: 'stat card' },
       h('h2', {}, 'Wallet balance'),
       h('p', { class: 'stat-value' }, fmtMoney(w.balanceMicros)),
@@ -82,6 +82,7 @@ function drawCards(box, w, stats) {
   fill(box, cards);
 }
 
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 const dayFmt = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dayLabel = (day) => dayFmt.format(new Date(day + 'T00:00:00Z'));
 
@@ -90,7 +91,7 @@ const dayLabel = (day) => dayFmt.format(new Date(day + 'T00:00:00Z'));
 // colour. Each bar is an image with its own label (and a tooltip); the same
 // numbers are in a table under the chart.
 function drawChart(box, stats) {
-  const W = 600, H = 180, top = 12, bottom = 22, left = 28;
+  const W = 600, H = 160, top = 4, bottom = 2, left = 0;
   const n = stats.days.length, slot = (W - left) / n, barW = Math.max(slot - 3, 2);
   const max = Math.max(1, ...stats.days.map(d => d.completed + d.failed + d.pending));
   const y = (v) => (H - bottom - top) * v / max;
@@ -109,15 +110,15 @@ function drawChart(box, stats) {
       svg('rect', { x: x.toFixed(1), y: top, width: barW.toFixed(1), height: H - bottom - top, class: 'hit' }),
       part(d.completed, 'completed'), part(d.failed, 'failed'), part(d.pending, 'pending'));
   });
-  const ticks = stats.days.map((d, i) => (i % 7 === (n - 1) % 7)
-    ? svg('text', { x: (left + i * slot + slot / 2).toFixed(1), y: H - 6, 'text-anchor': 'middle', class: 'tick' }, dayLabel(d.day)) : null);
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'group', 'aria-labelledby': 'chart-title', focusable: 'false' },
+  // The axis labels are HTML under the chart, so they keep their size on a
+  // phone where the drawing shrinks.
+  const mid = stats.days[Math.floor((n - 1) / 2)];
+  const axis = h('div', { class: 'chart-x', 'aria-hidden': 'true' },
+    h('span', {}, dayLabel(stats.days[0].day)), h('span', {}, dayLabel(mid.day)), h('span', {}, 'Today'));
+  const chart = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'chart', role: 'group', 'aria-labelledby': 'chart-title', focusable: 'false' },
     svg('defs', {}, svg('pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
       svg('rect', { width: 6, height: 6, class: 'hatch-bg' }), svg('line', { x1: 0, y1: 0, x2: 0, y2: 6, class: 'hatch-line' }))),
-    svg('line', { x1: left, y1: H - bottom, x2: W, y2: H - bottom, class: 'axis' }),
-    svg('text', { x: left - 4, y: top + 4, 'text-anchor': 'end', class: 'tick' }, String(max)),
-    svg('text', { x: left - 4, y: H - bottom, 'text-anchor': 'end', class: 'tick' }, '0'),
-    bars, ticks);
+    bars);
   const legend = h('ul', { class: 'legend' },
     h('li', {}, h('span', { class: 'key completed', 'aria-hidden': 'true' }), 'Completed (solid)'),
     h('li', {}, h('span', { class: 'key failed', 'aria-hidden': 'true' }), 'Failed (hatched)'),
@@ -131,7 +132,9 @@ function drawChart(box, stats) {
       h('tbody', {}, rows.map(d => h('tr', {}, h('th', { scope: 'row' }, dayLabel(d.day)), h('td', {}, String(d.completed)), h('td', {}, String(d.failed)), h('td', {}, String(d.pending))))))) : h('p', { class: 'muted' }, 'No documents in these days.'));
   const keep = box.querySelector('details.numbers')?.open;
   if (keep) numbers.open = true;
-  fill(box, h('h2', { id: 'chart-title' }, `Documents a day, last ${DAYS} days`), chart, legend, numbers);
+  fill(box, h('h2', { id: 'chart-title' }, `Documents a day, last ${DAYS} days`),
+    h('p', { class: 'muted chart-scale' }, `The tallest bar is ${max} document${max === 1 ? '' : 's'}.`),
+    chart, axis, legend, numbers);
 }
 
 function drawFailures(box, items) {

@@ -24,6 +24,8 @@ export async function render(main) {
   return () => { clearTimeout(timer); stop(); };
 }
 
+const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
 function summary(w) {
   const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
   return h('section', { class: 'card', 'aria-labelledby': 'w-plan' },
@@ -32,13 +34,13 @@ function summary(w) {
       row('Plan', h('strong', {}, w.plan.name)),
       row('Allowance', `${w.allowance.pages.toLocaleString()} pages a month`),
       row('Used this month', `${w.allowance.usedPages.toLocaleString()} pages, ${w.allowance.leftPages.toLocaleString()} left`, w.allowance.heldPages ? ` (${w.allowance.heldPages} held by documents rendering)` : ''),
-      row('Period', `${fmtDate(w.period.start)} to ${fmtDate(w.period.end)}`),
+      row('Period', `${day.format(new Date(w.period.start))} to ${day.format(new Date(new Date(w.period.end) - 1))}`),
       row('Pages beyond it', w.plan.wallet ? `${fmtMoney(w.plan.pageRateMicros)} a page, from the wallet` : 'Not available on this plan'),
       row('Balance', h('strong', { class: 'balance' }, fmtMoney(w.balanceMicros)), w.heldMicros ? ` (${fmtMoney(w.heldMicros)} held by documents rendering)` : '')));
 }
 
 function ledger(rows) {
-  return h('section', { 'aria-labelledby': 'w-ledger' },
+  return h('section', { class: 'wallet-part', 'aria-labelledby': 'w-ledger' },
     h('h2', { id: 'w-ledger' }, 'Ledger'),
     h('p', { class: 'muted' }, 'The 20 newest rows, newest first. A debit is the part of a document beyond the allowance.'),
     table('Ledger, newest first', [
@@ -51,15 +53,15 @@ function ledger(rows) {
 }
 
 function months(rows) {
-  const fmt = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-  return h('section', { 'aria-labelledby': 'w-usage' },
+  const fmt = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return h('section', { class: 'wallet-part', 'aria-labelledby': 'w-usage' },
     h('h2', { id: 'w-usage' }, 'Usage by month'),
     h('p', { class: 'muted' }, 'Completed documents by the month they completed in. Failed documents cost nothing.'),
     table('Usage by month, newest first', [
       ['Month', m => fmt.format(new Date(m.month + '-01T00:00:00Z'))],
       ['Documents', m => String(m.documents)],
-      ['Pages from the allowance', m => m.allowancePages.toLocaleString()],
-      ['Pages from the wallet', m => m.walletPages.toLocaleString()],
+      ['Allowance pages', m => m.allowancePages.toLocaleString()],
+      ['Wallet pages', m => m.walletPages.toLocaleString()],
       ['Amount', m => fmtMoney(m.amountMicros)],
     ], rows));
 }

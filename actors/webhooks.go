@@ -104,6 +104,7 @@ type (
 	attemptDone struct {
 		delivery storage.Delivery
 		attempt  webhooks.Attempt
+		body     []byte // what was sent
 		at       time.Time
 	}
 )
@@ -189,7 +190,7 @@ func (e *endpointActor) next(c *actor.Context) {
 	engine, self, d, url := c.Engine(), c.PID(), *due, ep.URL
 	go func() {
 		a := deps.Sender.Send(e.sys.ctx, url, secret, d.ID, d.Event, body, now)
-		engine.Send(self, attemptDone{delivery: d, attempt: a, at: deps.Clock.Now()})
+		engine.Send(self, attemptDone{delivery: d, attempt: a, body: body, at: deps.Clock.Now()})
 	}()
 }
 
@@ -217,7 +218,8 @@ func (e *endpointActor) record(m attemptDone) error {
 	}
 	a := m.attempt
 	n := m.delivery.Attempts + 1
-	ra := storage.RecordAttempt{DeliveryID: m.delivery.ID, Number: n, Status: a.Status}
+	x := webhooks.Record(a, m.body)
+	ra := storage.RecordAttempt{DeliveryID: m.delivery.ID, Number: n, Status: a.Status, Exchange: &x}
 	if a.Status == 0 {
 		ra.Error = webhooks.Describe(0, a.Err)
 	}

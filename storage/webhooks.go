@@ -66,6 +66,9 @@ type Delivery struct {
 	CreatedAt     time.Time       `json:"createdAt"`
 	UpdatedAt     time.Time       `json:"updatedAt"`
 	DeliveredAt   *time.Time      `json:"deliveredAt,omitempty"`
+	// Last is the latest attempt's request and answer, bounded; nil before
+	// the first attempt (and for attempts recorded before it was kept).
+	Last *webhooks.Exchange `json:"last,omitempty"`
 }
 
 // UpdateEndpoint changes an endpoint; nil fields stay. Enabled true
@@ -96,6 +99,8 @@ type RecordAttempt struct {
 	Error   string `json:"error,omitempty"`
 	// NextAttemptAt is when to retry, for the retry outcome.
 	NextAttemptAt time.Time `json:"nextAttemptAt"`
+	// Exchange is what the attempt sent and got, kept as the delivery's Last.
+	Exchange *webhooks.Exchange `json:"exchange,omitempty"`
 }
 
 // SwitchOffAfter is how many failed attempts in a row switch an endpoint
@@ -215,6 +220,9 @@ func applyRecordAttempt(t *txn, c *Command) error {
 		return fmt.Errorf("%w: attempt %d of delivery %s (%s after %d attempts)", ErrConflict, a.Number, d.ID, d.Status, d.Attempts)
 	}
 	d.Attempts, d.LastStatus, d.LastError, d.UpdatedAt = a.Number, a.Status, a.Error, c.At
+	if a.Exchange != nil {
+		d.Last = a.Exchange
+	}
 	switch a.Outcome {
 	case AttemptDelivered:
 		at := c.At

@@ -9,6 +9,7 @@ import (
 	"github.com/platen/platen/app"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/storage"
+	"github.com/platen/platen/webhooks"
 )
 
 // endpointView is a webhook endpoint as the API shows it.
@@ -45,6 +46,10 @@ type deliveryView struct {
 	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
 	CreatedAt     time.Time  `json:"createdAt"`
 	DeliveredAt   *time.Time `json:"deliveredAt,omitempty"`
+	// LastRequest and LastResponse are the latest attempt's, bounded
+	// (webhooks.Exchange); LastResponse is absent when nothing answered.
+	LastRequest  *webhooks.Sent     `json:"lastRequest,omitempty"`
+	LastResponse *webhooks.Answered `json:"lastResponse,omitempty"`
 }
 
 func (s *Server) createWebhook(r *request) error {
@@ -148,6 +153,9 @@ func (s *Server) listDeliveries(r *request) error {
 	for i, d := range ds {
 		v := deliveryView{ID: d.ID, Event: d.Event, EventID: d.EventID, Status: d.Status, Attempts: d.Attempts, LastStatus: d.LastStatus,
 			LastError: d.LastError, CreatedAt: d.CreatedAt, DeliveredAt: d.DeliveredAt}
+		if d.Last != nil {
+			v.LastRequest, v.LastResponse = &d.Last.Request, d.Last.Response
+		}
 		if d.Status == storage.DeliveryPending {
 			at := d.NextAttemptAt
 			v.NextAttemptAt = &at

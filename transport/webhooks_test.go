@@ -374,3 +374,60 @@ func TestRestartInTheMiddleOfARetryScheduleStillDelivers(t *testing.T) {
 }
 
 func slogDiscard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// TestTheDeliveryLogKeepsTheLatestRequestAndAnswer: each delivery shows what
+// its latest attempt sent (headers with a signature that verifies against
+// the kept body) and what the endpoint answered; no answer leaves only the
+// request and the error; a document's download link is kept without its
+// signature.
+func TestTheDeliveryLogKeepsTheLatestRequestAndAnswer(t *testing.T) {
+	rc := newReceiver(t, 0) // the first attempt's connection is dropped
+	n := hookNode(t, rc)
+	id, secret := register(t, n, rc.URL+"/hook", "wallet.credited", "document.completed")
+	testnode.Do(t, "PATCH", n.URL+"/admin/v1/orgs/"+n.OrgID, n.OperatorToken, map[string]any{"plan": "starter"})
+	credit(t, n, n.OrgID, 100, "c1")
+	waitLatest(t, n.URL, n.Key, id, "the credit delivered", "delivered")
+	d := deliveries(t, n.URL, n.Key, id)[0]
+	if d.Attempts != 2 || d.LastRequest == nil || d.LastResponse == nil {
+		t.Fatalf("delivery %+v", d)
+	}
+	req, res := d.LastRequest, d.LastResponse
+	if res.Status != 200 || res.Body != "pong" || res.Headers["content-type"] == "" || res.Truncated {
+		t.Fatalf("the answer kept: %+v", res)
+	}
+	if req.Headers["x-service-delivery"] != d.ID || req.Headers["x-service-event"] != "wallet.credited" || req.Headers["content-type"] != "application/json" {
+		t.Fatalf("the request's headers kept: %v", req.Headers)
+	}
+	last := rc.received()[len(rc.received())-1]
+	if req.Body != string(last.body) || req.Headers["x-service-signature"] != last.header.Get("x-service-signature") {
+		t.Fatalf("kept request %+v\nthe receiver got %s %v", req, last.body, last.header)
+	}
+	if err := verify.Verify(secret, req.Headers["x-service-signature"], []byte(req.Body), time.Now()); err != nil {
+		t.Fatalf("the kept signature does not verify against the kept body: %v", err)
+	}
+
+	// Nothing answers any attempt: the request is kept, the answer is absent.
+	rc.setScript(0, 0, 0, 0, 0, 0, 0)
+	credit(t, n, n.OrgID, 100, "c2")
+	waitLatest(t, n.URL, n.Key, id, "the dropped credit", "failed")
+	if d := deliveries(t, n.URL, n.Key, id)[0]; d.LastRequest == nil || d.LastResponse != nil || d.LastError == "" || d.LastStatus != 0 {
+		t.Fatalf("a delivery nothing answered: %+v (response %+v)", d, d.LastResponse)
+	}
+
+	rc.setScript()
+	testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoice", "data": invoiceData(1)})
+	poll.Until(t, hookWait, func() error {
+		if d := deliveries(t, n.URL, n.Key, id)[0]; d.Event != "document.completed" || d.Status != "delivered" {
+			return fmt.Errorf("the document's delivery: %+v", d)
+		}
+		return nil
+	})
+	kept := deliveries(t, n.URL, n.Key, id)[0].LastRequest.Body
+	sent := string(rc.received()[len(rc.received())-1].body)
+	if !strings.Contains(sent, "signature=") || strings.Contains(sent, "signature=redacted") {
+		t.Fatalf("the receiver's body has no signed link: %s", sent)
+	}
+	if !strings.Contains(kept, "signature=redacted") || strings.Count(kept, "signature=") != 1 {
+		t.Fatalf("the kept body keeps the link's signature: %s", kept)
+	}
+}

@@ -54,11 +54,13 @@ func NewSender(g Guard, extraCAs []*x509.Certificate) *Sender {
 
 // Attempt is what one request got.
 type Attempt struct {
-	Status   int
-	Header   http.Header
-	Body     []byte // the first KB of the answer
-	Duration time.Duration
-	Err      error
+	// RequestHeader is the headers the request was sent with.
+	RequestHeader http.Header
+	Status        int
+	Header        http.Header
+	Body          []byte // the first KB of the answer
+	Duration      time.Duration
+	Err           error
 }
 
 // Send posts body, signed at now, to url.
@@ -73,12 +75,13 @@ func (s *Sender) Send(ctx context.Context, url string, secret []byte, deliveryID
 	req.Header.Set(HeaderEvent, event)
 	req.Header.Set(HeaderDelivery, deliveryID)
 	req.Header.Set(HeaderSignature, Sign(secret, now, body))
+	sent := req.Header.Clone()
 	res, err := s.client.Do(req)
 	if err != nil {
-		return Attempt{Err: err, Duration: time.Since(start)}
+		return Attempt{RequestHeader: sent, Err: err, Duration: time.Since(start)}
 	}
 	defer res.Body.Close()
 	head, _ := io.ReadAll(io.LimitReader(res.Body, 1024))
 	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
-	return Attempt{Status: res.StatusCode, Header: res.Header, Body: head, Duration: time.Since(start)}
+	return Attempt{RequestHeader: sent, Status: res.StatusCode, Header: res.Header, Body: head, Duration: time.Since(start)}
 }

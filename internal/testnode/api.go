@@ -249,6 +249,17 @@ type Delivery struct {
 	NextAttemptAt *time.Time `json:"nextAttemptAt"`
 	CreatedAt     time.Time  `json:"createdAt"`
 	DeliveredAt   *time.Time `json:"deliveredAt"`
+	LastRequest   *struct {
+		Headers   map[string]string `json:"headers"`
+		Body      string            `json:"body"`
+		Truncated bool              `json:"truncated"`
+	} `json:"lastRequest"`
+	LastResponse *struct {
+		Status    int               `json:"status"`
+		Headers   map[string]string `json:"headers"`
+		Body      string            `json:"body"`
+		Truncated bool              `json:"truncated"`
+	} `json:"lastResponse"`
 }
 
 // Ping is the answer of POST /v1/webhooks/:id/ping: what the receiver said.

@@ -3,17 +3,22 @@ package e2e_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"encoding/pem"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -65,7 +70,8 @@ func TestBrowser(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no tests/*.test.mjs (%v)", err)
 	}
-	n := startNode(t)
+	rc := startReceiver(t)
+	n := startNode(t, "--webhook-allow-private", "--webhook-ca-file", rc.caFile)
 	shots := os.Getenv("E2E_SHOTS")
 	if shots == "" {
 		shots = filepath.Join(os.TempDir(), "platen-e2e", "shots")
@@ -77,6 +83,8 @@ func TestBrowser(t *testing.T) {
 		"E2E_FIRST_LINK="+n.firstLink,
 		"E2E_SHOTS="+shots,
 		"E2E_CHROMIUM="+chromium,
+		"E2E_RECEIVER_URL="+rc.URL,
+		"E2E_RECEIVER_CA="+rc.caFile,
 	)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".test.mjs")
@@ -144,15 +152,17 @@ var (
 	linkLine  = regexp.MustCompile(`\S+/link#\S+`)
 )
 
-// startNode starts a node on loopback addresses of its own and waits until
+// startNode starts a node on loopback addresses of its own, with extra
+// flags, and waits until
 // it is ready and has printed its first key and operator token. The operator
 // token is the one the node makes (no PLATEN_OPERATOR_TOKEN), as on a real
 // first start; every PLATEN_ variable of the test's environment is dropped so
 // none changes the node under test.
-func startNode(t *testing.T) *node {
+func startNode(t *testing.T, flags ...string) *node {
 	t.Helper()
 	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
-	cmd := exec.Command(binary, "serve", "--data-dir", t.TempDir(), "--http", httpAddr, "--raft", raftAddr)
+	args := append([]string{"serve", "--data-dir", t.TempDir(), "--http", httpAddr, "--raft", raftAddr}, flags...)
+	cmd := exec.Command(binary, args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PLATEN_") {
 			cmd.Env = append(cmd.Env, kv)
@@ -235,4 +245,64 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// receiver is a real HTTPS webhook endpoint on 127.0.0.1 the node delivers
+// to (it trusts the receiver's CA through --webhook-ca-file, and
+// --webhook-allow-private lets it reach loopback). A POST to any path is
+// recorded and answered 200 with a short body naming the event; GET
+// /received answers what it recorded, as JSON, those of one path with
+// ?path=, so each test file can post to a path of its own.
+type receiver struct {
+	*httptest.Server
+	caFile string
+	mu     sync.Mutex
+	got    []receivedRequest
+}
+
+// receivedRequest is one request the receiver got; Body is the raw body,
+// byte for byte (deliveries are JSON, so valid UTF-8), for checking the
+// signature.
+type receivedRequest struct {
+	Method  string            `json:"method"`
+	Path    string            `json:"path"`
+	Headers map[string]string `json:"headers"`
+	Body    string            `json:"body"`
+	At      time.Time         `json:"at"`
+}
+
+func startReceiver(t *testing.T) *receiver {
+	t.Helper()
+	rc := &receiver{}
+	rc.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/received" {
+			rc.mu.Lock()
+			out := []receivedRequest{}
+			for _, g := range rc.got {
+				if p := r.URL.Query().Get("path"); p == "" || p == g.Path {
+					out = append(out, g)
+				}
+			}
+			rc.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(out)
+			return
+		}
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		h := map[string]string{}
+		for k := range r.Header {
+			h[strings.ToLower(k)] = r.Header.Get(k)
+		}
+		rc.mu.Lock()
+		rc.got = append(rc.got, receivedRequest{Method: r.Method, Path: r.URL.Path, Headers: h, Body: string(body), At: time.Now()})
+		rc.mu.Unlock()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "received %s", r.Header.Get("x-service-event"))
+	}))
+	t.Cleanup(rc.Close)
+	rc.caFile = filepath.Join(t.TempDir(), "receiver-ca.pem")
+	if err := os.WriteFile(rc.caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: rc.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return rc
 }

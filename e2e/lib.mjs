@@ -25,6 +25,12 @@ export const env = {
   firstLink: process.env.E2E_FIRST_LINK || '',
   shots: process.env.E2E_SHOTS || '/tmp/platen-e2e/shots',
   chromium: process.env.E2E_CHROMIUM || '/usr/bin/chromium',
+  // A real HTTPS webhook receiver on 127.0.0.1 the node may deliver to
+  // (https://127.0.0.1:<port>): a POST to any path is answered 200
+  // "received <event>"; received() reads what it got.
+  receiverURL: (process.env.E2E_RECEIVER_URL || '').replace(/\/$/, ''),
+  // The receiver's CA certificate (a PEM file), which received() trusts.
+  receiverCA: process.env.E2E_RECEIVER_CA || '',
 };
 
 // need returns env[name], and throws when it is empty: a test that needs the
@@ -228,4 +234,26 @@ export async function visit(page, urlPath, name, { ready } = {}) {
   paints[name] = await firstPaint(page);
   await checkA11y(page, name);
   await screenshots(page, name);
+}
+
+// received answers the requests the webhook receiver got at urlPath (every
+// path when it is omitted), oldest first: [{method, path, headers (names in
+// lower case), body (the raw body, for checking a signature), at}].
+export async function received(urlPath) {
+  const { readFileSync } = await import('node:fs');
+  const https = await import('node:https');
+  const url = new URL(need('receiverURL') + '/received');
+  if (urlPath) url.searchParams.set('path', urlPath);
+  const ca = readFileSync(need('receiverCA'));
+  return new Promise((resolve, reject) => {
+    https.get(url, { ca }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => { text += c; });
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`receiver: HTTP ${res.statusCode} ${text}`));
+        resolve(JSON.parse(text));
+      });
+    }).on('error', reject);
+  });
 }

@@ -148,3 +148,24 @@ func TestStatusOf(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIEventKindsAreTheWebhookEvents: the console offers the event
+// kinds of the EventKind schema as the boxes of a new endpoint, so the
+// schema must name exactly the kinds an endpoint accepts.
+func TestOpenAPIEventKindsAreTheWebhookEvents(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				EventKind struct {
+					Enum []string `json:"enum"`
+				} `json:"EventKind"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Components.Schemas.EventKind.Enum; strings.Join(got, ",") != strings.Join(storage.WebhookEvents, ",") {
+		t.Fatalf("EventKind %v, webhooks accept %v", got, storage.WebhookEvents)
+	}
+}

@@ -9,6 +9,9 @@ import { onEvent } from '../realtime.js';
 import { stateBadge, eventList } from './webhooks.js';
 
 const deliveryBadge = { delivered: 'ok', pending: 'warn', failed: 'danger' };
+// The delivery log's columns; on a phone each row folds into a card headed
+// by these (table.cards in app.css, as lib.js table() does).
+const columns = ['Event', 'Status', 'Attempts', 'Next attempt', 'Last answer', 'Request and response'];
 
 // headerLines shows headers as "name: value" lines, names sorted.
 function headerLines(headers, label) {
@@ -144,13 +147,14 @@ export async function render(main, params) {
         if (open && !detail.firstChild.firstChild) fill(detail.firstChild, exchange(d, ep.url));
         detail.hidden = !open;
       } }, 'Details');
+    const cell = (i, ...c) => h('td', { 'data-label': columns[i] }, ...c);
     const row = h('tr', { dataset: { delivery: d.id } },
-      h('td', {}, h('code', {}, d.event)),
-      h('td', {}, badge(d.status, deliveryBadge[d.status] || '')),
-      h('td', {}, String(d.attempts)),
-      h('td', {}, d.nextAttemptAt ? fmtDate(d.nextAttemptAt) : '—'),
-      h('td', {}, d.lastStatus ? `HTTP ${d.lastStatus}` : (d.lastError ? h('span', { title: d.lastError }, 'No answer') : '—')),
-      h('td', {}, btn));
+      cell(0, h('code', {}, d.event)),
+      cell(1, badge(d.status, deliveryBadge[d.status] || '')),
+      cell(2, String(d.attempts)),
+      cell(3, d.nextAttemptAt ? fmtDate(d.nextAttemptAt) : '—'),
+      cell(4, d.lastStatus ? `HTTP ${d.lastStatus}` : (d.lastError ? h('span', { title: d.lastError }, 'No answer') : '—')),
+      cell(5, btn));
     return [row, detail];
   }
 
@@ -168,9 +172,9 @@ export async function render(main, params) {
     }
     shown += items.length;
     if (!shown) fill(logBox, h('p', { class: 'muted empty' }, 'No deliveries yet. Events this endpoint takes appear here as they happen.'));
-    else if (!logBox.querySelector('table')) fill(logBox, h('table', {},
+    else if (!logBox.querySelector('table')) fill(logBox, h('table', { class: 'cards' },
       h('caption', { class: 'sr-only' }, 'Deliveries, newest first'),
-      h('thead', {}, h('tr', {}, ['Event', 'Status', 'Attempts', 'Next attempt', 'Last answer', 'Request and response'].map(t => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, columns.map(t => h('th', { scope: 'col' }, t)))),
       rows));
     fill(more, nextCursor ? h('button', { type: 'button', class: 'btn', onclick: () => act(() => loadDeliveries(nextCursor)) }, 'Show older deliveries') : null);
     logStatus.textContent = `${shown} deliveries shown`;

@@ -5,7 +5,7 @@
 // the answer it got. The log is read again when the change feed reports an
 // event a webhook may carry, or when Refresh is pressed; nothing polls.
 import { h, fill, api, fmtDate, badge, confirmDialog, announce, pageHeader, go, link, showError } from '../lib.js';
-import { onEvent } from '../realtime.js';
+import { onEvent, whenLive } from '../realtime.js';
 import { stateBadge, eventList } from './webhooks.js';
 
 const deliveryBadge = { delivered: 'ok', pending: 'warn', failed: 'danger' };
@@ -181,17 +181,20 @@ export async function render(main, params) {
   }
 
   drawFacts();
-  await loadDeliveries();
-
   // Events a webhook may carry make deliveries; several come together (a
   // document's queued, rendering, completed), so they are read once after a
-  // short quiet spell.
+  // short quiet spell. The feed is subscribed before the first read, so no
+  // delivery made in between is missed.
   let soon = null;
   const stop = onEvent((f) => {
     if (!/^(document|template|wallet)\./.test(f.event || '')) return;
     clearTimeout(soon);
     soon = setTimeout(() => act(() => loadDeliveries()), 250);
   });
+  try {
+    await whenLive();
+    await loadDeliveries();
+  } catch (err) { stop(); throw err; }
 
   fill(main, pageHeader(ep.name || 'Webhook'),
     h('p', {}, link('/webhooks', '← All webhooks')),

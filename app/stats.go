@@ -119,3 +119,30 @@ func (a *App) UsageByMonth(orgID string, months int, now time.Time) ([]MonthUsag
 	})
 	return out, err
 }
+
+// LedgerPage is a page of an organisation's ledger, newest first, and the
+// sequence number to ask for rows before to read the next (nil at the first
+// row).
+type LedgerPage struct {
+	Items      []storage.LedgerEntry `json:"items"`
+	NextBefore *uint64               `json:"nextBefore"`
+}
+
+// Ledger reads limit ledger rows of an organisation older than the row with
+// sequence number before (0: from the newest), for the wallet page.
+func (a *App) Ledger(orgID string, before uint64, limit int) (LedgerPage, error) {
+	rows, err := a.deps.Store.LedgerBefore(orgID, before, limit+1)
+	if err != nil {
+		return LedgerPage{}, err
+	}
+	page := LedgerPage{Items: rows}
+	if len(rows) > limit {
+		page.Items = rows[:limit]
+		next := rows[limit-1].Seq
+		page.NextBefore = &next
+	}
+	if page.Items == nil {
+		page.Items = []storage.LedgerEntry{}
+	}
+	return page, nil
+}

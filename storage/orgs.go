@@ -368,3 +368,23 @@ func (s *Store) LedgerByReference(orgID, reference string) (LedgerEntry, error) 
 	err = getRecord(s.db, ledgerKey(orgID, binary.BigEndian.Uint64(raw)), &e)
 	return e, err
 }
+
+// LedgerBefore returns up to limit of an organisation's ledger rows with a
+// sequence number below before (0: from the newest), newest first: the
+// wallet's ledger, a page at a time.
+func (s *Store) LedgerBefore(orgID string, before uint64, limit int) ([]LedgerEntry, error) {
+	cursor := ""
+	if before > 0 {
+		cursor = string(binary.BigEndian.AppendUint64(nil, before))
+	}
+	var out []LedgerEntry
+	err := s.newestFirst(ledgerPrefix(orgID), cursor, limit, func(_ string, v []byte) (bool, error) {
+		var e LedgerEntry
+		if err := decode(v, &e); err != nil {
+			return false, err
+		}
+		out = append(out, e)
+		return true, nil
+	})
+	return out, err
+}

@@ -17,6 +17,7 @@ func (s *Server) table() []*route {
 
 		{Method: http.MethodGet, Path: "/v1", Summary: "The API version, the calling key's organisation and scopes, and the operations", Auth: authKey, Handler: s.index},
 		{Method: http.MethodGet, Path: "/v1/wallet", Summary: "The plan, this month's allowance, the wallet balance and recent ledger rows", Auth: authKey, Scope: auth.WalletRead, Handler: s.wallet},
+		{Method: http.MethodGet, Path: "/v1/wallet/ledger", Summary: "The wallet's ledger, newest first, a page at a time", Auth: authKey, Scope: auth.WalletRead, Handler: s.walletLedger},
 		{Method: http.MethodGet, Path: "/v1/wallet/usage", Summary: "Pages from the allowance, pages paid from the wallet and the amount, month by month", Auth: authKey, Scope: auth.WalletRead, Handler: s.walletUsage},
 		{Method: http.MethodPost, Path: "/v1/documents", Summary: "Generate a document", Auth: authKey, Scope: auth.DocumentsGenerate, Handler: s.createDocument},
 		{Method: http.MethodGet, Path: "/v1/documents", Summary: "List documents, newest first, by status, template or correlationId", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.listDocuments},

@@ -1,6 +1,7 @@
 package transport_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -30,7 +31,8 @@ type monthUsage struct {
 // TestDocumentStatsAndUsageByMonth: two pages of allowance, then the wallet
 // at 5000 micros a page. Three one-page documents and a failed one show in
 // today's bar of GET /v1/documents/stats, and this month's row of GET
-// /v1/wallet/usage splits the three pages as the charges did; another
+// /v1/wallet/usage splits the three pages as the charges did; GET
+// /v1/wallet/ledger pages through the debit and the credit; another
 // organisation sees none of it; the windows are checked at the field; each
 // route needs its scope.
 func TestDocumentStatsAndUsageByMonth(t *testing.T) {
@@ -98,6 +100,20 @@ func TestDocumentStatsAndUsageByMonth(t *testing.T) {
 		t.Fatalf("the ledger debited %d, usage says %d", debited, want.AmountMicros)
 	}
 
+	// The ledger a page at a time, newest first: the debit, then the credit.
+	type ledgerPage struct {
+		Items      []testnode.LedgerEntry `json:"items"`
+		NextBefore *uint64                `json:"nextBefore"`
+	}
+	first := testnode.DataAs[ledgerPage](t, testnode.Do(t, "GET", n.URL+"/v1/wallet/ledger?limit=1", key, nil))
+	if len(first.Items) != 1 || first.Items[0].Kind != "debit" || first.NextBefore == nil || *first.NextBefore != first.Items[0].Seq {
+		t.Fatalf("first ledger page: %+v", first)
+	}
+	second := testnode.DataAs[ledgerPage](t, testnode.Do(t, "GET", fmt.Sprintf("%s/v1/wallet/ledger?limit=1&before=%d", n.URL, *first.NextBefore), key, nil))
+	if len(second.Items) != 1 || second.Items[0].Kind != "credit" || second.Items[0].Reference != "topup" || second.NextBefore != nil {
+		t.Fatalf("second ledger page: %+v", second)
+	}
+
 	// Another organisation's documents are not counted.
 	other := createOrg(t, n, "Other", "starter")
 	_, otherKey := createKey(t, n, other, "documents.read", "wallet.read")
@@ -111,19 +127,24 @@ func TestDocumentStatsAndUsageByMonth(t *testing.T) {
 		{"/v1/documents/stats?days=x", "days"},
 		{"/v1/wallet/usage?months=25", "months"},
 		{"/v1/wallet/usage?months=-1", "months"},
+		{"/v1/wallet/ledger?before=0", "before"},
+		{"/v1/wallet/ledger?before=x", "before"},
+		{"/v1/wallet/ledger?limit=101", "limit"},
 	} {
 		if r := testnode.Do(t, "GET", n.URL+c.path, key, nil); r.Status != 400 || r.Field() != c.field {
 			t.Errorf("%s: %s", c.path, r)
 		}
 	}
 	_, templatesOnly := createKey(t, n, org, "templates.read")
-	for _, p := range []string{"/v1/documents/stats", "/v1/wallet/usage"} {
+	for _, p := range []string{"/v1/documents/stats", "/v1/wallet/usage", "/v1/wallet/ledger"} {
 		if r := testnode.Do(t, "GET", n.URL+p, templatesOnly, nil); r.Status != 403 {
 			t.Errorf("%s without its scope: %s", p, r)
 		}
 	}
 	_, docsOnly := createKey(t, n, org, "documents.generate")
-	if r := testnode.Do(t, "GET", n.URL+"/v1/wallet/usage", docsOnly, nil); r.Status != 403 {
-		t.Errorf("usage without wallet.read: %s", r)
+	for _, p := range []string{"/v1/wallet/usage", "/v1/wallet/ledger"} {
+		if r := testnode.Do(t, "GET", n.URL+p, docsOnly, nil); r.Status != 403 {
+			t.Errorf("%s without wallet.read: %s", p, r)
+		}
 	}
 }

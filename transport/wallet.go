@@ -85,3 +85,23 @@ func queryInt(r *request, name string, def int) (int, error) {
 	}
 	return n, nil
 }
+
+// walletLedger answers GET /v1/wallet/ledger: the ledger a page at a time,
+// newest first, for owners whose wallet has more than GET /v1/wallet's rows.
+func (s *Server) walletLedger(r *request) error {
+	limit, err := listLimit(r)
+	if err != nil {
+		return err
+	}
+	var before uint64
+	if raw := string(r.QueryArgs().Peek("before")); raw != "" {
+		if before, err = strconv.ParseUint(raw, 10, 64); err != nil || before == 0 {
+			return fault.Invalid("before", "must be the nextBefore of the previous page")
+		}
+	}
+	page, err := s.app.Ledger(r.org.ID, before, limit)
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, page, "")
+}

@@ -10,12 +10,19 @@ let closing = false;
 
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  ws = new WebSocket(`${proto}//${location.host}/v1/realtime`);
-  ws.addEventListener('open', () => {
+  // Each handler acts on its own socket, and only while it is the current
+  // one: a socket stopped (the last page left) closes after the next page
+  // opened another, and its close must not clear or replace that one.
+  const sock = new WebSocket(`${proto}//${location.host}/v1/realtime`);
+  ws = sock;
+  subscribed = false;
+  sock.addEventListener('open', () => {
+    if (ws !== sock) return;
     retry = 500;
-    ws.send(JSON.stringify({ type: 'subscribe', ref: 'console', ...(cursor ? { since: cursor } : {}) }));
+    sock.send(JSON.stringify({ type: 'subscribe', ref: 'console', ...(cursor ? { since: cursor } : {}) }));
   });
-  ws.addEventListener('message', (m) => {
+  sock.addEventListener('message', (m) => {
+    if (ws !== sock) return;
     let f;
     try { f = JSON.parse(m.data); } catch { return; }
     if (f.type === 'subscribed') {
@@ -28,7 +35,8 @@ function connect() {
       for (const fn of listeners) { try { fn(f); } catch (e) { console.error(e); } }
     }
   });
-  ws.addEventListener('close', () => {
+  sock.addEventListener('close', () => {
+    if (ws !== sock) return;
     ws = null;
     subscribed = false;
     if (closing || listeners.size === 0) return;
@@ -46,7 +54,7 @@ export function onEvent(fn) {
   if (!ws) connect();
   return () => {
     listeners.delete(fn);
-    if (listeners.size === 0 && ws) { closing = true; ws.close(); ws = null; cursor = ''; }
+    if (listeners.size === 0 && ws) { closing = true; ws.close(); ws = null; cursor = ''; subscribed = false; }
   };
 }
 

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, api, need, visit, newOwner, screenshots } from '../lib.mjs';
+import { launch, newPage, api, need, visit, newOwner, acceptLink, screenshots } from '../lib.mjs';
 
 let browser, page, orgId, key;
 const marker = () => page.evaluate(() => window.__noReload === true);
@@ -158,4 +158,31 @@ test('the wallet shows a credit as it lands, and usage by month', async () => {
   assert.equal(Number(cells[2]), (await api('GET', '/v1/wallet', { key })).json.data.allowance.usedPages, cells.join(' | '));
   assert.equal(cells[3], '0', cells.join(' | '));
   await visit(page, '/wallet', 'wallet');
+  await page.evaluate(() => { window.__noReload = true; });
+
+  // Older rows a page at a time: twenty more credits push the first off the first page.
+  for (let i = 2; i <= 21; i++) {
+    const more = await api('POST', `/admin/v1/orgs/${orgId}/wallet/credit`, { key: need('operatorToken'), body: { amountMicros: 1000, reference: 'e2e-topup-' + i } });
+    assert.equal(more.status, 201, more.text);
+  }
+  await page.getByRole('cell', { name: 'e2e-topup-21', exact: true }).waitFor();
+  assert.equal(await page.getByRole('cell', { name: 'e2e-topup', exact: true }).count(), 0, 'the first page holds more than 20 rows');
+  await page.getByRole('button', { name: 'Show older rows' }).click();
+  await page.getByRole('cell', { name: 'e2e-topup', exact: true }).waitFor();
+  assert.ok(await page.getByRole('button', { name: 'Show older rows' }).isHidden(), 'a button for rows that are not there');
+  assert.ok(await marker(), 'the page was reloaded');
+});
+
+test('a member sees the overview without the wallet, and no error', async () => {
+  const inv = await api('POST', `/admin/v1/orgs/${orgId}/invites`, { key: need('operatorToken'), body: { email: `member.${process.pid}@example.com`, role: 'member' } });
+  assert.equal(inv.status, 201, inv.text);
+  const member = await newPage(browser);
+  try {
+    await acceptLink(member, inv.json.data.link);
+    await member.getByRole('heading', { name: 'Documents a day, last 30 days' }).waitFor();
+    await member.getByText('6 completed', { exact: true }).waitFor();
+    assert.equal(await member.getByText('Wallet balance').count(), 0, 'a member is shown the wallet');
+    assert.equal(await member.locator('main .form-error').count(), 0, 'the overview shows an error');
+    await visit(member, '/', 'overview-member');
+  } finally { await member.context().close(); }
 });

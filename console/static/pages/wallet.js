@@ -8,8 +8,8 @@ export async function render(main) {
   const body = h('div', {});
   const liveNote = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   async function load() {
-    const [w, usage] = await Promise.all([api('GET', '/v1/wallet'), api('GET', '/v1/wallet/usage?months=12')]);
-    fill(body, summary(w), ledger(w.ledger), months(usage.months));
+    const [w, rows, usage] = await Promise.all([api('GET', '/v1/wallet'), api('GET', '/v1/wallet/ledger?limit=20'), api('GET', '/v1/wallet/usage?months=12')]);
+    fill(body, summary(w), ledger(rows), months(usage.months));
   }
   let timer = 0;
   const stop = onEvent((f) => {
@@ -39,17 +39,34 @@ function summary(w) {
       row('Balance', h('strong', { class: 'balance' }, fmtMoney(w.balanceMicros)), w.heldMicros ? ` (${fmtMoney(w.heldMicros)} held by documents rendering)` : '')));
 }
 
-function ledger(rows) {
+// ledger shows the newest rows, and older ones a page at a time below them.
+function ledger(page) {
+  const cols = [
+    ['When', e => fmtDate(e.at)],
+    ['Kind', e => badge(e.kind === 'credit' ? 'Credit' : 'Debit', e.kind === 'credit' ? 'ok' : 'muted')],
+    ['Amount', e => h('span', { class: 'num' }, (e.amountMicros > 0 ? '+' : '') + fmtMoney(e.amountMicros))],
+    ['Balance after', e => h('span', { class: 'num' }, fmtMoney(e.balanceAfterMicros))],
+    ['Reference', e => e.reference?.startsWith('doc_') ? link('/documents/' + encodeURIComponent(e.reference), h('code', {}, e.reference)) : (e.reference || '—')],
+  ];
+  const t = table('Ledger, newest first', cols, page.items, 'No ledger rows yet: the wallet has not been credited or charged.');
+  let before = page.nextBefore;
+  const note = h('p', { class: 'sr-only', 'aria-live': 'polite' });
+  const more = h('button', { type: 'button', class: 'btn', hidden: !before, onclick: async () => {
+    more.disabled = true;
+    try {
+      const next = await api('GET', `/v1/wallet/ledger?limit=20&before=${before}`);
+      const tbody = t.querySelector('tbody');
+      for (const e of next.items) tbody.append(h('tr', {}, cols.map(([, cell]) => h('td', {}, cell(e)))));
+      before = next.nextBefore;
+      more.hidden = !before;
+      note.textContent = `${next.items.length} older rows shown`;
+    } catch (err) { note.textContent = err.message; }
+    finally { more.disabled = false; }
+  } }, 'Show older rows');
   return h('section', { class: 'wallet-part', 'aria-labelledby': 'w-ledger' },
     h('h2', { id: 'w-ledger' }, 'Ledger'),
-    h('p', { class: 'muted' }, 'The 20 newest rows, newest first. A debit is the part of a document beyond the allowance.'),
-    table('Ledger, newest first', [
-      ['When', e => fmtDate(e.at)],
-      ['Kind', e => badge(e.kind === 'credit' ? 'Credit' : 'Debit', e.kind === 'credit' ? 'ok' : 'muted')],
-      ['Amount', e => h('span', { class: 'num' }, (e.amountMicros > 0 ? '+' : '') + fmtMoney(e.amountMicros))],
-      ['Balance after', e => h('span', { class: 'num' }, fmtMoney(e.balanceAfterMicros))],
-      ['Reference', e => e.reference?.startsWith('doc_') ? link('/documents/' + encodeURIComponent(e.reference), h('code', {}, e.reference)) : (e.reference || '—')],
-    ], rows, 'No ledger rows yet: the wallet has not been credited or charged.'));
+    h('p', { class: 'muted' }, 'Newest first. A debit is the part of a document beyond the allowance.'),
+    t, note, h('p', {}, more));
 }
 
 function months(rows) {

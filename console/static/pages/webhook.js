@@ -37,7 +37,11 @@ function bodyBlock(body, truncated, label) {
 // exchange is a delivery's latest request and answer, as far as the log
 // keeps them.
 function exchange(d, url) {
-  if (!d.lastRequest) return h('p', { class: 'muted' }, 'Not attempted yet.');
+  if (!d.lastRequest) {
+    return h('p', { class: 'muted' }, d.attempts
+      ? `Attempted ${d.attempts} time(s), but not kept: the log keeps requests and answers only since this version of Platen.`
+      : 'Not attempted yet.');
+  }
   const req = d.lastRequest, res = d.lastResponse;
   return h('div', { class: 'hook-exchange' },
     h('section', { 'aria-label': `Request of ${d.id}` },

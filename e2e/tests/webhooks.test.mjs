@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { launch, api, need, visit, newOwner, received, screenshots, checkA11y } from '../lib.mjs';
+import { launch, api, need, visit, newOwner, newPage, acceptLink, received, screenshots, checkA11y } from '../lib.mjs';
 
 let browser;
 let owner; // { page, orgId }
@@ -147,6 +147,42 @@ test('a document made through REST is delivered; its request and response open i
   verify(secret, dl.headers['x-service-signature'], Buffer.from(dl.body, 'utf8'));
   await details.click();
   assert.equal(await panel.isHidden(), true, 'the details close again');
+});
+
+test('another organisation\'s owner cannot see, change or ping the endpoint; a member cannot reach webhooks', async () => {
+  assert.ok(endpointPage, 'the endpoint was added');
+  const id = endpointPage.split('/').pop();
+  const other = await newOwner(browser, { plan: 'starter' });
+  try {
+    await other.page.goto(need('baseURL') + endpointPage);
+    await other.page.getByText('There is no such endpoint').waitFor();
+    const statuses = await other.page.evaluate(async (id) => {
+      const me = await (await fetch('/console/api/me')).json();
+      const headers = { 'X-CSRF-Token': me.data.csrf, 'Content-Type': 'application/json' };
+      const p = `/v1/webhooks/${id}`;
+      return Promise.all([
+        fetch(p).then((r) => r.status),
+        fetch(p + '/deliveries').then((r) => r.status),
+        fetch(p, { method: 'PATCH', headers, body: '{"enabled": false}' }).then((r) => r.status),
+        fetch(p + '/ping', { method: 'POST', headers }).then((r) => r.status),
+        fetch(p, { method: 'DELETE', headers }).then((r) => r.status),
+      ]);
+    }, id);
+    assert.deepEqual(statuses, [404, 404, 404, 404, 404], 'another organisation\'s endpoint is not found');
+    assert.equal((await other.page.evaluate(() => fetch('/v1/webhooks').then((r) => r.json()))).data.items.length, 0);
+  } finally { await other.page.context().close(); }
+
+  const op = need('operatorToken');
+  const inv = await api('POST', `/admin/v1/orgs/${owner.orgId}/invites`, { key: op, body: { email: `member.${process.pid}@example.com`, role: 'member' } });
+  assert.equal(inv.status, 201, inv.text);
+  const member = await newPage(browser);
+  try {
+    await acceptLink(member, inv.json.data.link, { name: 'Hook Member' });
+    await member.goto(need('baseURL') + endpointPage);
+    await member.getByText(/does not allow this page/).waitFor();
+    const got = await member.evaluate((p) => Promise.all([fetch('/v1/webhooks').then((r) => r.status), fetch(p).then((r) => r.status)]), `/v1/webhooks/${id}`);
+    assert.deepEqual(got, [403, 403], 'the server refuses a member the webhooks');
+  } finally { await member.context().close(); }
 });
 
 test('disable and re-enable; both pages pass axe at both widths', async () => {

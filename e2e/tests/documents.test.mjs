@@ -186,3 +186,20 @@ test('a member sees the overview without the wallet, and no error', async () => 
     await visit(member, '/', 'overview-member');
   } finally { await member.context().close(); }
 });
+
+test('older documents come a page at a time', async () => {
+  const sample = (await api('GET', '/v1/templates/letter/versions/1', { key })).json.data.sampleData;
+  for (let i = 0; i < 16; i++) {
+    const r = await api('POST', '/v1/documents', { key, body: { templateId: 'letter', data: sample, correlationId: 'bulk-' + i, wait: false } });
+    assert.equal(r.status, 202, r.text);
+  }
+  await page.goto(need('baseURL') + '/documents');
+  await page.locator('table.docs').waitFor();
+  const rows = page.locator('table.docs tbody tr');
+  assert.equal(await rows.count(), 20, 'the first page');
+  await page.getByRole('button', { name: 'Show older documents' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('table.docs tbody tr').length > 20);
+  const all = (await api('GET', '/v1/documents?limit=100', { key })).json.data.items.length;
+  assert.equal(await rows.count(), all, 'every document after the second page');
+  assert.ok(await page.getByRole('button', { name: 'Show older documents' }).isHidden(), 'a button for documents that are not there');
+});

@@ -37,13 +37,13 @@ async function draw(main, filter, listQuery, stop, listen) {
   const empty = h('p', { class: 'muted empty', hidden: page.items.length > 0 }, filtered(filter) ? 'No documents match these filters.' : 'No documents yet: generate one below, or with the API.');
   const tableWrap = h('div', { class: 'table-wrap', hidden: page.items.length === 0 }, h('table', { class: 'docs' },
     h('caption', { class: 'sr-only' }, 'Documents, newest first'),
-    h('thead', {}, h('tr', {}, ['Document', 'Status', 'Template', 'Correlation ID', 'Pages', 'Created'].map(c => h('th', { scope: 'col' }, c)))),
+    h('thead', {}, h('tr', {}, ['Status', 'Document', 'Template', 'Correlation ID', 'Pages', 'Created'].map(c => h('th', { scope: 'col' }, c)))),
     tbody));
 
   function row(d) {
     return h('tr', { dataset: { id: d.id } },
-      h('td', {}, link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id))),
       h('td', {}, statusBadge(d.status)),
+      h('td', {}, link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id))),
       h('td', {}, d.templateSlug, h('span', { class: 'muted' }, ' v' + d.templateVersion)),
       h('td', {}, d.correlationId ? h('code', {}, d.correlationId) : h('span', { class: 'muted' }, '—')),
       h('td', { class: 'num' }, d.status === 'completed' ? String(d.pageCount) : '—'),

@@ -80,32 +80,71 @@ func (a *App) user(email string) (storage.User, error) {
 	return u, err
 }
 
+// attempt counts a password attempt on email before it is checked, and
+// waits as the throttle says (accounts.SignInDelay). It answers
+// ErrSignInLocked, with how long in a fault.RetryAfter, while the email is
+// locked; else, for the caller to use when the check fails, whether this
+// failure locks it.
+func (a *App) attempt(email string, now time.Time) (locks bool, err error) {
+	th, err := a.deps.Store.Throttle(email)
+	if err != nil {
+		return false, err
+	}
+	locked := func() error {
+		wait := accounts.LockFor
+		if th, err := a.deps.Store.Throttle(email); err == nil && th.Locked(now) {
+			wait = th.LockedUntil.Sub(now)
+		}
+		return fault.Retry(ErrSignInLocked, int(wait.Seconds())+1)
+	}
+	if th.Locked(now) {
+		return false, locked()
+	}
+	err = a.propose(&storage.Command{Kind: storage.KindPasswordAttempt, At: now, PasswordAttempt: &storage.PasswordAttempt{EmailHash: storage.EmailHash(email)}})
+	if errors.Is(err, storage.ErrLocked) {
+		return false, locked()
+	}
+	if err != nil {
+		return false, err
+	}
+	time.Sleep(accounts.SignInDelay(th.Failures, th.LastFailedAt, now))
+	_, until := accounts.AfterFailure(th.Failures, th.LastFailedAt, now)
+	return !until.IsZero(), nil
+}
+
+// badPassword is the refusal of a failed password check: the lock when this
+// failure locked the email, else err.
+func badPassword(locks bool, err error) error {
+	if locks {
+		return fault.Retry(ErrSignInLocked, int(accounts.LockFor.Seconds()))
+	}
+	return err
+}
+
 // SignIn checks an email and password and starts a session in the person's
-// first organisation, or in orgID when given. Failures are recorded on the
-// account: after accounts.SlowAfter each attempt waits, after accounts.LockAfter the
-// account is locked (ErrSignInLocked, with how long in a fault.RetryAfter).
+// first organisation, or in orgID when given. Each attempt is counted on the
+// email, known or not, before the password is checked (a.attempt): after
+// accounts.SlowAfter failures each attempt waits, after accounts.LockAfter
+// the email is locked (ErrSignInLocked, with how long in a
+// fault.RetryAfter), however many attempts are made at once and on however
+// many nodes.
 func (a *App) SignIn(email, password, orgID string) (Started, error) {
 	now := a.deps.Clock.Now()
-	u, err := a.user(storage.NormalEmail(email))
+	email = storage.NormalEmail(email)
+	locks, err := a.attempt(email, now)
+	if err != nil {
+		return Started{}, err
+	}
+	u, err := a.user(email)
 	if errors.Is(err, storage.ErrNotFound) {
 		auth.VerifyPassword("", password) // the same work as a real check
-		return Started{}, ErrBadCredentials
+		return Started{}, badPassword(locks, ErrBadCredentials)
 	}
 	if err != nil {
 		return Started{}, err
 	}
-	if u.LockedUntil != nil && now.Before(*u.LockedUntil) {
-		return Started{}, fault.Retry(ErrSignInLocked, int(u.LockedUntil.Sub(now).Seconds())+1)
-	}
-	time.Sleep(accounts.SignInDelay(u.FailedSignIns, u.LastFailedAt, now))
 	if !auth.VerifyPassword(u.PasswordHash, password) {
-		if err := a.propose(&storage.Command{Kind: storage.KindFailSignIn, At: now, FailSignIn: &storage.FailSignIn{UserID: u.ID}}); err != nil {
-			return Started{}, err
-		}
-		if _, until := accounts.AfterFailure(u.FailedSignIns, u.LastFailedAt, now); !until.IsZero() {
-			return Started{}, fault.Retry(ErrSignInLocked, int(accounts.LockFor.Seconds()))
-		}
-		return Started{}, ErrBadCredentials
+		return Started{}, badPassword(locks, ErrBadCredentials)
 	}
 	ms, err := a.deps.Store.UserMemberships(u.ID)
 	if err != nil {
@@ -122,7 +161,7 @@ func (a *App) SignIn(email, password, orgID string) (Started, error) {
 		org = orgID
 	}
 	s := a.newSession(u.ID, org, now)
-	err = a.propose(&storage.Command{Kind: storage.KindStartSession, At: now, StartSession: &storage.StartSession{Session: s.Session}})
+	err = a.propose(&storage.Command{Kind: storage.KindStartSession, At: now, StartSession: &storage.StartSession{Session: s.Session, Verified: u.PasswordHash}})
 	return s, err
 }
 
@@ -310,9 +349,12 @@ func (a *App) Link(token string) (LinkInfo, error) {
 	return info, nil
 }
 
-// AcceptLink uses a one-time link: it sets the holder's password (making
-// their account if the email has none), adds the membership it carries, and
-// signs them in. A reset signs the person out everywhere first.
+// AcceptLink uses a one-time link and signs its holder in. For an email
+// with no account it makes one with the password given; for an existing
+// account, password must be that account's own (checked and counted like a
+// sign-in) and is left as it is: an invitation only adds the membership, so
+// whoever makes one cannot take the account. A reset sets the password and
+// signs the person out everywhere first.
 func (a *App) AcceptLink(token, email, password, name string) (Started, error) {
 	if msg := auth.CheckPassword(password); msg != "" {
 		return Started{}, fault.Invalid("password", "%s", msg)
@@ -324,14 +366,31 @@ func (a *App) AcceptLink(token, email, password, name string) (Started, error) {
 	if err != nil {
 		return Started{}, err
 	}
+	owner := l.Email // whose account the link is for
 	if l.Email == "" {
 		if email, err = checkEmail(email); err != nil {
 			return Started{}, err
 		}
+		owner = email
 	} else {
 		email = ""
 	}
 	now := a.deps.Clock.Now()
+	var current string
+	if l.Purpose != storage.LinkReset {
+		if u, err := a.user(owner); err == nil {
+			locks, err := a.attempt(owner, now)
+			if err != nil {
+				return Started{}, err
+			}
+			if !auth.VerifyPassword(u.PasswordHash, password) {
+				return Started{}, badPassword(locks, fault.Invalid("password", "is not the password of the account %s: an invitation adds the organisation to it, signed in with its own password", owner))
+			}
+			current = u.PasswordHash
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return Started{}, err
+		}
+	}
 	orgID := l.OrgID
 	if orgID == "" {
 		u, err := a.user(l.Email)
@@ -346,7 +405,7 @@ func (a *App) AcceptLink(token, email, password, name string) (Started, error) {
 	}
 	s := a.newSession("", orgID, now)
 	err = a.propose(&storage.Command{Kind: storage.KindAcceptLink, At: now, AcceptLink: &storage.AcceptLink{
-		Hash: l.Hash, Email: email, NewUserID: ids.New(ids.User, now), Name: strings.TrimSpace(name),
+		Hash: l.Hash, Email: email, Current: current, NewUserID: ids.New(ids.User, now), Name: strings.TrimSpace(name),
 		PasswordHash: auth.HashPassword(password), Session: s.Session}})
 	if err != nil {
 		return Started{}, err
@@ -361,11 +420,17 @@ func (a *App) AcceptLink(token, email, password, name string) (Started, error) {
 // ChangePassword sets a new password after checking the current one, and
 // signs the person out everywhere else.
 func (a *App) ChangePassword(p Principal, current, next string) error {
-	if !auth.VerifyPassword(p.User.PasswordHash, current) {
-		return fault.Invalid("current", "is not your current password")
-	}
 	if msg := auth.CheckPassword(next); msg != "" {
 		return fault.Invalid("password", "%s", msg)
+	}
+	// Counted like a sign-in: a session left open is not a way to guess
+	// the password at the session's rate.
+	locks, err := a.attempt(p.User.Email, a.deps.Clock.Now())
+	if err != nil {
+		return err
+	}
+	if !auth.VerifyPassword(p.User.PasswordHash, current) {
+		return badPassword(locks, fault.Invalid("current", "is not your current password"))
 	}
 	return a.propose(&storage.Command{Kind: storage.KindSetPassword, At: a.deps.Clock.Now(), SetPassword: &storage.SetPassword{
 		UserID: p.User.ID, PasswordHash: auth.HashPassword(next), Keep: p.Session.Hash}})
@@ -474,6 +539,19 @@ func (a *App) OpenSignUp() bool { return a.deps.OpenSignUp }
 // node's janitor calls it; an expired session already signs nobody in, this
 // only keeps the state from growing.
 func (a *App) EndExpiredSessions(now time.Time, limit int) (int, error) {
+	// The caches of recent uses forget what is older than they matter for.
+	a.touched.Range(func(k, v any) bool {
+		if now.Sub(v.(time.Time)) > storage.SessionTouchEvery {
+			a.touched.Delete(k)
+		}
+		return true
+	})
+	a.keyUses.Range(func(k, v any) bool {
+		if now.Sub(v.(time.Time)) > keyUseEvery {
+			a.keyUses.Delete(k)
+		}
+		return true
+	})
 	hashes, err := a.deps.Store.ExpiredSessions(now, limit)
 	if err != nil || len(hashes) == 0 {
 		return 0, err

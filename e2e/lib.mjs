@@ -188,7 +188,7 @@ export async function acceptLink(page, link, { email, name } = {}) {
   if (email && (await page.getByLabel('Your email').count())) await page.getByLabel('Your email').fill(email);
   if (name && (await page.getByLabel('Your name').count())) await page.getByLabel('Your name').fill(name);
   await page.getByLabel('Password', { exact: false }).fill(password);
-  await page.getByRole('button', { name: /Set password/ }).click();
+  await page.getByRole('button', { name: /Set password|^Join / }).click();
   await page.locator('header .who').waitFor();
 }
 

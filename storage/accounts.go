@@ -1,6 +1,9 @@
 package storage
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -26,12 +29,24 @@ type User struct {
 	PasswordHash      string     `json:"passwordHash,omitempty"`
 	CreatedAt         time.Time  `json:"createdAt"`
 	PasswordChangedAt *time.Time `json:"passwordChangedAt,omitempty"`
-	// FailedSignIns is the run of failed sign-ins since the last success, the
-	// last of them at LastFailedAt; LockedUntil is set when the run locked
-	// the account (accounts.AfterFailure).
-	FailedSignIns int        `json:"failedSignIns,omitempty"`
-	LastFailedAt  time.Time  `json:"lastFailedAt,omitzero"`
-	LockedUntil   *time.Time `json:"lockedUntil,omitempty"`
+}
+
+// Throttle is the run of password attempts against one email (sign-ins,
+// and the current password of a change) since its last success, stored
+// under the SHA-256 of the email whether or not an account has it, so an
+// unknown email slows and locks as a known one does. An attempt counts as
+// failed until the success that ends the run: so attempts made at once are
+// counted before any is checked, and at most accounts.LockAfter are checked
+// before the lock.
+type Throttle struct {
+	Failures     int        `json:"failures"`
+	LastFailedAt time.Time  `json:"lastFailedAt"`
+	LockedUntil  *time.Time `json:"lockedUntil,omitempty"`
+}
+
+// Locked reports whether attempts are refused at now.
+func (t Throttle) Locked(now time.Time) bool {
+	return t.LockedUntil != nil && now.Before(*t.LockedUntil)
 }
 
 // Membership is a user's role in one organisation.
@@ -117,6 +132,12 @@ type CreateLink struct {
 // session of the person.
 type AcceptLink struct {
 	Hash string `json:"hash"`
+	// Current is, when the link's email has an account and the link is not
+	// a reset, the account's password hash the holder proved they know: the
+	// link then only adds the membership, and is refused if the password
+	// changed meanwhile. An invitation never sets an existing account's
+	// password, or anyone who can invite could take the account.
+	Current string `json:"current,omitempty"`
 	// Email is the holder's email, for a link made without one (the first
 	// owner's, printed before anyone's email is known).
 	Email        string  `json:"email,omitempty"`
@@ -133,15 +154,20 @@ type SignUp struct {
 	Session Session `json:"session"`
 }
 
-// StartSession signs a person in: it stores the session and forgets the
-// account's run of failed sign-ins.
+// StartSession signs a person in: it stores the session. After a password
+// check, Verified is the password hash that was checked, and the run of
+// attempts on the email ends; the session is refused if the password
+// changed meanwhile (a reset on another node).
 type StartSession struct {
-	Session Session `json:"session"`
+	Session  Session `json:"session"`
+	Verified string  `json:"verified,omitempty"`
 }
 
-// FailSignIn records a failed sign-in to an account.
-type FailSignIn struct {
-	UserID string `json:"userId"`
+// PasswordAttempt counts an attempt at a password for the email whose
+// SHA-256 is EmailHash, before it is checked; refused (ErrLocked) while
+// the email is locked.
+type PasswordAttempt struct {
+	EmailHash string `json:"emailHash"`
 }
 
 // TouchSession records that a session was used at the command's time.
@@ -194,6 +220,14 @@ var ErrLastOwner = fmt.Errorf("%w: an organisation keeps at least one owner", Er
 // ErrLinkUsed is returned when a one-time link was used or has expired.
 var ErrLinkUsed = fmt.Errorf("%w: this link was used already or has expired; ask for a new one", ErrConflict)
 
+// ErrLocked is returned for a password attempt on an email locked by
+// repeated failures (accounts.AfterFailure).
+var ErrLocked = errors.New("too many failed attempts: locked for a while")
+
+// ErrPasswordChanged is returned when a password checked on one node
+// changed before the command that relied on it was applied.
+var ErrPasswordChanged = fmt.Errorf("%w: the password changed meanwhile; try again", ErrConflict)
+
 // ErrEmailTaken is returned when signing up with the email of an account.
 var ErrEmailTaken = fmt.Errorf("%w: an account with this email exists; sign in instead", ErrConflict)
 
@@ -206,6 +240,7 @@ var ErrEmailTaken = fmt.Errorf("%w: an account with this email exists; sign in i
 //	s/<sha256 hex>         Session
 //	us/<userID>/<hash>     orgID: a person's sessions
 //	ol/<sha256 hex>        Link
+//	sf/<sha256 hex>        Throttle, by the SHA-256 of an email
 func userKey(id string) []byte                { return []byte("u/" + id) }
 func userEmailKey(email string) []byte        { return []byte("ue/" + email) }
 func userOrgsPrefix(userID string) []byte     { return []byte("um/" + userID + "/") }
@@ -213,6 +248,14 @@ func orgMembersPrefix(orgID string) []byte    { return []byte("om/" + orgID + "/
 func sessionKey(hash string) []byte           { return []byte("s/" + hash) }
 func userSessionsPrefix(userID string) []byte { return []byte("us/" + userID + "/") }
 func linkKey(hash string) []byte              { return []byte("ol/" + hash) }
+func throttleKey(emailHash string) []byte     { return []byte("sf/" + emailHash) }
+
+// EmailHash is the SHA-256 of an email as Throttle records are stored under
+// (hex, as auth.Hash writes it).
+func EmailHash(email string) string {
+	sum := sha256.Sum256([]byte(NormalEmail(email)))
+	return hex.EncodeToString(sum[:])
+}
 
 // NormalEmail is an email as accounts store and look it up.
 func NormalEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
@@ -283,30 +326,60 @@ func iterate(r pebble.Reader, prefix []byte, fn func(k, v []byte) error) error {
 // member checks that userID is a member of orgID and returns the membership.
 func member(r reader, userID, orgID string) (Membership, error) {
 	var m Membership
-	if err := getRecord(r, append(userOrgsPrefix(userID), orgID...), &m); err != nil {
+	err := getRecord(r, append(userOrgsPrefix(userID), orgID...), &m)
+	if errors.Is(err, ErrNotFound) {
 		return m, fmt.Errorf("%w: %s is not a member of %s", ErrNotFound, userID, orgID)
 	}
-	return m, nil
+	return m, err
 }
 
 func applyCreateLink(t *txn, c *Command) error {
 	l := c.CreateLink.Link
 	if l.OrgID != "" {
-		if _, err := getRaw(t.b, orgKey(l.OrgID)); err != nil {
-			return fmt.Errorf("%w: organisation %s", ErrNotFound, l.OrgID)
+		if err := exists(t.b, orgKey(l.OrgID)); err != nil {
+			return fmt.Errorf("organisation %s: %w", l.OrgID, err)
 		}
 	}
-	if _, err := getRaw(t.b, linkKey(l.Hash)); err == nil {
+	if err := exists(t.b, linkKey(l.Hash)); err == nil {
 		return fmt.Errorf("%w: link exists", ErrConflict)
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
 	}
 	t.set(linkKey(l.Hash), mustEncode(&l))
 	return t.err
 }
 
+// exists reports whether key is present: nil, ErrNotFound, or the store's
+// own error, which an applier returns as it is (a failed read is not a
+// refusal: storage/fsm.go).
+func exists(r reader, key []byte) error {
+	_, err := getRaw(r, key)
+	return err
+}
+
+// stillOwner checks that a link made by a person is still theirs to give:
+// its maker is an owner of its organisation when it is used. A removed or
+// demoted owner's invitations die with their role.
+func stillOwner(r reader, l Link) error {
+	if !strings.HasPrefix(l.CreatedBy, "usr_") {
+		return nil // made by the operator or at first start
+	}
+	m, err := member(r, l.CreatedBy, l.OrgID)
+	if errors.Is(err, ErrNotFound) || (err == nil && m.Role != accounts.RoleOwner) {
+		return fmt.Errorf("%w: the person who made this invitation is no longer an owner; ask an owner for a new one", ErrConflict)
+	}
+	return err
+}
+
 func applyAcceptLink(t *txn, c *Command) error {
 	a := c.AcceptLink
 	var l Link
-	if err := getRecord(t.b, linkKey(a.Hash), &l); err != nil || !l.Usable(c.At) {
+	switch err := getRecord(t.b, linkKey(a.Hash), &l); {
+	case errors.Is(err, ErrNotFound):
+		return ErrLinkUsed
+	case err != nil:
+		return err
+	case !l.Usable(c.At):
 		return ErrLinkUsed
 	}
 	if l.Email == "" {
@@ -315,25 +388,40 @@ func applyAcceptLink(t *txn, c *Command) error {
 		}
 		l.Email = a.Email
 	}
+	if l.OrgID != "" {
+		if err := exists(t.b, orgKey(l.OrgID)); err != nil {
+			return fmt.Errorf("organisation %s: %w", l.OrgID, err)
+		}
+		if err := stillOwner(t.b, l); err != nil {
+			return err
+		}
+	}
 	var u User
+	existing := true
 	id, err := getRaw(t.b, userEmailKey(l.Email))
 	switch {
 	case err == nil:
 		if err := getRecord(t.b, userKey(string(id)), &u); err != nil {
 			return err
 		}
+	case !errors.Is(err, ErrNotFound):
+		return err
 	case l.Purpose == LinkReset:
 		return ErrLinkUsed
 	default:
+		existing = false
 		u = User{ID: a.NewUserID, Email: l.Email, CreatedAt: c.At}
-		if _, err := getRaw(t.b, userKey(u.ID)); err == nil {
+		if err := exists(t.b, userKey(u.ID)); err == nil {
 			return fmt.Errorf("%w: user %s exists", ErrConflict, u.ID)
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
 		}
 	}
-	if l.OrgID != "" {
-		if _, err := getRaw(t.b, orgKey(l.OrgID)); err != nil {
-			return fmt.Errorf("%w: organisation %s is gone", ErrNotFound, l.OrgID)
-		}
+	// An existing account joins only with its own password (a.Current), and
+	// keeps it and its sessions; a reset or a new account sets the password.
+	setPassword := !existing || l.Purpose == LinkReset
+	if existing && !setPassword && (a.Current == "" || a.Current != u.PasswordHash) {
+		return ErrPasswordChanged
 	}
 	a.Session.UserID = u.ID
 	if a.Session.OrgID == "" {
@@ -344,27 +432,35 @@ func applyAcceptLink(t *txn, c *Command) error {
 			return err
 		}
 	}
-	if a.Name != "" {
-		u.Name = a.Name
+	role := l.Role
+	if l.OrgID != "" {
+		old, err := member(t.b, u.ID, l.OrgID)
+		if err == nil && old.Role == accounts.RoleOwner {
+			role = accounts.RoleOwner // an invitation never demotes an owner
+		} else if err != nil && !errors.Is(err, ErrNotFound) {
+			return err
+		}
 	}
-	at := c.At
-	u.PasswordHash, u.PasswordChangedAt = a.PasswordHash, &at
-	u.FailedSignIns, u.LockedUntil = 0, nil
+	if setPassword {
+		if a.Name != "" {
+			u.Name = a.Name
+		}
+		at := c.At
+		u.PasswordHash, u.PasswordChangedAt = a.PasswordHash, &at
+		// Whoever held the old password, or a session started before a
+		// reset, is signed out.
+		if err := t.endSessions(u.ID, "", ""); err != nil {
+			return err
+		}
+	}
 	used := c.At
 	l.UsedAt = &used
-	// Every session the person had ends: whoever held the old password, or
-	// a session started before a reset, is signed out.
-	if err := t.endSessions(u.ID, "", ""); err != nil {
-		return err
-	}
 	t.set(linkKey(l.Hash), mustEncode(&l))
 	t.set(userKey(u.ID), mustEncode(&u))
 	t.set(userEmailKey(u.Email), []byte(u.ID))
+	t.delete(throttleKey(EmailHash(u.Email)))
 	if l.OrgID != "" {
-		if old, err := member(t.b, u.ID, l.OrgID); err == nil && old.Role == accounts.RoleOwner {
-			l.Role = accounts.RoleOwner // an invitation never demotes an owner
-		}
-		t.putMembership(Membership{UserID: u.ID, OrgID: l.OrgID, Role: l.Role, CreatedAt: c.At})
+		t.putMembership(Membership{UserID: u.ID, OrgID: l.OrgID, Role: role, CreatedAt: c.At})
 	}
 	t.putSession(a.Session)
 	return t.err
@@ -372,13 +468,19 @@ func applyAcceptLink(t *txn, c *Command) error {
 
 func applySignUp(t *txn, c *Command) error {
 	u, s := c.SignUp.User, c.SignUp.Session
-	if _, err := getRaw(t.b, userEmailKey(u.Email)); err == nil {
+	if err := exists(t.b, userEmailKey(u.Email)); err == nil {
 		return ErrEmailTaken
+	} else if !errors.Is(err, ErrNotFound) {
+		return err
 	}
-	if _, err := getRaw(t.b, orgKey(s.OrgID)); err != nil {
-		return fmt.Errorf("%w: organisation %s", ErrNotFound, s.OrgID)
+	if err := exists(t.b, orgKey(s.OrgID)); err != nil {
+		return fmt.Errorf("organisation %s: %w", s.OrgID, err)
 	}
-	if n, err := owners(t.b, s.OrgID); err != nil || n > 0 {
+	n, err := owners(t.b, s.OrgID)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
 		return fmt.Errorf("%w: organisation %s has an owner", ErrConflict, s.OrgID)
 	}
 	u.CreatedAt = c.At
@@ -398,25 +500,32 @@ func applyStartSession(t *txn, c *Command) error {
 	if _, err := member(t.b, s.UserID, s.OrgID); err != nil {
 		return err
 	}
-	if u.FailedSignIns != 0 || u.LockedUntil != nil {
-		u.FailedSignIns, u.LockedUntil = 0, nil
-		t.set(userKey(u.ID), mustEncode(&u))
+	if v := c.StartSession.Verified; v != "" {
+		if v != u.PasswordHash {
+			return ErrPasswordChanged
+		}
+		t.delete(throttleKey(EmailHash(u.Email)))
 	}
 	t.putSession(s)
 	return t.err
 }
 
-func applyFailSignIn(t *txn, c *Command) error {
-	var u User
-	if err := getRecord(t.b, userKey(c.FailSignIn.UserID), &u); err != nil {
+// applyPasswordAttempt counts an attempt before it is checked (Throttle).
+func applyPasswordAttempt(t *txn, c *Command) error {
+	var th Throttle
+	key := throttleKey(c.PasswordAttempt.EmailHash)
+	if err := getRecord(t.b, key, &th); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	run, until := accounts.AfterFailure(u.FailedSignIns, u.LastFailedAt, c.At)
-	u.FailedSignIns, u.LastFailedAt = run, c.At
-	if !until.IsZero() {
-		u.LockedUntil = &until
+	if th.Locked(c.At) {
+		return ErrLocked
 	}
-	t.set(userKey(u.ID), mustEncode(&u))
+	run, until := accounts.AfterFailure(th.Failures, th.LastFailedAt, c.At)
+	th = Throttle{Failures: run, LastFailedAt: c.At}
+	if !until.IsZero() {
+		th.LockedUntil = &until
+	}
+	t.set(key, mustEncode(&th))
 	return t.err
 }
 
@@ -440,9 +549,16 @@ func applyEndSessions(t *txn, c *Command) error {
 		return t.endSessions(e.UserID, e.OrgID, e.Keep)
 	}
 	for _, h := range append(e.Hashes, e.Hash) {
+		if h == "" {
+			continue
+		}
 		var s Session
-		if h == "" || getRecord(t.b, sessionKey(h), &s) != nil {
+		err := getRecord(t.b, sessionKey(h), &s)
+		if errors.Is(err, ErrNotFound) {
 			continue // ended already: ending it again changes nothing
+		}
+		if err != nil {
+			return err
 		}
 		t.delete(sessionKey(s.Hash))
 		t.delete(append(userSessionsPrefix(s.UserID), s.Hash...))
@@ -461,7 +577,24 @@ func applySetPassword(t *txn, c *Command) error {
 		return err
 	}
 	t.set(userKey(u.ID), mustEncode(&u))
+	t.delete(throttleKey(EmailHash(u.Email)))
 	return t.err
+}
+
+// lastOwner refuses a change that takes the owner role from m when m holds
+// the organisation's only one.
+func lastOwner(r pebble.Reader, m Membership) error {
+	if m.Role != accounts.RoleOwner {
+		return nil
+	}
+	n, err := owners(r, m.OrgID)
+	if err != nil {
+		return err
+	}
+	if n <= 1 {
+		return ErrLastOwner
+	}
+	return nil
 }
 
 func applySetRole(t *txn, c *Command) error {
@@ -470,9 +603,9 @@ func applySetRole(t *txn, c *Command) error {
 	if err != nil {
 		return err
 	}
-	if m.Role == accounts.RoleOwner && r.Role != accounts.RoleOwner {
-		if n, err := owners(t.b, r.OrgID); err != nil || n <= 1 {
-			return ErrLastOwner
+	if r.Role != accounts.RoleOwner {
+		if err := lastOwner(t.b, m); err != nil {
+			return err
 		}
 	}
 	m.Role = r.Role
@@ -486,10 +619,8 @@ func applyRemoveMember(t *txn, c *Command) error {
 	if err != nil {
 		return err
 	}
-	if m.Role == accounts.RoleOwner {
-		if n, err := owners(t.b, r.OrgID); err != nil || n <= 1 {
-			return ErrLastOwner
-		}
+	if err := lastOwner(t.b, m); err != nil {
+		return err
 	}
 	if err := t.endSessions(r.UserID, r.OrgID, ""); err != nil {
 		return err
@@ -512,6 +643,17 @@ func applyKeyUsed(t *txn, c *Command) error {
 		t.set(apiKeyKey(k.ID), mustEncode(&k))
 	}
 	return t.err
+}
+
+// Throttle returns the run of password attempts on an email (zero when
+// there is none).
+func (s *Store) Throttle(email string) (Throttle, error) {
+	var th Throttle
+	err := getRecord(s.db, throttleKey(EmailHash(email)), &th)
+	if errors.Is(err, ErrNotFound) {
+		err = nil
+	}
+	return th, err
 }
 
 // User returns a person by id.

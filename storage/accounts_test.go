@@ -109,22 +109,74 @@ func TestResetAndPasswordChangeEndOtherSessions(t *testing.T) {
 	}
 }
 
-func TestFailedSignInsLockTheAccount(t *testing.T) {
+func TestPasswordAttemptsLockTheEmailUntilASuccess(t *testing.T) {
 	s := openTestStore(t)
 	applyCmds(t, s, createOrg("org_a"), linkCmd("l1", LinkOwner, "a@example.com", "org_a", accounts.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""))
-	var cmds []*Command
-	for i := range accounts.LockAfter {
-		cmds = append(cmds, &Command{Kind: KindFailSignIn, At: t0.Add(time.Duration(i) * time.Second), FailSignIn: &FailSignIn{UserID: "usr_a"}})
+	attempt := func(email string, at time.Time) *Command {
+		return &Command{Kind: KindPasswordAttempt, At: at, PasswordAttempt: &PasswordAttempt{EmailHash: EmailHash(email)}}
 	}
-	applyCmds(t, s, cmds...)
+	// Attempts are counted before they are checked: of LockAfter+2 made at
+	// once, the last two are refused, for a known email and an unknown one.
+	for _, email := range []string{"A@example.com", "nobody@example.com"} {
+		var cmds []*Command
+		for i := range accounts.LockAfter + 2 {
+			cmds = append(cmds, attempt(email, t0.Add(time.Duration(i)*time.Millisecond)))
+		}
+		errs := applyCmds(t, s, cmds...)
+		for i, err := range errs {
+			if want := i >= accounts.LockAfter; errors.Is(err, ErrLocked) != want || (!want && err != nil) {
+				t.Fatalf("%s, attempt %d: %v", email, i+1, err)
+			}
+		}
+		th, _ := s.Throttle(email)
+		if !th.Locked(t0.Add(accounts.LockFor-time.Second)) || th.Locked(t0.Add(accounts.LockFor+time.Second)) {
+			t.Fatalf("%s: throttle %+v", email, th)
+		}
+	}
+	// A checked password ends the run; one that changed meanwhile is refused.
 	u, _ := s.User("usr_a")
-	last := t0.Add(time.Duration(accounts.LockAfter-1) * time.Second)
-	if u.FailedSignIns != accounts.LockAfter || u.LockedUntil == nil || !u.LockedUntil.Equal(last.Add(accounts.LockFor)) {
-		t.Fatalf("after %d failures: run %d, locked until %v", accounts.LockAfter, u.FailedSignIns, u.LockedUntil)
+	start := func(verified string) *Command {
+		return &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Verified: verified,
+			Session: Session{Hash: "s-" + verified, UserID: "usr_a", OrgID: "org_a"}}}
 	}
-	applyCmds(t, s, &Command{Kind: KindStartSession, At: t0, StartSession: &StartSession{Session: Session{Hash: "s9", UserID: "usr_a", OrgID: "org_a"}}})
-	if u, _ := s.User("usr_a"); u.FailedSignIns != 0 || u.LockedUntil != nil {
-		t.Fatalf("a sign-in did not forget the failures: %+v", u)
+	errs := applyCmds(t, s, start("an old hash"), start(u.PasswordHash))
+	if !errors.Is(errs[0], ErrPasswordChanged) || errs[1] != nil {
+		t.Fatalf("start with a stale check: %v; with the current one: %v", errs[0], errs[1])
+	}
+	if th, _ := s.Throttle("a@example.com"); th.Failures != 0 || th.Locked(t0) {
+		t.Fatalf("a success did not end the run: %+v", th)
+	}
+}
+
+func TestAnInvitationNeverSetsAnExistingAccountsPassword(t *testing.T) {
+	s := openTestStore(t)
+	invite := func(hash, by string) *Command {
+		c := linkCmd(hash, LinkInvite, "a@example.com", "org_b", accounts.RoleMember)
+		c.CreateLink.Link.CreatedBy = by
+		return c
+	}
+	applyCmds(t, s, createOrg("org_a"), createOrg("org_b"),
+		linkCmd("l1", LinkOwner, "a@example.com", "org_a", accounts.RoleOwner), acceptCmd("l1", "usr_a", "s1", ""),
+		linkCmd("l2", LinkOwner, "b@example.com", "org_b", accounts.RoleOwner), acceptCmd("l2", "usr_b", "s2", ""),
+		invite("i1", "usr_b"), invite("i2", "usr_b"), invite("i3", "usr_a"))
+	// Without the account's own password the invitation is refused.
+	noProof := acceptCmd("i1", "usr_x", "s3", "")
+	withProof := acceptCmd("i2", "usr_x", "s4", "")
+	withProof.AcceptLink.Current = "h-l1"
+	byNonOwner := acceptCmd("i3", "usr_x", "s5", "")
+	byNonOwner.AcceptLink.Current = "h-l1"
+	errs := applyCmds(t, s, noProof, withProof, byNonOwner)
+	if !errors.Is(errs[0], ErrPasswordChanged) || errs[1] != nil || !errors.Is(errs[2], ErrConflict) {
+		t.Fatalf("accept without proof: %v; with: %v; made by a non-owner of org_b: %v", errs[0], errs[1], errs[2])
+	}
+	if u, _ := s.User("usr_a"); u.PasswordHash != "h-l1" {
+		t.Fatalf("an invitation changed the password to %q", u.PasswordHash)
+	}
+	if _, err := s.Session("s1"); err != nil {
+		t.Fatalf("joining ended the person's other session: %v", err)
+	}
+	if m, err := s.Membership("usr_a", "org_b"); err != nil || m.Role != accounts.RoleMember {
+		t.Fatalf("membership: %+v, %v", m, err)
 	}
 }
 

@@ -42,17 +42,17 @@ const (
 	KindRecordAttempt  Kind = "webhook.attempt"
 
 	// People, sessions and one-time links (accounts.go): no org version.
-	KindCreateLink   Kind = "account.link"
-	KindAcceptLink   Kind = "account.accept"
-	KindSignUp       Kind = "account.signup"
-	KindStartSession Kind = "session.start"
-	KindFailSignIn   Kind = "account.signin-failed"
-	KindTouchSession Kind = "session.touch"
-	KindEndSessions  Kind = "session.end"
-	KindSetPassword  Kind = "account.password"
-	KindSetRole      Kind = "member.role"
-	KindRemoveMember Kind = "member.remove"
-	KindKeyUsed      Kind = "key.used"
+	KindCreateLink      Kind = "account.link"
+	KindAcceptLink      Kind = "account.accept"
+	KindSignUp          Kind = "account.signup"
+	KindStartSession    Kind = "session.start"
+	KindPasswordAttempt Kind = "account.password-attempt"
+	KindTouchSession    Kind = "session.touch"
+	KindEndSessions     Kind = "session.end"
+	KindSetPassword     Kind = "account.password"
+	KindSetRole         Kind = "member.role"
+	KindRemoveMember    Kind = "member.remove"
+	KindKeyUsed         Kind = "key.used"
 )
 
 // Command is one state change in the raft log. Exactly one body field is set,
@@ -90,7 +90,7 @@ type Command struct {
 	AcceptLink       *AcceptLink       `json:"acceptLink,omitempty"`
 	SignUp           *SignUp           `json:"signUp,omitempty"`
 	StartSession     *StartSession     `json:"startSession,omitempty"`
-	FailSignIn       *FailSignIn       `json:"failSignIn,omitempty"`
+	PasswordAttempt  *PasswordAttempt  `json:"passwordAttempt,omitempty"`
 	TouchSession     *TouchSession     `json:"touchSession,omitempty"`
 	EndSessions      *EndSessions      `json:"endSessions,omitempty"`
 	SetPassword      *SetPassword      `json:"setPassword,omitempty"`

@@ -25,4 +25,5 @@ func init() {
 	fault.Register("storage.stale", ErrStale)
 	fault.Register("storage.conflict", ErrConflict)
 	fault.Register("storage.codec", ErrCodec)
+	fault.Register("storage.locked", ErrLocked)
 }

@@ -214,7 +214,8 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 // isRefusal reports whether err is a decision about the command, the same on
 // every replica, rather than a failure of this replica's disk.
 func isRefusal(err error) bool {
-	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrStale) || errors.Is(err, ErrCodec)
+	return errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrStale) || errors.Is(err, ErrCodec) ||
+		errors.Is(err, ErrLocked)
 }
 
 // appliers holds the one function that applies each kind of command. An
@@ -247,17 +248,17 @@ var appliers = map[Kind]func(*txn, *Command) error{
 	KindUpdateEndpoint: inEndpoint(applyUpdateEndpoint),
 	KindRecordAttempt:  inEndpoint(applyRecordAttempt),
 
-	KindCreateLink:   applyCreateLink,
-	KindAcceptLink:   applyAcceptLink,
-	KindSignUp:       applySignUp,
-	KindStartSession: applyStartSession,
-	KindFailSignIn:   applyFailSignIn,
-	KindTouchSession: applyTouchSession,
-	KindEndSessions:  applyEndSessions,
-	KindSetPassword:  applySetPassword,
-	KindSetRole:      applySetRole,
-	KindRemoveMember: applyRemoveMember,
-	KindKeyUsed:      applyKeyUsed,
+	KindCreateLink:      applyCreateLink,
+	KindAcceptLink:      applyAcceptLink,
+	KindSignUp:          applySignUp,
+	KindStartSession:    applyStartSession,
+	KindPasswordAttempt: applyPasswordAttempt,
+	KindTouchSession:    applyTouchSession,
+	KindEndSessions:     applyEndSessions,
+	KindSetPassword:     applySetPassword,
+	KindSetRole:         applySetRole,
+	KindRemoveMember:    applyRemoveMember,
+	KindKeyUsed:         applyKeyUsed,
 }
 
 // apply checks one command and, if it is accepted, writes all of it to b and

@@ -239,6 +239,7 @@ func (s *Server) signedIn(r *request, st app.Started, status int) error {
 		return err
 	}
 	setSessionCookie(r, st.Token, s.secureCookies())
+	r.Response.Header.Set("Cache-Control", "no-store") // it carries the CSRF token
 	v, err := s.me(p)
 	if err != nil {
 		return err
@@ -342,6 +343,7 @@ func (s *Server) acceptLink(r *request) error {
 }
 
 func (s *Server) getMe(r *request) error {
+	r.Response.Header.Set("Cache-Control", "no-store") // it carries the CSRF token
 	v, err := s.me(*r.principal)
 	if err != nil {
 		return err

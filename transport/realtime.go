@@ -174,8 +174,12 @@ type rtConn struct {
 	key storage.APIKey
 	org storage.Org
 	// session is the console session's token of a connection the console
-	// opened; key then stands for its person (authenticateSession).
+	// opened; key then stands for its person (authenticateSession), and its
+	// scopes follow the person's role, read again at every check (keyLive).
 	session string
+	// smu guards key.Scopes, which keyLive renews for a session while the
+	// reader and the writer read them.
+	smu sync.Mutex
 	out     chan outbound
 	wake    chan struct{}
 	done    chan struct{}
@@ -314,7 +318,10 @@ func (c *rtConn) authFrame() bool {
 // revoked key closes the connection with 4401.
 func (c *rtConn) keyLive() bool {
 	if c.session != "" {
-		if _, err := c.s.app.Session(c.session); err == nil {
+		if p, err := c.s.app.Session(c.session); err == nil {
+			c.smu.Lock()
+			c.key.Scopes = p.Scopes()
+			c.smu.Unlock()
 			return true
 		}
 		c.close(closeUnauthorized, "the session has ended")
@@ -357,7 +364,7 @@ func (c *rtConn) handle(f frame) {
 // does: a retry with the same key and body answers for the first document,
 // made through either way in, with "replayed": true.
 func (c *rtConn) generate(f frame) {
-	if !auth.Grants(c.key.Scopes, auth.DocumentsGenerate) {
+	if !auth.Grants(c.scopes(), auth.DocumentsGenerate) {
 		c.reply(c.errorFrame(f.Ref, fmt.Errorf("%w: this key lacks the scope %s", errForbidden, auth.DocumentsGenerate)))
 		return
 	}
@@ -426,7 +433,7 @@ func (c *rtConn) subscribe(f frame) {
 			c.reply(c.errorFrame(f.Ref, fault.Invalid(fmt.Sprintf("events[%d]", i), "unknown event %q; events are %s", k, strings.Join(feedKinds, ", "))))
 			return
 		}
-		if need := scopeOf(k); !auth.Grants(c.key.Scopes, need) {
+		if need := scopeOf(k); !auth.Grants(c.scopes(), need) {
 			c.reply(c.errorFrame(f.Ref, fmt.Errorf("%w: %s needs the scope %s", errForbidden, k, need)))
 			return
 		}
@@ -461,7 +468,14 @@ func (c *rtConn) subscribe(f frame) {
 }
 
 // permitted reports whether the connection's key may read events of kind.
-func (c *rtConn) permitted(kind string) bool { return auth.Grants(c.key.Scopes, scopeOf(kind)) }
+func (c *rtConn) permitted(kind string) bool { return auth.Grants(c.scopes(), scopeOf(kind)) }
+
+// scopes are what the connection may do now.
+func (c *rtConn) scopes() []string {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	return c.key.Scopes
+}
 
 // kick makes sure a writer runs to take the work just queued.
 func (c *rtConn) kick() {

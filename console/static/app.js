@@ -93,7 +93,12 @@ function layout(current) {
 }
 
 async function signOut() {
-  try { await api('POST', '/console/api/signout', {}); } catch { /* signed out already */ }
+  try { await api('POST', '/console/api/signout', {}); }
+  catch (err) {
+    // Still signed in (no leader, a network fault): say so rather than show
+    // the sign-in page over a live session.
+    if (err.status !== 401) { announce(`Not signed out: ${err.message}`); return; }
+  }
   session.me = null;
   go('/signin');
 }

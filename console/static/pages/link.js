@@ -25,12 +25,17 @@ export async function render(main) {
     invite: `You are invited to ${info.organisation} as ${info.role === 'owner' ? 'an owner' : 'a member'}.`,
     reset: `Choose a new password for ${info.email}. Every device signed in to this account is signed out.`,
   }[info.purpose];
+  // An invitation for an email that has an account joins it with its own
+  // password: the link never sets an existing account's password.
+  const joining = info.hasAccount && info.purpose !== 'reset';
   const form = h('form', { class: 'stack', novalidate: true },
     h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
     info.email ? h('p', {}, 'Email: ', h('strong', {}, info.email)) : field('Your email', { name: 'email', type: 'email', autocomplete: 'username', required: true }),
     info.purpose !== 'reset' && !info.hasAccount ? field('Your name', { name: 'name', autocomplete: 'name' }) : null,
-    field(info.hasAccount && info.purpose !== 'reset' ? 'Password (this sets a new one for your account)' : 'Password', { name: 'password', type: 'password', autocomplete: 'new-password', required: true }, { hint: 'At least 10 characters.' }),
-    h('button', { type: 'submit', class: 'btn primary' }, info.purpose === 'reset' ? 'Set password and sign in' : 'Set password and continue'));
+    joining
+      ? field('Your password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }, { hint: 'This email has an account: sign in with its password to join.' })
+      : field('Password', { name: 'password', type: 'password', autocomplete: 'new-password', required: true }, { hint: 'At least 10 characters.' }),
+    h('button', { type: 'submit', class: 'btn primary' }, joining ? `Join ${info.organisation}` : info.purpose === 'reset' ? 'Set password and sign in' : 'Set password and continue'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     submitting(form, async () => {

@@ -179,11 +179,11 @@ type rtConn struct {
 	session string
 	// smu guards key.Scopes, which keyLive renews for a session while the
 	// reader and the writer read them.
-	smu sync.Mutex
-	out     chan outbound
-	wake    chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	smu  sync.Mutex
+	out  chan outbound
+	wake chan struct{}
+	done chan struct{}
+	once sync.Once
 
 	// The writer runs only while there is work, so an idle connection holds
 	// no goroutine but its reader. wmu guards writing.

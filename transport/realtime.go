@@ -66,12 +66,26 @@ const (
 // the organisation's feed grows. Every connection reads the feed from its own
 // cursor, so live events and replay are one path and none is lost.
 type hub struct {
-	mu    sync.Mutex // guards conns
+	mu    sync.Mutex // guards conns and closing, and live's Add
 	conns map[string]map[*rtConn]struct{}
 	stop  chan struct{}
 	// live counts connections being served, so shutdown can wait for them
-	// before the store closes.
-	live sync.WaitGroup
+	// before the store closes. It is added to only under mu and never once
+	// closing is set: a WaitGroup's Add racing its Wait is a misuse the
+	// race detector reports (seen with an upgrade landing during shutdown).
+	live    sync.WaitGroup
+	closing bool
+}
+
+// enter counts a connection about to be served; false once shutdown began.
+func (h *hub) enter() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closing {
+		return false
+	}
+	h.live.Add(1)
+	return true
 }
 
 func newHub() *hub { return &hub{conns: map[string]map[*rtConn]struct{}{}, stop: make(chan struct{})} }
@@ -114,6 +128,7 @@ func (h *hub) closeAll() {
 		close(h.stop)
 	}
 	h.mu.Lock()
+	h.closing = true
 	var all []*rtConn
 	for _, set := range h.conns {
 		for c := range set {
@@ -238,7 +253,11 @@ func (s *Server) realtime(r *request) error {
 			wake: make(chan struct{}, 1), done: make(chan struct{}), gens: map[string][]string{}}
 		// Served from a goroutine of its own, so fasthttp's handler returns
 		// and frees the upgrade request's buffers at once (KeepHijackedConns).
-		s.hub.live.Add(1)
+		if !s.hub.enter() {
+			ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "the node is shutting down"), time.Now().Add(time.Second))
+			ws.Close()
+			return
+		}
 		go func() {
 			defer s.hub.live.Done()
 			c.serve()

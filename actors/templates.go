@@ -104,7 +104,7 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 			return nil, nil, err
 		}
 		if _, err := store.TemplateBySlug(a.id, m.Slug); err == nil {
-			return nil, nil, fmt.Errorf("%w: the slug %q is taken", fault.ErrConflict, m.Slug)
+			return nil, nil, fault.Conflict("slug", "the slug %q is taken", m.Slug)
 		}
 		t := storage.Template{ID: ids.New(ids.Template, now), OrgID: a.id, Slug: m.Slug, Name: m.Name,
 			Description: m.Description, CopiedFrom: m.CopiedFrom}
@@ -173,7 +173,7 @@ func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() 
 				return nil, nil, err
 			}
 			if _, err := store.TemplateBySlug(a.id, *m.Slug); err == nil {
-				return nil, nil, fmt.Errorf("%w: the slug %q is taken", fault.ErrConflict, *m.Slug)
+				return nil, nil, fault.Conflict("slug", "the slug %q is taken", *m.Slug)
 			}
 		}
 		cmd.Kind = storage.KindUpdateTemplate

@@ -59,7 +59,7 @@ func (a *App) UploadPDFTemplate(orgID string, up Upload) (PDFTemplate, error) {
 		return PDFTemplate{}, err
 	}
 	if _, err := a.deps.Store.TemplateBySlug(orgID, slug); err == nil {
-		return PDFTemplate{}, fmt.Errorf("%w: the slug %q is taken", fault.ErrConflict, slug)
+		return PDFTemplate{}, fault.Conflict("slug", "the slug %q is taken", slug)
 	}
 	analysis, err := a.deps.PDFTemplates.Analyze(up.Data, pdftemplate.DefaultLimits)
 	if err != nil {

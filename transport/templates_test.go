@@ -52,7 +52,8 @@ func TestTemplateVersionsActivationAndPinning(t *testing.T) {
 		t.Fatalf("create: %s", r)
 	}
 	id := testnode.DataAs[testnode.Template](t, r).ID
-	if r := testnode.Do(t, "POST", url, n.Key, map[string]any{"name": "Again", "slug": "invoice"}); r.Status != 409 || r.Code() != "CONFLICT" {
+	// A slug in use is named, so a form shows the refusal at its input.
+	if r := testnode.Do(t, "POST", url, n.Key, map[string]any{"name": "Again", "slug": "invoice"}); r.Status != 409 || r.Code() != "CONFLICT" || r.Field() != "slug" {
 		t.Fatalf("slug taken: %s", r)
 	}
 	for _, ref := range []string{id, "invoice"} {
@@ -224,6 +225,13 @@ func TestStarterLibraryCopiesGenerateAtOnce(t *testing.T) {
 	p := testnode.Do(t, "POST", n.URL+"/v1/templates/"+slug+"-2/preview", n.Key, nil)
 	if p.Status != http.StatusOK || !bytes.HasPrefix(p.Body, []byte("%PDF")) {
 		t.Fatalf("preview of a copied starter: HTTP %d %s", p.Status, p.Body[:min(len(p.Body), 200)])
+	}
+	// A slug asked for is taken as asked, and refused at its field when in use.
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/library/"+slug+"/copy", n.Key, map[string]any{"slug": slug, "name": "Mine"}); r.Status != 409 || r.Code() != "CONFLICT" || r.Field() != "slug" {
+		t.Fatalf("copy to a slug in use: %s", r)
+	}
+	if r := testnode.Do(t, "PATCH", n.URL+"/v1/templates/"+slug+"-2", n.Key, map[string]any{"slug": slug}); r.Status != 409 || r.Field() != "slug" {
+		t.Fatalf("re-slug to a slug in use: %s", r)
 	}
 	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/library/no-such-starter/copy", n.Key, nil); r.Status != 404 {
 		t.Fatal(r)

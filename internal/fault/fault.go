@@ -51,6 +51,13 @@ func Invalid(field, format string, args ...any) error {
 	return &FieldError{Kind: ErrInvalid, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
+// Conflict returns an ErrConflict refusal of field: a value the request
+// may not take because something existing holds it (a slug in use), named
+// so that a form shows it at its input.
+func Conflict(field, format string, args ...any) error {
+	return &FieldError{Kind: ErrConflict, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
 // Payload returns an ErrPayload refusal of field.
 func Payload(field, format string, args ...any) error {
 	return &FieldError{Kind: ErrPayload, Field: field, Msg: fmt.Sprintf(format, args...)}

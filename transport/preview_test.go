@@ -221,6 +221,114 @@ func TestDraftPreviewOfAPDFTemplate(t *testing.T) {
 	}
 }
 
+// inkAndSize decodes a PNG and counts its dark pixels: how much of a
+// picture of a page is printed on.
+func inkAndSize(t *testing.T, body []byte) (ink, width, height int) {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			cr, cg, cb, ca := img.At(x, y).RGBA()
+			if ca == 0xffff && cr < 0x8000 && cg < 0x8000 && cb < 0x8000 {
+				ink++
+			}
+		}
+	}
+	return ink, b.Dx(), b.Dy()
+}
+
+// An editor shows its live preview as pictures: "format": "png" answers
+// one page of the same watermarked render, drawn on white, with the page
+// count and the engine's headers, for a draft or a saved version.
+func TestPreviewAsPicture(t *testing.T) {
+	n := testnode.Start(t, nil)
+	url := n.URL + "/v1/templates"
+	body := invoiceVersion(true)
+	body["name"], body["slug"] = "Invoice", "invoice"
+	if r := testnode.Do(t, "POST", url, n.Key, body); r.Status != 201 {
+		t.Fatalf("create: %s", r)
+	}
+	url += "/invoice/preview"
+	picture := func(in map[string]any) testnode.Response {
+		t.Helper()
+		in["format"] = "png"
+		r := testnode.Do(t, "POST", url, n.Key, in)
+		if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" || r.Header.Get("X-Platen-Engine") == "" ||
+			r.Header.Get("X-Platen-Engine-Reason") == "" || !strings.HasSuffix(r.Header.Get("Content-Disposition"), ".png\"") {
+			t.Fatalf("picture of %v: HTTP %d %v %s", in, r.Status, r.Header, r.Body[:min(len(r.Body), 300)])
+		}
+		return r
+	}
+
+	// The saved version, at the default width: A4 800 pixels wide.
+	saved := picture(map[string]any{})
+	if saved.Header.Get("X-Platen-Pages") != "1" || saved.Header.Get("X-Platen-Page") != "1" {
+		t.Fatalf("saved version's picture: %v", saved.Header)
+	}
+	plainInk, w, h := inkAndSize(t, saved.Body)
+	if w != 800 || h < 1120 || h > 1140 || plainInk == 0 {
+		t.Fatalf("saved version's picture is %dx%d with %d dark pixels, want 800 wide, A4's height, printed", w, h, plainInk)
+	}
+
+	// A draft's picture is the draft's: a black band the saved markup does
+	// not have shows as ink.
+	band := invoiceDraft(strings.Replace(invoiceHTML, "<h1>", `<div style="background:#000;height:60mm"></div><h1>`, 1))
+	r := picture(map[string]any{"draft": band, "width": 400})
+	bandInk, w, h := inkAndSize(t, r.Body)
+	if w != 400 || h < 560 || h > 570 {
+		t.Fatalf("draft picture at width 400 is %dx%d", w, h)
+	}
+	// 60 of 297 mm, the page's full width inside 15 mm of padding: about
+	// a sixth of the picture.
+	if bandInk < w*h/8 {
+		t.Fatalf("draft picture has %d dark pixels of %d: the black band is missing", bandInk, w*h)
+	}
+
+	// Four items at three a page are two pages; each is its own picture.
+	four := map[string]any{"number": "S-2", "items": []any{
+		map[string]any{"description": "One", "price": 1}, map[string]any{"description": "Two", "price": 2},
+		map[string]any{"description": "Three", "price": 3}, map[string]any{"description": "Four", "price": 4}}}
+	p1 := picture(map[string]any{"draft": invoiceDraft(invoiceHTML), "data": four})
+	p2 := picture(map[string]any{"draft": invoiceDraft(invoiceHTML), "data": four, "page": 2})
+	if p1.Header.Get("X-Platen-Pages") != "2" || p2.Header.Get("X-Platen-Pages") != "2" || p2.Header.Get("X-Platen-Page") != "2" {
+		t.Fatalf("two pages: %v / %v", p1.Header, p2.Header)
+	}
+	if bytes.Equal(p1.Body, p2.Body) {
+		t.Fatal("pages 1 and 2 are the same picture")
+	}
+
+	for _, c := range []struct {
+		body  map[string]any
+		field string
+	}{
+		{map[string]any{"format": "png", "page": 2}, "page"},
+		{map[string]any{"format": "png", "page": -1}, "page"},
+		{map[string]any{"format": "png", "width": 50}, "width"},
+		{map[string]any{"format": "png", "width": 5000}, "width"},
+		{map[string]any{"format": "gif"}, "format"},
+		{map[string]any{"page": 1}, "format"},
+		{map[string]any{"format": "pdf", "width": 400}, "format"},
+	} {
+		if r := testnode.Do(t, "POST", url, n.Key, c.body); r.Status != 400 || r.Code() != "INVALID_REQUEST" || r.Field() != c.field {
+			t.Errorf("%v: %s, want INVALID_REQUEST on %s", c.body, r, c.field)
+		}
+	}
+	// A draft's own refusal wins over drawing: nothing to draw.
+	bad := invoiceDraft("{{#each}")
+	if r := testnode.Do(t, "POST", url, n.Key, map[string]any{"draft": bad, "format": "png"}); r.Status != 400 || r.Field() != "draft.html" {
+		t.Errorf("broken draft as a picture: %s", r)
+	}
+	// The PDF is as it was.
+	if r := testnode.Do(t, "POST", url, n.Key, map[string]any{"format": "pdf"}); r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" ||
+		!strings.Contains(r.Header.Get("Content-Disposition"), "invoice-v1-preview.pdf") || r.Header.Get("X-Platen-Page") != "" {
+		t.Errorf("format pdf: HTTP %d %v", r.Status, r.Header)
+	}
+}
+
 func TestStarterThumbnail(t *testing.T) {
 	n := testnode.Start(t, nil)
 	url := n.URL + "/v1/templates/library/invoice/thumbnail.png"
@@ -273,7 +381,9 @@ func TestStarterThumbnail(t *testing.T) {
 // keystroke, a draft preview of the invoice starter, against a preview of
 // the same source saved as the template's active version, through the REST
 // route of one real node. A draft costs its check and an uncached parse on
-// top; each reports its median besides the mean.
+// top, and the editor's picture of page 1 (draft-png) PDFium's drawing and
+// the PNG's encoding on top of that; each reports its median besides the
+// mean.
 func BenchmarkPreview(b *testing.B) {
 	// The key's rate limit would measure itself.
 	n := testnode.Start(b, func(c *node.Config) { c.HTTP.RateLimit, c.HTTP.RateBurst = 1e6, 1e6 })
@@ -285,7 +395,7 @@ func BenchmarkPreview(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		body any
-	}{{"saved", nil}, {"draft", map[string]any{"draft": st.Version}}} {
+	}{{"saved", nil}, {"draft", map[string]any{"draft": st.Version}}, {"draft-png", map[string]any{"draft": st.Version, "format": "png"}}} {
 		b.Run(c.name, func(b *testing.B) {
 			if r := testnode.Do(b, "POST", url, n.Key, c.body); r.Status != http.StatusOK {
 				b.Fatalf("preview: %s", r)

@@ -340,6 +340,11 @@ type previewInput struct {
 	// Draft is a version's source as POST .../versions takes it, rendered
 	// without being saved.
 	Draft *versionInput `json:"draft"`
+	// Format is "pdf" (the default) or "png": one page as a picture, page
+	// Page (default 1) Width pixels wide, for an editor's live preview.
+	Format string `json:"format"`
+	Page   int    `json:"page"`
+	Width  int    `json:"width"`
 }
 
 // preview renders a version, or a draft, with its sample data or the given
@@ -361,6 +366,16 @@ func (s *Server) preview(r *request) error {
 		}
 		req.Draft = &app.Draft{Version: in.Draft.version(), Fields: in.Draft.Fields}
 	}
+	switch in.Format {
+	case "", "pdf":
+		if in.Page != 0 || in.Width != 0 {
+			return fault.Invalid("format", `page and width choose a picture: send "format": "png" with them`)
+		}
+	case "png":
+		req.Image = &app.PageImageRequest{Page: in.Page, Width: in.Width}
+	default:
+		return fault.Invalid("format", `must be "pdf" or "png"`)
+	}
 	r.asked = true
 	// Not the request as the context: fasthttp's RequestCtx.Done reads the
 	// server's state without a lock and races with Shutdown. The render
@@ -369,16 +384,23 @@ func (s *Server) preview(r *request) error {
 	if err != nil {
 		return err
 	}
-	name := fmt.Sprintf("%s-v%d-preview.pdf", p.Template.Slug, p.Version)
+	name := fmt.Sprintf("%s-v%d-preview", p.Template.Slug, p.Version)
 	if in.Draft != nil {
-		name = p.Template.Slug + "-draft-preview.pdf"
+		name = p.Template.Slug + "-draft-preview"
 	}
 	r.SetStatusCode(http.StatusOK)
-	r.SetContentType("application/pdf")
-	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s"`, name))
 	r.Response.Header.Set("X-Platen-Pages", strconv.Itoa(p.Pages))
 	r.Response.Header.Set("X-Platen-Engine", p.Engine)
 	r.Response.Header.Set("X-Platen-Engine-Reason", asciiHeader(p.EngineReason))
+	if req.Image != nil {
+		r.SetContentType("image/png")
+		r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s-p%d.png"`, name, p.Page))
+		r.Response.Header.Set("X-Platen-Page", strconv.Itoa(p.Page))
+		r.SetBody(p.PNG)
+		return nil
+	}
+	r.SetContentType("application/pdf")
+	r.Response.Header.Set("Content-Disposition", fmt.Sprintf(`inline; filename="%s.pdf"`, name))
 	r.SetBody(p.PDF)
 	return nil
 }

@@ -92,7 +92,10 @@ async function writtenEditor(main, t) {
       const on = k === key;
       tabs[k].setAttribute('aria-selected', String(on));
       tabs[k].tabIndex = on ? 0 : -1;
-      panels[k].hidden = !on;
+      // The preview's panel is shown beside the code on a laptop whichever
+      // tab is chosen, so a class (undone there by app.css), not hidden.
+      if (k === 'preview') panels[k].classList.toggle('off', !on);
+      else panels[k].hidden = !on;
     }
     if (focus) tabs[key].focus();
   }

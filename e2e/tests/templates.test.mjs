@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { launch, newOwner, visit, screenshots, checkA11y, widths } from '../lib.mjs';
 import { diffLines, collapse } from '../../console/static/diff.js';
 
@@ -127,7 +128,6 @@ test('copy a starter, edit it beside its live preview, save, compare and activat
     assert.match(tab.url(), /^blob:/);
     await tab.close();
   } else {
-    const { readFileSync } = await import('node:fs');
     assert.equal(readFileSync(await download.path()).subarray(0, 5).toString(), '%PDF-');
   }
   const sorted = [...times].sort((a, b) => a - b);
@@ -206,3 +206,28 @@ async function draftText(page, id, html) {
   }, { id, html });
   return execFileSync('pdftotext', ['-layout', '-', '-'], { input: Buffer.from(b64, 'base64') }).toString();
 }
+
+// A template made from an uploaded PDF is listed as such, and its address
+// opens the PDF editor (pages/pdftemplate.js), not the written one.
+test('a template from a PDF opens in the PDF editor', async () => {
+  const { page } = owner;
+  const pdf = readFileSync(new URL('../../pdftemplate/testdata/chromium-invoice.pdf', import.meta.url)).toString('base64');
+  const id = await page.evaluate(async (b64) => {
+    const me = await (await fetch('/console/api/me')).json();
+    const body = new FormData();
+    body.append('file', new Blob([Uint8Array.from(atob(b64), c => c.charCodeAt(0))], { type: 'application/pdf' }), 'invoice.pdf');
+    body.append('name', 'Scanned invoice');
+    body.append('slug', 'scanned-invoice');
+    const res = await fetch('/v1/templates/pdf', { method: 'POST', headers: { 'X-CSRF-Token': me.data.csrf }, body });
+    if (res.status !== 201) throw new Error(`upload: HTTP ${res.status} ${await res.text()}`);
+    return (await res.json()).data.id;
+  }, pdf);
+  await page.goto(new URL('/templates', page.url()).href);
+  const row = page.getByRole('row', { name: /Scanned invoice/ });
+  await row.getByText('From a PDF').waitFor();
+  await row.getByRole('link', { name: 'Scanned invoice' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Scanned invoice' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, `/templates/${id}`);
+  await page.locator('.pdf-page img').first().waitFor();
+  assert.equal(await page.getByRole('tab', { name: 'Markup' }).count(), 0, 'the written editor was drawn');
+});

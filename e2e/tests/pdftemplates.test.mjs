@@ -3,8 +3,9 @@
 // page, mark two pieces as fields by clicking them (a refusal of a key shown
 // at that field's input), save a version, preview the draft, generate a
 // document with sample values, and read the values back out of the
-// generated PDF with pdftotext. The upload page and the editor are checked
-// with axe-core and photographed at laptop and phone widths.
+// generated PDF with pdftotext. The upload page and the editor (loaded at
+// its own address) are checked with axe-core and photographed at laptop and
+// phone widths.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -97,6 +98,13 @@ test('upload a PDF, mark two fields, save, preview and generate from it', async 
     assert.deepEqual(v.data.fields.map(f => [f.key, f.text, !!f.required]),
       [['customer', 'Marlow Coffee Roasters Ltd', false], ['po', 'PO-77815', true]]);
 
+    // The editor at its own address (a full load, through the template
+    // page) starts from the saved version's fields.
+    await visit(page, `/templates/${id}`, 'pdf-editor', { ready: sheet.locator('button.pdf-piece').first() });
+    await sheet.locator('img').evaluate((img) => img.decode());
+    assert.deepEqual(await sheet.locator('.pdf-piece-tag.shown').allTextContents(), ['customer', 'po']);
+    assert.equal(await page.locator('[name="fields[1].required"]').isChecked(), true);
+
     // Try it: the draft previewed with the values typed, then a document.
     await page.getByRole('textbox', { name: 'customer', exact: true }).fill('Acme Widgets GmbH');
     await page.getByRole('textbox', { name: 'po', exact: true }).fill('PO-12345');
@@ -108,9 +116,13 @@ test('upload a PDF, mark two fields, save, preview and generate from it', async 
       return [...new Uint8Array(b)];
     }, await open.getAttribute('href'))));
     assert.match(previewText, /Acme Widgets GmbH/, 'the preview has the value typed');
+    // And as a picture of the page that holds the fields ("format": "png").
+    const pic = page.getByRole('img', { name: 'The draft previewed: page 1' });
+    await pic.evaluate((img) => img.decode());
+    assert.ok(await pic.evaluate((img) => img.naturalWidth > 300), 'the preview picture is drawn');
 
-    await checkA11y(page, 'pdf-editor');
-    await screenshots(page, 'pdf-editor');
+    await checkA11y(page, 'pdf-editor-preview');
+    await screenshots(page, 'pdf-editor-preview');
 
     await page.getByRole('button', { name: 'Generate document' }).click();
     const docLink = page.getByRole('link', { name: /^doc_/ });

@@ -43,7 +43,7 @@ export async function render(main) {
 
 // whenMissing's choices, as a version's field takes them; "" leaves it out
 // (the server then prints the default when one is given, else the original).
-const whenMissingOptions = [['', 'Automatic'], ['default', 'Print the default'], ['blank', 'Leave it blank'], ['original', 'Keep the original']];
+const whenMissingOptions = [['', 'Automatic'], ['default', 'The default'], ['blank', 'Blank'], ['original', 'The original']];
 const alignOptions = [['', 'Left'], ['right', 'Right'], ['center', 'Centre']];
 
 // renderEditor draws the editor of a template made from a PDF in main. It
@@ -100,7 +100,7 @@ export async function renderEditor(main, template) {
   const fieldsForm = h('form', { class: 'stack', novalidate: true, 'aria-labelledby': 'pdf-fields-h' },
     h('h2', { id: 'pdf-fields-h' }, 'Fields'),
     h('p', { class: 'muted pdf-fields-about' }, 'A field’s key names the value of the document’s data that replaces the piece’s text. ',
-      'When the key is missing, Automatic prints the default if there is one, else keeps the original; a required key refuses the document instead. Alignment places a value in the original’s width.'),
+      'When the key is missing, the field prints its default, stays blank, or keeps the original text (Automatic: the default if there is one, else the original); a required key refuses the document instead. Alignment places a value in the original’s width.'),
     h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
     list,
     h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'activate', checked: true }),

@@ -195,7 +195,6 @@ async function writtenEditor(main, t) {
 
   function edited() {
     lastEdit = performance.now();
-    markDirty();
     clearTimeout(timer);
     timer = setTimeout(refresh, debounceMs);
   }
@@ -213,6 +212,7 @@ async function writtenEditor(main, t) {
     const mine = ctrl = new AbortController();
     const since = lastEdit;
     const { out, problems } = draft();
+    markDirty(out, problems);
     clearPartErrors();
     previewError.hidden = true;
     if (problems.length) {
@@ -322,9 +322,13 @@ async function writtenEditor(main, t) {
   // ---- saving ---------------------------------------------------------------
   const dirty = h('span', { class: 'badge warn', hidden: true }, 'Unsaved changes');
   const basedOn = h('span', { class: 'muted' });
-  function markDirty() {
-    const { out, problems } = draft();
-    dirty.hidden = !problems.length && JSON.stringify(out) === JSON.stringify(draftOf(base));
+  // markDirty says whether the draft differs from the version it started
+  // from; it runs with each preview, not each keystroke, since a draft with
+  // assets is megabytes of JSON to compare.
+  let baseJSON = null; // the draft of base, as markDirty compares it
+  function markDirty(out, problems) {
+    baseJSON ??= JSON.stringify(draftOf(base));
+    dirty.hidden = !problems.length && JSON.stringify(out) === baseJSON;
   }
   function draftOf(v) {
     if (!v) return { html: '' };
@@ -354,6 +358,7 @@ async function writtenEditor(main, t) {
     try {
       const v = await api('POST', `/v1/templates/${tid}/versions`, { ...out, activate: activate.checked });
       base = v;
+      baseJSON = null;
       announce(`Version ${v.version} saved${v.active ? ' and active' : ''}`);
       activate.checked = false;
       dirty.hidden = true;

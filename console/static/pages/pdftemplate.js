@@ -8,12 +8,11 @@
 // a piece marked twice, a required key missing) is the server's: its
 // refusals are shown at the input they name (fields[1].key,
 // draft.fields[0].key, a data key).
-import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, announce, badge, table } from '../lib.js';
+import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, go, announce, badge, table } from '../lib.js';
 
 // render draws the upload page. A template made opens in the editor, at
 // its own address.
 export async function render(main) {
-  let stopEditor = null;
   const form = h('form', { class: 'stack card pdf-upload', novalidate: true, 'aria-labelledby': 'pdf-up' },
     h('h2', { id: 'pdf-up' }, 'Your PDF'),
     h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
@@ -28,17 +27,13 @@ export async function render(main) {
     submitting(form, async () => {
       const t = await api('POST', '/v1/templates/pdf', new FormData(form));
       announce(`${t.name}: ${t.source?.pieceCount ?? t.pieces?.length ?? 0} text pieces read`);
-      // The answer carries the pieces the editor draws, so the editor opens
-      // on it at once instead of asking again for what it just got.
-      history.pushState({}, '', '/templates/' + encodeURIComponent(t.id));
-      stopEditor = await renderEditor(main, t);
-      main.focus({ preventScroll: true });
+      // The template's own page (pages/template.js) hands it to the editor.
+      go('/templates/' + encodeURIComponent(t.id));
     });
   });
   fill(main, pageHeader('Upload a PDF', link('/templates', 'All templates')),
     h('p', { class: 'lead' }, 'A PDF you already have (a certificate, a form, a letter) becomes a template: its text is read, you mark the pieces that change as fields, and each document replaces their text and leaves everything else as printed.'),
     form);
-  return () => stopEditor?.();
 }
 
 // whenMissing's choices, as a version's field takes them; "" leaves it out

@@ -157,5 +157,14 @@ test('upload a PDF, mark two fields, save, preview and generate from it', async 
     await page.locator('#f-po-error').waitFor();
     assert.equal(await page.getByRole('textbox', { name: 'po', exact: true }).getAttribute('aria-invalid'), 'true');
     await screenshots(page, 'pdf-editor-refused');
+
+    // A version saved without activating it, then activated from the list.
+    await page.getByLabel('Make it the active version').uncheck();
+    await page.getByRole('button', { name: 'Save as version' }).click();
+    await page.getByText('Version 2 saved. It is not active: documents use version 1.').waitFor();
+    await page.getByRole('button', { name: 'Activate version 2' }).click();
+    await page.getByRole('row', { name: /^2 active/ }).waitFor();
+    const t = await page.evaluate((id) => fetch(`/v1/templates/${id}`).then(r => r.json()), id);
+    assert.equal(t.data.activeVersion, 2);
   } finally { await page.context().close(); }
 });

@@ -8,7 +8,7 @@
 // a piece marked twice, a required key missing) is the server's: its
 // refusals are shown at the input they name (fields[1].key,
 // draft.fields[0].key, a data key).
-import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, go, announce, badge, table } from '../lib.js';
+import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, go, announce, badge, table, fmtDate } from '../lib.js';
 
 // render draws the upload page. A template made opens in the editor, at
 // its own address.
@@ -55,8 +55,7 @@ export async function renderEditor(main, template) {
   const pages = found.pages;
   // The draft: the fields as a version's body takes them, starting from the
   // latest version's.
-  let fields = (saved?.fields || []).filter(f => pieces.has(f.pieceId)).map(({ pieceId, key, default: def, whenMissing, required, align }) =>
-    ({ pieceId, key, default: def || '', whenMissing: whenMissing || '', required: !!required, align: align || '' }));
+  let fields = (saved?.fields || []).filter(f => pieces.has(f.pieceId)).map(draftField);
   let latest = template.latestVersion || 0;
   let active = template.activeVersion || 0;
   const tryValues = {}; // what the person typed in "Try it", by key
@@ -112,6 +111,7 @@ export async function renderEditor(main, template) {
       announce(`Version ${v.version} saved`);
       drawFacts();
       drawTry();
+      await drawVersions();
     });
   });
 
@@ -283,6 +283,43 @@ export async function renderEditor(main, template) {
 
   function keep(url) { urls.push(url); return url; }
 
+  // Versions: each saved set of fields; one is active (documents use it).
+  // Read after the editor is drawn, as it sits below the fold.
+  const versions = h('div', { 'aria-live': 'polite' });
+  const versionsSection = h('section', { class: 'pdf-versions', 'aria-labelledby': 'pdf-versions-h' },
+    h('h2', { id: 'pdf-versions-h' }, 'Versions'),
+    h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
+    versions);
+  async function act(fn) {
+    clearErrors(versionsSection);
+    try { await fn(); } catch (err) { showError(versionsSection, err); }
+  }
+  async function drawVersions() {
+    if (!latest) { fill(versions, h('p', { class: 'muted' }, 'No version yet: mark fields and save them as one.')); return; }
+    const { items } = await api('GET', base + '/versions');
+    fill(versions, table('Versions', [
+      ['Version', v => [String(v.version), ' ', v.active ? badge('active', 'ok') : null]],
+      ['Fields', v => String(v.fieldCount || 0)],
+      ['Saved', v => fmtDate(v.createdAt)],
+      ['', v => h('span', { class: 'pdf-version-actions' },
+        h('button', { type: 'button', class: 'btn small', 'aria-label': `Edit the fields of version ${v.version}`, onclick: () => act(async () => {
+          const got = await api('GET', `${base}/versions/${v.version}`);
+          fields = got.fields.filter(f => pieces.has(f.pieceId)).map(draftField);
+          drawFields();
+          drawTry();
+          announce(`The fields of version ${v.version} are the draft`);
+          (list.querySelector('input') || list).focus();
+        }) }, 'Edit the fields'),
+        v.active ? null : h('button', { type: 'button', class: 'btn small', 'aria-label': `Activate version ${v.version}`, onclick: () => act(async () => {
+          await api('POST', `${base}/versions/${v.version}/activate`);
+          active = v.version;
+          announce(`Version ${v.version} is active`);
+          drawFacts();
+          await drawVersions();
+        }) }, 'Activate'))],
+    ], items));
+  }
+
   const facts = h('p', { class: 'muted pdf-facts' });
   function drawFacts() {
     const s = template.source || {};
@@ -302,11 +339,18 @@ export async function renderEditor(main, template) {
         figures),
       h('section', { class: 'card pdf-side', 'aria-label': 'Fields and saving' }, fieldsForm, savedNote)),
     h('section', { class: 'card pdf-try', 'aria-label': 'Try it' }, tryForm, tryOut),
+    versionsSection,
     h('section', { class: 'pdf-piece-list', 'aria-labelledby': 'pdf-list-h' },
       h('h2', { id: 'pdf-list-h' }, 'Text pieces'),
       h('p', { class: 'muted' }, 'Every piece of text read from the PDF; a piece made a field is replaced in each document.'),
       pieceTable));
+  act(drawVersions);
   return () => urls.forEach(u => URL.revokeObjectURL(u));
+}
+
+// draftField is a saved version's field as the draft holds it.
+function draftField({ pieceId, key, default: def, whenMissing, required, align }) {
+  return { pieceId, key, default: def || '', whenMissing: whenMissing || '', required: !!required, align: align || '' };
 }
 
 function pct(v, of) { return (100 * v / of).toFixed(4) + '%'; }

@@ -9,7 +9,9 @@ import (
 	"net/http/cookiejar"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
 	"github.com/platen/platen/node"
 )
@@ -143,6 +145,15 @@ func TestFirstOwnerSignsInAndManagesKeys(t *testing.T) {
 	if r := testnode.Do(t, "GET", n.URL+"/v1/wallet", value, nil); r.Status != 403 {
 		t.Fatalf("the key's scopes are not enforced: %s", r)
 	}
+	// Its use is recorded, in the background: the list says when.
+	poll.Until(t, 10*time.Second, func() error {
+		for _, it := range owner.must(200, "GET", "/console/api/keys", nil).Data["items"].([]any) {
+			if k := it.(map[string]any); k["name"] == "ci" && k["lastUsedAt"] != nil {
+				return nil
+			}
+		}
+		return fmt.Errorf("the key's last use is not recorded")
+	})
 	if list := owner.must(200, "GET", "/console/api/keys", nil); strings.Contains(list.Body, value) || strings.Contains(list.Body, value[len(value)-20:]) {
 		t.Fatal("the key's value is in the key list")
 	}

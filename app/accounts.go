@@ -559,3 +559,30 @@ func (a *App) EndExpiredSessions(now time.Time, limit int) (int, error) {
 	err = a.propose(&storage.Command{Kind: storage.KindEndSessions, At: now, EndSessions: &storage.EndSessions{Hashes: hashes}})
 	return len(hashes), err
 }
+
+// Invitations lists an organisation's invitations that may still be used,
+// soonest to expire first; their tokens are not among what is stored.
+func (a *App) Invitations(orgID string) ([]storage.Link, error) {
+	all, err := a.deps.Store.OrgInvitations(orgID)
+	if err != nil {
+		return nil, err
+	}
+	now := a.deps.Clock.Now()
+	out := all[:0]
+	for _, l := range all {
+		if l.Usable(now) {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// RevokeInvitation takes back an organisation's unused invitation, named by
+// the hash of its token (the id the list gives).
+func (a *App) RevokeInvitation(orgID, id string) error {
+	err := a.propose(&storage.Command{Kind: storage.KindRevokeLink, At: a.deps.Clock.Now(), RevokeLink: &storage.RevokeLink{Hash: id, OrgID: orgID}})
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("%w: invitation %q", fault.ErrNotFound, id)
+	}
+	return err
+}

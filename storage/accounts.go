@@ -116,10 +116,20 @@ type Link struct {
 	CreatedAt time.Time  `json:"createdAt"`
 	ExpiresAt time.Time  `json:"expiresAt"`
 	UsedAt    *time.Time `json:"usedAt,omitempty"`
+	// RevokedAt is set when an owner took the invitation back unused.
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
 }
 
 // Usable reports whether the link may still be used at now.
-func (l Link) Usable(now time.Time) bool { return l.UsedAt == nil && now.Before(l.ExpiresAt) }
+func (l Link) Usable(now time.Time) bool {
+	return l.UsedAt == nil && l.RevokedAt == nil && now.Before(l.ExpiresAt)
+}
+
+// RevokeLink takes back an organisation's unused invitation.
+type RevokeLink struct {
+	Hash  string `json:"hash"`
+	OrgID string `json:"orgId"`
+}
 
 // CreateLink stores a one-time link.
 type CreateLink struct {
@@ -241,6 +251,7 @@ var ErrEmailTaken = fmt.Errorf("%w: an account with this email exists; sign in i
 //	us/<userID>/<hash>     orgID: a person's sessions
 //	ol/<sha256 hex>        Link
 //	sf/<sha256 hex>        Throttle, by the SHA-256 of an email
+//	oi/<orgID>/<hash>      empty: an organisation's invitations
 func userKey(id string) []byte                { return []byte("u/" + id) }
 func userEmailKey(email string) []byte        { return []byte("ue/" + email) }
 func userOrgsPrefix(userID string) []byte     { return []byte("um/" + userID + "/") }
@@ -249,6 +260,7 @@ func sessionKey(hash string) []byte           { return []byte("s/" + hash) }
 func userSessionsPrefix(userID string) []byte { return []byte("us/" + userID + "/") }
 func linkKey(hash string) []byte              { return []byte("ol/" + hash) }
 func throttleKey(emailHash string) []byte     { return []byte("sf/" + emailHash) }
+func orgInvitesPrefix(orgID string) []byte    { return []byte("oi/" + orgID + "/") }
 
 // EmailHash is the SHA-256 of an email as Throttle records are stored under
 // (hex, as auth.Hash writes it).
@@ -346,6 +358,28 @@ func applyCreateLink(t *txn, c *Command) error {
 		return err
 	}
 	t.set(linkKey(l.Hash), mustEncode(&l))
+	if l.Purpose == LinkInvite {
+		t.set(append(orgInvitesPrefix(l.OrgID), l.Hash...), nil)
+	}
+	return t.err
+}
+
+// applyRevokeLink takes back an unused invitation of the command's
+// organisation; one used, revoked or another organisation's is not found.
+func applyRevokeLink(t *txn, c *Command) error {
+	r := c.RevokeLink
+	var l Link
+	err := getRecord(t.b, linkKey(r.Hash), &l)
+	if errors.Is(err, ErrNotFound) || (err == nil && (l.OrgID != r.OrgID || l.Purpose != LinkInvite || l.UsedAt != nil || l.RevokedAt != nil)) {
+		return fmt.Errorf("%w: invitation %s", ErrNotFound, r.Hash)
+	}
+	if err != nil {
+		return err
+	}
+	at := c.At
+	l.RevokedAt = &at
+	t.set(linkKey(l.Hash), mustEncode(&l))
+	t.delete(append(orgInvitesPrefix(l.OrgID), l.Hash...))
 	return t.err
 }
 
@@ -456,6 +490,9 @@ func applyAcceptLink(t *txn, c *Command) error {
 	used := c.At
 	l.UsedAt = &used
 	t.set(linkKey(l.Hash), mustEncode(&l))
+	if l.Purpose == LinkInvite {
+		t.delete(append(orgInvitesPrefix(l.OrgID), l.Hash...))
+	}
 	t.set(userKey(u.ID), mustEncode(&u))
 	t.set(userEmailKey(u.Email), []byte(u.ID))
 	t.delete(throttleKey(EmailHash(u.Email)))
@@ -643,6 +680,12 @@ func applyKeyUsed(t *txn, c *Command) error {
 		t.set(apiKeyKey(k.ID), mustEncode(&k))
 	}
 	return t.err
+}
+
+// OrgInvitations returns an organisation's invitations not yet used or
+// revoked, expired ones included, oldest first.
+func (s *Store) OrgInvitations(orgID string) ([]Link, error) {
+	return lookupIndex(s, orgInvitesPrefix(orgID), s.Link)
 }
 
 // Throttle returns the run of password attempts on an email (zero when

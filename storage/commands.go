@@ -53,6 +53,7 @@ const (
 	KindSetRole         Kind = "member.role"
 	KindRemoveMember    Kind = "member.remove"
 	KindKeyUsed         Kind = "key.used"
+	KindRevokeLink      Kind = "account.link-revoke"
 )
 
 // Command is one state change in the raft log. Exactly one body field is set,
@@ -97,6 +98,7 @@ type Command struct {
 	SetRole          *SetRole          `json:"setRole,omitempty"`
 	RemoveMember     *RemoveMember     `json:"removeMember,omitempty"`
 	KeyUsed          *KeyUsed          `json:"keyUsed,omitempty"`
+	RevokeLink       *RevokeLink       `json:"revokeLink,omitempty"`
 }
 
 // EncodeCommand writes a command as raft log data.

@@ -259,6 +259,7 @@ var appliers = map[Kind]func(*txn, *Command) error{
 	KindSetRole:         applySetRole,
 	KindRemoveMember:    applyRemoveMember,
 	KindKeyUsed:         applyKeyUsed,
+	KindRevokeLink:      applyRevokeLink,
 }
 
 // apply checks one command and, if it is accepted, writes all of it to b and

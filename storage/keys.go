@@ -12,7 +12,8 @@ package storage
 //	d/, dd/, od/, dst/, dtp/, dcr/,
 //	dq/, dx/, br/, ik/, tpc/          documents (documents.go)
 //	w/, ow/, dl/, wq/, wd/            webhook endpoints and deliveries (webhooks.go)
-//	u/, ue/, um/, om/, s/, us/, ol/   people, memberships, sessions, one-time links (accounts.go)
+//	u/, ue/, um/, om/, s/, us/, ol/,
+//	sf/, oi/                          people, memberships, sessions, one-time links (accounts.go)
 var (
 	// keyApplied holds the raft index of the last applied command.
 	keyApplied = []byte("m/applied")

@@ -526,6 +526,41 @@ func (s *Server) consoleInvite(r *request) error {
 	return s.inviteAnswer(r, nl)
 }
 
+// invitationView is an invitation not yet used: never its link, which was
+// shown once when it was made.
+type invitationView struct {
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Role      string    `json:"role"`
+	CreatedBy string    `json:"createdBy"`
+	CreatedAt time.Time `json:"createdAt"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+func (s *Server) consoleInvitations(r *request) error {
+	ls, err := s.app.Invitations(r.org.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]invitationView, len(ls))
+	for i, l := range ls {
+		by := l.CreatedBy
+		if u, err := s.deps.Store.User(by); err == nil {
+			by = u.Email
+		}
+		out[i] = invitationView{ID: l.Hash, Email: l.Email, Role: l.Role, CreatedBy: by, CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt}
+	}
+	return r.ok(http.StatusOK, map[string]any{"items": out}, fmt.Sprintf("%d invitations", len(out)))
+}
+
+func (s *Server) consoleRevokeInvitation(r *request) error {
+	r.asked = true
+	if err := s.app.RevokeInvitation(r.org.ID, r.param("inviteId")); err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, map[string]any{"id": r.param("inviteId")}, "invitation taken back")
+}
+
 func (s *Server) consoleSetRole(r *request) error {
 	var in struct {
 		Role string `json:"role"`

@@ -410,3 +410,43 @@ func TestOpenSignUpIsOffUnlessTheNodeAllowsIt(t *testing.T) {
 		t.Fatalf("a sign-up's template in the first organisation: %s", r)
 	}
 }
+
+func TestOwnersSeeAndTakeBackInvitations(t *testing.T) {
+	n := testnode.Start(t, nil)
+	owner := newPerson(t, n)
+	owner.accept(n.OwnerLink, "ada@example.com", "correct horse battery")
+	link := owner.must(201, "POST", "/console/api/invites", map[string]any{"email": "bob@example.com", "role": "member"}).Data["link"].(string)
+	_, token, _ := strings.Cut(link, "#")
+	list := owner.must(200, "GET", "/console/api/invites", nil)
+	items := list.Data["items"].([]any)
+	if len(items) != 1 || items[0].(map[string]any)["email"] != "bob@example.com" || items[0].(map[string]any)["createdBy"] != "ada@example.com" {
+		t.Fatalf("invitations: %s", list.Body)
+	}
+	if strings.Contains(list.Body, token) {
+		t.Fatal("the invitation's token is in the list")
+	}
+	id := items[0].(map[string]any)["id"].(string)
+
+	// Another organisation's owner cannot see or take it back.
+	orgB := createOrg(t, n, "B", "starter")
+	inv := testnode.Do(t, "POST", n.URL+"/admin/v1/orgs/"+orgB+"/invites", n.OperatorToken, map[string]any{"email": "bea@example.com", "role": "owner"})
+	bea := newPerson(t, n)
+	bea.accept(inv.Data()["link"].(string), "", "beas password 1")
+	if a := bea.do("DELETE", "/console/api/invites/"+id, nil, nil); a.Status != 404 {
+		t.Fatalf("another organisation's owner took it back: %d %s", a.Status, a.Body)
+	}
+	if l := bea.must(200, "GET", "/console/api/invites", nil); strings.Contains(l.Body, "bob@example.com") {
+		t.Fatalf("another organisation's invitations: %s", l.Body)
+	}
+
+	owner.must(200, "DELETE", "/console/api/invites/"+id, nil)
+	if l := owner.must(200, "GET", "/console/api/invites", nil); len(l.Data["items"].([]any)) != 0 {
+		t.Fatalf("a taken-back invitation is listed: %s", l.Body)
+	}
+	if a := newPerson(t, n).do("POST", "/console/api/links/accept", map[string]any{"token": token, "password": "bobs password 1"}, nil); a.Status != 409 {
+		t.Fatalf("a taken-back invitation was used: %d %s", a.Status, a.Body)
+	}
+	if a := owner.do("DELETE", "/console/api/invites/"+id, nil, nil); a.Status != 404 {
+		t.Fatalf("taking it back twice: %d %s", a.Status, a.Body)
+	}
+}

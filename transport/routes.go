@@ -134,6 +134,8 @@ func (s *Server) consoleTable() []*route {
 		{Method: http.MethodDelete, Path: "/console/api/keys/:keyId", Summary: "Revoke an API key", Auth: authPerson, Owner: true, Handler: s.consoleRevokeKey},
 		{Method: http.MethodGet, Path: "/console/api/members", Summary: "The organisation's people", Auth: authPerson, Owner: true, Handler: s.consoleMembers},
 		{Method: http.MethodPost, Path: "/console/api/invites", Summary: "Invite a person: a one-time link, shown once", Auth: authPerson, Owner: true, Handler: s.consoleInvite},
+		{Method: http.MethodGet, Path: "/console/api/invites", Summary: "The organisation's invitations not yet used", Auth: authPerson, Owner: true, Handler: s.consoleInvitations},
+		{Method: http.MethodDelete, Path: "/console/api/invites/:inviteId", Summary: "Take back an unused invitation", Auth: authPerson, Owner: true, Handler: s.consoleRevokeInvitation},
 		{Method: http.MethodPatch, Path: "/console/api/members/:userId", Summary: "Change a person's role", Auth: authPerson, Owner: true, Handler: s.consoleSetRole},
 		{Method: http.MethodDelete, Path: "/console/api/members/:userId", Summary: "Remove a person from the organisation", Auth: authPerson, Owner: true, Handler: s.consoleRemoveMember},
 	}

@@ -95,6 +95,20 @@ test('an owner invites a member, who cannot see keys', async () => {
   } finally { await member.context().close(); }
   await owner.reload();
   await owner.getByRole('cell', { name: /^Mem Ber/ }).waitFor();
+
+  // An invitation sent to the wrong address is taken back: its link dies.
+  await owner.getByLabel('Email').fill('wrong@example.com');
+  await owner.getByRole('button', { name: 'Make invitation link' }).click();
+  const wrong = (await owner.locator('.secret-value').textContent()).trim();
+  await owner.getByRole('cell', { name: 'wrong@example.com', exact: true }).waitFor();
+  await checkA11y(owner, 'members-pending');
+  await screenshots(owner, 'members-pending');
+  await owner.getByRole('button', { name: 'Take back the invitation for wrong@example.com' }).click();
+  await owner.getByRole('dialog').getByRole('button', { name: 'Take back' }).click();
+  await owner.getByRole('heading', { name: 'Invitations not yet used' }).waitFor({ state: 'detached' });
+  const used = await api('POST', '/console/api/links/accept', { body: { token: wrong.split('#')[1], password },
+    headers: { Origin: need('baseURL') } });
+  assert.equal(used.status, 409, used.text);
 });
 
 test('a forged cross-site request from another origin is refused', async () => {

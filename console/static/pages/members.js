@@ -30,7 +30,27 @@ export async function render(main) {
       } }, 'Remove')],
     ], items));
   }
-  await load();
+  // Invitations not yet used: who, as what, until when; an owner may take
+  // one back (sent to the wrong address, say). Their links are never shown
+  // again.
+  const pending = h('div', { class: 'list' });
+  async function loadPending() {
+    const { items } = await api('GET', '/console/api/invites');
+    fill(pending, items.length === 0 ? null : h('section', { class: 'pending', 'aria-labelledby': 'pending' },
+      h('h2', { id: 'pending' }, 'Invitations not yet used'),
+      table('Invitations not yet used', [
+        ['Email', i => i.email],
+        ['Role', i => i.role],
+        ['Made by', i => i.createdBy],
+        ['Expires', i => fmtDate(i.expiresAt)],
+        ['', i => h('button', { type: 'button', class: 'btn small danger', 'aria-label': `Take back the invitation for ${i.email}`, onclick: async () => {
+          if (!(await confirmDialog(`Take back the invitation for ${i.email}? Its link stops working at once.`, 'Take back'))) return;
+          try { await api('DELETE', `/console/api/invites/${encodeURIComponent(i.id)}`); announce(`Invitation for ${i.email} taken back`); await loadPending(); }
+          catch (err) { showError(main, err); }
+        } }, 'Take back')],
+      ], items)));
+  }
+  await Promise.all([load(), loadPending()]);
   const form = h('form', { class: 'stack card', novalidate: true, 'aria-labelledby': 'invite' },
     h('h2', { id: 'invite' }, 'Invite someone'),
     h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
@@ -43,9 +63,10 @@ export async function render(main) {
       const inv = await api('POST', '/console/api/invites', formData(form));
       fill(invited, secretBox(`Invitation for ${inv.email}`, inv.link, `Send this link to ${inv.email} yourself: it works once, for 24 hours, and is not shown again.`));
       form.reset();
+      await loadPending();
     });
   });
   fill(main, pageHeader('Members'), errBox,
     h('p', { class: 'lead' }, 'Owners manage keys, webhooks, people and the wallet. Members generate documents and edit templates.'),
-    invited, list, form);
+    invited, list, pending, form);
 }

@@ -193,7 +193,7 @@ type meView struct {
 	CSRF          string        `json:"csrf"`
 	Organisations []orgRef      `json:"organisations"`
 	SessionEnds   time.Time     `json:"sessionEnds"`
-	Links         consoleConfig `json:"config"`
+	Config        consoleConfig `json:"config"`
 }
 
 type userView struct {
@@ -217,7 +217,7 @@ type consoleConfig struct {
 func (s *Server) me(p app.Principal) (meView, error) {
 	v := meView{User: userView{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name},
 		Organisation: orgRef{ID: p.Org.ID, Name: p.Org.Name, Plan: p.Org.Plan}, Role: p.Role, Scopes: p.Scopes(),
-		CSRF: p.Session.CSRF, SessionEnds: p.Session.ExpiresAt, Links: consoleConfig{SignUp: s.app.OpenSignUp()}}
+		CSRF: p.Session.CSRF, SessionEnds: p.Session.ExpiresAt, Config: consoleConfig{SignUp: s.app.OpenSignUp()}}
 	ms, err := s.deps.Store.UserMemberships(p.User.ID)
 	if err != nil {
 		return v, err

@@ -7,7 +7,7 @@
 // The console checks nothing the server checks: every part goes to the
 // draft preview as it is, and the server's refusal is shown at the part it
 // names. The only thing read here is JSON, since a draft is sent as JSON.
-import { h, fill, api, table, fmtDate, badge, link, can, pageHeader, announce, confirmDialog } from '../lib.js';
+import { h, fill, api, table, fmtDate, badge, link, can, pageHeader, announce, confirmDialog, fmtBytes } from '../lib.js';
 import { diffLines, collapse } from '../diff.js';
 
 // The parts of a written version, in the order of the tabs. The data schema
@@ -490,11 +490,5 @@ function line([op, text]) {
   if (op === '+') return h('ins', {}, h('span', { class: 'sr-only' }, 'added: '), h('span', { 'aria-hidden': 'true' }, '+ '), text, '\n');
   if (op === '-') return h('del', {}, h('span', { class: 'sr-only' }, 'removed: '), h('span', { 'aria-hidden': 'true' }, '− '), text, '\n');
   return h('span', { class: 'same' }, '  ', text, '\n');
-}
-
-function fmtBytes(n) {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 

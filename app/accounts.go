@@ -151,7 +151,7 @@ func (a *App) SignIn(email, password, orgID string) (Started, error) {
 		return Started{}, err
 	}
 	if len(ms) == 0 {
-		return Started{}, fmt.Errorf("%w: %s belongs to no organisation any more", errForbidden, u.Email)
+		return Started{}, fmt.Errorf("%w: %s belongs to no organisation any more", fault.ErrForbidden, u.Email)
 	}
 	org := ms[0].OrgID
 	if orgID != "" {
@@ -164,9 +164,6 @@ func (a *App) SignIn(email, password, orgID string) (Started, error) {
 	err = a.propose(&storage.Command{Kind: storage.KindStartSession, At: now, StartSession: &storage.StartSession{Session: s.Session, Verified: u.PasswordHash}})
 	return s, err
 }
-
-// errForbidden is a person whose role or membership does not allow an action.
-var errForbidden = fault.ErrForbidden
 
 // Session resolves a session token to its principal. An ended, expired or
 // unknown session, or one whose person left the organisation, answers
@@ -399,7 +396,7 @@ func (a *App) AcceptLink(token, email, password, name string) (Started, error) {
 		}
 		ms, err := a.deps.Store.UserMemberships(u.ID)
 		if err != nil || len(ms) == 0 {
-			return Started{}, fmt.Errorf("%w: %s belongs to no organisation", errForbidden, l.Email)
+			return Started{}, fmt.Errorf("%w: %s belongs to no organisation", fault.ErrForbidden, l.Email)
 		}
 		orgID = ms[0].OrgID
 	}

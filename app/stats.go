@@ -40,6 +40,7 @@ func (a *App) DocumentStats(orgID string, days int, now time.Time) (DocumentStat
 	if days < 1 || days > MaxStatsDays {
 		return DocumentStats{}, fault.Invalid("days", "must be from 1 to %d", MaxStatsDays)
 	}
+	now = now.UTC() // days are UTC days, whatever the clock's zone
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	start := today.AddDate(0, 0, -(days - 1))
 	out := DocumentStats{Days: make([]DayCount, days), Total: DayCount{Day: "total"}}
@@ -91,6 +92,7 @@ func (a *App) UsageByMonth(orgID string, months int, now time.Time) ([]MonthUsag
 	if months < 1 || months > MaxUsageMonths {
 		return nil, fault.Invalid("months", "must be from 1 to %d", MaxUsageMonths)
 	}
+	now = now.UTC()
 	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 	out := make([]MonthUsage, months)
 	index := map[string]int{}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ func TestOrgActorCreatesOrgAndKeys(t *testing.T) {
 	if _, err := f.sys.AskOrg("org_1", CreateOrg{Name: "Acme", Plan: storage.PlanSandbox}); !errors.Is(err, storage.ErrConflict) {
 		t.Fatalf("second create: %v", err)
 	}
-	if _, err := f.sys.AskOrg("org_1", CreateKey{Name: "ci", Scopes: []string{"templates.read", "nope"}}); err == nil {
+	if _, err := f.sys.AskOrg("org_1", CreateKey{Name: "ci", Scopes: []string{"templates.read", "nope"}, AnyScope: true}); err == nil {
 		t.Fatal("unknown scope accepted")
 	} else {
 		var fe *fault.FieldError
@@ -79,7 +80,7 @@ func TestOrgActorCreatesOrgAndKeys(t *testing.T) {
 			t.Fatalf("unknown scope error %v does not name scopes[1]", err)
 		}
 	}
-	v, err = f.sys.AskOrg("org_1", CreateKey{Name: "ci", Scopes: []string{"templates.read", "templates.read"}})
+	v, err = f.sys.AskOrg("org_1", CreateKey{Name: "ci", Scopes: []string{"templates.read", "templates.read"}, AnyScope: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +108,49 @@ func TestOrgActorCreatesOrgAndKeys(t *testing.T) {
 	}
 	if _, err := f.store.APIKeyByHash(auth.Hash(nk.Secret)); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatal("revoked key still authenticates")
+	}
+}
+
+// TestKeyMakerGivesOnlyScopesItHolds is the no-escalation rule of CreateKey:
+// a caller with keys.write gives only scopes it holds (documents.generate
+// counting as documents.read), whatever way in it came by.
+func TestKeyMakerGivesOnlyScopesItHolds(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.sys.AskOrg("org_1", CreateOrg{Name: "Acme", Plan: storage.PlanSandbox}); err != nil {
+		t.Fatal(err)
+	}
+	holder := []string{"keys.write", "documents.generate", "templates.read"}
+	cases := []struct {
+		name   string
+		msg    CreateKey
+		refuse string // the scope the refusal names; "" when allowed
+	}{
+		{"a subset", CreateKey{Name: "a", Scopes: []string{"templates.read"}, Holder: holder}, ""},
+		{"its own scopes", CreateKey{Name: "b", Scopes: holder, Holder: holder}, ""},
+		{"read through generate", CreateKey{Name: "c", Scopes: []string{"documents.read"}, Holder: holder}, ""},
+		{"one more", CreateKey{Name: "d", Scopes: []string{"templates.read", "wallet.read"}, Holder: holder}, "wallet.read"},
+		{"keys.read it lacks", CreateKey{Name: "e", Scopes: []string{"keys.read"}, Holder: holder}, "keys.read"},
+		{"no holder holds nothing", CreateKey{Name: "f", Scopes: []string{"templates.read"}}, "templates.read"},
+		{"the operator gives any", CreateKey{Name: "g", Scopes: []string{"wallet.read", "keys.read"}, AnyScope: true}, ""},
+	}
+	for _, c := range cases {
+		v, err := f.sys.AskOrg("org_1", c.msg)
+		if c.refuse == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			} else if nk := v.(NewKey); len(nk.Key.Scopes) != len(c.msg.Scopes) {
+				t.Errorf("%s: key holds %v", c.name, nk.Key.Scopes)
+			}
+			continue
+		}
+		var fe *fault.FieldError
+		if !errors.Is(err, fault.ErrForbidden) || !errors.As(err, &fe) || fe.Field != "scopes" || !strings.Contains(fe.Msg, c.refuse) {
+			t.Errorf("%s: want a forbidden refusal of scopes naming %s, got %v", c.name, c.refuse, err)
+		}
+	}
+	keys, err := f.store.OrgKeys("org_1")
+	if err != nil || len(keys) != 4 {
+		t.Fatalf("%d keys made, want 4: %v", len(keys), err)
 	}
 }
 

@@ -48,6 +48,13 @@ type (
 	CreateKey struct {
 		Name   string
 		Scopes []string
+		// Holder is the scopes of the key or person asking, who may give
+		// only what they hold themselves (no escalation): asking for more is
+		// fault.ErrForbidden naming the scope.
+		Holder []string
+		// AnyScope is set only by the operator (the operator API, the node's
+		// first key), who may give every scope; Holder is then not read.
+		AnyScope bool
 	}
 	// RevokeKey revokes an API key; the Reply's value is the key record.
 	RevokeKey struct{ KeyID string }
@@ -241,6 +248,9 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 		if err == nil {
 			err = checkName("name", m.Name)
 		}
+		if err == nil && !m.AnyScope {
+			err = checkHeld(m.Holder, scopes)
+		}
 		if err != nil {
 			a.reply(c, sender, nil, err)
 			return
@@ -419,6 +429,18 @@ func checkName(field, name string) error {
 	}
 	if len(name) > maxNameLen || !utf8.ValidString(name) {
 		return fault.Invalid(field, "must be valid text of at most %d bytes", maxNameLen)
+	}
+	return nil
+}
+
+// checkHeld refuses a key that would hold a scope its maker does not: a key
+// with keys.write cannot make a key stronger than itself.
+func checkHeld(holder, scopes []string) error {
+	for _, s := range scopes {
+		if !auth.Grants(holder, auth.Scope(s)) {
+			return &fault.FieldError{Kind: fault.ErrForbidden, Field: "scopes",
+				Msg: fmt.Sprintf("a key may only give scopes it holds itself, and the caller lacks %s (%s)", s, auth.Label(s))}
+		}
 	}
 	return nil
 }

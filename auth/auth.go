@@ -22,6 +22,8 @@ const (
 	WebhooksRead      Scope = "webhooks.read"
 	WebhooksWrite     Scope = "webhooks.write"
 	WalletRead        Scope = "wallet.read"
+	KeysRead          Scope = "keys.read"
+	KeysWrite         Scope = "keys.write"
 )
 
 // ScopeInfo is a scope with the label shown to people.
@@ -39,6 +41,8 @@ var Scopes = []ScopeInfo{
 	{WebhooksRead, "Read webhook endpoints and their deliveries"},
 	{WebhooksWrite, "Create, change, ping and delete webhook endpoints"},
 	{WalletRead, "Read the plan, allowance, balance and ledger"},
+	{KeysRead, "List the organisation's API keys"},
+	{KeysWrite, "Create API keys with scopes of its own, and revoke keys"},
 }
 
 // AllScopes returns every scope's name.

@@ -810,7 +810,7 @@ func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
 	default:
 		return tokenHash, nil
 	}
-	v, err := n.actors.AskOrg(orgID, actors.CreateKey{Name: "first key", Scopes: auth.AllScopes()})
+	v, err := n.actors.AskOrg(orgID, actors.CreateKey{Name: "first key", Scopes: auth.AllScopes(), AnyScope: true})
 	if err != nil {
 		return "", fmt.Errorf("create first key: %w", err)
 	}

@@ -135,7 +135,7 @@ func (s *Server) adminCreateKey(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	v, err := r.askOrg(id, actors.CreateKey{Name: in.Name, Scopes: in.Scopes})
+	v, err := r.askOrg(id, actors.CreateKey{Name: in.Name, Scopes: in.Scopes, AnyScope: true})
 	if err != nil {
 		return err
 	}

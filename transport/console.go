@@ -12,7 +12,6 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/platen/platen/accounts"
-	"github.com/platen/platen/actors"
 	"github.com/platen/platen/app"
 	"github.com/platen/platen/auth"
 	"github.com/platen/platen/console"
@@ -400,59 +399,12 @@ func (s *Server) changePassword(r *request) error {
 	return r.ok(http.StatusOK, map[string]any{}, "password changed; every other session is signed out")
 }
 
-// consoleKeyView is an API key as its organisation's owners see it.
-type consoleKeyView struct {
-	keyView
-	LastUsedAt *time.Time `json:"lastUsedAt"`
-}
-
 func (s *Server) consoleKeys(r *request) error {
-	keys, err := s.deps.Store.OrgKeys(r.org.ID)
+	items, err := s.orgKeys(r)
 	if err != nil {
 		return err
 	}
-	out := make([]consoleKeyView, 0, len(keys))
-	for i := len(keys) - 1; i >= 0; i-- {
-		out = append(out, consoleKeyView{keyView: viewKey(keys[i]), LastUsedAt: keys[i].LastUsedAt})
-	}
-	return r.ok(http.StatusOK, map[string]any{"items": out, "scopes": auth.Scopes}, fmt.Sprintf("%d keys", len(out)))
-}
-
-// consoleCreateKey asks the organisation's actor for a key, as the operator
-// API does: the actor checks the name and scopes.
-func (s *Server) consoleCreateKey(r *request) error {
-	var in struct {
-		Name   string   `json:"name"`
-		Scopes []string `json:"scopes"`
-	}
-	if err := r.decode(&in); err != nil {
-		return err
-	}
-	v, err := r.askOrg(r.org.ID, actors.CreateKey{Name: in.Name, Scopes: in.Scopes})
-	if err != nil {
-		return err
-	}
-	nk := v.(actors.NewKey)
-	view := consoleKeyView{keyView: viewKey(nk.Key)}
-	view.Key = nk.Secret
-	r.Response.Header.Set("Cache-Control", "no-store")
-	return r.ok(http.StatusCreated, view, "key created; copy it now, it is not shown again")
-}
-
-func (s *Server) consoleRevokeKey(r *request) error {
-	id := r.param("keyId")
-	k, err := s.deps.Store.APIKey(id)
-	if errors.Is(err, storage.ErrNotFound) || (err == nil && k.OrgID != r.org.ID) {
-		return fmt.Errorf("%w: key %q", fault.ErrNotFound, id)
-	}
-	if err != nil {
-		return err
-	}
-	v, err := r.askOrg(r.org.ID, actors.RevokeKey{KeyID: id})
-	if err != nil {
-		return err
-	}
-	return r.ok(http.StatusOK, consoleKeyView{keyView: viewKey(v.(storage.APIKey))}, "key revoked")
+	return r.ok(http.StatusOK, map[string]any{"items": items, "scopes": auth.Scopes}, fmt.Sprintf("%d keys", len(items)))
 }
 
 // memberView is a person of the organisation.

@@ -337,16 +337,18 @@ type Org struct {
 	CreatedAt     time.Time `json:"createdAt"`
 }
 
-// Key is an API key; Key, its value, only in the answer that created it.
+// Key is an API key; Key, its value, only in the answer that created it;
+// LastUsedAt only where the organisation reads its keys (/v1/keys).
 type Key struct {
-	ID        string     `json:"id"`
-	OrgID     string     `json:"orgId"`
-	Name      string     `json:"name"`
-	Scopes    []string   `json:"scopes"`
-	Prefix    string     `json:"prefix"`
-	CreatedAt time.Time  `json:"createdAt"`
-	RevokedAt *time.Time `json:"revokedAt"`
-	Key       string     `json:"key"`
+	ID         string     `json:"id"`
+	OrgID      string     `json:"orgId"`
+	Name       string     `json:"name"`
+	Scopes     []string   `json:"scopes"`
+	Prefix     string     `json:"prefix"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	RevokedAt  *time.Time `json:"revokedAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	Key        string     `json:"key"`
 }
 
 // Credit is the answer of POST /admin/v1/orgs/:id/wallet/credit: the ledger

@@ -6,13 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/render/phantom"
-	"github.com/platen/platen/starters"
 )
 
 // renderLocal renders a template folder with data to a PDF, with no server:
@@ -41,14 +39,20 @@ func renderLocal(args []string) error {
 	if len(pos) < 1 || len(pos) > 2 {
 		return fmt.Errorf("usage: platen render TEMPLATE_DIR [DATA.json] -o out.pdf")
 	}
-	dir := pos[0]
-	st, err := starters.Load(os.DirFS(dir), filepath.Base(dir))
+	// A template folder as `platen templates pull` writes it, or a
+	// starter's (folder.go).
+	f, meta, err := readFolder(pos[0])
 	if err != nil {
 		return err
 	}
-	checked, err := st.Version.Check()
+	src, err := folderSource(f, meta.AssetTypes)
 	if err != nil {
 		return err
+	}
+	checked, err := render.Version{HTML: src.HTML, Manifest: src.Manifest, Content: src.Content,
+		SampleData: src.SampleData, Assets: src.Assets}.Check()
+	if err != nil {
+		return refusalInFolder(err)
 	}
 	data := checked.Sample
 	if len(pos) == 2 {

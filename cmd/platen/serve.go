@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -48,6 +49,7 @@ func serve(args []string) error {
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", cfg.WebhookAllowPrivate, "TESTS ONLY: let webhooks reach private and loopback addresses")
 	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca-file", cfg.WebhookCAFile, "TESTS ONLY: PEM file of extra CAs webhook deliveries trust")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
+	dev := fs.Bool("dev", false, "DEVELOPMENT: let webhooks reach loopback and trust the CLI's development CA (for 'platen webhooks listen'), and save the first key as the CLI profile \"local\"")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(os.Stderr)
 		fmt.Fprint(os.Stderr, "Usage: platen serve [flags]\n\nEvery flag has a PLATEN_ environment twin: --data-dir is PLATEN_DATA_DIR.\n\n")
@@ -78,11 +80,28 @@ func serve(args []string) error {
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 
-	n, err := node.Start(cfg, log, os.Stdout)
+	var out io.Writer = os.Stdout
+	var printed bytes.Buffer
+	if *dev {
+		if err := devMode(&cfg, os.Stderr); err != nil {
+			return err
+		}
+		out = io.MultiWriter(os.Stdout, &printed)
+	}
+	n, err := node.Start(cfg, log, out)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stdout, "Platen %s listening on http://%s (node %s)\n", version, n.HTTPAddr(), n.ID())
+	if *dev {
+		url := cfg.BaseURL
+		if url == "" {
+			url = "http://" + n.HTTPAddr()
+		}
+		if err := saveFirstKey(printed.String(), url, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "platen serve --dev: the first key was not saved as a profile: %v\n", err)
+		}
+	}
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)

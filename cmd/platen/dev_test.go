@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/internal/poll"
+	"github.com/platen/platen/internal/testnode"
+)
+
+// devServe is a `platen serve --dev` process on a fresh data folder with
+// its own profile file.
+type devServe struct {
+	url, config string
+	stdout      *testnode.SyncBuffer
+	stderr      *testnode.SyncBuffer
+	stop        func() error
+}
+
+// startDevServe runs `platen serve --dev` on dataDir with the profile file
+// config, and waits until it is ready.
+func startDevServe(t *testing.T, dataDir, config string) *devServe {
+	t.Helper()
+	addr := freePort(t)
+	cmd := command(context.Background(), "serve", "--dev", "--data-dir", dataDir, "--http", addr, "--raft", "127.0.0.1:0",
+		"--operator-token", "dev-test-operator-token-0123", "--log-level", "warn")
+	cmd.Env = append(cmd.Env, "PLATEN_CONFIG="+config)
+	d := &devServe{url: "http://" + addr, config: config, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}}
+	cmd.Stdout, cmd.Stderr = d.stdout, d.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stopped := false
+	d.stop = func() error {
+		if stopped {
+			return nil
+		}
+		stopped = true
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err := <-exited:
+			return err
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			return fmt.Errorf("no exit a minute after SIGTERM")
+		}
+	}
+	t.Cleanup(func() { d.stop() })
+	if err := poll.Wait(60*time.Second, poll.Interval, func() error {
+		select {
+		case err := <-exited:
+			stopped = true
+			t.Fatalf("platen serve --dev exited: %v\n%s", err, d.stderr.String())
+		default:
+		}
+		res, err := http.Get(d.url + "/readyz")
+		if err != nil {
+			return err
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			return fmt.Errorf("HTTP %d", res.StatusCode)
+		}
+		if !strings.Contains(d.stdout.String(), "listening on") {
+			return fmt.Errorf("not printed yet")
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("platen serve --dev is not ready: %v\n%s", err, d.stderr.String())
+	}
+	return d
+}
+
+// TestServeDevSavesTheFirstKeyAsAProfile: the first start of an empty data
+// folder with --dev saves the node and its first key as the default
+// profile "local", which works; it warns that it is development mode and
+// makes the development CA, its key readable by its owner only. A second
+// start keeps the profile.
+func TestServeDevSavesTheFirstKeyAsAProfile(t *testing.T) {
+	cfgDir := filepath.Join(t.TempDir(), "platen")
+	config := filepath.Join(cfgDir, "config.json")
+	data := filepath.Join(t.TempDir(), "data")
+	d := startDevServe(t, data, config)
+	if !strings.Contains(d.stderr.String(), "DEVELOPMENT MODE") {
+		t.Fatalf("no development-mode warning on stderr:\n%s", d.stderr.String())
+	}
+	if !strings.Contains(d.stdout.String(), `profile "local"`) {
+		t.Fatalf("stdout does not say the profile was saved:\n%s", d.stdout.String())
+	}
+	raw, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pf ProfileFile
+	if err := json.Unmarshal(raw, &pf); err != nil {
+		t.Fatal(err)
+	}
+	local := pf.Profiles["local"]
+	if pf.Default != "local" || local == nil || local.URL != d.url || !strings.HasPrefix(local.Key, "plt_") {
+		t.Fatalf("profile file: %s", raw)
+	}
+	if r := testnode.Do(t, "GET", local.URL+"/v1", local.Key, nil); r.Status != 200 {
+		t.Fatalf("the saved key: %s", r)
+	}
+	for name, want := range map[string]os.FileMode{"config.json": 0o600, devCAKeyFile: 0o600, devCAFile: 0o644, ".": 0o700 | os.ModeDir} {
+		st, err := os.Stat(filepath.Join(cfgDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode() != want {
+			t.Errorf("%s has mode %v, want %v", name, st.Mode(), want)
+		}
+	}
+	if err := d.stop(); err != nil {
+		t.Fatalf("stop: %v\n%s", err, d.stderr.String())
+	}
+	// Not a first start: nothing is saved, the profile stays.
+	d = startDevServe(t, data, config)
+	again, _ := os.ReadFile(config)
+	if !bytes.Equal(again, raw) || strings.Contains(d.stdout.String(), `profile "local"`) {
+		t.Fatalf("a second start changed the profile file:\n%s\n%s", again, d.stdout.String())
+	}
+}

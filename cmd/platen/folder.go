@@ -1,0 +1,461 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/platen/platen/internal/fault"
+)
+
+// A template folder is a written template version as files a person edits
+// and keeps under version control (docs/cli.md "Template folders"):
+//
+//	platen.json     which template the folder is, and the version it was pulled
+//	                or last pushed as (written by pull and push)
+//	template.html   the Handlebars markup ("html")
+//	manifest.json   the manifest without its data schema ("manifest")
+//	schema.json     the manifest's dataSchema, on its own ("manifest.dataSchema")
+//	sample.json     the sample data ("sampleData")
+//	content.json    the static content ("content")
+//	assets/NAME     each asset, decoded ("assets")
+//
+// It is also a folder `platen render` renders, and the starters' folders
+// (manifest.json holding dataSchema, no schema.json) read the same way.
+
+// Names of a folder's files.
+const (
+	metaFile     = "platen.json"
+	markupFile   = "template.html"
+	manifestFile = "manifest.json"
+	schemaFile   = "schema.json"
+	sampleFile   = "sample.json"
+	contentFile  = "content.json"
+	assetsDir    = "assets"
+)
+
+// source is a written version's source as the API carries it.
+type source struct {
+	HTML       string
+	Manifest   json.RawMessage
+	Content    json.RawMessage
+	SampleData json.RawMessage
+	Assets     map[string]string // data URIs
+}
+
+// folderMeta is platen.json.
+type folderMeta struct {
+	Slug        string `json:"slug"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Version is the version the files were pulled as or last pushed as:
+	// the one a push compares them with.
+	Version int `json:"version,omitempty"`
+	// AssetTypes are the assets' media types, where a name's extension
+	// would not say the same.
+	AssetTypes map[string]string `json:"assetTypes,omitempty"`
+}
+
+// files are a folder's template files by slash path, as written.
+type files map[string][]byte
+
+// sourceFiles is src as a folder's files, and the media types of assets
+// whose names do not give them.
+func sourceFiles(src source) (files, map[string]string, error) {
+	out := files{markupFile: []byte(src.HTML)}
+	if !emptyJSON(src.Manifest) {
+		members, err := objectMembers(src.Manifest)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the version's manifest: %w", err)
+		}
+		var rest []member
+		for _, m := range members {
+			if m.key == "dataSchema" {
+				if !emptyJSON(m.raw) {
+					out[schemaFile] = indentJSON(m.raw)
+				}
+				continue
+			}
+			rest = append(rest, m)
+		}
+		out[manifestFile] = indentJSON(joinMembers(rest))
+	}
+	if !emptyJSON(src.SampleData) {
+		out[sampleFile] = indentJSON(src.SampleData)
+	}
+	if !emptyJSON(src.Content) {
+		out[contentFile] = indentJSON(src.Content)
+	}
+	types := map[string]string{}
+	for name, uri := range src.Assets {
+		typ, data, err := decodeDataURI(uri)
+		if err != nil {
+			return nil, nil, fmt.Errorf("asset %s: %w", name, err)
+		}
+		out[assetsDir+"/"+name] = data
+		if typeByName(name) != typ {
+			types[name] = typ
+		}
+	}
+	return out, types, nil
+}
+
+// folderSource is the source the files make, with asset types from
+// platen.json where a name's extension does not give one.
+func folderSource(f files, assetTypes map[string]string) (source, error) {
+	var src source
+	html, ok := f[markupFile]
+	if !ok {
+		return src, fmt.Errorf("%s is missing: the template's markup", markupFile)
+	}
+	src.HTML = string(html)
+	for _, name := range []string{manifestFile, schemaFile, sampleFile, contentFile} {
+		if b, ok := f[name]; ok {
+			if err := checkJSON(name, b); err != nil {
+				return src, err
+			}
+		}
+	}
+	manifest, hasManifest := f[manifestFile]
+	schema, hasSchema := f[schemaFile]
+	switch {
+	case hasManifest && hasSchema:
+		members, err := objectMembers(manifest)
+		if err != nil {
+			return src, fmt.Errorf("%s: %w", manifestFile, err)
+		}
+		for _, m := range members {
+			if m.key == "dataSchema" {
+				return src, fmt.Errorf("%s has a dataSchema and %s is there too: keep the schema in one of them", manifestFile, schemaFile)
+			}
+		}
+		src.Manifest = joinMembers(append(members, member{"dataSchema", bytes.TrimSpace(schema)}))
+	case hasManifest:
+		src.Manifest = bytes.TrimSpace(manifest)
+	case hasSchema:
+		src.Manifest = joinMembers([]member{{"dataSchema", bytes.TrimSpace(schema)}})
+	}
+	if b, ok := f[sampleFile]; ok {
+		src.SampleData = bytes.TrimSpace(b)
+	}
+	if b, ok := f[contentFile]; ok {
+		src.Content = bytes.TrimSpace(b)
+	}
+	for p, data := range f {
+		name, ok := strings.CutPrefix(p, assetsDir+"/")
+		if !ok {
+			continue
+		}
+		typ := assetTypes[name]
+		if typ == "" {
+			typ = typeByName(name)
+		}
+		if typ == "" {
+			typ = http.DetectContentType(data)
+			if i := strings.IndexByte(typ, ';'); i >= 0 {
+				typ = typ[:i]
+			}
+		}
+		if src.Assets == nil {
+			src.Assets = map[string]string{}
+		}
+		src.Assets[name] = "data:" + typ + ";base64," + base64.StdEncoding.EncodeToString(data)
+	}
+	return src, nil
+}
+
+// readFolder reads a template folder's files and its platen.json (zero
+// when absent). Files other than the template's are left alone.
+func readFolder(dir string) (files, folderMeta, error) {
+	var meta folderMeta
+	f := files{}
+	if b, err := os.ReadFile(filepath.Join(dir, metaFile)); err == nil {
+		if err := checkJSON(metaFile, b); err != nil {
+			return nil, meta, err
+		}
+		if err := json.Unmarshal(b, &meta); err != nil {
+			return nil, meta, fmt.Errorf("%s: %v", metaFile, err)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, meta, err
+	}
+	if st, err := os.Stat(dir); err != nil {
+		return nil, meta, err
+	} else if !st.IsDir() {
+		return nil, meta, fmt.Errorf("%s is not a folder", dir)
+	}
+	for _, name := range []string{markupFile, manifestFile, schemaFile, sampleFile, contentFile} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, meta, err
+		}
+		f[name] = b
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, assetsDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, meta, err
+	}
+	for _, e := range entries {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, assetsDir, e.Name()))
+		if err != nil {
+			return nil, meta, err
+		}
+		f[assetsDir+"/"+e.Name()] = b
+	}
+	return f, meta, nil
+}
+
+// writeFolder writes f and meta into dir, removing template files of dir
+// that f does not hold (an asset removed since), and leaving other files.
+func writeFolder(dir string, f files, meta folderMeta) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	old, _, err := readFolder(dir)
+	if err != nil {
+		return err
+	}
+	for p := range old {
+		if _, ok := f[p]; !ok {
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+				return err
+			}
+		}
+	}
+	for p, b := range f {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, b, 0o644); err != nil {
+			return err
+		}
+	}
+	raw, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, metaFile), append(raw, '\n'), 0o644)
+}
+
+// fileChange is how one file of a folder differs from a version's.
+type fileChange struct {
+	Path string `json:"path"`
+	// Change is "added", "removed" or "changed".
+	Change string `json:"change"`
+	// Diff is the unified diff of a text file.
+	Diff string `json:"diff,omitempty"`
+	// Bytes is an asset's size before and after.
+	Bytes [2]int `json:"bytes,omitzero"`
+}
+
+// changes lists how now differs from before, file by file in path order.
+func changes(before, now files) []fileChange {
+	paths := map[string]bool{}
+	for p := range before {
+		paths[p] = true
+	}
+	for p := range now {
+		paths[p] = true
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	var out []fileChange
+	for _, p := range sorted {
+		b, inB := before[p]
+		n, inN := now[p]
+		if inB && inN && bytes.Equal(b, n) {
+			continue
+		}
+		c := fileChange{Path: p}
+		switch {
+		case !inB:
+			c.Change = "added"
+		case !inN:
+			c.Change = "removed"
+		default:
+			c.Change = "changed"
+		}
+		if strings.HasPrefix(p, assetsDir+"/") {
+			c.Bytes = [2]int{len(b), len(n)}
+		} else {
+			c.Diff = unified("a/"+p, "b/"+p, string(b), string(n))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// fieldFile names the file of a folder that holds an API field of a
+// version (html, manifest.pageSize, sampleData.items[0].price, assets.x.png).
+func fieldFile(field string) string {
+	switch {
+	case field == "html":
+		return markupFile
+	case field == "manifest.dataSchema" || strings.HasPrefix(field, "manifest.dataSchema."):
+		if rest := strings.TrimPrefix(field, "manifest.dataSchema"); rest != "" {
+			return schemaFile + " (" + rest[1:] + ")"
+		}
+		return schemaFile
+	case field == "manifest" || strings.HasPrefix(field, "manifest."):
+		if rest := strings.TrimPrefix(field, "manifest"); rest != "" {
+			return manifestFile + " (" + rest[1:] + ")"
+		}
+		return manifestFile
+	case field == "sampleData" || strings.HasPrefix(field, "sampleData."):
+		if rest := strings.TrimPrefix(field, "sampleData"); rest != "" {
+			return sampleFile + " (" + rest[1:] + ")"
+		}
+		return sampleFile
+	case field == "content" || strings.HasPrefix(field, "content."):
+		return contentFile
+	case strings.HasPrefix(field, "assets."):
+		return assetsDir + "/" + strings.TrimPrefix(field, "assets.")
+	case field == "assets":
+		return assetsDir + "/"
+	}
+	return field
+}
+
+// member is one key of a JSON object and its raw value, in document order.
+type member struct {
+	key string
+	raw json.RawMessage
+}
+
+// objectMembers are the members of a JSON object in the order written.
+func objectMembers(raw []byte) ([]member, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, errors.New("must be a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.Token() // {
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, member{key, v})
+	}
+	return out, nil
+}
+
+// joinMembers is the JSON object of members, in their order.
+func joinMembers(ms []member) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(m.key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(m.raw)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// indentJSON is raw indented by two spaces, with a final newline; raw must
+// be valid.
+func indentJSON(raw []byte) []byte {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return append(bytes.TrimSpace(raw), '\n')
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+func emptyJSON(raw []byte) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// checkJSON refuses a file that is not valid JSON, naming its line.
+func checkJSON(name string, b []byte) error {
+	var v any
+	err := json.Unmarshal(b, &v)
+	var se *json.SyntaxError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &se):
+		line := 1 + bytes.Count(b[:min(int(se.Offset), len(b))], []byte("\n"))
+		return fmt.Errorf("%s: line %d: %v", name, line, se)
+	default:
+		return fmt.Errorf("%s: %v", name, err)
+	}
+}
+
+// typeByName is the media type a file name's extension gives, without
+// parameters, or "".
+func typeByName(name string) string {
+	typ := mime.TypeByExtension(path.Ext(name))
+	if i := strings.IndexByte(typ, ';'); i >= 0 {
+		typ = typ[:i]
+	}
+	return typ
+}
+
+// decodeDataURI splits a base64 data URI into its media type and bytes.
+func decodeDataURI(uri string) (string, []byte, error) {
+	rest, ok := strings.CutPrefix(uri, "data:")
+	if !ok {
+		return "", nil, errors.New("not a data URI")
+	}
+	head, payload, ok := strings.Cut(rest, ",")
+	if !ok || !strings.HasSuffix(head, ";base64") {
+		return "", nil, errors.New("not a base64 data URI")
+	}
+	typ, _, _ := strings.Cut(strings.TrimSuffix(head, ";base64"), ";")
+	data, err := base64.StdEncoding.DecodeString(payload)
+	if err != nil {
+		return "", nil, err
+	}
+	return typ, data, nil
+}
+
+// inFolder words a refusal of field (a version's field, as the API and
+// render.Version.Check name it) by the folder's file that holds it:
+// "template.html: does not compile: Parse error on line 3 …".
+func inFolder(field, msg string) error {
+	msg = strings.TrimPrefix(msg, field+": ")
+	return fmt.Errorf("%s: %s", fieldFile(field), msg)
+}
+
+// refusalInFolder is inFolder for a local check's error.
+func refusalInFolder(err error) error {
+	var fe *fault.FieldError
+	if errors.As(err, &fe) {
+		return inFolder(fe.Field, fe.Msg)
+	}
+	return err
+}

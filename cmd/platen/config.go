@@ -130,9 +130,9 @@ func addGlobals(fs *flag.FlagSet) *globals {
 
 // target is where a command goes, and where each part came from.
 type target struct {
-	URL, Key           string
-	URLFrom, KeyFrom   string
-	Profile            string
+	URL, Key         string
+	URLFrom, KeyFrom string
+	Profile          string
 }
 
 // resolve applies the precedence flag > environment > profile > default.

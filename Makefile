@@ -4,7 +4,7 @@ export PATH := $(PATH):/usr/local/go/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: run build deps e2e-deps test test-fast lint bench cover clean cluster chaos
+.PHONY: run build deps e2e-deps client-ts-deps test test-fast lint bench cover clean cluster chaos
 
 ## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
 run: deps build
@@ -36,13 +36,22 @@ e2e/node_modules/.package-lock.json: e2e/package-lock.json e2e/package.json
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix e2e --no-audit --no-fund
 	touch $@
 
+## client-ts-deps: the TypeScript client's build tools (typescript, and ws for its tests) into
+## client/typescript/node_modules, exactly as its package-lock.json pins them; npm runs only when
+## node_modules is missing or older than the lockfile. go test ./client/typescript does the same.
+client-ts-deps: client/typescript/node_modules/.package-lock.json
+client/typescript/node_modules/.package-lock.json: client/typescript/package-lock.json client/typescript/package.json
+	npm ci --prefix client/typescript --no-audit --no-fund
+	touch $@
+
 ## test: install what the tests need (deps, the extra fonts and node of install-deps.sh --test,
-## and e2e-deps), check formatting and vet, run every test with the race detector.
+## e2e-deps and client-ts-deps), check formatting and vet, run every test with the race detector.
 ## One package at a time (-p 1): on two cores, the browser, WebAssembly and node-process tests of
 ## different packages starved each other into timeouts.
 test: deps lint
 	./scripts/install-deps.sh --test
 	$(MAKE) --no-print-directory e2e-deps
+	$(MAKE) --no-print-directory client-ts-deps
 	go test -race -count=1 -p 1 -timeout 20m ./...
 
 ## test-fast: the inner loop (under two minutes here): go test -short, without the race detector.
@@ -51,6 +60,7 @@ test: deps lint
 test-fast: deps
 	./scripts/install-deps.sh --test
 	$(MAKE) --no-print-directory e2e-deps
+	$(MAKE) --no-print-directory client-ts-deps
 	go test -short -count=1 ./...
 
 ## lint: gofmt and go vet

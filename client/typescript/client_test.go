@@ -1,0 +1,252 @@
+// Package typescript_test runs the TypeScript client's tests under Node,
+// against a real node, with the package built and installed as a user
+// would: npm run build, npm pack, npm install of the tarball into a fresh
+// project, then node --test over test/*.test.mjs there, importing
+// "@platen/client" by its name.
+package typescript_test
+
+import (
+	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/node"
+)
+
+// The per-key rate the node is started with: the 429 test drains a key of
+// its own; the other test files each use a key of their own, and stay under
+// the burst.
+const (
+	rateLimit = 3
+	rateBurst = 80
+)
+
+func TestClientUnderNode(t *testing.T) {
+	start := time.Now()
+	for _, bin := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Fatalf("%s is not installed (scripts/install-deps.sh --test installs it): the TypeScript client cannot be tested", bin)
+		}
+	}
+	pkg, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+
+	// The node starts while npm works.
+	certs := writeCerts(t, tmp)
+	var n *testnode.Node
+	started := make(chan struct{})
+	go func() {
+		defer close(started)
+		n = testnode.Start(t, func(c *node.Config) {
+			c.WebhookAllowPrivate = true
+			c.WebhookCAFile = certs.ca
+			c.HTTP.RateLimit, c.HTTP.RateBurst = rateLimit, rateBurst
+			c.WebhookSchedule = []time.Duration{time.Second, time.Second}
+		})
+	}()
+
+	// 1. The package as its author builds it.
+	if stale(filepath.Join(pkg, "node_modules", ".package-lock.json"), filepath.Join(pkg, "package-lock.json"), filepath.Join(pkg, "package.json")) {
+		run(t, pkg, nil, "npm", "ci", "--no-audit", "--no-fund")
+	}
+	run(t, pkg, nil, "npm", "run", "build")
+	packed := run(t, pkg, nil, "npm", "pack", "--json", "--pack-destination", tmp)
+	var pk []struct {
+		Filename string `json:"filename"`
+	}
+	if err := json.Unmarshal([]byte(packed[strings.Index(packed, "["):]), &pk); err != nil || len(pk) != 1 {
+		t.Fatalf("npm pack --json: %v\n%s", err, packed)
+	}
+	tarball := filepath.Join(tmp, filepath.Base(pk[0].Filename))
+
+	// 2. A user's project: the tarball and ws, installed by name.
+	proj := filepath.Join(tmp, "project")
+	must(t, os.MkdirAll(filepath.Join(proj, "test"), 0o755))
+	must(t, os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"platen-client-user","private":true,"type":"module"}`), 0o644))
+	var meta struct {
+		DevDependencies map[string]string `json:"devDependencies"`
+	}
+	raw, err := os.ReadFile(filepath.Join(pkg, "package.json"))
+	must(t, err)
+	must(t, json.Unmarshal(raw, &meta))
+	run(t, proj, nil, "npm", "install", "--prefer-offline", "--no-audit", "--no-fund", tarball, "ws@"+meta.DevDependencies["ws"])
+
+	// The declarations as a TypeScript user sees them.
+	copyFile(t, filepath.Join(pkg, "test", "consumer.ts"), filepath.Join(proj, "consumer.ts"))
+	must(t, os.WriteFile(filepath.Join(proj, "tsconfig.json"), []byte(`{"compilerOptions":{"target":"ES2022","module":"NodeNext","moduleResolution":"NodeNext","lib":["ES2022","DOM"],"types":[],"strict":true,"noEmit":true},"files":["consumer.ts"]}`), 0o644))
+	run(t, proj, nil, filepath.Join(pkg, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json")
+
+	// 3. The node's tests, by name.
+	tests, err := filepath.Glob(filepath.Join(pkg, "test", "*.test.mjs"))
+	must(t, err)
+	if len(tests) == 0 {
+		t.Fatal("no test/*.test.mjs")
+	}
+	modules, err := filepath.Glob(filepath.Join(pkg, "test", "*.mjs"))
+	must(t, err)
+	for _, f := range modules {
+		copyFile(t, f, filepath.Join(proj, "test", filepath.Base(f)))
+	}
+	<-started
+	if n == nil {
+		t.FailNow()
+	}
+	env := []string{
+		"PLATEN_URL=" + n.URL,
+		"PLATEN_API_KEY=" + n.Key,
+		"PLATEN_OPERATOR_TOKEN=" + n.OperatorToken,
+		"PLATEN_ORG_ID=" + n.OrgID,
+		"PLATEN_TLS_CERT=" + certs.cert,
+		"PLATEN_TLS_KEY=" + certs.key,
+		"PLATEN_RATE_LIMIT=" + itoa(rateLimit),
+		"PLATEN_RATE_BURST=" + itoa(rateBurst),
+	}
+	args := []string{"--test", "--test-reporter=spec", "--test-concurrency=8"}
+	for _, f := range tests {
+		args = append(args, filepath.Join("test", filepath.Base(f)))
+	}
+	run(t, proj, env, "node", args...)
+	t.Logf("the TypeScript client's test took %s", time.Since(start).Round(time.Millisecond))
+}
+
+// run runs a command in dir, streaming its output into the test's log, and
+// fails the test when it fails. It answers what the command wrote to stdout.
+func run(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cmd.Env, "NO_COLOR=1", "npm_config_update_notifier=false")
+	stdout, err := cmd.StdoutPipe()
+	must(t, err)
+	stderr, err := cmd.StderrPipe()
+	must(t, err)
+	began := time.Now()
+	must(t, cmd.Start())
+	var out strings.Builder
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, r := range []struct {
+		rd   io.Reader
+		keep bool
+	}{{stdout, true}, {stderr, false}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := bufio.NewScanner(r.rd)
+			sc.Buffer(make([]byte, 1<<20), 1<<20)
+			for sc.Scan() {
+				line := sc.Text()
+				if strings.Contains(line, `Unknown user config "nodedir"`) {
+					continue
+				}
+				t.Log(line)
+				if r.keep {
+					mu.Lock()
+					out.WriteString(line + "\n")
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%s %s (in %s): %v", name, strings.Join(args, " "), dir, err)
+	}
+	t.Logf("%s %s: %s", filepath.Base(name), firstArg(args), time.Since(began).Round(time.Millisecond))
+	return out.String()
+}
+
+func firstArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+// stale reports whether target is missing or older than any of sources, as
+// make would.
+func stale(target string, sources ...string) bool {
+	ti, err := os.Stat(target)
+	if err != nil {
+		return true
+	}
+	for _, s := range sources {
+		if si, err := os.Stat(s); err == nil && si.ModTime().After(ti.ModTime()) {
+			return true
+		}
+	}
+	return false
+}
+
+type certFiles struct{ ca, cert, key string }
+
+// writeCerts makes a CA the node's deliveries trust and a certificate for
+// 127.0.0.1 the Node receiver serves.
+func writeCerts(t *testing.T, dir string) certFiles {
+	t.Helper()
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	must(t, err)
+	ca := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "platen ts client test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
+	must(t, err)
+	caCert, err := x509.ParseCertificate(caDER)
+	must(t, err)
+	leafKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	must(t, err)
+	leaf := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, caCert, &leafKey.PublicKey, caKey)
+	must(t, err)
+	keyDER, err := x509.MarshalPKCS8PrivateKey(leafKey)
+	must(t, err)
+	f := certFiles{ca: filepath.Join(dir, "ca.pem"), cert: filepath.Join(dir, "cert.pem"), key: filepath.Join(dir, "key.pem")}
+	must(t, os.WriteFile(f.ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), 0o644))
+	must(t, os.WriteFile(f.cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leafDER}), 0o644))
+	must(t, os.WriteFile(f.key, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600))
+	return f
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	must(t, err)
+	must(t, os.WriteFile(to, b, 0o644))
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -5,6 +5,7 @@ package deptest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,5 +48,31 @@ func TestDependencyDirection(t *testing.T) {
 	}
 	if seen != len(forbidden) {
 		t.Fatalf("checked %d of %d guarded packages: a package moved or go list failed", seen, len(forbidden))
+	}
+}
+
+// clientMayImport is what of this module the Go client (package client,
+// imported by users' programs) may import: the stdlib-only signature check.
+// Anything else would pull the server into their binaries.
+var clientMayImport = []string{"webhooks/verify"}
+
+func TestClientImportsNoServerPackage(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", mod+"client/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) == 0 {
+		t.Fatal("go list named no packages: the client moved or go list failed")
+	}
+	for _, dep := range deps {
+		if !strings.HasPrefix(dep, mod) {
+			continue
+		}
+		pkg := strings.TrimPrefix(dep, mod)
+		if pkg == "client" || strings.HasPrefix(pkg, "client/") || slices.Contains(clientMayImport, pkg) {
+			continue
+		}
+		t.Errorf("the client imports %s", pkg)
 	}
 }

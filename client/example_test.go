@@ -1,0 +1,164 @@
+package client_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"time"
+
+	"github.com/platen/platen/client"
+)
+
+func Example() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+	ctx := context.Background()
+
+	c := client.New(baseURL, apiKey)
+	doc, err := c.Documents.Create(ctx, client.DocumentRequest{
+		TemplateID:    "receipt",
+		Data:          map[string]any{"number": "R-7", "amount": 42},
+		CorrelationID: "order-7",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(doc.Status, doc.PageCount, "page")
+
+	var pdf bytes.Buffer
+	if _, err := c.Documents.Download(ctx, doc.ID, &pdf); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(pdf.Bytes()[:5]))
+	// Output:
+	// completed 1 page
+	// %PDF-
+}
+
+// A refusal is an *Error with the API's code and the field at fault.
+func ExampleError() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+
+	c := client.New(baseURL, apiKey)
+	_, err := c.Documents.Create(context.Background(), client.DocumentRequest{
+		TemplateID: "receipt",
+		Data:       map[string]any{"amount": 42},
+	})
+	var e *client.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Status, e.Code, e.Field)
+	}
+	// Output:
+	// 422 PAYLOAD_VALIDATION_FAILED number
+}
+
+// A generate with your own Idempotency-Key may be sent again, by you or by
+// the client's retries, and makes one document.
+func ExampleIdempotencyKey() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+	ctx := context.Background()
+
+	c := client.New(baseURL, apiKey)
+	req := client.DocumentRequest{TemplateID: "receipt", Data: map[string]any{"number": "R-8"}}
+	first, err := c.Documents.Create(ctx, req, client.IdempotencyKey("order-8"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var res client.Response
+	again, err := c.Documents.Create(ctx, req, client.IdempotencyKey("order-8"), client.ResponseInto(&res))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(again.ID == first.ID, res.Replayed)
+	// Output:
+	// true true
+}
+
+// Templates are saved as versions; a new version generates once active.
+func ExampleTemplatesService_CreateVersion() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+	ctx := context.Background()
+
+	c := client.New(baseURL, apiKey)
+	v, err := c.Templates.CreateVersion(ctx, "receipt", client.VersionRequest{
+		VersionSource: client.VersionSource{
+			HTML:       "<h1>Receipt {{number}}</h1><p>Thank you</p>",
+			SampleData: []byte(`{"number": "R-1"}`),
+		},
+		Activate: true,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("version", v.Version, "active:", v.Active)
+	// Output:
+	// version 2 active: true
+}
+
+// Every listing pages with a cursor; All walks the pages for you.
+func ExampleDocumentsService_All() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+	ctx := context.Background()
+
+	c := client.New(baseURL, apiKey)
+	for _, n := range []string{"R-1", "R-2", "R-3"} {
+		if _, err := c.Documents.Create(ctx, client.DocumentRequest{TemplateID: "receipt", Data: map[string]any{"number": n}, CorrelationID: n}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	for doc, err := range c.Documents.All(ctx, client.ListDocumentsParams{Limit: 2}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(doc.CorrelationID, doc.Status)
+	}
+	// Output:
+	// R-3 completed
+	// R-2 completed
+	// R-1 completed
+}
+
+// VerifyWebhook checks a delivery's signature against its raw body.
+func ExampleVerifyWebhook() {
+	secret := "whsec_example"
+	body := []byte(`{"v":1,"id":"dlv_1","event":"ping","data":{}}`)
+	// What Platen sends in X-Service-Signature:
+	t := time.Now().Unix()
+	mac := hmac.New(sha256.New, []byte(secret))
+	fmt.Fprintf(mac, "%d.%s", t, body)
+	header := fmt.Sprintf("t=%d,v1=%x", t, mac.Sum(nil))
+
+	fmt.Println(client.VerifyWebhook(secret, header, body))
+	fmt.Println(client.VerifyWebhook("whsec_other", header, body))
+	// Output:
+	// <nil>
+	// platen: webhook signature does not match
+}
+
+// A webhook receiver: ParseWebhook verifies and decodes the delivery.
+func ExampleParseWebhook() {
+	secret := "whsec_…" // shown once, when the endpoint was created
+	http.HandleFunc("/platen", func(w http.ResponseWriter, r *http.Request) {
+		ev, err := client.ParseWebhook(r, secret)
+		if err != nil {
+			http.Error(w, "bad signature", http.StatusBadRequest)
+			return
+		}
+		if ev.Event == "document.completed" {
+			doc, err := ev.Document()
+			if err == nil {
+				log.Printf("document %s is ready: %s", doc.ID, doc.URL)
+			}
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+}

@@ -1,0 +1,5 @@
+package client
+
+// KeysService lists, creates and revokes the organisation's API keys
+// (keys.read, keys.write).
+type KeysService struct{ c *Client }

@@ -89,6 +89,10 @@ var (
 	opGetVersion       = operation{Method: "GET", Path: "/v1/templates/{templateId}/versions/{n}"}
 	opActivateVersion  = operation{Method: "POST", Path: "/v1/templates/{templateId}/versions/{n}/activate"}
 	opPreview          = operation{Method: "POST", Path: "/v1/templates/{templateId}/preview"}
+
+	opListKeys  = operation{Method: "GET", Path: "/v1/keys"}
+	opCreateKey = operation{Method: "POST", Path: "/v1/keys"}
+	opRevokeKey = operation{Method: "DELETE", Path: "/v1/keys/{keyId}"}
 )
 
 // operations is every operation of the client.
@@ -100,4 +104,5 @@ var operations = []operation{
 	opLibrary, opStarterThumbnail, opCopyStarter, opUploadPDF, opPieces, opPageImage,
 	opCreateTemplate, opListTemplates, opGetTemplate, opUpdateTemplate, opArchiveTemplate,
 	opCreateVersion, opListVersions, opGetVersion, opActivateVersion, opPreview,
+	opListKeys, opCreateKey, opRevokeKey,
 }

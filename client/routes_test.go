@@ -361,6 +361,34 @@ func TestEveryRouteThroughTheClient(t *testing.T) {
 		t.Fatalf("usage: %+v", us)
 	}
 
+	// Keys: a key gives only scopes it holds.
+	k, err := c.Keys.Create(ctx, CreateKeyRequest{Name: "reader", Scopes: []string{"documents.read"}})
+	must(err)
+	if !strings.HasPrefix(k.Key, "plt_") || !slices.Equal(k.Scopes, []string{"documents.read"}) {
+		t.Fatalf("key: %+v", k)
+	}
+	reader := New(n.URL, k.Key)
+	if _, err := reader.Documents.Get(ctx, doc.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = reader.Keys.Create(ctx, CreateKeyRequest{Name: "more", Scopes: []string{"documents.generate"}})
+	if !errors.As(err, &apiErr) || apiErr.Status != 403 {
+		t.Fatalf("a key asking for more than it holds: %v", err)
+	}
+	keys, err := c.Keys.List(ctx)
+	must(err)
+	if len(keys) != 2 || keys[0].ID != k.ID || keys[0].Key != "" || keys[0].LastUsedAt == nil {
+		t.Fatalf("keys, newest first: %+v", keys)
+	}
+	rk, err := c.Keys.Revoke(ctx, k.ID)
+	must(err)
+	if rk.RevokedAt == nil {
+		t.Fatalf("revoked: %+v", rk)
+	}
+	if _, err := reader.Documents.Get(ctx, doc.ID); !errors.As(err, &apiErr) || apiErr.Code != CodeUnauthenticated {
+		t.Fatalf("a revoked key: %v", err)
+	}
+
 	checkEveryOperationSent(t, rec)
 }
 

@@ -34,8 +34,8 @@ import (
 // its own; the other test files each use a key of their own, and stay under
 // the burst.
 const (
-	rateLimit = 3
-	rateBurst = 80
+	rateLimit = 1
+	rateBurst = 120
 )
 
 func TestClientUnderNode(t *testing.T) {

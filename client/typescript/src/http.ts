@@ -106,7 +106,8 @@ function retryable(err: PlatenError, method: string, idempotent: boolean): boole
 
 /**
  * send sends an operation, retrying 429 and 503 refusals up to maxRetries
- * times with backoff, honouring Retry-After. Every attempt sends the same
+ * times with backoff, honouring Retry-After, and a lost connection when it
+ * is safe (a GET, or a request with an Idempotency-Key). Every attempt sends the same
  * body and the same headers (an Idempotency-Key among them). It answers the
  * successful Response, or throws the last refusal as a PlatenError.
  */
@@ -123,7 +124,16 @@ export async function send(t: Transport, op: Operation, init: CallInit = {}): Pr
   const maxRetries = init.maxRetries ?? t.maxRetries;
   const idempotent = "Idempotency-Key" in headers;
   for (let attempt = 0; ; attempt++) {
-    const res = await t.fetch(url, { method: op.method, headers, ...(body !== undefined ? { body } : {}), ...(init.signal ? { signal: init.signal } : {}) });
+    let res: Response;
+    try {
+      res = await t.fetch(url, { method: op.method, headers, ...(body !== undefined ? { body } : {}), ...(init.signal ? { signal: init.signal } : {}) });
+    } catch (err) {
+      // A lost connection: the request may or may not have been served, so
+      // only a read, or a write with an Idempotency-Key, is sent again.
+      if (init.signal?.aborted || attempt >= maxRetries || !(op.method === "GET" || idempotent)) throw err;
+      await sleep(backoff(attempt), init.signal);
+      continue;
+    }
     if (res.ok) return res;
     const err = await errorOf(res);
     if (attempt >= maxRetries || !retryable(err, op.method, idempotent)) throw err;

@@ -2,8 +2,8 @@
 // one document made.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { PlatenError } from "@platen/client";
-import { newOrg, copyStarter } from "./helpers.mjs";
+import { Platen, PlatenError } from "@platen/client";
+import { env, newOrg, copyStarter } from "./helpers.mjs";
 
 /**
  * drain spends the key's tokens: requests that may not retry, twenty at a
@@ -63,4 +63,34 @@ test("an aborted request stops its retries", async () => {
   setTimeout(() => ac.abort(new Error("enough")), 200);
   await assert.rejects(platen.wallet.get({ signal: ac.signal, maxRetries: 10 }), /enough/);
   assert.ok(Date.now() - started < 900, "aborted during the wait");
+});
+
+test("a lost connection is retried when it is safe, and only then", async () => {
+  const { platen: p0, key } = await newOrg("ts-lost");
+  const { body } = await copyStarter(p0, "ts-lost");
+  const sent = [];
+  let failNext = 0;
+  // fetch as if the connection broke before the answer came back, failNext times.
+  const flaky = async (url, init) => {
+    sent.push({ method: init.method, key: init.headers["Idempotency-Key"] });
+    if (failNext > 0) {
+      failNext--;
+      await fetch(url, init); // it reached the node: the outcome is lost
+      throw new TypeError("fetch failed");
+    }
+    return fetch(url, init);
+  };
+  const platen = new Platen({ baseUrl: env.url, apiKey: key, fetch: flaky });
+  failNext = 1;
+  const doc = await platen.documents.create({ ...body, correlationId: "ts-lost-1" });
+  assert.equal(sent.length, 2);
+  assert.equal(sent[0].key, sent[1].key);
+  assert.equal((await platen.documents.list({ correlationId: "ts-lost-1" })).items.length, 1, "one document");
+  assert.equal(doc.status, "completed");
+
+  // A write without an Idempotency-Key is not sent again.
+  sent.length = 0;
+  failNext = 1;
+  await assert.rejects(platen.templates.create({ name: "Once", slug: "ts-lost-once", html: "<p>x</p>" }), TypeError);
+  assert.equal(sent.length, 1);
 });

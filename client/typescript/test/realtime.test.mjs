@@ -103,3 +103,23 @@ test("a generate and a subscription survive dropped connections", async (t) => {
   const key2 = (e) => `${e.cursor} ${e.event} ${e.data.id ?? ""}`;
   assert.deepEqual(got.map(key2), replay.filter((e) => BigInt(e.cursor) <= BigInt(last)).map(key2));
 });
+
+test("realtime refusals: a bad key ends the connection, a bad frame rejects its call", async () => {
+  const { platen } = await newOrg("ts-realtime-refusals");
+  const states = [];
+  const bad = new Platen({ baseUrl: env.url, apiKey: "plt_" + "x".repeat(43), WebSocket }).realtime({ onStateChange: (s) => states.push(s) });
+  await assert.rejects(bad.generate({ templateId: "anything" }), (e) => e.status === 401 && e.code === "UNAUTHENTICATED");
+  assert.equal(states.at(-1), "closed");
+  assert.ok(!states.includes("reconnecting"), `states: ${states.join(" ")}`);
+
+  const rt = platen.realtime();
+  try {
+    await assert.rejects(rt.subscribe(["document.nothing"], {}, () => {}), (e) => e.code === "INVALID_REQUEST" && e.field === "events[0]");
+    await assert.rejects(rt.generate({ templateId: "no-such-template" }), (e) => e.code === "NOT_FOUND");
+    const { body } = await copyStarter(platen, "ts-rt-refusals");
+    await assert.rejects(rt.generate({ ...body, data: { ...body.data, unexpected: { deeply: [1] } }, templateVersion: 99 }), (e) => e.field === "templateVersion");
+  } finally {
+    rt.close();
+  }
+  await assert.rejects(rt.generate({ templateId: "x" }), (e) => e.code === "CLOSED");
+});

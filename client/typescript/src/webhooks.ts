@@ -3,8 +3,8 @@ import type { JSONObject, KnownEvent } from "./types.js";
 export interface VerifyOptions {
   /** How far the signature's time may be from now (default 300 s). */
   toleranceSeconds?: number;
-  /** Now, in milliseconds since the epoch (default Date.now()). */
-  now?: number;
+  /** Now: a Date, or milliseconds since the epoch (default Date.now()). */
+  now?: number | Date;
 }
 
 /** A webhook delivery's payload, as Platen POSTs it. */
@@ -69,7 +69,7 @@ export async function verifyWebhook(
   }
   if (!ts || !/^\d+$/.test(ts) || sigs.length === 0) return false;
   const tolerance = options.toleranceSeconds ?? 300;
-  const now = options.now ?? Date.now();
+  const now = options.now instanceof Date ? options.now.getTime() : (options.now ?? Date.now());
   if (Math.abs(now / 1000 - Number(ts)) > tolerance) return false;
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) throw new Error("verifyWebhook: this platform has no WebCrypto (globalThis.crypto.subtle)");

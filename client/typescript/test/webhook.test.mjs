@@ -52,6 +52,7 @@ test("a delivery verifies, and a tampered one does not", async (t) => {
   assert.equal(await verifyWebhook("whsec_wrong", header, d.raw), false, "another secret");
   assert.equal(await verifyWebhook(secret, header, d.raw, { now: Date.now() + 301_000 }), false, "too late");
   assert.equal(await verifyWebhook(secret, header, d.raw, { now: Date.now() + 301_000, toleranceSeconds: 3600 }), true, "a wider tolerance");
+  assert.equal(await verifyWebhook(secret, header, d.raw, { now: new Date(Date.now() - 301_000) }), false, "too early, now as a Date");
   assert.equal(await verifyWebhook(secret, "v1=abc", d.raw), false, "no timestamp");
   assert.equal(await verifyWebhook(secret, undefined, d.raw), false, "no header");
 

@@ -189,6 +189,12 @@ func readFolder(dir string) (files, folderMeta, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, meta, err
 	}
+	if meta.Slug == "" {
+		// A starter's folder names itself in meta.json.
+		if b, err := os.ReadFile(filepath.Join(dir, "meta.json")); err == nil {
+			json.Unmarshal(b, &meta)
+		}
+	}
 	if st, err := os.Stat(dir); err != nil {
 		return nil, meta, err
 	} else if !st.IsDir() {
@@ -383,15 +389,52 @@ func joinMembers(ms []member) json.RawMessage {
 	return b.Bytes()
 }
 
-// indentJSON is raw indented by two spaces, with a final newline; raw must
-// be valid.
+// indentJSON is raw indented by two spaces, with a final newline, and
+// &, < and > as themselves where Go's encoder wrote \u0026, \u003c and
+// \u003e (the API answers so): raw must be valid.
 func indentJSON(raw []byte) []byte {
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		return append(bytes.TrimSpace(raw), '\n')
 	}
 	b.WriteByte('\n')
-	return b.Bytes()
+	return unescapeHTML(b.Bytes())
+}
+
+// unescapeHTML replaces the escapes \u0026, \u003c and \u003e inside the
+// strings of valid JSON by the characters they stand for, which is the
+// same JSON.
+func unescapeHTML(j []byte) []byte {
+	if !bytes.Contains(j, []byte(`\u00`)) {
+		return j
+	}
+	out := make([]byte, 0, len(j))
+	for i := 0; i < len(j); i++ {
+		if j[i] != '\\' || i+1 >= len(j) {
+			out = append(out, j[i])
+			continue
+		}
+		// An escape: \uXXXX or a two-byte one, copied unless it is one of ours.
+		if j[i+1] == 'u' && i+6 <= len(j) {
+			switch strings.ToLower(string(j[i+2 : i+6])) {
+			case "0026":
+				out = append(out, '&')
+				i += 5
+				continue
+			case "003c":
+				out = append(out, '<')
+				i += 5
+				continue
+			case "003e":
+				out = append(out, '>')
+				i += 5
+				continue
+			}
+		}
+		out = append(out, j[i], j[i+1])
+		i++
+	}
+	return out
 }
 
 func emptyJSON(raw []byte) bool {

@@ -113,3 +113,18 @@ func TestFolderRefusals(t *testing.T) {
 		t.Fatal("README.md was touched")
 	}
 }
+
+func TestUnescapeHTML(t *testing.T) {
+	in := `{"a":"x \u0026 y \u003cb\u003e","b":"\\u0026 stays","c":"\"\u0026\""}`
+	want := `{"a":"x & y <b>","b":"\\u0026 stays","c":"\"&\""}`
+	got := unescapeHTML([]byte(in))
+	if string(got) != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	var a, b any
+	json.Unmarshal([]byte(in), &a)
+	json.Unmarshal(got, &b)
+	if !sameJSON(t, []byte(in), got) {
+		t.Fatalf("not the same JSON: %v / %v", a, b)
+	}
+}

@@ -122,3 +122,11 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// plural is n and the noun, with an s unless n is 1.
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

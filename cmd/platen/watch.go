@@ -32,7 +32,19 @@ func watch(args []string, out io.Writer) error {
 		return err
 	}
 	if *key == "" {
-		return fmt.Errorf("an API key is required: --key or PLATEN_KEY")
+		// The CLI's configuration (PLATEN_API_KEY, a profile), as the other
+		// commands for people take it.
+		t, err := (&globals{}).resolve()
+		if err != nil {
+			return err
+		}
+		if t.Key == "" {
+			return fmt.Errorf("an API key is required: --key, PLATEN_KEY, PLATEN_API_KEY or a profile ('platen login')")
+		}
+		*key = t.Key
+		if *url == "http://127.0.0.1:8080" {
+			*url = t.URL
+		}
 	}
 	ws := strings.Replace(strings.Replace(strings.TrimSuffix(*url, "/"), "https://", "wss://", 1), "http://", "ws://", 1) + "/v1/realtime"
 	var kinds []string

@@ -39,6 +39,8 @@ type Client struct {
 	userAgent  string
 	maxRetries int
 	backoff    backoff
+	// frameHook is given to each Realtime as its onFrame (tests).
+	frameHook func(t, ref string)
 }
 
 // Option configures a Client.
@@ -64,6 +66,10 @@ func WithMaxRetries(n int) Option {
 func WithUserAgent(product string) Option {
 	return func(c *Client) { c.userAgent = product + " " + c.userAgent }
 }
+
+// withFrameHook has Realtime connections call f with each frame's type
+// and ref as they read it (tests cut connections on it).
+func withFrameHook(f func(t, ref string)) Option { return func(c *Client) { c.frameHook = f } }
 
 // withBackoff replaces the retry schedule (tests shorten it).
 func withBackoff(b backoff) Option { return func(c *Client) { c.backoff = b } }

@@ -162,3 +162,58 @@ func ExampleParseWebhook() {
 		w.WriteHeader(http.StatusNoContent)
 	})
 }
+
+// Realtime generates without polling: Generate answers when the document
+// has completed or failed.
+func ExampleRealtime_Generate() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+	ctx := context.Background()
+
+	rt, err := client.New(baseURL, apiKey).Realtime(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rt.Close()
+	doc, err := rt.Generate(ctx, client.DocumentRequest{TemplateID: "receipt", Data: map[string]any{"number": "R-9"}},
+		client.IdempotencyKey("order-9"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(doc.Status, doc.PageCount)
+	// Output:
+	// completed 1
+}
+
+// Subscribe streams the change feed; keep the last cursor to resume from
+// it after a restart (since). Reconnections resume by themselves.
+func ExampleRealtime_Subscribe() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	c := client.New(baseURL, apiKey)
+	rt, err := c.Realtime(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer rt.Close()
+	events, err := rt.Subscribe(ctx, []string{"document.rendering", "document.completed"}, "")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := c.Documents.Create(ctx, client.DocumentRequest{TemplateID: "receipt", Data: map[string]any{"number": "R-10"}}); err != nil {
+		log.Fatal(err)
+	}
+	for ev := range events {
+		doc, _ := ev.Document()
+		fmt.Println(ev.Event, doc.Status)
+		if ev.Event == "document.completed" {
+			break
+		}
+	}
+	// Output:
+	// document.rendering rendering
+	// document.completed completed
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -130,5 +131,66 @@ func TestServeDevSavesTheFirstKeyAsAProfile(t *testing.T) {
 	again, _ := os.ReadFile(config)
 	if !bytes.Equal(again, raw) || strings.Contains(d.stdout.String(), `profile "local"`) {
 		t.Fatalf("a second start changed the profile file:\n%s\n%s", again, d.stdout.String())
+	}
+}
+
+// TestServeDevAndWebhooksListenAsProcesses runs what a person types, as
+// processes: `platen serve --dev`, then with no flags at all (the profile
+// "local") `platen templates copy`, `platen webhooks listen`, and `platen
+// generate`; listen prints the delivery verified, and Ctrl-C (SIGINT) makes
+// it delete its endpoint and exit 0.
+func TestServeDevAndWebhooksListenAsProcesses(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "platen", "config.json")
+	startDevServe(t, filepath.Join(t.TempDir(), "data"), config)
+	platen := func(args ...string) *exec.Cmd {
+		cmd := command(context.Background(), args...)
+		cmd.Env = append(cmd.Env, "PLATEN_CONFIG="+config)
+		return cmd
+	}
+	if out, err := platen("templates", "copy", "receipt").CombinedOutput(); err != nil {
+		t.Fatalf("templates copy: %v\n%s", err, out)
+	}
+	listen := platen("webhooks", "listen", "--event", "document.completed")
+	out, errOut := &testnode.SyncBuffer{}, &testnode.SyncBuffer{}
+	listen.Stdout, listen.Stderr = out, errOut
+	if err := listen.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- listen.Wait() }()
+	t.Cleanup(func() {
+		listen.Process.Kill()
+	})
+	poll.Until(t, 30*time.Second, func() error {
+		if !strings.Contains(out.String(), "Listening on") {
+			return fmt.Errorf("not listening: %s %s", out.String(), errOut.String())
+		}
+		return nil
+	})
+	gen, err := platen("generate", "receipt", "--sample").CombinedOutput()
+	if err != nil {
+		t.Fatalf("generate: %v\n%s", err, gen)
+	}
+	id := regexpFind(`Document:\s+(doc_\S+)`, string(gen))
+	poll.Until(t, 60*time.Second, func() error {
+		if !strings.Contains(out.String(), id+" completed  verified") {
+			return fmt.Errorf("no verified delivery yet:\n%s\n%s", out.String(), errOut.String())
+		}
+		return nil
+	})
+	if err := listen.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("listen after Ctrl-C: %v\n%s", err, errOut.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("listen did not stop 30 s after Ctrl-C")
+	}
+	list, err := platen("webhooks", "list", "--json").Output()
+	if err != nil || strings.TrimSpace(string(list)) != "[]" {
+		t.Fatalf("endpoints after listen stopped: %v %s", err, list)
 	}
 }

@@ -49,6 +49,9 @@ func keysList(ctx context.Context, args []string, out io.Writer) error {
 		return apiError(err)
 	}
 	if g.json {
+		if list == nil {
+			list = []client.Key{}
+		}
 		return printJSON(out, list)
 	}
 	var rows [][]string

@@ -65,6 +65,9 @@ func webhooksList(ctx context.Context, args []string, out io.Writer) error {
 		return apiError(err)
 	}
 	if g.json {
+		if list == nil {
+			list = []client.Webhook{}
+		}
 		return printJSON(out, list)
 	}
 	if len(list) == 0 {
@@ -182,6 +185,9 @@ func webhooksDeliveries(ctx context.Context, args []string, out io.Writer) error
 		return apiError(err)
 	}
 	if g.json {
+		if page.Items == nil {
+			page.Items = []client.Delivery{}
+		}
 		return printJSON(out, page.Items)
 	}
 	if len(page.Items) == 0 {

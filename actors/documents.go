@@ -38,6 +38,19 @@ type (
 		// and the version's last page count.
 		EstimatePages int
 	}
+	// QuoteDocument prices a dry run of a document (docs/api.md "Dry
+	// run") on the account as the org actor holds it, where debits are
+	// decided, and changes nothing. It refuses as CreateDocument's hold would
+	// for the same template version and estimate; given the rendered Pages,
+	// it also answers what billing.Charge would take for them now and
+	// whether billing.Hold would cover them. The Reply's value is a Quote.
+	QuoteDocument struct {
+		TemplateID      string
+		TemplateVersion int
+		EstimatePages   int
+		// Pages is the dry run's page count; 0 before it is rendered.
+		Pages int
+	}
 	// ChangeDocument moves a document on (Kind is one of the document
 	// command kinds other than create). The Reply carries no value: read the
 	// record from the store, where it is once the reply comes.
@@ -46,6 +59,41 @@ type (
 		Change storage.DocumentChange
 	}
 )
+
+// Quote answers QuoteDocument.
+type Quote struct {
+	// Watermarked says the plan marks its documents, as CreateDocument
+	// would.
+	Watermarked bool
+	// AllowancePages and WalletMicros are what billing.Charge takes for
+	// Pages now (every page is allowance on a plan without a wallet).
+	AllowancePages int64
+	WalletMicros   int64
+	// Payable says billing.Hold covers Pages now.
+	Payable bool
+}
+
+// quote decides a QuoteDocument: the same hold as a CreateDocument of the
+// template version would take, tried and let go, then the charge of the
+// rendered pages as if the document finished now with its hold released.
+func (a *orgActor) quote(m QuoteDocument, now time.Time) (Quote, error) {
+	if a.org.ID == "" {
+		return Quote{}, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
+	}
+	plan := a.deps.Plans()[a.org.Plan]
+	if _, err := a.hold(plan, max(m.EstimatePages, a.deps.Store.VersionPages(m.TemplateID, m.TemplateVersion)), now); err != nil {
+		return Quote{}, err
+	}
+	q := Quote{Watermarked: plan.Watermark}
+	if m.Pages > 0 {
+		acct, terms := a.org.Account(), plan.Terms()
+		s := billing.Charge(acct, terms, int64(m.Pages), now)
+		q.AllowancePages, q.WalletMicros = s.AllowancePages, s.Micros
+		_, err := billing.Hold(acct, plan.Name, terms, int64(m.Pages), now)
+		q.Payable = err == nil
+	}
+	return q, nil
+}
 
 // CreatedDocument answers CreateDocument.
 type CreatedDocument struct {
@@ -233,22 +281,27 @@ func (d *docActor) run() {
 			return
 		}
 	}
+	// The report of a render that cannot start: the time queued, and the
+	// stage, filling, that needed what is missing.
+	unread := func() json.RawMessage {
+		rep := render.NewReport()
+		rep.Add(render.StageQueued, time.Since(doc.CreatedAt))
+		rep.Failed(render.StageFilling)
+		raw, _ := json.Marshal(rep)
+		return raw
+	}
 	version, err := deps.Versions.Get(doc.TemplateID, doc.TemplateVersion)
 	var data map[string]any
 	if err == nil {
 		var raw json.RawMessage
 		if raw, err = deps.Store.DocumentData(d.id); err == nil {
-			dec := json.NewDecoder(bytes.NewReader(raw))
-			if version.PDF != nil {
-				dec.UseNumber() // a PDF template prints numbers as they were sent
-			}
-			err = dec.Decode(&data)
+			data, err = DecodeData(version, raw)
 		}
 	}
 	if err != nil {
 		log.Error("document's version or data cannot be read", "err", err)
 		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
-			Message: "The document's template version or data could not be read."})
+			Message: "The document's template version or data could not be read.", Report: unread()})
 		return
 	}
 	req := render.Request{Version: version, Data: data, Engine: doc.Engine, Queue: true, Now: time.Now().UTC(),
@@ -256,23 +309,29 @@ func (d *docActor) run() {
 	if err := d.sys.LoadSource(&req); err != nil {
 		log.Error("the template's uploaded PDF cannot be read", "err", err)
 		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
-			Message: "The template's uploaded PDF could not be read on any live node. Regenerate the document once the nodes that hold it are back."})
+			Message: "The template's uploaded PDF could not be read on any live node. Regenerate the document once the nodes that hold it are back.", Report: unread()})
 		return
 	}
 	if doc.Watermarked {
-		req.Watermark = &render.Watermark{Text: "SANDBOX", Notice: "Sandbox document: not for production use"}
+		req.Watermark = SandboxWatermark()
 	}
+	started := time.Now()
 	res, err := deps.Renderer.Render(d.sys.ctx, req)
 	if d.sys.ctx.Err() != nil {
 		return // the node is stopping: the document stays pending and resumes on restart
 	}
+	rep := res.Report
+	rep.Add(render.StageQueued, started.Sub(doc.CreatedAt))
 	if err != nil {
 		code, msg := failure(err)
 		log.Info("document failed", "code", code, "err", err)
 		DocumentsFailed.Add(1)
-		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: code, Message: msg, DurationMs: 0})
+		rep.Failed(rep.FailedAt)
+		raw, _ := json.Marshal(rep)
+		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: code, Message: msg, DurationMs: 0, Report: raw})
 		return
 	}
+	storing := time.Now()
 	hash, err := deps.Blobs.Put(res.PDF)
 	if err != nil {
 		log.Error("cannot store the PDF; the document stays pending", "err", err)
@@ -283,15 +342,31 @@ func (d *docActor) run() {
 		log.Error("cannot copy the PDF to a second node; the document stays pending", "err", err)
 		return
 	}
-	var report json.RawMessage
-	if res.Report != nil {
-		report, _ = json.Marshal(map[string]any{"fields": res.Report})
-	}
+	rep.Add(render.StageStoring, time.Since(storing))
+	rep.Completed()
+	report, _ := json.Marshal(rep)
 	DocumentsCompleted.Add(1)
 	expires := time.Now().UTC().Add(deps.Retention)
 	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
 		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, EngineReason: res.EngineReason, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires,
 		Report: report})
+}
+
+// DecodeData reads a document's stored data as its version renders it: a
+// template made from a PDF prints numbers as they were sent.
+func DecodeData(version *render.Checked, raw json.RawMessage) (map[string]any, error) {
+	var data map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if version.PDF != nil {
+		dec.UseNumber()
+	}
+	err := dec.Decode(&data)
+	return data, err
+}
+
+// SandboxWatermark is what a document of a plan with a watermark carries.
+func SandboxWatermark() *render.Watermark {
+	return &render.Watermark{Text: "SANDBOX", Notice: "Sandbox document: not for production use"}
 }
 
 // finish records the outcome, retrying while the org actor cannot answer.

@@ -227,6 +227,10 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 	var after func() any
 	var ref string
 	switch m := msg.(type) {
+	case QuoteDocument:
+		q, err := a.quote(m, now)
+		a.reply(c, sender, q, err)
+		return
 	case CreateOrg:
 		if err := a.checkPlan(m.Plan); err != nil {
 			a.reply(c, sender, nil, err)

@@ -57,9 +57,9 @@ func init() {
 		// Messages.
 		CreateOrg{}, SetPlan{}, CreateKey{}, RevokeKey{}, CreditWallet{},
 		CreateTemplate{}, SaveVersion{}, ActivateVersion{}, UpdateTemplate{},
-		CreateDocument{}, ChangeDocument{}, CreateEndpoint{}, UpdateEndpoint{},
+		CreateDocument{}, ChangeDocument{}, QuoteDocument{}, CreateEndpoint{}, UpdateEndpoint{},
 		// Reply values.
-		NewKey{}, Credit{}, CreatedDocument{}, NewEndpoint{},
+		NewKey{}, Credit{}, CreatedDocument{}, Quote{}, NewEndpoint{},
 		storage.Org{}, storage.APIKey{}, storage.Template{}, storage.TemplateVersion{},
 		storage.Document{}, storage.Endpoint{}, storage.LedgerEntry{},
 	} {

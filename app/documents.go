@@ -31,6 +31,8 @@ type DocumentRequest struct {
 	Filename        string          `json:"filename"`
 	TemplateVersion int             `json:"templateVersion"`
 	Wait            *bool           `json:"wait"`
+	// DryRun renders without storing or billing and answers a Quote.
+	DryRun bool `json:"dryRun"`
 }
 
 // Limits of a document request (docs/api.md "Limits").
@@ -72,6 +74,8 @@ type Generated struct {
 	Replayed bool
 	// Waited is set when the call waited for the render.
 	Waited bool
+	// Quote is the answer of a dry run, which makes no Document.
+	Quote *Quote
 }
 
 // Generate checks a document request, records the document (holding its
@@ -80,17 +84,24 @@ type Generated struct {
 // the node admission picks, and, when the body asks to wait (the default)
 // and the caller does not follow the document itself, waits for it up to the
 // node's wait timeout. Every refusal comes before anything is recorded.
+// A body with dryRun answers a Quote instead, and records nothing (DryRun).
 func (a *App) Generate(ctx context.Context, orgID string, in Generate) (Generated, error) {
-	var create actors.CreateDocument
-	var wait bool
+	var p prepared
 	err := a.fresh(func() (err error) {
-		create, wait, err = a.prepare(orgID, in)
+		p, err = a.prepare(orgID, in)
 		return err
 	})
 	if err != nil {
 		return Generated{}, err
 	}
-	return a.start(ctx, orgID, create, wait && !in.Follow, in.Watch)
+	if p.dryRun {
+		q, err := a.dryRun(ctx, orgID, p)
+		if err != nil {
+			return Generated{}, err
+		}
+		return Generated{Quote: &q}, nil
+	}
+	return a.start(ctx, orgID, p.create, p.wait && !in.Follow, in.Watch)
 }
 
 // Regenerate makes a new document from the same data and the same template
@@ -117,55 +128,72 @@ func (a *App) Regenerate(ctx context.Context, orgID, docID string, wait bool) (G
 	return a.start(ctx, orgID, create, wait, nil)
 }
 
+// prepared is a checked request: the message for the org actor, the
+// version it renders, and what the body asked.
+type prepared struct {
+	create       actors.CreateDocument
+	version      *render.Checked
+	wait, dryRun bool
+}
+
 // prepare checks a request and turns it into the message for the org actor.
 // Nothing is created: every refusal comes before.
-func (a *App) prepare(orgID string, in Generate) (actors.CreateDocument, bool, error) {
+func (a *App) prepare(orgID string, in Generate) (prepared, error) {
+	create, version, req, err := a.check(orgID, in)
+	if err != nil {
+		return prepared{}, err
+	}
+	return prepared{create: create, version: version, wait: req.Wait == nil || *req.Wait, dryRun: req.DryRun}, nil
+}
+
+// check is prepare's checks, in the order a refusal is given.
+func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.Checked, DocumentRequest, error) {
 	var req DocumentRequest
 	if err := jsonbody.Decode(in.Body, &req); err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	if strings.TrimSpace(req.TemplateID) == "" {
-		return actors.CreateDocument{}, false, fault.Invalid("templateId", "is required: a template's id or slug")
+		return actors.CreateDocument{}, nil, req, fault.Invalid("templateId", "is required: a template's id or slug")
 	}
 	t, err := a.Template(orgID, req.TemplateID)
 	if err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: req.CorrelationID, Engine: req.Engine}
 	if doc.TemplateVersion, err = pickVersion(t, req.TemplateVersion); err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	if req.Engine != "" && req.Engine != render.EnginePhantom && req.Engine != render.EngineChromium {
-		return actors.CreateDocument{}, false, fault.Invalid("engine", "must be phantom or chromium")
+		return actors.CreateDocument{}, nil, req, fault.Invalid("engine", "must be phantom or chromium")
 	}
 	if len(req.CorrelationID) > maxCorrelationLen || strings.IndexFunc(req.CorrelationID, unicode.IsControl) >= 0 {
-		return actors.CreateDocument{}, false, fault.Invalid("correlationId", "must be text of at most %d bytes without control characters", maxCorrelationLen)
+		return actors.CreateDocument{}, nil, req, fault.Invalid("correlationId", "must be text of at most %d bytes without control characters", maxCorrelationLen)
 	}
 	if doc.Filename, err = cleanFilename(req.Filename); err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	if doc.Metadata, err = checkMetadata(req.Metadata); err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	version, err := a.deps.Versions.Get(t.ID, doc.TemplateVersion)
 	if errors.Is(err, storage.ErrNotFound) {
-		return actors.CreateDocument{}, false, fault.Invalid("templateVersion", "template %s has no version %d", t.Slug, doc.TemplateVersion)
+		return actors.CreateDocument{}, nil, req, fault.Invalid("templateVersion", "template %s has no version %d", t.Slug, doc.TemplateVersion)
 	}
 	if err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	data, raw, err := dataObject(req.Data)
 	if err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	create := actors.CreateDocument{Document: doc, Data: raw}
 	if version.PDF != nil {
 		if _, err := version.PDF.Values(data); err != nil {
-			return actors.CreateDocument{}, false, err
+			return actors.CreateDocument{}, nil, req, err
 		}
 		create.EstimatePages = len(t.Source.Pages)
 	} else if err := version.Manifest.DataSchema.Validate(data); err != nil {
-		return actors.CreateDocument{}, false, err
+		return actors.CreateDocument{}, nil, req, err
 	}
 	if p := version.Manifest.Pagination; p != nil {
 		items, _ := data[p.Collection].([]any)
@@ -173,11 +201,11 @@ func (a *App) prepare(orgID string, in Generate) (actors.CreateDocument, bool, e
 	}
 	if key := in.IdempotencyKey; key != "" {
 		if len(key) > MaxIdempotencyKeyLen || strings.IndexFunc(key, unicode.IsControl) >= 0 {
-			return actors.CreateDocument{}, false, fault.Invalid("Idempotency-Key", "must be at most %d characters without control characters", MaxIdempotencyKeyLen)
+			return actors.CreateDocument{}, nil, req, fault.Invalid("Idempotency-Key", "must be at most %d characters without control characters", MaxIdempotencyKeyLen)
 		}
 		create.IdempotencyKey, create.BodyHash = hashHex(key), canonicalHash(in.Body)
 	}
-	return create, req.Wait == nil || *req.Wait, nil
+	return create, version, req, nil
 }
 
 // start admits, records and starts a document, then answers at once or when

@@ -59,10 +59,12 @@ type Filled struct {
 	// Font is the font the value was set in: the original's embedded font
 	// when it has every glyph of the value and the value fits, else a
 	// substitute, which Substituted and Reason tell.
-	Font        string  `json:"font"`
-	Substituted bool    `json:"substituted"`
-	Reason      string  `json:"reason,omitempty"`
-	Size        float64 `json:"size"`
+	Font        string `json:"font"`
+	Substituted bool   `json:"substituted"`
+	Reason      string `json:"reason,omitempty"`
+	// Original is the font of the piece the value replaced.
+	Original string  `json:"original,omitempty"`
+	Size     float64 `json:"size"`
 	// Lines is how many lines the value took: more than one when it did not
 	// fit on one even at the smallest size allowed.
 	Lines int `json:"lines"`
@@ -211,6 +213,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 		if r.Substituted {
 			r.Reason = reasons[f.PieceID]
 		}
+		r.Original = byID[f.PieceID].Font
 		r.PieceID = asked[i].PieceID
 		report = append(report, r)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,6 +128,28 @@ type FieldReport struct {
 	Lines       int     `json:"lines,omitempty"`
 }
 
+// pdfFonts is the fonts the fields were set in, and for each substitute the
+// original's font it stands for.
+func pdfFonts(filled []pdftemplate.Filled) Fonts {
+	f := Fonts{Used: []string{}, Substituted: []Substitution{}}
+	for _, fl := range filled {
+		if fl.Font == "" {
+			continue
+		}
+		if !slices.Contains(f.Used, fl.Font) {
+			f.Used = append(f.Used, fl.Font)
+		}
+		if fl.Substituted {
+			s := Substitution{Requested: fl.Original, Used: fl.Font}
+			if !slices.Contains(f.Substituted, s) {
+				f.Substituted = append(f.Substituted, s)
+			}
+		}
+	}
+	sort.Strings(f.Used)
+	return f
+}
+
 // fills turns checked values into the pieces to fill and the report of
 // what each field takes from where.
 func (f *PDFTemplate) fills(values map[string]string) ([]pdftemplate.Fill, []FieldReport) {
@@ -154,8 +177,9 @@ func (f *PDFTemplate) fills(values map[string]string) ([]pdftemplate.Fill, []Fie
 }
 
 // renderPDFTemplate fills an uploaded PDF's fields.
-func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, start time.Time) (Result, error) {
+func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, sw *stopwatch, start time.Time) (Result, error) {
 	tpl := req.Version.PDF
+	sw.enter(StageFilling)
 	values, err := tpl.Values(req.Data)
 	if err != nil {
 		return Result{}, err
@@ -166,12 +190,16 @@ func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, start tim
 	if len(req.Source) == 0 {
 		return Result{}, fmt.Errorf("%w: the template's uploaded PDF is not at hand", ErrRender)
 	}
+	sw.enter(StageQueued)
 	release, err := r.slot(ctx, req.Queue)
 	if err != nil {
 		return Result{}, err
 	}
 	defer release()
+	sw.enter(StageFilling)
 	fills, report := tpl.fills(values)
+	sw.rep.Engine, sw.rep.EngineReason = EnginePDFium, pdfiumReason
+	sw.enter(StageRendering)
 	// The fill runs on, to its end, if the time runs out first: what it
 	// reads is bounded, and its PDFium instance comes back when it is done.
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
@@ -213,5 +241,7 @@ func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, start tim
 			report[i].Reason = f.Reason + "; set in " + f.Font + ", a metric-compatible substitute"
 		}
 	}
-	return r.finish(out, req.Watermark, Result{Engine: EnginePDFium, EngineReason: pdfiumReason, Report: report}, start)
+	sw.rep.Fonts = pdfFonts(filled)
+	sw.enter(StageCounting)
+	return r.finish(out, req.Watermark, Result{Engine: EnginePDFium, EngineReason: pdfiumReason, Report: Report{Fields: report}}, start, sw)
 }

@@ -112,8 +112,9 @@ type Result struct {
 	// EngineReason says why that engine rendered the document.
 	EngineReason string
 	Duration     time.Duration
-	// Report says how a PDF template's fields were set.
-	Report []FieldReport
+	// Report is the render's report; on an error, Render returns a Result
+	// with only its Report, which says where the render stopped.
+	Report Report
 }
 
 // ErrTooManyPages is a document over the page cap.
@@ -124,21 +125,41 @@ var ErrTimeout = errors.New("render timed out")
 
 // Render checks the data and produces the PDF. A payload that breaks the
 // schema is a fault.ErrPayload refusal; a template that cannot be filled or
-// printed is ErrFill or ErrRender.
+// printed is ErrFill or ErrRender. The result's Report is filled whether or
+// not the render succeeds: on an error it says at which stage.
 func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	start := time.Now()
+	rep := NewReport()
+	sw := &stopwatch{rep: &rep}
+	res, err := r.render(ctx, req, sw, start)
+	stage := sw.stop()
+	if res.Engine != "" {
+		rep.Engine, rep.EngineReason = res.Engine, res.EngineReason
+	}
+	if err != nil {
+		rep.Failed(stage)
+		return Result{Report: rep}, err
+	}
+	rep.Fields = res.Report.Fields
+	res.Report = rep
+	return res, nil
+}
+
+func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start time.Time) (Result, error) {
 	if req.Data == nil {
 		req.Data = map[string]any{}
 	}
 	if req.Version.PDF != nil {
-		return r.renderPDFTemplate(ctx, req, start)
+		return r.renderPDFTemplate(ctx, req, sw, start)
 	}
+	sw.enter(StageFilling)
 	if err := req.Version.Manifest.DataSchema.Validate(req.Data); err != nil {
 		return Result{}, err
 	}
 	if err := checkEngineName(req.Engine); err != nil {
 		return Result{}, err
 	}
+	sw.enter(StageQueued)
 	release, err := r.slot(ctx, req.Queue)
 	if err != nil {
 		return Result{}, err
@@ -147,14 +168,17 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
 	defer cancel()
 
+	sw.enter(StageFilling)
 	job, err := r.job(req)
 	if err != nil {
 		return Result{}, err
 	}
+	sw.enter(StageRendering)
 	engine, choice, err := r.choose(ctx, req, job)
 	if err != nil {
 		return Result{}, err
 	}
+	sw.rep.Engine, sw.rep.EngineReason = choice.Engine, choice.Reason
 	out, pages, err := printJob(ctx, engine, job)
 	if err != nil && choice.auto && choice.Engine == EnginePhantom && errors.Is(err, ErrRender) && !errors.Is(err, ErrTooManyPages) && ctx.Err() == nil {
 		// The default chose phantom and phantom failed on this document:
@@ -163,6 +187,7 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 		if c, ok := r.engines[EngineChromium]; ok {
 			engine = c
 			choice = Choice{Engine: EngineChromium, Reason: "the platform default: phantom failed on this document, so chromium printed it"}
+			sw.rep.Engine, sw.rep.EngineReason = choice.Engine, choice.Reason
 			out, pages, err = printJob(ctx, engine, job)
 		}
 	}
@@ -173,10 +198,11 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Engine: choice.Engine, EngineReason: choice.Reason}
+	sw.enter(StageCounting)
 	if pages < 0 {
-		return r.finish(out, req.Watermark, res, start)
+		return r.finish(out, req.Watermark, res, start, sw)
 	}
-	return r.finishCounted(out, pages, req.Watermark, res, start)
+	return r.finishCounted(out, pages, req.Watermark, res, start, sw)
 }
 
 // printJob runs one engine on the job; pages is -1 when the engine does not
@@ -217,25 +243,30 @@ func (r *Renderer) job(req Request) (Job, error) {
 
 // finish counts a printed or filled PDF's pages against the cap, stamps
 // the watermark when asked, and completes res.
-func (r *Renderer) finish(out []byte, w *Watermark, res Result, start time.Time) (Result, error) {
+func (r *Renderer) finish(out []byte, w *Watermark, res Result, start time.Time, sw *stopwatch) (Result, error) {
 	pages, err := pdf.PageCount(out)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
 	}
-	return r.finishCounted(out, pages, w, res, start)
+	return r.finishCounted(out, pages, w, res, start, sw)
 }
 
 // finishCounted is finish with the PDF's pages already counted.
-func (r *Renderer) finishCounted(out []byte, pages int, w *Watermark, res Result, start time.Time) (Result, error) {
+// The watermark's stamping is timed as rendering, and the sha256 as
+// counting.
+func (r *Renderer) finishCounted(out []byte, pages int, w *Watermark, res Result, start time.Time, sw *stopwatch) (Result, error) {
 	if pages > r.cfg.MaxPages {
 		return Result{}, fmt.Errorf("%w: %d pages; a document may have at most %d", ErrTooManyPages, pages, r.cfg.MaxPages)
 	}
 	if w != nil {
+		sw.enter(StageRendering)
 		var err error
 		if out, err = pdf.Watermark(out, w.Text, w.Notice); err != nil {
 			return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
 		}
+		sw.enter(StageCounting)
 	}
+	sw.rep.Output(out)
 	res.PDF, res.Pages, res.Duration = out, pages, time.Since(start)
 	return res, nil
 }

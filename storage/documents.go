@@ -94,12 +94,15 @@ type DocumentEventData struct {
 	// Engine rendered a completed document, for EngineReason.
 	Engine       string `json:"engine,omitempty"`
 	EngineReason string `json:"engineReason,omitempty"`
+	// Report is the render report of a completed or failed document.
+	Report json.RawMessage `json:"report,omitempty"`
 }
 
 func documentEventData(d *Document) DocumentEventData {
 	return DocumentEventData{ID: d.ID, Status: d.Status, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
 		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename,
-		Metadata: d.Metadata, ErrorCode: d.ErrorCode, Message: d.Message, Engine: d.RenderedWith, EngineReason: d.EngineReason}
+		Metadata: d.Metadata, ErrorCode: d.ErrorCode, Message: d.Message, Engine: d.RenderedWith, EngineReason: d.EngineReason,
+		Report: d.Report}
 }
 
 // Hold is pages reserved against the allowance and micros against the wallet,
@@ -146,13 +149,15 @@ type DocumentChange struct {
 	DocumentID string `json:"documentId"`
 	EventID    string `json:"eventId,omitempty"`
 	// Completed.
-	PageCount    int             `json:"pageCount,omitempty"`
-	ByteSize     int64           `json:"byteSize,omitempty"`
-	BlobHash     string          `json:"blobHash,omitempty"`
-	BlobHolders  []string        `json:"blobHolders,omitempty"`
-	RenderedWith string          `json:"renderedWith,omitempty"`
-	EngineReason string          `json:"engineReason,omitempty"`
-	Report       json.RawMessage `json:"report,omitempty"`
+	PageCount    int      `json:"pageCount,omitempty"`
+	ByteSize     int64    `json:"byteSize,omitempty"`
+	BlobHash     string   `json:"blobHash,omitempty"`
+	BlobHolders  []string `json:"blobHolders,omitempty"`
+	RenderedWith string   `json:"renderedWith,omitempty"`
+	EngineReason string   `json:"engineReason,omitempty"`
+	// Report is the render report (render.Report), of a completed or a
+	// failed document.
+	Report json.RawMessage `json:"report,omitempty"`
 	// Started: the node that renders it from now on.
 	Node      string     `json:"node,omitempty"`
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
@@ -312,6 +317,7 @@ func applyFailDocument(t *txn, c *Command) error {
 	from := d.Status
 	d.DurationMs = ch.DurationMs
 	d.Status, d.ErrorCode, d.Message = StatusFailed, ch.ErrorCode, ch.Message
+	d.Report = ch.Report
 	t.delete(pendingKey(d.ID))
 	t.saveDocument(c, &d, from)
 	return t.err

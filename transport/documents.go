@@ -15,6 +15,7 @@ import (
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/links"
+	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
 
@@ -51,6 +52,19 @@ type documentView struct {
 	FileExpired     bool       `json:"fileExpired,omitempty"`
 }
 
+// quoteView is the answer of a dry run (docs/api.md "Dry run").
+type quoteView struct {
+	PageCount      int           `json:"pageCount"`
+	AllowancePages int64         `json:"allowancePages"`
+	WalletMicros   int64         `json:"walletMicros"`
+	Payable        bool          `json:"payable"`
+	Report         render.Report `json:"report"`
+}
+
+func viewQuote(q app.Quote) quoteView {
+	return quoteView{PageCount: q.PageCount, AllowancePages: q.AllowancePages, WalletMicros: q.WalletMicros, Payable: q.Payable, Report: q.Report}
+}
+
 // viewDocument shows a record with a fresh download link when it has a file.
 func (s *Server) viewDocument(d storage.Document) documentView {
 	v := documentView{ID: d.ID, Status: d.Status, TemplateID: d.TemplateID, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
@@ -84,6 +98,10 @@ func (s *Server) createDocument(r *request) error {
 // "Waiting"): 202 with a queued or still-rendering record, 201 with a
 // finished one.
 func (s *Server) answerGenerated(r *request, g app.Generated) error {
+	if g.Quote != nil {
+		q := viewQuote(*g.Quote)
+		return r.ok(http.StatusOK, q, fmt.Sprintf("a dry run: %d %s; nothing was stored or billed", q.PageCount, plural(q.PageCount, "page", "pages")))
+	}
 	if g.Replayed {
 		r.Response.Header.Set("Idempotent-Replayed", "true")
 	}

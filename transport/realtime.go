@@ -379,7 +379,9 @@ func (c *rtConn) handle(f frame) {
 // generate makes a document through the same use case as POST
 // /v1/documents and answers, with the frame's ref, document.queued now and
 // then every change up to document.completed or document.failed. No
-// polling. A frame's idempotencyKey works as the Idempotency-Key header
+// polling. A body with dryRun answers one frame, {"type":"quote"}, with the
+// quote POST /v1/documents would answer, or an error frame. A frame's
+// idempotencyKey works as the Idempotency-Key header
 // does: a retry with the same key and body answers for the first document,
 // made through either way in, with "replayed": true.
 func (c *rtConn) generate(f frame) {
@@ -388,7 +390,7 @@ func (c *rtConn) generate(f frame) {
 		return
 	}
 	ref := f.Ref
-	_, err := c.s.app.Generate(context.Background(), c.org.ID, app.Generate{Body: f.Body, IdempotencyKey: f.IdempotencyKey, Follow: true,
+	g, err := c.s.app.Generate(context.Background(), c.org.ID, app.Generate{Body: f.Body, IdempotencyKey: f.IdempotencyKey, Follow: true,
 		Watch: func(doc storage.Document, replayed bool) {
 			// Registered with the writer before the render starts, so no
 			// change of the document can pass unseen.
@@ -402,8 +404,11 @@ func (c *rtConn) generate(f frame) {
 			case <-c.done: // the document exists and renders, watched or not
 			}
 		}})
-	if err != nil {
+	switch {
+	case err != nil:
 		c.reply(c.errorFrame(ref, err))
+	case g.Quote != nil:
+		c.reply(map[string]any{"type": "quote", "ref": ref, "data": viewQuote(*g.Quote)})
 	}
 }
 

@@ -58,10 +58,36 @@ type Document struct {
 	FileExpired          bool            `json:"fileExpired"`
 }
 
-// Report is a Document's report: how the fields of a template made from a
-// PDF were set.
+// Report is a Document's render report (docs/api.md "Render report").
 type Report struct {
+	Engine       string `json:"engine"`
+	EngineReason string `json:"engineReason"`
+	Fonts        struct {
+		Used        []string `json:"used"`
+		Substituted []struct {
+			Requested string `json:"requested"`
+			Used      string `json:"used"`
+		} `json:"substituted"`
+	} `json:"fonts"`
+	FailedAssets []struct {
+		URL    string `json:"url"`
+		Reason string `json:"reason"`
+	} `json:"failedAssets"`
+	Ms       map[string]int64 `json:"ms"`
+	Bytes    int64            `json:"bytes"`
+	SHA256   string           `json:"sha256"`
+	FailedAt string           `json:"failedAt"`
+	// Fields is how the fields of a template made from a PDF were set.
 	Fields []FieldReport `json:"fields"`
+}
+
+// Quote is the answer of a dry run (POST /v1/documents with dryRun).
+type Quote struct {
+	PageCount      int    `json:"pageCount"`
+	AllowancePages int64  `json:"allowancePages"`
+	WalletMicros   int64  `json:"walletMicros"`
+	Payable        bool   `json:"payable"`
+	Report         Report `json:"report"`
 }
 
 // FieldReport is how one field was set.
@@ -100,6 +126,7 @@ type DocumentEvent struct {
 	URLExpiresAt    *time.Time      `json:"urlExpiresAt"`
 	Engine          string          `json:"engine"`
 	EngineReason    string          `json:"engineReason"`
+	Report          json.RawMessage `json:"report"`
 }
 
 // Template is a template record.

@@ -1,0 +1,74 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/platen/platen/actors"
+	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/render"
+)
+
+// Quote is the answer of a dry run (docs/api.md "Dry run"): the document a
+// request would make now, and what it would cost.
+type Quote struct {
+	// PageCount is the rendered document's pages.
+	PageCount int
+	// AllowancePages and WalletMicros are what billing.Charge would take for
+	// PageCount pages now: the charge of the same request made for real
+	// next, had nothing else changed the account in between.
+	AllowancePages int64
+	WalletMicros   int64
+	// Payable says the pages are covered now (billing.Hold of PageCount
+	// succeeds). A quote that is not payable is a request that would be
+	// accepted (its estimate fits) and would overrun the allowance or take
+	// the wallet below zero.
+	Payable bool
+	// Report is the render's report; nothing is stored, so nothing is
+	// queued or stored (ms.queued and ms.storing are 0).
+	Report render.Report
+}
+
+// dryRun answers a checked request with a Quote and changes nothing: no
+// document, event, ledger row or Idempotency-Key is recorded. It refuses as
+// the real request would before rendering (prepare's checks, then the
+// organisation's hold on the same account state, asked of its actor), and
+// then renders here, synchronously, as the document's actor would: the same
+// version, data, engine choice and watermark. A render that fails is
+// answered as the error (422 RENDER_FAILED). Its render takes a place in
+// the renderer's bounded queue without waiting for one, as a preview does:
+// a full queue is 503 OVERLOADED.
+func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, error) {
+	d := p.create.Document
+	ask := actors.QuoteDocument{TemplateID: d.TemplateID, TemplateVersion: d.TemplateVersion, EstimatePages: p.create.EstimatePages}
+	v, err := a.deps.Actors.AskOrg(orgID, ask)
+	if err != nil {
+		return Quote{}, err
+	}
+	data, err := actors.DecodeData(p.version, p.create.Data)
+	if err != nil {
+		return Quote{}, fmt.Errorf("%w: data: %v", fault.ErrInvalid, err)
+	}
+	req := render.Request{Version: p.version, Data: data, Engine: d.Engine, Now: a.deps.Clock.Now().UTC(),
+		CacheKey: actors.VersionKey(d.TemplateID, d.TemplateVersion)}
+	if err := a.deps.Actors.LoadSource(&req); err != nil {
+		return Quote{}, err
+	}
+	if v.(actors.Quote).Watermarked {
+		req.Watermark = actors.SandboxWatermark()
+	}
+	res, err := a.deps.Renderer.Render(ctx, req)
+	if err != nil {
+		return Quote{}, err
+	}
+	ask.Pages = res.Pages
+	v, err = a.deps.Actors.AskOrg(orgID, ask)
+	if err != nil {
+		return Quote{}, err
+	}
+	q := v.(actors.Quote)
+	rep := res.Report
+	rep.Ms[render.StageQueued] = 0
+	rep.Completed()
+	return Quote{PageCount: res.Pages, AllowancePages: q.AllowancePages, WalletMicros: q.WalletMicros, Payable: q.Payable, Report: rep}, nil
+}

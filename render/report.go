@@ -1,0 +1,147 @@
+package render
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"time"
+)
+
+// Report is what a render says about itself (docs/api.md "Render report"):
+// the engine and why, the fonts used and substituted, the assets that did
+// not load, the time each stage took, and the PDF's size and sha256. Every
+// document record carries one once its render has ended, and a dry run
+// answers with one. Fonts and FailedAssets are never null, so that a
+// reader can rely on them being lists.
+type Report struct {
+	Engine       string        `json:"engine,omitempty"`
+	EngineReason string        `json:"engineReason,omitempty"`
+	Fonts        Fonts         `json:"fonts"`
+	FailedAssets []FailedAsset `json:"failedAssets"`
+	// Ms is milliseconds by stage (the Stage constants). A failed render's
+	// has the stages up to the one it failed at.
+	Ms map[string]int64 `json:"ms"`
+	// Bytes and SHA256 describe the finished PDF, when one was made.
+	Bytes  int64  `json:"bytes,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	// FailedAt is the stage a failed render stopped at.
+	FailedAt string `json:"failedAt,omitempty"`
+	// Fields is how the fields of a template made from a PDF were set.
+	Fields []FieldReport `json:"fields,omitempty"`
+
+	// spent is each stage's time before rounding, so that many short
+	// spells add up to what they took.
+	spent map[string]time.Duration
+}
+
+// Fonts is the fonts of a document: the faces the PDF uses, by family,
+// and each family the document asked for that was printed in another.
+type Fonts struct {
+	Used        []string       `json:"used"`
+	Substituted []Substitution `json:"substituted"`
+}
+
+// Substitution is a family asked for and the one printed in its place.
+type Substitution struct {
+	Requested string `json:"requested"`
+	Used      string `json:"used"`
+}
+
+// FailedAsset is an image, font or style sheet the document refers to that
+// was not loaded, and why.
+type FailedAsset struct {
+	URL    string `json:"url"`
+	Reason string `json:"reason"`
+}
+
+// The stages of a document, in order. A render's report times filling,
+// rendering (printing, and stamping a watermark) and counting (pages, size
+// and sha256); the document actor adds queued (from the record's creation
+// to the render's start, the renderer's own queue included) and storing
+// (the blob store and its copy to a second node).
+const (
+	StageQueued    = "queued"
+	StageFilling   = "filling"
+	StageRendering = "rendering"
+	StageCounting  = "counting"
+	StageStoring   = "storing"
+)
+
+// Stages lists the stages in order.
+var Stages = []string{StageQueued, StageFilling, StageRendering, StageCounting, StageStoring}
+
+// NewReport returns an empty report: empty lists, no stage timed.
+func NewReport() Report {
+	return Report{Fonts: Fonts{Used: []string{}, Substituted: []Substitution{}}, FailedAssets: []FailedAsset{}, Ms: map[string]int64{}}
+}
+
+// Add adds d to stage's time.
+func (r *Report) Add(stage string, d time.Duration) {
+	if r.Ms == nil {
+		r.Ms = map[string]int64{}
+	}
+	if r.spent == nil {
+		r.spent = map[string]time.Duration{}
+		for s, ms := range r.Ms {
+			r.spent[s] = time.Duration(ms) * time.Millisecond
+		}
+	}
+	r.spent[stage] += d
+	r.Ms[stage] = r.spent[stage].Milliseconds()
+}
+
+// Output records the finished PDF's size and sha256.
+func (r *Report) Output(pdf []byte) {
+	sum := sha256.Sum256(pdf)
+	r.Bytes, r.SHA256 = int64(len(pdf)), hex.EncodeToString(sum[:])
+}
+
+// Failed records the stage a render stopped at, and sets every stage before
+// it that has no time yet to zero, so that its ms names the stages up to it.
+func (r *Report) Failed(stage string) {
+	r.FailedAt = stage
+	r.through(stage)
+}
+
+// Completed sets every stage that has no time yet to zero.
+func (r *Report) Completed() { r.through(StageStoring) }
+
+func (r *Report) through(stage string) {
+	if r.Ms == nil {
+		r.Ms = map[string]int64{}
+	}
+	last := slices.Index(Stages, stage)
+	for i, s := range Stages {
+		if _, ok := r.Ms[s]; !ok && i <= last {
+			r.Ms[s] = 0
+		}
+	}
+	for i, s := range Stages {
+		if i > last {
+			delete(r.Ms, s)
+		}
+	}
+}
+
+// stopwatch times a render's stages into a report: each enter ends the
+// stage before it.
+type stopwatch struct {
+	rep   *Report
+	stage string
+	at    time.Time
+}
+
+func (s *stopwatch) enter(stage string) {
+	now := time.Now()
+	if s.stage != "" {
+		s.rep.Add(s.stage, now.Sub(s.at))
+	}
+	s.stage, s.at = stage, now
+}
+
+// stop ends the current stage and returns it.
+func (s *stopwatch) stop() string {
+	stage := s.stage
+	s.enter("")
+	return stage
+}

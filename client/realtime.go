@@ -434,6 +434,20 @@ func (rt *Realtime) refused(f inFrame) {
 		})
 		return
 	}
+	if p == nil && sub != nil && f.Ref == subRef && (e.Code == CodeRateLimited || e.Code == CodeOverloaded) {
+		// A resubscription refused for the rate: again after the wait, from
+		// the cursor delivered by then.
+		rt.mu.Unlock()
+		time.AfterFunc(max(e.RetryAfter, rt.c.backoff.delay(0)), func() {
+			rt.mu.Lock()
+			still := rt.sub == sub && sub.ctx.Err() == nil
+			rt.mu.Unlock()
+			if still {
+				rt.send(sub.frame(rt.cursorOf(sub)))
+			}
+		})
+		return
+	}
 	if p != nil {
 		delete(rt.pending, f.Ref)
 	}

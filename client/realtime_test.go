@@ -13,6 +13,7 @@ import (
 
 	"github.com/platen/platen/internal/faultproxy"
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/node"
 )
 
 // proxied is a node, a TCP proxy in front of it, a client of the node
@@ -282,5 +283,61 @@ func TestRealtimeRevokedKeyEndsTheConnection(t *testing.T) {
 	}
 	if rt.connections() != 1 {
 		t.Fatalf("%d connections: the client reconnected with a revoked key", rt.connections())
+	}
+}
+
+// TestRealtimeRateLimitedGeneratesAreResent: generates beyond the key's
+// rate are refused RATE_LIMITED, resent after the wait with the same key,
+// and each makes one document; a subscription refused for the rate is
+// asked for again.
+func TestRealtimeRateLimitedGeneratesAreResent(t *testing.T) {
+	var refusals atomic.Int32
+	n, c := startNode(t, func(c *node.Config) { c.HTTP.RateLimit, c.HTTP.RateBurst = 2, 2 }, WithMaxRetries(8),
+		withFrameHook(func(typ, ref string) {
+			if typ == "error" {
+				refusals.Add(1)
+			}
+		}))
+	ctx := ctxFor(t, time.Minute)
+	helloTemplate(t, c, "hello")
+	rt, err := c.Realtime(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = rt.Generate(ctx, DocumentRequest{TemplateID: "hello", Data: map[string]any{"name": "x", "order": strconv.Itoa(i)}, CorrelationID: "rl-" + strconv.Itoa(i)})
+		}()
+	}
+	events, err := rt.Subscribe(ctx, []string{"document.completed"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("generate %d: %v", i, err)
+		}
+	}
+	_ = events
+	if refusals.Load() == 0 {
+		t.Fatal("nothing was refused for the rate: the test tests nothing")
+	}
+	var total int
+	for d, err := range New(n.URL, n.Key, fastBackoff, WithMaxRetries(8)).Documents.All(ctx, ListDocumentsParams{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(d.CorrelationID, "rl-") {
+			total++
+		}
+	}
+	if total != 4 {
+		t.Fatalf("%d documents, want 4", total)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,7 +246,7 @@ func TestTemplatesPullPushRoundTrip(t *testing.T) {
 // with its code.
 func TestGenerateAndDocuments(t *testing.T) {
 	cliEnv(t)
-	n := cliNode(t, nil)
+	cliNode(t, nil)
 	mustCLI(t, "templates", "copy", "statement")
 	dir := t.TempDir()
 	pdfPath := filepath.Join(dir, "out.pdf")
@@ -311,7 +312,25 @@ func TestGenerateAndDocuments(t *testing.T) {
 	if _, err := cli(t, "documents", "get", "doc_nope"); err == nil || !strings.Contains(err.Error(), "NOT_FOUND (HTTP 404)") {
 		t.Fatalf("documents get of no document: %v", err)
 	}
-	_ = n
+
+	// A document that fails exits non-zero with its code; get shows it.
+	boom := filepath.Join(t.TempDir(), "boom")
+	os.MkdirAll(boom, 0o755)
+	os.WriteFile(filepath.Join(boom, markupFile), []byte(`<!DOCTYPE html><p>{{#if boom}}{{asset "nope.png"}}{{/if}}fine</p>`), 0o644)
+	mustCLI(t, "templates", "push", boom)
+	os.WriteFile(dataFile, []byte(`{"boom": true}`), 0o644)
+	out, err = cli(t, "generate", "boom", "--data", dataFile)
+	failed := regexpFind(`Document:\s+(doc_\S+)`, out)
+	if err == nil || !strings.Contains(err.Error(), "failed: TEMPLATE_ERROR") || failed == "" || regexpFind(`Status:\s+(\w+)`, out) != "failed" {
+		t.Fatalf("generate of a document that fails: %v\n%s", err, out)
+	}
+	out = mustCLI(t, "documents", "get", failed)
+	if !strings.Contains(out, "TEMPLATE_ERROR") {
+		t.Fatalf("documents get of a failed document:\n%s", out)
+	}
+	if out, err := cli(t, "documents", "download", failed); err == nil || !strings.Contains(err.Error(), "failed") {
+		t.Fatalf("download of a failed document: %v %s", err, out)
+	}
 }
 
 func regexpFind(re, s string) string {
@@ -442,5 +461,54 @@ func TestKeysCreateListRevoke(t *testing.T) {
 	}
 	if out := mustCLI(t, "keys", "list"); !strings.Contains(out, "revoked") {
 		t.Fatalf("keys list after revoking: %s", out)
+	}
+}
+
+// TestGenerateDryRunQuotesWhatTheDocumentCosts: on a plan with a wallet and
+// an allowance smaller than the document, the quote's pages, allowance
+// pages and wallet amount are what generating it then charges; the dry run
+// makes no document; a quote is refused as the request would be.
+func TestGenerateDryRunQuotesWhatTheDocumentCosts(t *testing.T) {
+	cliEnv(t)
+	n := cliNode(t, nil)
+	op := func(args ...string) {
+		t.Helper()
+		var out bytes.Buffer
+		if err := admin(append([]string{"--url", n.URL, "--token", n.OperatorToken}, args...), &out); err != nil {
+			t.Fatalf("admin %v: %v", args, err)
+		}
+	}
+	op("set-plan", n.OrgID, "starter")
+	op("set-terms", "starter", "1", "5000")
+	op("credit", n.OrgID, "1000000", "test-credit")
+	mustCLI(t, "templates", "copy", "statement")
+
+	out := mustCLI(t, "generate", "statement", "--sample", "--dry-run", "--json")
+	var q client.Quote
+	if err := json.Unmarshal([]byte(out), &q); err != nil {
+		t.Fatalf("--dry-run --json: %v\n%s", err, out)
+	}
+	if q.PageCount < 2 || q.AllowancePages != 1 || q.WalletMicros != int64(q.PageCount-1)*5000 || !q.Payable {
+		t.Fatalf("the quote: %+v", q)
+	}
+	out = mustCLI(t, "generate", "statement", "--sample", "--dry-run")
+	for _, want := range []string{"Pages:", strconv.Itoa(q.PageCount), "1 page", micros(q.WalletMicros), "Payable now:         yes", "nothing was stored or billed"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("--dry-run does not print %q:\n%s", want, out)
+		}
+	}
+	if out := mustCLI(t, "documents", "list", "--json"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("a dry run made a document: %s", out)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.json")
+	os.WriteFile(empty, []byte("{}"), 0o644)
+	if _, err := cli(t, "generate", "statement", "--data", empty, "--dry-run"); err == nil || !strings.Contains(err.Error(), "PAYLOAD_VALIDATION_FAILED (HTTP 422)") {
+		t.Fatalf("a dry run with data the schema refuses: %v", err)
+	}
+
+	out = mustCLI(t, "generate", "statement", "--sample")
+	want := fmt.Sprintf("Charge:        1 page from the allowance, %s from the wallet (%s)", plural(int64(q.PageCount-1), "page"), micros(q.WalletMicros))
+	if !strings.Contains(out, want) || !strings.Contains(out, "Pages:         "+strconv.Itoa(q.PageCount)) {
+		t.Fatalf("the document's charge is not the quote's (%q):\n%s", want, out)
 	}
 }

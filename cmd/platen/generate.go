@@ -175,9 +175,9 @@ func documentCharge(ctx context.Context, c *client.Client, doc *client.Document)
 
 // printDocument prints a document's record for people.
 func printDocument(out io.Writer, d *client.Document, charge string) {
-	pages := ""
+	pages, file := "", ""
 	if d.Status == client.StatusCompleted {
-		pages = strconv.Itoa(d.PageCount)
+		pages, file = strconv.Itoa(d.PageCount), d.Filename
 	}
 	engine := d.Engine
 	if d.EngineReason != "" {
@@ -190,7 +190,7 @@ func printDocument(out io.Writer, d *client.Document, charge string) {
 	fields(out, "Document", d.ID, "Status", d.Status, "Error", failure,
 		"Template", fmt.Sprintf("%s version %d", d.TemplateSlug, d.TemplateVersion),
 		"Pages", pages, "Charge", charge, "Engine", engine,
-		"Bytes", nonZero(d.ByteSize), "File", d.Filename, "Correlation", d.CorrelationID,
+		"Bytes", nonZero(d.ByteSize), "File", file, "Correlation", d.CorrelationID,
 		"Watermarked", map[bool]string{true: "yes", false: ""}[d.Watermarked],
 		"Created", when(d.CreatedAt), "Completed", whenPtr(d.CompletedAt), "File expires", whenPtr(d.FileExpiresAt))
 }

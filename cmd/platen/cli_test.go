@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -301,8 +303,16 @@ func TestGenerateAndDocuments(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil || d.ID != m {
 		t.Fatalf("documents get --json: %v\n%s", err, out)
 	}
-	if d.Report != nil && !strings.Contains(mustCLI(t, "documents", "get", m), "Render report") {
-		t.Fatal("documents get does not print the render report")
+	// The render report: its SHA-256 is the PDF's.
+	sum := sha256.Sum256(b)
+	if d.Report == nil || d.Report.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("the document's report: %+v", d.Report)
+	}
+	out = mustCLI(t, "documents", "get", m)
+	for _, want := range []string{"Render report:", "SHA-256:", hex.EncodeToString(sum[:]), "Time (ms):", "rendering"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("documents get does not print %q of the report:\n%s", want, out)
+		}
 	}
 	again := filepath.Join(dir, "again.pdf")
 	mustCLI(t, "documents", "download", m, "-o", again)
@@ -325,7 +335,7 @@ func TestGenerateAndDocuments(t *testing.T) {
 		t.Fatalf("generate of a document that fails: %v\n%s", err, out)
 	}
 	out = mustCLI(t, "documents", "get", failed)
-	if !strings.Contains(out, "TEMPLATE_ERROR") {
+	if !strings.Contains(out, "TEMPLATE_ERROR") || regexpFind(`Failed at:\s+(\w+)`, out) != "filling" {
 		t.Fatalf("documents get of a failed document:\n%s", out)
 	}
 	if out, err := cli(t, "documents", "download", failed); err == nil || !strings.Contains(err.Error(), "failed") {

@@ -106,13 +106,14 @@ func generate(ctx context.Context, args []string, out io.Writer) error {
 		if !q.Payable {
 			payable = "no: it would overrun the allowance or take the wallet below zero"
 		}
+		var engine, why string
+		if q.Report != nil {
+			engine, why = q.Report.Engine, q.Report.EngineReason
+		}
 		fields(out, "Pages", strconv.Itoa(q.PageCount),
 			"From the allowance", plural(q.AllowancePages, "page"),
 			"From the wallet", micros(q.WalletMicros),
-			"Payable now", payable)
-		if q.Report != nil {
-			fields(out, "Engine", q.Report.Engine, "Why", q.Report.EngineReason)
-		}
+			"Payable now", payable, "Engine", engine, "Why", why)
 		fmt.Fprintln(out, "Dry run: nothing was stored or billed.")
 		return nil
 	}

@@ -71,6 +71,7 @@ test("a generate and a subscription survive dropped connections", async (t) => {
   assert.equal(cutAt, "document.queued");
   assert.equal(doc.status, "completed");
   assert.ok(doc.pageCount >= 1);
+  assert.match(doc.report.sha256, /^[0-9a-f]{64}$/, "the frame's record carries the report");
   const made = await platen.documents.list({ correlationId: "ts-rt-1" });
   assert.deepEqual(made.items.map((d) => d.id), [doc.id], "one document");
   await eventually("its completed event", () => got.some((e) => e.event === "document.completed" && e.data.id === doc.id));
@@ -122,4 +123,25 @@ test("realtime refusals: a bad key ends the connection, a bad frame rejects its 
     rt.close();
   }
   await assert.rejects(rt.generate({ templateId: "x" }), (e) => e.code === "CLOSED");
+});
+
+test("a dry run through realtime answers a quote and makes nothing", async () => {
+  const { platen } = await newOrg("ts-realtime-quote");
+  const { body } = await copyStarter(platen, "ts-rtq");
+  const rt = platen.realtime();
+  try {
+    const q = await rt.generate({ ...body, correlationId: "ts-rtq", dryRun: true }, { idempotencyKey: "ts-rtq" });
+    assert.ok(q.pageCount >= 1);
+    assert.equal(q.payable, true);
+    assert.equal(q.allowancePages, q.pageCount);
+    assert.equal(q.walletMicros, 0);
+    assert.equal((await platen.documents.list({ correlationId: "ts-rtq" })).items.length, 0, "no document");
+    // The key was not used up: the real generate with it makes the document.
+    const doc = await rt.generate({ ...body, correlationId: "ts-rtq" }, { idempotencyKey: "ts-rtq" });
+    assert.equal(doc.status, "completed");
+    assert.equal(doc.pageCount, q.pageCount);
+    await assert.rejects(rt.quote({ ...body, templateVersion: 99 }), (e) => e.field === "templateVersion");
+  } finally {
+    rt.close();
+  }
 });

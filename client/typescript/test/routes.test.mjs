@@ -110,8 +110,19 @@ test("every operation, through the client", async (t) => {
   assert.deepEqual([...page.slice(1, 4)], [0x50, 0x4e, 0x47]);
 
   // Documents.
+  const quote = await platen.documents.quote(body);
+  assert.ok(quote.pageCount >= 1);
+  assert.equal(quote.allowancePages, quote.pageCount, "the starter plan's allowance covers it");
+  assert.equal(quote.walletMicros, 0);
+  assert.equal(quote.payable, true);
+  assert.equal(quote.report.ms.queued, 0);
+  assert.equal(quote.report.ms.storing, 0);
+  assert.equal((await platen.documents.list({ limit: 100 })).items.length, 0, "a dry run makes no document");
   const doc = await platen.documents.create({ ...body, correlationId: "ts-routes-1", metadata: { from: "ts" } });
   assert.equal(doc.status, "completed");
+  assert.equal(doc.pageCount, quote.pageCount, "the quote's pages are the document's");
+  assert.equal(doc.report.engine, doc.engine);
+  assert.equal(doc.report.sha256, quote.report.sha256, "the same PDF");
   assert.deepEqual(doc.metadata, { from: "ts" });
   assert.ok(doc.downloadUrl);
   const list = await platen.documents.list({ correlationId: "ts-routes-1" });
@@ -125,6 +136,9 @@ test("every operation, through the client", async (t) => {
   assert.match(link.url, /\/files\//);
   const bytes = await platen.documents.download(doc.id);
   assert.equal(new TextDecoder().decode(bytes.slice(0, 5)), "%PDF-");
+  assert.equal(doc.report.bytes, bytes.length);
+  const digest = Buffer.from(await crypto.subtle.digest("SHA-256", bytes)).toString("hex");
+  assert.equal(doc.report.sha256, digest, "the report's sha256 is the downloaded PDF's");
   const again = await platen.documents.regenerate(doc.id);
   assert.notEqual(again.id, doc.id);
   assert.equal(again.regeneratedFrom, doc.id);
@@ -156,6 +170,9 @@ test("every operation, through the client", async (t) => {
   // Realtime: the one operation that is not fetch.
   const rt = platen.realtime();
   try {
+    const q = await rt.quote(body);
+    assert.equal(q.pageCount, quote.pageCount);
+    assert.equal(q.report.sha256, quote.report.sha256);
     const d = await rt.generate({ ...body, correlationId: "ts-routes-rt" });
     assert.equal(d.status, "completed");
   } finally {

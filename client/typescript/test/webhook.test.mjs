@@ -50,9 +50,11 @@ test("a delivery verifies, and a tampered one does not", async (t) => {
   assert.equal(await verifyWebhook(secret, header, tampered), false, "a tampered body");
   assert.equal(await verifyWebhook(secret, header, Buffer.concat([d.raw, Buffer.from(" ")])), false, "a byte more");
   assert.equal(await verifyWebhook("whsec_wrong", header, d.raw), false, "another secret");
-  assert.equal(await verifyWebhook(secret, header, d.raw, { now: Date.now() + 301_000 }), false, "too late");
-  assert.equal(await verifyWebhook(secret, header, d.raw, { now: Date.now() + 301_000, toleranceSeconds: 3600 }), true, "a wider tolerance");
-  assert.equal(await verifyWebhook(secret, header, d.raw, { now: new Date(Date.now() - 301_000) }), false, "too early, now as a Date");
+  const signedAt = Number(/t=(\d+)/.exec(header)[1]) * 1000;
+  assert.equal(await verifyWebhook(secret, header, d.raw, { now: signedAt + 300_000 }), true, "at the tolerance's edge");
+  assert.equal(await verifyWebhook(secret, header, d.raw, { now: signedAt + 301_000 }), false, "too late");
+  assert.equal(await verifyWebhook(secret, header, d.raw, { now: signedAt + 301_000, toleranceSeconds: 3600 }), true, "a wider tolerance");
+  assert.equal(await verifyWebhook(secret, header, d.raw, { now: new Date(signedAt - 301_000) }), false, "too early, now as a Date");
   assert.equal(await verifyWebhook(secret, "v1=abc", d.raw), false, "no timestamp");
   assert.equal(await verifyWebhook(secret, undefined, d.raw), false, "no header");
 
@@ -63,6 +65,7 @@ test("a delivery verifies, and a tampered one does not", async (t) => {
     assert.equal(payload.data.id, doc.id);
     assert.equal(payload.data.pageCount, doc.pageCount);
     assert.match(payload.data.url, /\/files\//);
+    assert.equal(payload.data.report.sha256, doc.report.sha256, "the payload carries the render report");
   }
   assert.equal((await constructWebhook(secret, header, d.raw)).id, payload.id);
   await assert.rejects(constructWebhook(secret, header, tampered), /signature/);

@@ -217,3 +217,25 @@ func ExampleRealtime_Subscribe() {
 	// document.rendering rendering
 	// document.completed completed
 }
+
+// A dry run renders the document and says what it would cost now, storing
+// and billing nothing.
+func ExampleDocumentsService_Quote() {
+	baseURL, apiKey, stop := startExampleNode()
+	defer stop()
+
+	c := client.New(baseURL, apiKey)
+	q, err := c.Documents.Quote(context.Background(), client.DocumentRequest{
+		TemplateID: "receipt",
+		Data:       map[string]any{"number": "R-11", "amount": 99},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d page: %d from the allowance, %d micros from the wallet, payable: %v\n",
+		q.PageCount, q.AllowancePages, q.WalletMicros, q.Payable)
+	fmt.Println("engine:", q.Report.Engine)
+	// Output:
+	// 1 page: 1 from the allowance, 0 micros from the wallet, payable: true
+	// engine: phantom
+}

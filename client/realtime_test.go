@@ -214,6 +214,20 @@ func TestRealtimeRefusalsAndClose(t *testing.T) {
 	if !errors.As(err, &e) || e.Code != CodePayloadValidationFailed || e.Status != 422 || e.Field != "customer" {
 		t.Fatalf("an invalid generate: %#v", err)
 	}
+	helloTemplate(t, p.direct, "hello")
+	q, err := rt.Quote(ctx, DocumentRequest{TemplateID: "hello", Data: map[string]any{"name": "q", "order": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.PageCount != 1 || q.AllowancePages != 1 || !q.Payable || q.Report == nil || len(q.Report.SHA256) != 64 {
+		t.Fatalf("a realtime quote: %+v", q)
+	}
+	if _, err := rt.Quote(ctx, DocumentRequest{TemplateID: "invoice", Data: map[string]any{}}); !errors.As(err, &e) || e.Code != CodePayloadValidationFailed {
+		t.Fatalf("an invalid dry run: %#v", err)
+	}
+	if page, err := p.direct.Documents.List(ctx, ListDocumentsParams{}); err != nil || len(page.Items) != 0 {
+		t.Fatalf("dry runs made documents: %v %+v", err, page)
+	}
 	if _, err := rt.Subscribe(ctx, []string{"document.exploded"}, ""); !errors.As(err, &e) || e.Field != "events[0]" {
 		t.Fatalf("an unknown kind: %#v", err)
 	}

@@ -285,6 +285,19 @@ func TestEveryRouteThroughTheClient(t *testing.T) {
 	if queued.Status != StatusQueued {
 		t.Fatalf("wait false: %+v", queued)
 	}
+	if r := doc.Report; r == nil || r.Engine != doc.Engine || r.Bytes != doc.ByteSize || len(r.SHA256) != 64 || r.Fonts == nil || r.Ms == nil || r.FailedAt != "" {
+		t.Fatalf("the document's report: %+v", doc.Report)
+	}
+	q, err := c.Documents.Quote(ctx, DocumentRequest{TemplateID: "hello", Data: map[string]any{"name": "Quo", "order": "Q-1"}})
+	must(err)
+	// A sandbox has no wallet: every page counts against the allowance.
+	if q.PageCount != 1 || q.AllowancePages != 1 || q.WalletMicros != 0 || !q.Payable || q.Report == nil || q.Report.Engine == "" || len(q.Report.SHA256) != 64 || q.Report.Ms == nil || q.Report.Ms.Queued != 0 || q.Report.Ms.Storing != 0 {
+		t.Fatalf("quote: %+v, report %+v", q, q.Report)
+	}
+	_, err = c.Documents.Quote(ctx, DocumentRequest{TemplateID: "my-invoice", Data: map[string]any{}})
+	if !errors.As(err, &apiErr) || apiErr.Code != CodePayloadValidationFailed || apiErr.Field != "customer" {
+		t.Fatalf("a dry run against the schema: %v", err)
+	}
 	dl, err := c.Documents.List(ctx, ListDocumentsParams{CorrelationID: "order-1"})
 	must(err)
 	if len(dl.Items) != 2 || dl.Items[0].ID != re.ID || dl.Items[1].ID != doc.ID || dl.NextCursor != "" {
@@ -296,7 +309,7 @@ func TestEveryRouteThroughTheClient(t *testing.T) {
 		all = append(all, d.ID)
 	}
 	if len(all) != 3 || all[0] != queued.ID {
-		t.Fatalf("all documents, newest first: %v", all)
+		t.Fatalf("all documents, newest first (a dry run makes none): %v", all)
 	}
 	st, err := c.Documents.Stats(ctx, 7)
 	must(err)

@@ -209,12 +209,26 @@ func TestTemplatesPullPushRoundTrip(t *testing.T) {
 	if out := mustCLI(t, "templates", "push", dir); !strings.Contains(out, "No changes") {
 		t.Fatalf("a second push: %s", out)
 	}
+	// A checkout whose platen.json still says version 1 (not committed
+	// after the push, as in CI) is no change either: it is version 2.
+	meta.Version = 1
+	writeMeta(dir, meta)
+	if out := mustCLI(t, "templates", "push", dir); !strings.Contains(out, "No changes: "+dir+" is bill version 2") {
+		t.Fatalf("a push of version 2's files with platen.json at version 1: %s", out)
+	}
 	// --json says what changed, and parses.
 	os.WriteFile(filepath.Join(dir, "assets", "logo.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`), 0o644)
 	out = mustCLI(t, "templates", "push", dir, "--json")
 	var res pushResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Version != 3 || res.Active || len(res.Changes) != 1 || res.Changes[0].Path != "assets/logo.svg" {
 		t.Fatalf("push --json: %v\n%s", err, out)
+	}
+	out = mustCLI(t, "templates", "push", dir, "--activate")
+	if !strings.Contains(out, "No changes") || !strings.Contains(out, "Activated bill version 3") {
+		t.Fatalf("push --activate of an unchanged folder whose version is not active: %s", out)
+	}
+	if tpl, err := c.Templates.Get(ctx, "bill"); err != nil || tpl.ActiveVersion != 3 || tpl.LatestVersion != 3 {
+		t.Fatalf("after push --activate without changes: %+v %v", tpl, err)
 	}
 	// A refusal names the file and the line.
 	os.WriteFile(html, []byte(edited+"\n{{#if}}\n"), 0o644)

@@ -269,8 +269,22 @@ func templatesPush(ctx context.Context, args []string, out io.Writer) error {
 			base = t.LatestVersion
 		}
 		result.Base, result.Latest = base, t.LatestVersion
-		if base > 0 {
-			bv, err := c.Templates.GetVersion(ctx, t.Slug, base)
+		// Both sides as pull writes them: a starter's folder (its schema in
+		// manifest.json) or JSON spaced otherwise is no change.
+		nf, _, err := sourceFiles(src)
+		if err != nil {
+			return err
+		}
+		// The changes shown are against base. A folder equal to the latest
+		// or the active version is no change either: a checkout whose
+		// platen.json was not committed after its push (CI) saves nothing.
+		same, seen := 0, map[int]bool{}
+		for _, n := range []int{base, t.LatestVersion, t.ActiveVersion} {
+			if n == 0 || seen[n] {
+				continue
+			}
+			seen[n] = true
+			bv, err := c.Templates.GetVersion(ctx, t.Slug, n)
 			if err != nil {
 				return apiError(err)
 			}
@@ -278,16 +292,33 @@ func templatesPush(ctx context.Context, args []string, out io.Writer) error {
 			if err != nil {
 				return err
 			}
-			// Both sides as pull writes them: a starter's folder (its schema in
-			// manifest.json) or JSON spaced otherwise is no change.
-			nf, _, err := sourceFiles(src)
-			if err != nil {
-				return err
+			ch := changes(bf, nf)
+			if n == base {
+				result.Changes = ch
 			}
-			result.Changes = changes(bf, nf)
-			if len(result.Changes) == 0 {
+			if len(ch) == 0 {
+				same = n
+				break
+			}
+		}
+		if same != 0 {
+			result.Base, result.Changes = same, []fileChange{}
+			if *dry {
 				return result.print(out, g.json, dir)
 			}
+			if *activate && t.ActiveVersion != same {
+				if _, err := c.Templates.ActivateVersion(ctx, t.Slug, same); err != nil {
+					return apiError(err)
+				}
+				result.Activated = true
+			}
+			if meta.Slug != t.Slug || meta.Version != same {
+				meta.Slug, meta.Version = t.Slug, same
+				if err := writeMeta(dir, meta); err != nil {
+					return err
+				}
+			}
+			return result.print(out, g.json, dir)
 		}
 		if *dry {
 			return result.print(out, g.json, dir)
@@ -322,10 +353,12 @@ type pushResult struct {
 	Base   int `json:"base,omitempty"`
 	Latest int `json:"latest,omitempty"`
 	// Version is the version saved, 0 when none was.
-	Version int          `json:"version"`
-	Active  bool         `json:"active"`
-	Engine  string       `json:"engine,omitempty"`
-	Changes []fileChange `json:"changes"`
+	Version int  `json:"version"`
+	Active  bool `json:"active"`
+	// Activated is an unchanged folder's version made active (--activate).
+	Activated bool         `json:"activated,omitempty"`
+	Engine    string       `json:"engine,omitempty"`
+	Changes   []fileChange `json:"changes"`
 }
 
 func (r pushResult) print(out io.Writer, asJSON bool, dir string) error {
@@ -334,6 +367,9 @@ func (r pushResult) print(out io.Writer, asJSON bool, dir string) error {
 	}
 	if !r.Created && len(r.Changes) == 0 {
 		fmt.Fprintf(out, "No changes: %s is %s version %d. Nothing saved.\n", dir, r.Slug, r.Base)
+		if r.Activated {
+			fmt.Fprintf(out, "Activated %s version %d.\n", r.Slug, r.Base)
+		}
 		return nil
 	}
 	if r.Base > 0 {

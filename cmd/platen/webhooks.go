@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -298,7 +299,7 @@ func webhooksListen(ctx context.Context, args []string, out io.Writer) error {
 		Handler:           rcv,
 		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          log.New(os.Stderr, "platen webhooks listen: ", 0),
+		ErrorLog:          log.New(&tlsHint{w: os.Stderr}, "platen webhooks listen: ", 0),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTLS(ln, "", "") }()
@@ -432,4 +433,21 @@ func eventSummary(ev client.WebhookEvent) string {
 		}
 	}
 	return "-"
+}
+
+// tlsHint passes the receiver's error log on, and the first time a node
+// refuses its certificate says how to mend that.
+type tlsHint struct {
+	w    io.Writer
+	once sync.Once
+}
+
+func (h *tlsHint) Write(p []byte) (int, error) {
+	n, err := h.w.Write(p)
+	if bytes.Contains(p, []byte("TLS handshake error")) && (bytes.Contains(p, []byte("bad certificate")) || bytes.Contains(p, []byte("unknown certificate authority"))) {
+		h.once.Do(func() {
+			fmt.Fprintln(h.w, "platen webhooks listen: the node does not trust the development CA: start it with 'platen serve --dev' on this machine (restart it if it started before the CA was made).")
+		})
+	}
+	return n, err
 }

@@ -25,6 +25,14 @@ export interface RealtimeOptions {
   onStateChange?: (state: RealtimeState, detail?: { code?: number; reason?: string; attempt?: number }) => void;
   /** Errors that belong to no call: an error frame without a known ref, a refused reconnection. */
   onError?: (err: PlatenError) => void;
+  /**
+   * How many times a generate or a subscribe refused with RATE_LIMITED or
+   * OVERLOADED is sent again, after its retryAfter (default 5). Realtime
+   * frames count against the key's rate.
+   */
+  maxRetries?: number;
+  /** Called before a refused frame is sent again. */
+  onRetry?: (what: "generate" | "subscribe", err: PlatenError, delayMs: number) => void;
 }
 
 export type RealtimeState = "connecting" | "open" | "reconnecting" | "closed";
@@ -64,6 +72,7 @@ interface PendingGenerate {
   resolve: (v: any) => void;
   reject: (e: unknown) => void;
   onUpdate: ((doc: Document, type: DocumentFrameType) => void) | undefined;
+  retries: number;
 }
 
 interface SubState {
@@ -74,6 +83,7 @@ interface SubState {
   last: string | undefined;
   ref: string;
   ready: { resolve: (s: Subscription) => void; reject: (e: unknown) => void } | undefined;
+  retries: number;
 }
 
 const OPEN = 1;
@@ -116,6 +126,7 @@ export class Realtime {
   private readonly pending = new Map<string, PendingGenerate>();
   private sub: SubState | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
   private pinger: ReturnType<typeof setInterval> | undefined;
   private awaitingPong = false;
   private readonly WS: WebSocketConstructor;
@@ -146,6 +157,7 @@ export class Realtime {
         resolve,
         reject,
         onUpdate: options.onUpdate,
+        retries: 0,
       };
       this.pending.set(ref, p);
       if (options.signal) {
@@ -174,7 +186,7 @@ export class Realtime {
     if (this.closed) return Promise.reject(new PlatenError({ status: 0, code: "CLOSED", message: "the realtime connection is closed" }));
     return new Promise((resolve, reject) => {
       this.sub?.ready?.reject(new PlatenError({ status: 0, code: "REPLACED", message: "another subscription replaced this one" }));
-      this.sub = { events: [...events], onEvent, startCursor: undefined, since: options.since, last: undefined, ref: `s${++this.seq}`, ready: { resolve, reject } };
+      this.sub = { events: [...events], onEvent, startCursor: undefined, since: options.since, last: undefined, ref: `s${++this.seq}`, ready: { resolve, reject }, retries: 0 };
       if (this.authenticated) this.sendSubscribe();
     });
   }
@@ -262,6 +274,8 @@ export class Realtime {
 
   private stopTimers(): void {
     if (this.timer) clearTimeout(this.timer);
+    for (const t of this.retryTimers) clearTimeout(t);
+    this.retryTimers.clear();
     if (this.pinger) clearInterval(this.pinger);
     this.timer = this.pinger = undefined;
   }
@@ -347,19 +361,50 @@ export class Realtime {
         }
         const p = f.ref ? this.pending.get(f.ref) : undefined;
         if (p) {
+          if (this.retryable(err) && p.retries < (this.options.maxRetries ?? 5)) {
+            // Safe to send again: it carries its idempotencyKey.
+            this.later("generate", err, p.retries++, () => this.pending.get(p.frame.ref) === p && this.sendFrame(p.frame));
+            return;
+          }
           this.pending.delete(f.ref);
           p.reject(err);
           return;
         }
-        if (this.sub && f.ref === this.sub.ref && this.sub.ready) {
-          this.sub.ready.reject(err);
-          this.sub = undefined;
-          return;
+        const s = this.sub;
+        if (s && f.ref === s.ref) {
+          if (this.retryable(err) && s.retries < (this.options.maxRetries ?? 5)) {
+            // From the cursor delivered by then.
+            this.later("subscribe", err, s.retries++, () => this.sub === s && this.sendSubscribe());
+            return;
+          }
+          if (s.ready) {
+            s.ready.reject(err);
+            this.sub = undefined;
+            return;
+          }
         }
         this.options.onError?.(err);
         return;
       }
     }
+  }
+
+  private retryable(err: PlatenError): boolean {
+    return err.code === "RATE_LIMITED" || err.code === "OVERLOADED";
+  }
+
+  /** later runs send after the refusal's retryAfter (or a backoff), with jitter, on this connection only. */
+  private later(what: "generate" | "subscribe", err: PlatenError, attempt: number, send: () => void): void {
+    const base = err.retryAfter !== undefined ? err.retryAfter * 1000 : Math.min(5000, 250 * 2 ** attempt);
+    const delay = base + Math.random() * Math.max(base, 100) * 0.25;
+    this.options.onRetry?.(what, err, delay);
+    const ws = this.ws;
+    const t = setTimeout(() => {
+      this.retryTimers.delete(t);
+      // A reconnection in between has sent it again already.
+      if (this.ws === ws && this.authenticated) send();
+    }, delay);
+    this.retryTimers.add(t);
   }
 
   private startPinger(): void {

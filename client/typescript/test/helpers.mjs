@@ -77,4 +77,22 @@ export async function eventually(what, fn, ms = 20000) {
   }
 }
 
+/**
+ * drain spends the key's tokens: requests that may not retry, twenty at a
+ * time, until one is refused; it answers that refusal as soon as it comes,
+ * so the next request finds the bucket empty (a token comes back each
+ * second).
+ */
+export async function drain(platen) {
+  for (let round = 0; round < 20; round++) {
+    try {
+      return await Promise.any(Array.from({ length: 20 }, () =>
+        platen.index({ maxRetries: 0 }).then(() => Promise.reject(new Error("answered")), (e) => e)));
+    } catch {
+      // all twenty answered: again
+    }
+  }
+  assert.fail("the key was never refused");
+}
+
 export { WebSocket };

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
 import { Platen } from "@platen/client";
-import { env, newOrg, copyStarter, eventually, WebSocket } from "./helpers.mjs";
+import { env, newOrg, copyStarter, eventually, drain, WebSocket } from "./helpers.mjs";
 
 /** proxy forwards TCP to the node; cut() drops every connection through it. */
 async function proxy(target) {
@@ -141,6 +141,29 @@ test("a dry run through realtime answers a quote and makes nothing", async () =>
     assert.equal(doc.status, "completed");
     assert.equal(doc.pageCount, q.pageCount);
     await assert.rejects(rt.quote({ ...body, templateVersion: 99 }), (e) => e.field === "templateVersion");
+  } finally {
+    rt.close();
+  }
+});
+
+test("a generate and a subscribe refused for the key's rate are sent again after retryAfter", async () => {
+  const { platen } = await newOrg("ts-realtime-rate");
+  const { body } = await copyStarter(platen, "ts-rt-rate");
+  const retries = [];
+  const rt = platen.realtime({ onRetry: (what, err, delay) => retries.push({ what, code: err.code, retryAfter: err.retryAfter, delay }) });
+  try {
+    await drain(platen);
+    const got = [];
+    const sub = await rt.subscribe(["document.completed"], {}, (ev) => got.push(ev));
+    const doc = await rt.generate({ ...body, correlationId: "ts-rt-rate" });
+    assert.equal(doc.status, "completed");
+    // The drained key refuses at least the first of the two (a token comes
+    // back each second; a busy machine may give the second one).
+    assert.ok(retries.length >= 1, "nothing was refused");
+    assert.ok(retries.every((r) => r.code === "RATE_LIMITED" && r.retryAfter >= 1 && r.delay >= 1000), JSON.stringify(retries));
+    assert.equal((await platen.documents.list({ correlationId: "ts-rt-rate" })).items.length, 1, "one document");
+    await eventually("the subscription's event", () => got.some((e) => e.data.id === doc.id));
+    assert.match(sub.startCursor, /^\d+$/);
   } finally {
     rt.close();
   }

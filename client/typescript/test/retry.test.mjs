@@ -3,25 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Platen, PlatenError } from "@platen/client";
-import { env, newOrg, copyStarter } from "./helpers.mjs";
-
-/**
- * drain spends the key's tokens: requests that may not retry, twenty at a
- * time, until one is refused; it answers that refusal as soon as it comes,
- * so the next request finds the bucket empty (a token comes back each
- * second).
- */
-async function drain(platen) {
-  for (let round = 0; round < 20; round++) {
-    try {
-      return await Promise.any(Array.from({ length: 20 }, () =>
-        platen.index({ maxRetries: 0 }).then(() => Promise.reject(new Error("answered")), (e) => e)));
-    } catch {
-      // all twenty answered: again
-    }
-  }
-  assert.fail("the key was never refused");
-}
+import { env, newOrg, copyStarter, drain } from "./helpers.mjs";
 
 test("a rate-limited generate is retried with the same Idempotency-Key and makes one document", async (t) => {
   const { platen, key } = await newOrg("ts-retry");

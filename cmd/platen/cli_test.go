@@ -474,6 +474,11 @@ func TestKeysCreateListRevoke(t *testing.T) {
 	if _, err := cli(t, "keys", "create", "more", "--scope", "documents.read", "--key", secret); err == nil || !strings.Contains(err.Error(), "FORBIDDEN (HTTP 403)") {
 		t.Fatalf("keys create with a key without keys.write: %v", err)
 	}
+	all := mustCLI(t, "keys", "create", "everything", "--scope", "all", "--json")
+	var k client.Key
+	if err := json.Unmarshal([]byte(all), &k); err != nil || len(k.Scopes) < 9 || !strings.HasPrefix(k.Key, "plt_") {
+		t.Fatalf("keys create --scope all: %v\n%s", err, all)
+	}
 	if _, err := cli(t, "keys", "create", "noscope"); err == nil || !strings.Contains(err.Error(), "usage") {
 		t.Fatalf("keys create without --scope: %v", err)
 	}

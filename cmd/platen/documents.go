@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/platen/platen/client"
 )
@@ -49,7 +50,7 @@ func documentsList(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	templateID := *tpl
-	if templateID != "" {
+	if templateID != "" && !strings.HasPrefix(templateID, "tpl_") {
 		// The filter takes an id; a slug is looked up.
 		t, err := c.Templates.Get(ctx, templateID)
 		if err != nil {

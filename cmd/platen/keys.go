@@ -70,7 +70,8 @@ const keysCreateUsage = `Usage: platen keys create NAME --scope S [--scope S…]
 
 Creates an API key with the scopes named (documents.generate, documents.read,
 templates.read, templates.write, webhooks.read, webhooks.write, wallet.read,
-keys.read, keys.write). The key's value is printed this once.
+keys.read, keys.write), or "all": every scope the calling key holds. A key
+gives only scopes it holds. The key's value is printed this once.
 `
 
 func keysCreate(ctx context.Context, args []string, out io.Writer) error {
@@ -87,6 +88,17 @@ func keysCreate(ctx context.Context, args []string, out io.Writer) error {
 	c, _, err := connect(g)
 	if err != nil {
 		return err
+	}
+	if len(scopes) == 1 && scopes[0] == "all" {
+		// Every scope the calling key holds: all a key may give.
+		idx, err := c.Index(ctx)
+		if err != nil {
+			return apiError(err)
+		}
+		scopes = nil
+		for _, s := range idx.Scopes {
+			scopes = append(scopes, s.Scope)
+		}
 	}
 	k, err := c.Keys.Create(ctx, client.CreateKeyRequest{Name: pos[0], Scopes: scopes})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -73,9 +74,32 @@ func TestClientUnderNode(t *testing.T) {
 	packed := run(t, pkg, nil, "npm", "pack", "--json", "--pack-destination", tmp)
 	var pk []struct {
 		Filename string `json:"filename"`
+		Files    []struct {
+			Path string `json:"path"`
+		} `json:"files"`
 	}
 	if err := json.Unmarshal([]byte(packed[strings.Index(packed, "["):]), &pk); err != nil || len(pk) != 1 {
 		t.Fatalf("npm pack --json: %v\n%s", err, packed)
+	}
+	// The package holds its build and nothing else, and needs nothing at run time.
+	files := map[string]bool{}
+	for _, f := range pk[0].Files {
+		files[f.Path] = true
+		if f.Path != "package.json" && f.Path != "README.md" && !strings.HasPrefix(f.Path, "dist/") {
+			t.Errorf("the package holds %s", f.Path)
+		}
+	}
+	for _, want := range []string{"dist/index.js", "dist/index.d.ts", "README.md"} {
+		if !files[want] {
+			t.Errorf("the package lacks %s", want)
+		}
+	}
+	var manifest map[string]json.RawMessage
+	raw, err := os.ReadFile(filepath.Join(pkg, "package.json"))
+	must(t, err)
+	must(t, json.Unmarshal(raw, &manifest))
+	if deps, ok := manifest["dependencies"]; ok && string(deps) != "{}" {
+		t.Errorf("package.json has dependencies at run time: %s", deps)
 	}
 	tarball := filepath.Join(tmp, filepath.Base(pk[0].Filename))
 
@@ -86,15 +110,27 @@ func TestClientUnderNode(t *testing.T) {
 	var meta struct {
 		DevDependencies map[string]string `json:"devDependencies"`
 	}
-	raw, err := os.ReadFile(filepath.Join(pkg, "package.json"))
-	must(t, err)
 	must(t, json.Unmarshal(raw, &meta))
-	run(t, proj, nil, "npm", "install", "--prefer-offline", "--no-audit", "--no-fund", tarball, "ws@"+meta.DevDependencies["ws"])
+	run(t, proj, nil, "npm", "install", "--prefer-offline", "--no-audit", "--no-fund", tarball,
+		"ws@"+meta.DevDependencies["ws"], "@types/node@"+meta.DevDependencies["@types/node"])
 
-	// The declarations as a TypeScript user sees them.
+	// The declarations as a TypeScript user sees them: in a project for
+	// browsers (lib DOM) and in one for Node (@types/node, no DOM).
+	// They are checked while the tests below run.
 	copyFile(t, filepath.Join(pkg, "test", "consumer.ts"), filepath.Join(proj, "consumer.ts"))
-	must(t, os.WriteFile(filepath.Join(proj, "tsconfig.json"), []byte(`{"compilerOptions":{"target":"ES2022","module":"NodeNext","moduleResolution":"NodeNext","lib":["ES2022","DOM"],"types":[],"strict":true,"noEmit":true},"files":["consumer.ts"]}`), 0o644))
-	run(t, proj, nil, filepath.Join(pkg, "node_modules", ".bin", "tsc"), "-p", "tsconfig.json")
+	var checks sync.WaitGroup
+	for name, libs := range map[string]string{"dom": `"lib":["ES2022","DOM"],"types":[]`, "node": `"lib":["ES2022"],"types":["node"]`} {
+		config := "tsconfig." + name + ".json"
+		must(t, os.WriteFile(filepath.Join(proj, config), []byte(`{"compilerOptions":{"target":"ES2022","module":"NodeNext","moduleResolution":"NodeNext",`+libs+`,"strict":true,"noEmit":true},"files":["consumer.ts"]}`), 0o644))
+		checks.Add(1)
+		go func() {
+			defer checks.Done()
+			if err := runErr(t, proj, nil, filepath.Join(pkg, "node_modules", ".bin", "tsc"), "-p", config); err != nil {
+				t.Errorf("test/consumer.ts does not type-check against the installed package (%s): %v", config, err)
+			}
+		}()
+	}
+	defer checks.Wait()
 
 	// 3. The node's tests, by name.
 	tests, err := filepath.Glob(filepath.Join(pkg, "test", "*.test.mjs"))
@@ -133,17 +169,38 @@ func TestClientUnderNode(t *testing.T) {
 // fails the test when it fails. It answers what the command wrote to stdout.
 func run(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
+	var out strings.Builder
+	if err := runTo(t, &out, dir, env, name, args...); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// runErr is run for another goroutine than the test's: it answers the
+// failure rather than stopping the test.
+func runErr(t *testing.T, dir string, env []string, name string, args ...string) error {
+	var out strings.Builder
+	return runTo(t, &out, dir, env, name, args...)
+}
+
+// runTo runs a command, logging its output and keeping its stdout in out.
+func runTo(t *testing.T, out *strings.Builder, dir string, env []string, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Env = append(cmd.Env, "NO_COLOR=1", "npm_config_update_notifier=false")
 	stdout, err := cmd.StdoutPipe()
-	must(t, err)
+	if err != nil {
+		return err
+	}
 	stderr, err := cmd.StderrPipe()
-	must(t, err)
+	if err != nil {
+		return err
+	}
 	began := time.Now()
-	must(t, cmd.Start())
-	var out strings.Builder
+	if err := cmd.Start(); err != nil {
+		return err
+	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, r := range []struct {
@@ -171,17 +228,10 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) st
 	}
 	wg.Wait()
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%s %s (in %s): %v", name, strings.Join(args, " "), dir, err)
+		return fmt.Errorf("%s %s (in %s): %w", name, strings.Join(args, " "), dir, err)
 	}
-	t.Logf("%s %s: %s", filepath.Base(name), firstArg(args), time.Since(began).Round(time.Millisecond))
-	return out.String()
-}
-
-func firstArg(args []string) string {
-	if len(args) == 0 {
-		return ""
-	}
-	return args[0]
+	t.Logf("%s %s: %s", filepath.Base(name), strings.Join(args, " "), time.Since(began).Round(time.Millisecond))
+	return nil
 }
 
 // stale reports whether target is missing or older than any of sources, as

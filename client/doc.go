@@ -18,15 +18,16 @@
 //		// top up the wallet
 //	}
 //
-// Retries. A request refused with 429 RATE_LIMITED or 503 is sent again
-// after an exponential backoff with jitter, never sooner than the answer's
-// Retry-After, with the same body and the same Idempotency-Key; so is one
-// that failed to connect or lost its connection, when it is safe to repeat
-// (GET, PUT, DELETE, or any request that carries an Idempotency-Key).
-// POST /v1/documents always carries one: the caller's (IdempotencyKey) or,
-// when none is given, one the client makes, so a retried generate makes
-// one document. WithMaxRetries sets how many times; the context's
-// cancellation ends the wait at once.
+// Retries. A request refused with 429 RATE_LIMITED or 503 OVERLOADED
+// (refused before anything was done) is sent again after an exponential
+// backoff with jitter, never sooner than the answer's Retry-After, with
+// the same body and headers. A lost connection or a 503 UNAVAILABLE,
+// whose outcome may not be known, is retried only where repeating is
+// safe: GET, PUT, DELETE, and POST /v1/documents, which always carries an
+// Idempotency-Key — the caller's (IdempotencyKey) or, when none is given,
+// one the client makes — so a retried generate makes one document.
+// WithMaxRetries sets how many times; the context's cancellation ends the
+// wait at once.
 //
 // Webhooks. VerifyWebhook checks a delivery's signature header against its
 // raw body; ParseWebhook does that for an *http.Request and decodes the

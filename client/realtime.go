@@ -118,7 +118,9 @@ type inFrame struct {
 // every 30 s, so two pings missed mean the link is gone.
 const readTimeout = 65 * time.Second
 
-// Realtime opens a realtime connection. Close it when done.
+// Realtime opens a realtime connection; ctx bounds the first connection
+// only (later ones are made by the connection itself until Close). A key
+// refused at the upgrade is an *Error UNAUTHENTICATED.
 func (c *Client) Realtime(ctx context.Context) (*Realtime, error) {
 	u := *c.base
 	switch u.Scheme {

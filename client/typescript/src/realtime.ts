@@ -210,7 +210,7 @@ export class Realtime {
 
   private connect(): void {
     this.authenticated = false;
-    this.options.onStateChange?.(this.attempt === 0 ? "connecting" : "reconnecting", { attempt: this.attempt });
+    if (this.attempt === 0) this.options.onStateChange?.("connecting");
     let ws: WebSocketLike;
     try {
       ws = new this.WS(this.url);

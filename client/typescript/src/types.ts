@@ -116,9 +116,12 @@ export interface FieldReport {
 export interface RenderReport {
   engine?: Engine;
   engineReason?: string;
-  fonts?: { used: string[]; substituted: FontSubstitution[] };
-  failedAssets?: FailedAsset[];
-  ms?: Partial<Record<RenderStage, number>>;
+  /** Always present; maybe empty. */
+  fonts: { used: string[]; substituted: FontSubstitution[] };
+  /** Always present; maybe empty. */
+  failedAssets: FailedAsset[];
+  /** Milliseconds by stage; a failed document's has the stages up to failedAt. */
+  ms: Partial<Record<RenderStage, number>>;
   bytes?: number;
   sha256?: string;
   /** Only on failed documents. */

@@ -168,3 +168,25 @@ test("a generate and a subscribe refused for the key's rate are sent again after
     rt.close();
   }
 });
+
+test("a document that fails resolves as failed, with where it failed; its dry run is refused", async () => {
+  const { platen } = await newOrg("ts-realtime-failed");
+  await platen.templates.create({
+    name: "Fails", slug: "ts-fails",
+    html: '{{#each items}}{{asset "missing.png"}}{{/each}}', sampleData: { items: [] },
+  });
+  const rt = platen.realtime();
+  try {
+    const doc = await rt.generate({ templateId: "ts-fails", data: { items: [1] } });
+    assert.equal(doc.status, "failed");
+    assert.equal(doc.errorCode, "TEMPLATE_ERROR");
+    assert.equal(doc.report.failedAt, "filling");
+    assert.equal(doc.report.sha256, undefined);
+    assert.ok(Array.isArray(doc.report.failedAssets));
+    assert.ok(Array.isArray(doc.report.fonts.used));
+    await assert.rejects(rt.quote({ templateId: "ts-fails", data: { items: [1] } }), (e) => e.code === "RENDER_FAILED");
+    await assert.rejects(platen.documents.quote({ templateId: "ts-fails", data: { items: [1] } }), (e) => e.status === 422 && e.code === "RENDER_FAILED");
+  } finally {
+    rt.close();
+  }
+});

@@ -36,6 +36,7 @@ import (
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/render/phantom"
+	"github.com/platen/platen/render/phantom/fonts"
 	"github.com/platen/platen/storage"
 	"github.com/platen/platen/transport"
 	"github.com/platen/platen/webhooks"
@@ -171,6 +172,9 @@ func (n *Node) start(out io.Writer) error {
 
 	ccfg := chromium.DefaultConfig()
 	ccfg.Bin, ccfg.Pages, ccfg.Logger = cfg.ChromiumBin, cfg.RenderPages, log
+	if lib, err := fonts.Default(); err == nil {
+		ccfg.Fonts = lib // names fonts in chromium documents' reports
+	}
 	if n.engine, err = chromium.New(ccfg); err != nil {
 		return err
 	}

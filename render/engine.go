@@ -3,6 +3,8 @@ package render
 import (
 	"context"
 	"errors"
+	"strings"
+	"unicode/utf8"
 )
 
 // Job is one document to print.
@@ -14,7 +16,63 @@ type Job struct {
 	// Header and Footer are filled markup printed on every page; an engine
 	// replaces the elements of class pageNumber and totalPages.
 	Header, Footer string
+	// Findings, when set, is filled by the engine with what the document's
+	// report needs from the print: its fonts and the assets that did not
+	// load.
+	Findings *Findings
 }
+
+// Findings is what an engine tells of a document it printed, for its report
+// (Report): the font families the PDF uses, the families asked for and set
+// in another, and the assets it refers to that were not loaded.
+type Findings struct {
+	Fonts        Fonts
+	FailedAssets []FailedAsset
+}
+
+// AddFailedAsset records an asset that did not load, once per URL, keeping
+// a data: URI short: its start is enough to tell which it was.
+func (f *Findings) AddFailedAsset(url, reason string) {
+	url = ShortURL(url)
+	for _, a := range f.FailedAssets {
+		if a.URL == url {
+			return
+		}
+	}
+	if len(f.FailedAssets) < maxFailedAssets {
+		f.FailedAssets = append(f.FailedAssets, FailedAsset{URL: url, Reason: reason})
+	}
+}
+
+// maxFailedAssets bounds a report's list: a document with ten thousand
+// broken images must not make its record big.
+const maxFailedAssets = 50
+
+// ShortURL cuts a URL to at most 200 bytes, whole characters, marking the
+// cut with "…"; a data: URI is cut to its first 64.
+func ShortURL(u string) string {
+	limit := 200
+	if len(u) >= 5 && strings.EqualFold(u[:5], "data:") {
+		limit = 64
+	}
+	if len(u) <= limit {
+		return u
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(u[cut]) {
+		cut--
+	}
+	return u[:cut] + "…"
+}
+
+// Reasons an asset is not loaded, as reports give them.
+const (
+	// ReasonNotFetched is a reference to anything but a data: URI or one of
+	// the template's assets: documents reach nothing outside themselves.
+	ReasonNotFetched = "not fetched: a document loads only data: URIs and its template's assets"
+	// ReasonUndecodable prefixes why an asset could not be decoded.
+	ReasonUndecodable = "cannot be decoded"
+)
 
 // Engine prints HTML documents to PDF.
 type Engine interface {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -20,7 +21,7 @@ type Report struct {
 	FailedAssets []FailedAsset `json:"failedAssets"`
 	// Ms is milliseconds by stage (the Stage constants). A failed render's
 	// has the stages up to the one it failed at.
-	Ms map[string]int64 `json:"ms"`
+	Ms Timings `json:"ms"`
 	// Bytes and SHA256 describe the finished PDF, when one was made.
 	Bytes  int64  `json:"bytes,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
@@ -70,15 +71,48 @@ const (
 // Stages lists the stages in order.
 var Stages = []string{StageQueued, StageFilling, StageRendering, StageCounting, StageStoring}
 
+// Timings is milliseconds by stage. It is written in the stages' order,
+// queued first, as a reader expects to see them.
+type Timings map[string]int64
+
+// MarshalJSON writes the stages in order, then any other key sorted.
+func (t Timings) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	put := func(k string, v int64) {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, k)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, v, 10)
+	}
+	for _, s := range Stages {
+		if v, ok := t[s]; ok {
+			put(s, v)
+		}
+	}
+	var rest []string
+	for k := range t {
+		if !slices.Contains(Stages, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		put(k, t[k])
+	}
+	return append(b, '}'), nil
+}
+
 // NewReport returns an empty report: empty lists, no stage timed.
 func NewReport() Report {
-	return Report{Fonts: Fonts{Used: []string{}, Substituted: []Substitution{}}, FailedAssets: []FailedAsset{}, Ms: map[string]int64{}}
+	return Report{Fonts: Fonts{Used: []string{}, Substituted: []Substitution{}}, FailedAssets: []FailedAsset{}, Ms: Timings{}}
 }
 
 // Add adds d to stage's time.
 func (r *Report) Add(stage string, d time.Duration) {
 	if r.Ms == nil {
-		r.Ms = map[string]int64{}
+		r.Ms = Timings{}
 	}
 	if r.spent == nil {
 		r.spent = map[string]time.Duration{}
@@ -88,6 +122,19 @@ func (r *Report) Add(stage string, d time.Duration) {
 	}
 	r.spent[stage] += d
 	r.Ms[stage] = r.spent[stage].Milliseconds()
+}
+
+// found takes an engine's findings, keeping the lists non-nil.
+func (r *Report) found(f *Findings) {
+	if f.Fonts.Used != nil {
+		r.Fonts.Used = f.Fonts.Used
+	}
+	if f.Fonts.Substituted != nil {
+		r.Fonts.Substituted = f.Fonts.Substituted
+	}
+	if f.FailedAssets != nil {
+		r.FailedAssets = f.FailedAssets
+	}
 }
 
 // Output records the finished PDF's size and sha256.
@@ -108,7 +155,7 @@ func (r *Report) Completed() { r.through(StageStoring) }
 
 func (r *Report) through(stage string) {
 	if r.Ms == nil {
-		r.Ms = map[string]int64{}
+		r.Ms = Timings{}
 	}
 	last := slices.Index(Stages, stage)
 	for i, s := range Stages {

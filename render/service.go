@@ -174,6 +174,8 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 		return Result{}, err
 	}
 	sw.enter(StageRendering)
+	found := &Findings{}
+	job.Findings = found
 	engine, choice, err := r.choose(ctx, req, job)
 	if err != nil {
 		return Result{}, err
@@ -188,15 +190,18 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 			engine = c
 			choice = Choice{Engine: EngineChromium, Reason: "the platform default: phantom failed on this document, so chromium printed it"}
 			sw.rep.Engine, sw.rep.EngineReason = choice.Engine, choice.Reason
+			*found = Findings{}
 			out, pages, err = printJob(ctx, engine, job)
 		}
 	}
 	if err != nil {
+		sw.rep.found(found)
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%w: the document took longer than %s to render", ErrTimeout, r.cfg.Timeout)
 		}
 		return Result{}, err
 	}
+	sw.rep.found(found)
 	res := Result{Engine: choice.Engine, EngineReason: choice.Reason}
 	sw.enter(StageCounting)
 	if pages < 0 {

@@ -2,6 +2,8 @@ package transport_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
 	"errors"
@@ -183,8 +185,14 @@ func TestDeliveriesAreSignedAndCarryTheSpecPayload(t *testing.T) {
 		d.Engine == "" || !strings.Contains(d.EngineReason, "default") {
 		t.Fatalf("data %+v (metadata %s)", d, d.Metadata)
 	}
-	if res, _ := download(t, d.URL); res.StatusCode != 200 {
+	res, pdf := download(t, d.URL)
+	if res.StatusCode != 200 {
 		t.Fatalf("the webhook's url: %d", res.StatusCode)
+	}
+	// The render report travels with the document, describing the PDF.
+	rep := testnode.Decode[testnode.Report](t, d.Report)
+	if sum := sha256.Sum256(pdf); rep.SHA256 != hex.EncodeToString(sum[:]) || rep.Bytes != int64(len(pdf)) || rep.Engine != d.Engine {
+		t.Fatalf("report in the payload: %s", d.Report)
 	}
 }
 

@@ -46,6 +46,21 @@ type Config struct {
 	StallTimeout time.Duration
 	// RenderTimeout bounds a render whose context has no deadline of its own.
 	RenderTimeout time.Duration
+	// Fonts names the machine's fonts in documents' reports; without it a
+	// report names fonts by their PostScript names and finds no
+	// substitutions. The node gives phantom's font system, which resolves
+	// families as Blink does (render/phantom/fonts).
+	Fonts FontNames
+}
+
+// FontNames is what a document's report needs of the machine's fonts.
+type FontNames interface {
+	// FamilyOf is the family of the face with a PostScript name.
+	FamilyOf(postScriptName string) (family string, ok bool)
+	// FirstFamily is the family of the face Blink sets a CSS font-family
+	// list in, and whether that face lacks the list's first family, named
+	// (not generic): a substitution.
+	FirstFamily(families []string) (used string, substituted bool)
 }
 
 // DefaultConfig returns Debian's Chromium with two pages: one per core here;
@@ -98,6 +113,30 @@ type page struct {
 	p      *rod.Page
 	in     *instance // the browser it belongs to
 	cancel context.CancelFunc
+
+	mu sync.Mutex // guards refused
+	// refused is what the page asked for and was refused since its
+	// current print began: the document's failed assets.
+	refused []string
+}
+
+// refuse records a request the page was refused.
+func (pg *page) refuse(url string) {
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	if len(pg.refused) < 256 {
+		pg.refused = append(pg.refused, url)
+	}
+}
+
+// takeRefused returns what was refused since the last call and starts
+// again.
+func (pg *page) takeRefused() []string {
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	out := pg.refused
+	pg.refused = nil
+	return out
 }
 
 var _ render.Engine = (*Engine)(nil)
@@ -272,11 +311,13 @@ func (e *Engine) newPage(in *instance) (*page, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	guarded := p.Context(ctx)
+	pg := &page{p: p, in: in, cancel: cancel}
 	wait := guarded.EachEvent(func(ev *proto.FetchRequestPaused) {
 		if strings.HasPrefix(ev.Request.URL, "data:") {
 			_ = proto.FetchContinueRequest{RequestID: ev.RequestID}.Call(guarded)
 			return
 		}
+		pg.refuse(ev.Request.URL) // before the answer, which lets the print go on
 		_ = proto.FetchFailRequest{RequestID: ev.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(guarded)
 	})
 	go wait()
@@ -285,7 +326,7 @@ func (e *Engine) newPage(in *instance) (*page, error) {
 		_ = p.Timeout(e.cfg.ProbeTimeout).Close()
 		return nil, fmt.Errorf("chromium: enable request blocking: %w", err)
 	}
-	return &page{p: p, in: in, cancel: cancel}, nil
+	return pg, nil
 }
 
 // ErrClosed is returned by Render after Close.
@@ -458,6 +499,7 @@ const assetWait = 5 * time.Second
 
 func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, error) {
 	p := pg.p.Context(ctx)
+	pg.takeRefused() // what an earlier document left
 	if err := p.SetDocumentContent(noRefresh(job.HTML)); err != nil {
 		return nil, fmt.Errorf("%w: load document: %v", render.ErrRender, err)
 	}
@@ -474,9 +516,14 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 	if _, err := p.Evaluate(rod.Eval(`() => { for (const i of document.images) if (i.loading === 'lazy') i.loading = 'eager' }`)); err != nil {
 		return nil, fmt.Errorf("%w: load lazy images: %v", render.ErrRender, err)
 	}
+	// The wait answers with the images that failed to decode, for the
+	// report.
 	wctx, cancel := context.WithTimeout(ctx, assetWait)
-	_, err := pg.p.Context(wctx).Evaluate(rod.Eval(`() => document.fonts.ready.then(() =>
-		Promise.allSettled(Array.from(document.images, i => i.decode())))`).ByPromise())
+	settled, err := pg.p.Context(wctx).Evaluate(rod.Eval(`() => document.fonts.ready.then(() => {
+		const imgs = Array.from(document.images);
+		return Promise.allSettled(imgs.map(i => i.decode())).then(rs =>
+			rs.flatMap((r, n) => r.status === 'rejected' && (imgs[n].currentSrc || imgs[n].src) ? [imgs[n].currentSrc || imgs[n].src] : []));
+	})`).ByPromise())
 	cancel()
 	if err != nil && ctx.Err() != nil {
 		return nil, fmt.Errorf("%w: wait for fonts and images: %v", render.ErrRender, err)
@@ -514,6 +561,15 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 	pdf, err := base64.StdEncoding.DecodeString(out.Data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: print answer: %v", render.ErrRender, err)
+	}
+	if f := job.Findings; f != nil {
+		var broken []string
+		if settled != nil {
+			for _, v := range settled.Value.Arr() {
+				broken = append(broken, v.Str())
+			}
+		}
+		find(f, job, pdf, pg.takeRefused(), broken, e.cfg.Fonts)
 	}
 	// Free the document's memory before the page waits for its next job.
 	_ = pg.p.Timeout(e.cfg.ProbeTimeout).SetDocumentContent("")

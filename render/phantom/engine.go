@@ -6,13 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
 	"golang.org/x/net/html"
 
 	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/phantom/draw"
 	"github.com/platen/platen/render/phantom/fonts"
+	"github.com/platen/platen/render/phantom/images"
 	"github.com/platen/platen/render/phantom/layout"
 	"github.com/platen/platen/render/phantom/pdfw"
 	"github.com/platen/platen/render/phantom/style"
@@ -119,7 +122,12 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
-	doc, err := layout.Layout(ctx, p.doc, p.style, sh, layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer})
+	opt := layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer}
+	if f := job.Findings; f != nil {
+		sh.Track()
+		opt.OnImageError = func(src string, err error) { f.AddFailedAsset(src, imageFailure(err)) }
+	}
+	doc, err := layout.Layout(ctx, p.doc, p.style, sh, opt)
 	switch {
 	case errors.Is(err, layout.ErrTooManyPages):
 		return nil, 0, fmt.Errorf("%w: %v", render.ErrTooManyPages, err)
@@ -128,11 +136,54 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 	case err != nil:
 		return nil, 0, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
+	if f := job.Findings; f != nil {
+		f.Fonts = findFonts(doc, sh)
+	}
 	var out bytes.Buffer
 	if err := pdfw.Write(&out, doc, pdfw.Options{}); err != nil {
 		return nil, 0, fmt.Errorf("%w: write the PDF: %v", render.ErrRender, err)
 	}
 	return out.Bytes(), len(doc.Pages), nil
+}
+
+// findFonts is a laid-out document's fonts for its report: the families of
+// the faces its text is drawn in, as the PDF embeds them, and the families
+// its font lists asked for first and did not get (the shaper's record since
+// Track).
+func findFonts(doc *draw.Document, sh *fonts.Shaper) render.Fonts {
+	out := render.Fonts{Used: []string{}, Substituted: []render.Substitution{}}
+	var last *draw.Font
+	for _, pg := range doc.Pages {
+		for _, op := range pg.Ops {
+			var f *draw.Font
+			switch t := op.(type) {
+			case draw.Text:
+				f = t.Font
+			case *draw.Text:
+				f = t.Font
+			}
+			if f == nil || f == last {
+				continue
+			}
+			last = f
+			if fam := f.Family; fam != "" && !slices.Contains(out.Used, fam) {
+				out.Used = append(out.Used, fam)
+			}
+		}
+	}
+	slices.Sort(out.Used)
+	for _, s := range sh.Substitutions() {
+		out.Substituted = append(out.Substituted, render.Substitution{Requested: s.Requested, Used: s.Used})
+	}
+	return out
+}
+
+// imageFailure is why an image did not load, as a report says it.
+func imageFailure(err error) string {
+	if errors.Is(err, images.ErrNotDataURI) {
+		return render.ReasonNotFetched
+	}
+	return render.ReasonUndecodable + ": " + err.Error()
 }
 
 func (e *Engine) take(ctx context.Context) (*fonts.Shaper, error) {

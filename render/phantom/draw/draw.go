@@ -118,7 +118,9 @@ type Font struct {
 	Index int    // the face in a collection
 	// PostScriptName names the font in the PDF (after the subset tag).
 	PostScriptName string
-	UnitsPerEm     int
+	// Family is the face's family name, for a document's report.
+	Family     string
+	UnitsPerEm int
 	// Ascent and Descent (negative), CapHeight, and BBox (xMin, yMin, xMax,
 	// yMax) are in font units, for the font descriptor.
 	Ascent, Descent, CapHeight int

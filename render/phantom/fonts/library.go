@@ -50,6 +50,10 @@ type Library struct {
 
 	// interned holds one *Resolved per face and synthesis.
 	interned map[internKey]*Resolved
+
+	// byPS maps PostScript names to families (FamilyOf), made once.
+	psOnce sync.Once
+	byPS   map[string]string
 }
 
 // face is one face of one font file: what the scan learned, and the parsed
@@ -321,6 +325,7 @@ func (fc *face) load() error {
 			Data:           data,
 			Index:          fc.index,
 			PostScriptName: ps,
+			Family:         in.families[0],
 			UnitsPerEm:     in.unitsPerEm,
 			Ascent:         in.hheaAscent,
 			Descent:        in.hheaDescent,

@@ -63,6 +63,12 @@ type Shaper struct {
 	// inkFont and inkFace are the face Ink last measured.
 	inkFont *draw.Font
 	inkFace *shFace
+
+	// seen is the font lists shaped since Track, while tracking; last is
+	// the list of the latest Shape.
+	seen     map[*resolution]struct{}
+	last     *resolution
+	tracking bool
 }
 
 // shFace is a face as this Shaper shapes with it.
@@ -193,6 +199,7 @@ func (s *Shaper) Shape(q Query, size float64, text string, opt ShapeOptions) []R
 	q = normQuery(q)
 	size = blinkSize(size)
 	res := s.resolution(q)
+	s.track(res)
 	k := shapeKey{res, size, text, opt}
 	if runs, ok := s.cache[k]; ok {
 		return runs

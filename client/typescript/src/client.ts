@@ -1,5 +1,5 @@
 import { PlatenError } from "./errors.js";
-import { call, errorOf, send, type CallInit, type FetchLike, type Transport } from "./http.js";
+import { call, errorOf, randomKey, send, type CallInit, type FetchLike, type Transport } from "./http.js";
 import { operations, type OperationName } from "./operations.js";
 import { Realtime, type RealtimeOptions, type WebSocketConstructor } from "./realtime.js";
 import type {
@@ -58,7 +58,7 @@ export interface PlatenOptions {
 
 /** newIdempotencyKey makes a key for a request that was given none. */
 export function newIdempotencyKey(): string {
-  return globalThis.crypto.randomUUID();
+  return randomKey();
 }
 
 /** The client's plumbing, shared by its parts. */

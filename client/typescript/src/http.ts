@@ -151,3 +151,17 @@ export async function call<T>(t: Transport, op: Operation, init: CallInit = {}):
   const json = JSON.parse(text) as { data?: unknown };
   return (init.expect === "json" ? json : json.data) as T;
 }
+
+/**
+ * randomKey makes an idempotency key: a random UUID. crypto.randomUUID is
+ * missing from pages served over plain http, where getRandomValues is not.
+ */
+export function randomKey(): string {
+  const c = globalThis.crypto;
+  if (typeof c.randomUUID === "function") return c.randomUUID();
+  const b = c.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

@@ -1,4 +1,5 @@
 import { PlatenError } from "./errors.js";
+import { randomKey } from "./http.js";
 import type { Document, DocumentStatus, EventKind, GenerateRequest, JSONObject, KnownEvent, Quote } from "./types.js";
 
 /** What this client needs of a WebSocket: the browser's, Node 22's, or the `ws` package's. */
@@ -150,7 +151,7 @@ export class Realtime {
   generate(body: GenerateRequest & { dryRun?: boolean }, options: RealtimeGenerateOptions = {}): Promise<Document | Quote> {
     if (this.closed) return Promise.reject(new PlatenError({ status: 0, code: "CLOSED", message: "the realtime connection is closed" }));
     const ref = `g${++this.seq}`;
-    const idempotencyKey = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const idempotencyKey = options.idempotencyKey ?? randomKey();
     return new Promise((resolve, reject) => {
       const p: PendingGenerate = {
         frame: { type: "generate", ref, idempotencyKey, body: body as unknown as JSONObject },

@@ -91,6 +91,11 @@ test('a document opens, downloads as a PDF and regenerates', async () => {
   const id = new URL(page.url()).pathname.split('/').pop();
   assert.match(id, /^doc_/);
   await visit(page, '/documents/' + id, 'document');
+  // The render report: every stage's time and the PDF's SHA-256.
+  await page.getByRole('heading', { name: 'Render report' }).waitFor();
+  const rec = (await api('GET', '/v1/documents/' + id, { key })).json.data;
+  await page.getByText(rec.report.sha256).waitFor();
+  await page.getByText(/queued \d+ ms · filling \d+ ms · rendering \d+ ms · counting \d+ ms · storing \d+ ms/).waitFor();
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
   const pdf = await readFile(await download.path());
@@ -116,6 +121,8 @@ test('a failed document says why, here and on the overview', async () => {
   await page.getByRole('heading', { name: 'Why it failed' }).waitFor();
   await page.getByText('TEMPLATE_ERROR').waitFor();
   await page.getByText(/missing\.png/).waitFor();
+  await page.getByRole('heading', { name: 'Render report' }).waitFor();
+  await page.getByRole('definition').filter({ hasText: /^filling$/ }).waitFor();
   assert.ok(await marker(), 'the page was reloaded');
   await visit(page, '/documents/' + r.json.data.id, 'document-failed');
 });

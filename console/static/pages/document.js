@@ -1,4 +1,4 @@
-// One document: its record, why it failed when it did, a download (a fresh
+// One document: its record, why it failed when it did, its render report, a download (a fresh
 // signed link from the API each time), and regenerating it. Its status
 // follows the change feed while the page is open.
 import { h, fill, api, showError, fmtDate, fmtBytes, statusBadge, link, go, pageHeader, can, announce } from '../lib.js';
@@ -27,7 +27,7 @@ export async function render(main, params) {
   }
 
   function draw() {
-    fill(body, failure(doc), facts(doc));
+    fill(body, failure(doc), facts(doc), report(doc));
     const head = main.querySelector('.page-head');
     const fresh = header(doc);
     if (head) head.replaceWith(fresh); else main.prepend(fresh);
@@ -95,6 +95,31 @@ function facts(d) {
       d.fileExpiresAt ? row('File kept until', fmtDate(d.fileExpiresAt)) : null,
       d.regeneratedFrom ? row('Regenerated from', link('/documents/' + encodeURIComponent(d.regeneratedFrom), h('code', {}, d.regeneratedFrom))) : null,
       d.metadata ? row('Metadata', h('code', { class: 'wrap' }, JSON.stringify(d.metadata))) : null));
+}
+
+// report shows the render report (docs/api.md "Render report"): the time
+// of each stage, where a failed render stopped, the fonts, the assets that
+// did not load and the PDF's SHA-256.
+function report(d) {
+  const r = d.report;
+  if (!r || !r.ms) return null; // not rendered yet
+  const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
+  const stages = ['queued', 'filling', 'rendering', 'counting', 'storing'].filter((s) => s in r.ms);
+  const fonts = r.fonts || { used: [], substituted: [] };
+  const assets = r.failedAssets || [];
+  return h('section', { class: 'card', 'aria-labelledby': 'doc-report' },
+    h('h2', { id: 'doc-report' }, 'Render report'),
+    h('dl', { class: 'facts' },
+      row('Time by stage', stages.map((s, i) => [i ? ' · ' : '', `${s} ${r.ms[s]} ms`])),
+      r.failedAt ? row('Failed at', r.failedAt) : null,
+      row('Fonts used', fonts.used.length ? fonts.used.join(', ') : '—'),
+      row('Fonts substituted', fonts.substituted.length
+        ? h('ul', { class: 'plain' }, fonts.substituted.map((s) => h('li', {}, `${s.requested} → ${s.used}`)))
+        : 'None'),
+      row('Assets not loaded', assets.length
+        ? h('ul', { class: 'plain' }, assets.map((a) => h('li', {}, h('code', { class: 'wrap' }, a.url), h('span', { class: 'muted block' }, a.reason))))
+        : 'None'),
+      r.sha256 ? row('SHA-256', h('code', { class: 'wrap' }, r.sha256)) : null));
 }
 
 // failure says why a document failed, in the server's words; a file deleted

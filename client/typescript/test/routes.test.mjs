@@ -122,6 +122,9 @@ test("every operation, through the client", async (t) => {
   assert.equal(doc.status, "completed");
   assert.equal(doc.pageCount, quote.pageCount, "the quote's pages are the document's");
   assert.equal(doc.report.engine, doc.engine);
+  assert.ok(doc.report.fonts.used.length >= 1, `fonts: ${JSON.stringify(doc.report.fonts)}`);
+  assert.deepEqual(doc.report.failedAssets, []);
+  for (const stage of ["queued", "filling", "rendering", "counting", "storing"]) assert.equal(typeof doc.report.ms[stage], "number", stage);
   assert.equal(doc.report.sha256, quote.report.sha256, "the same PDF");
   assert.deepEqual(doc.metadata, { from: "ts" });
   assert.ok(doc.downloadUrl);

@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/platen/platen/auth"
 )
 
 const adminHelp = `Usage: platen admin [--url URL] [--token TOKEN] VERB [ARGS]
@@ -35,8 +37,6 @@ Verbs:
   cluster                                show the cluster
   remove-node NODE_ID                    remove a node that is gone for good from raft
 `
-
-var allScopes = []string{"documents.generate", "documents.read", "templates.read", "templates.write", "webhooks.read", "webhooks.write", "wallet.read"}
 
 func admin(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
@@ -98,7 +98,7 @@ func admin(args []string, out io.Writer) error {
 		}
 		scopes := strings.Split(a[2], ",")
 		if a[2] == "all" {
-			scopes = allScopes
+			scopes = auth.AllScopes()
 		}
 		return c.do("POST", "/admin/v1/orgs/"+a[0]+"/keys", map[string]any{"name": a[1], "scopes": scopes})
 	case "revoke-key":

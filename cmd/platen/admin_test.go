@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/platen/platen/auth"
 	"github.com/platen/platen/internal/testnode"
 )
 
@@ -29,5 +30,20 @@ func TestAdminInviteAndResetLink(t *testing.T) {
 	}
 	if _, err := run("invite"); err == nil || !strings.Contains(err.Error(), "usage") {
 		t.Fatalf("invite without arguments: %v", err)
+	}
+}
+
+// TestAdminCreateKeyAll gives "all" every scope the node knows, the key
+// scopes included.
+func TestAdminCreateKeyAll(t *testing.T) {
+	n := testnode.Start(t, nil)
+	var out bytes.Buffer
+	if err := admin([]string{"--url", n.URL, "--token", n.OperatorToken, "create-key", n.OrgID, "ops", "all"}, &out); err != nil {
+		t.Fatalf("create-key all: %v\n%s", err, out.String())
+	}
+	for _, s := range auth.AllScopes() {
+		if !strings.Contains(out.String(), `"`+s+`"`) {
+			t.Errorf("create-key all lacks %s:\n%s", s, out.String())
+		}
 	}
 }

@@ -98,6 +98,9 @@ func sourceFiles(src source) (files, map[string]string, error) {
 	}
 	types := map[string]string{}
 	for name, uri := range src.Assets {
+		if !assetFileName(name) {
+			return nil, nil, fmt.Errorf("asset %q: not a plain file name; it is not written", name)
+		}
 		typ, data, err := decodeDataURI(uri)
 		if err != nil {
 			return nil, nil, fmt.Errorf("asset %s: %w", name, err)
@@ -108,6 +111,15 @@ func sourceFiles(src source) (files, map[string]string, error) {
 		}
 	}
 	return out, types, nil
+}
+
+// assetFileName reports whether an asset's name, as the server gives it,
+// is a plain file name that assets/NAME keeps inside the folder: no
+// separator, not "." or "..", not hidden (readFolder skips those). The API
+// allows less (render's assetNameRE); this guards against a server that
+// sends more.
+func assetFileName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\`+"\x00") && !strings.HasPrefix(name, ".") && filepath.IsLocal(name)
 }
 
 // folderSource is the source the files make, with asset types from
@@ -175,11 +187,31 @@ func folderSource(f files, assetTypes map[string]string) (source, error) {
 }
 
 // readFolder reads a template folder's files and its platen.json (zero
-// when absent). Files other than the template's are left alone.
+// when absent). Files other than the template's are left alone. Every read
+// stays inside dir (os.Root): a symlink that leads out of the folder is
+// refused, so that a push cannot send a file from elsewhere on the machine
+// (a checkout's assets/logo.png -> ~/.ssh/id_ed25519) to the server.
 func readFolder(dir string) (files, folderMeta, error) {
 	var meta folderMeta
+	if st, err := os.Stat(dir); err != nil {
+		return nil, meta, err
+	} else if !st.IsDir() {
+		return nil, meta, fmt.Errorf("%s is not a folder", dir)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, meta, err
+	}
+	defer root.Close()
+	read := func(name string) ([]byte, error) {
+		b, err := root.ReadFile(name)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w (a template folder's files must be inside it)", filepath.Join(dir, filepath.FromSlash(name)), err)
+		}
+		return b, err
+	}
 	f := files{}
-	if b, err := os.ReadFile(filepath.Join(dir, metaFile)); err == nil {
+	if b, err := read(metaFile); err == nil {
 		if err := checkJSON(metaFile, b); err != nil {
 			return nil, meta, err
 		}
@@ -191,17 +223,12 @@ func readFolder(dir string) (files, folderMeta, error) {
 	}
 	if meta.Slug == "" {
 		// A starter's folder names itself in meta.json.
-		if b, err := os.ReadFile(filepath.Join(dir, "meta.json")); err == nil {
+		if b, err := read("meta.json"); err == nil {
 			json.Unmarshal(b, &meta)
 		}
 	}
-	if st, err := os.Stat(dir); err != nil {
-		return nil, meta, err
-	} else if !st.IsDir() {
-		return nil, meta, fmt.Errorf("%s is not a folder", dir)
-	}
 	for _, name := range []string{markupFile, manifestFile, schemaFile, sampleFile, contentFile} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
+		b, err := read(name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -210,15 +237,15 @@ func readFolder(dir string) (files, folderMeta, error) {
 		}
 		f[name] = b
 	}
-	entries, err := os.ReadDir(filepath.Join(dir, assetsDir))
+	entries, err := fs.ReadDir(root.FS(), assetsDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, meta, err
+		return nil, meta, fmt.Errorf("%s: %w (a template folder's files must be inside it)", filepath.Join(dir, assetsDir), err)
 	}
 	for _, e := range entries {
 		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, assetsDir, e.Name()))
+		b, err := read(assetsDir + "/" + e.Name())
 		if err != nil {
 			return nil, meta, err
 		}
@@ -229,6 +256,8 @@ func readFolder(dir string) (files, folderMeta, error) {
 
 // writeFolder writes f and meta into dir, removing template files of dir
 // that f does not hold (an asset removed since), and leaving other files.
+// Every write stays inside dir (os.Root), whatever symlinks the folder
+// holds.
 func writeFolder(dir string, f files, meta folderMeta) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -237,27 +266,36 @@ func writeFolder(dir string, f files, meta folderMeta) error {
 	if err != nil {
 		return err
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	for p := range old {
 		if _, ok := f[p]; !ok {
-			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			if err := root.Remove(p); err != nil {
 				return err
 			}
 		}
 	}
 	for p, b := range f {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
+		if !filepath.IsLocal(filepath.FromSlash(p)) {
+			return fmt.Errorf("%s: not a file name inside the folder", p)
 		}
-		if err := os.WriteFile(full, b, 0o644); err != nil {
-			return err
+		if d := path.Dir(p); d != "." {
+			if err := root.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+		}
+		if err := root.WriteFile(p, b, 0o644); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(dir, filepath.FromSlash(p)), err)
 		}
 	}
 	raw, err := json.MarshalIndent(meta, "", "  ")
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, metaFile), append(raw, '\n'), 0o644)
+	return root.WriteFile(metaFile, append(raw, '\n'), 0o644)
 }
 
 // fileChange is how one file of a folder differs from a version's.

@@ -128,3 +128,95 @@ func TestUnescapeHTML(t *testing.T) {
 		t.Fatalf("not the same JSON: %v / %v", a, b)
 	}
 }
+
+// TestPullWritesOnlyInsideTheFolder: an asset name from the server that
+// would lead out of assets/ is refused, and a folder whose assets/ is a
+// symlink out of it gets nothing written through it.
+func TestPullWritesOnlyInsideTheFolder(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "tpl")
+	png := "data:image/png;base64,iVBORw0KGgo="
+	for _, name := range []string{"../../escaped.png", "../escaped.png", "..", ".", "a/b.png", `..\x.png`, ".hidden", ""} {
+		if _, _, err := sourceFiles(source{HTML: "<p>x</p>", Assets: map[string]string{name: png}}); err == nil {
+			t.Errorf("asset %q: sourceFiles took it", name)
+		}
+	}
+	// Even files that came in some other way stay inside the folder.
+	if err := writeFolder(dir, files{markupFile: []byte("x"), "assets/../../escaped.png": []byte("x")}, folderMeta{Slug: "tpl"}); err == nil {
+		t.Error("writeFolder wrote a path out of the folder")
+	}
+	if _, err := os.Stat(filepath.Join(base, "escaped.png")); err == nil {
+		t.Fatal("a file was written out of the folder")
+	}
+	outside := filepath.Join(base, "outside")
+	if err := os.MkdirAll(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "keep.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(base, "linked")
+	if err := os.MkdirAll(linked, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(linked, assetsDir)); err != nil {
+		t.Fatal(err)
+	}
+	err := writeFolder(linked, files{markupFile: []byte("x"), "assets/logo.png": []byte("png")}, folderMeta{Slug: "tpl"})
+	if err == nil {
+		t.Error("writeFolder wrote through a symlink out of the folder")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "logo.png")); err == nil {
+		t.Error("logo.png was written out of the folder")
+	}
+	if b, err := os.ReadFile(filepath.Join(outside, "keep.txt")); err != nil || string(b) != "mine" {
+		t.Errorf("a file out of the folder was removed or changed: %q, %v", b, err)
+	}
+}
+
+// TestPushReadsOnlyInsideTheFolder: a template file or asset that is a
+// symlink out of the folder is refused, not read and sent to the server; a
+// symlink inside the folder is followed.
+func TestPushReadsOnlyInsideTheFolder(t *testing.T) {
+	base := t.TempDir()
+	secret := filepath.Join(base, "id_ed25519")
+	if err := os.WriteFile(secret, []byte("PRIVATE KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{markupFile, sampleFile, "assets/logo.png"} {
+		t.Run(link, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "tpl")
+			if err := os.MkdirAll(filepath.Join(dir, assetsDir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, markupFile), []byte("<p>x</p>"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(dir, filepath.FromSlash(link)))
+			if err := os.Symlink(secret, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+				t.Fatal(err)
+			}
+			f, _, err := readFolder(dir)
+			if err == nil {
+				t.Fatalf("readFolder followed %s out of the folder: %q", link, f[link])
+			}
+			if strings.Contains(err.Error(), "PRIVATE KEY") {
+				t.Fatal("the error quotes the file")
+			}
+		})
+	}
+	dir := filepath.Join(t.TempDir(), "tpl")
+	if err := os.MkdirAll(filepath.Join(dir, assetsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "shared.html"), []byte("<p>x</p>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("shared.html", filepath.Join(dir, markupFile)); err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := readFolder(dir)
+	if err != nil || string(f[markupFile]) != "<p>x</p>" {
+		t.Fatalf("a symlink inside the folder: %q, %v", f[markupFile], err)
+	}
+}

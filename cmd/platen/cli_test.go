@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -539,5 +541,69 @@ func TestGenerateDryRunQuotesWhatTheDocumentCosts(t *testing.T) {
 	want := fmt.Sprintf("Charge:        1 page from the allowance, %s from the wallet (%s)", plural(int64(q.PageCount-1), "page"), micros(q.WalletMicros))
 	if !strings.Contains(out, want) || !strings.Contains(out, "Pages:         "+strconv.Itoa(q.PageCount)) {
 		t.Fatalf("the document's charge is not the quote's (%q):\n%s", want, out)
+	}
+}
+
+// TestDownloadNameStaysInThisFolder: documents download without -o writes
+// the server's file name only when it is a plain PDF file name here;
+// anything else (a path, a hidden file, another kind of file) becomes
+// ID.pdf.
+func TestDownloadNameStaysInThisFolder(t *testing.T) {
+	for _, c := range []struct{ filename, id, want string }{
+		{"invoice-7.pdf", "doc_1", "invoice-7.pdf"},
+		{"Invoice 7.PDF", "doc_1", "Invoice 7.PDF"},
+		{"../../.bashrc", "doc_1", "doc_1.pdf"},
+		{"../invoice.pdf", "doc_1", "doc_1.pdf"},
+		{"/etc/cron.d/x.pdf", "doc_1", "doc_1.pdf"},
+		{`..\evil.pdf`, "doc_1", "doc_1.pdf"},
+		{".profile", "doc_1", "doc_1.pdf"},
+		{".x.pdf", "doc_1", "doc_1.pdf"},
+		{"run.sh", "doc_1", "doc_1.pdf"},
+		{"..", "doc_1", "doc_1.pdf"},
+		{"", "doc_1", "doc_1.pdf"},
+		{"", "../x", "x.pdf"},
+		{"", "..", "document.pdf"},
+	} {
+		if got := downloadName(c.filename, c.id); got != c.want {
+			t.Errorf("downloadName(%q, %q) = %q, want %q", c.filename, c.id, got, c.want)
+		}
+	}
+}
+
+// TestDocumentsDownloadIgnoresAServerPath: a server whose document is named
+// "../.bashrc" gets its PDF written as ID.pdf in this folder, and nothing
+// beside it.
+func TestDocumentsDownloadIgnoresAServerPath(t *testing.T) {
+	cliEnv(t)
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/v1/documents/doc_1":
+			fmt.Fprint(w, `{"success":true,"data":{"id":"doc_1","status":"completed","filename":"../.bashrc"}}`)
+		case "/v1/documents/doc_1/download":
+			fmt.Fprintf(w, `{"success":true,"data":{"url":%q,"expiresAt":"2030-01-01T00:00:00Z"}}`, srv.URL+"/files/doc_1")
+		case "/files/doc_1":
+			w.Header().Set("Content-Type", "application/pdf")
+			fmt.Fprint(w, "%PDF-1.7 not really")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	base := t.TempDir()
+	here := filepath.Join(base, "here")
+	if err := os.Mkdir(here, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(here)
+	mustCLI(t, "documents", "download", "doc_1", "--url", srv.URL, "--key", "plt_test")
+	for _, p := range []string{filepath.Join(base, ".bashrc"), filepath.Join(here, ".bashrc")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Fatalf("the download was written as %s, the server's choice", p)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(here, "doc_1.pdf")); err != nil || !strings.HasPrefix(string(b), "%PDF") {
+		t.Fatalf("doc_1.pdf: %q, %v", b, err)
 	}
 }

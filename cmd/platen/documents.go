@@ -151,7 +151,25 @@ func documentsDownload(ctx context.Context, args []string, out io.Writer) error 
 		if d.Status != client.StatusCompleted {
 			return fmt.Errorf("the document %s is %s: only a completed document has a PDF", d.ID, d.Status)
 		}
-		path = filepath.Base(d.Filename)
+		path = downloadName(d.Filename, pos[0])
 	}
 	return downloadTo(ctx, c, pos[0], path, out, g.json)
+}
+
+// downloadName is the file a download writes when -o is not given: the
+// document's file name as the server gave it, when that is a plain PDF file
+// name in this folder, else ID.pdf. The server checks file names (no
+// separators, .pdf added); a server that sends "../../.bashrc" or
+// ".profile" must still not choose which file of this machine is
+// overwritten.
+func downloadName(filename, id string) string {
+	if filename != "" && filename == filepath.Base(filename) && filepath.IsLocal(filename) &&
+		!strings.ContainsAny(filename, `/\`) && !strings.HasPrefix(filename, ".") &&
+		strings.HasSuffix(strings.ToLower(filename), ".pdf") {
+		return filename
+	}
+	if id = filepath.Base(id); id == "" || strings.HasPrefix(id, ".") || strings.ContainsAny(id, `/\`) || !filepath.IsLocal(id) {
+		id = "document"
+	}
+	return id + ".pdf"
 }

@@ -70,6 +70,13 @@ func ensureDevCA(dir string) (ca *devCA, made bool, err error) {
 		BasicConstraintsValid: true,
 		IsCA:                  true,
 		MaxPathLenZero:        true,
+		// Name constraints: the CA vouches for this machine's loopback
+		// names only, so that a node trusting it (serve --dev), or anything
+		// else it is added to, trusts no certificate for another host
+		// issued with its key.
+		PermittedDNSDomainsCritical: true,
+		PermittedDNSDomains:         []string{"localhost"},
+		PermittedIPRanges:           loopbackRanges(),
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
@@ -90,6 +97,14 @@ func ensureDevCA(dir string) (ca *devCA, made bool, err error) {
 	}
 	ca, err = parseDevCA(certPath, certPEM, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}))
 	return ca, true, err
+}
+
+// loopbackRanges are 127.0.0.0/8 and ::1, the addresses the CA may vouch for.
+func loopbackRanges() []*net.IPNet {
+	return []*net.IPNet{
+		{IP: net.IPv4(127, 0, 0, 0).To4(), Mask: net.CIDRMask(8, 32)},
+		{IP: net.IPv6loopback, Mask: net.CIDRMask(128, 128)},
+	}
 }
 
 func parseDevCA(certPath string, certPEM, keyPEM []byte) (*devCA, error) {

@@ -255,14 +255,16 @@ func readFolder(dir string) (files, folderMeta, error) {
 }
 
 // writeFolder writes f and meta into dir, removing template files of dir
-// that f does not hold (an asset removed since), and leaving other files.
-// Every write stays inside dir (os.Root), whatever symlinks the folder
-// holds.
+// that f does not hold (an asset removed since) when dir already is this
+// template's folder (its platen.json names meta's slug), and leaving other
+// files: a pull into a folder that is not yet a template's (a project with
+// an assets/ folder of its own) removes none of its files. Every write
+// stays inside dir (os.Root), whatever symlinks the folder holds.
 func writeFolder(dir string, f files, meta folderMeta) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	old, _, err := readFolder(dir)
+	old, oldMeta, err := readFolder(dir)
 	if err != nil {
 		return err
 	}
@@ -271,8 +273,10 @@ func writeFolder(dir string, f files, meta folderMeta) error {
 		return err
 	}
 	defer root.Close()
+	_, statErr := root.Stat(metaFile)
+	ours := statErr == nil && oldMeta.Slug == meta.Slug
 	for p := range old {
-		if _, ok := f[p]; !ok {
+		if _, ok := f[p]; !ok && ours {
 			if err := root.Remove(p); err != nil {
 				return err
 			}

@@ -220,3 +220,31 @@ func TestPushReadsOnlyInsideTheFolder(t *testing.T) {
 		t.Fatalf("a symlink inside the folder: %q, %v", f[markupFile], err)
 	}
 }
+
+// TestPullLeavesOtherFilesAlone: a pull into a folder that is not yet
+// the template's (no platen.json, or another template's) removes none of
+// its files, as docs/cli.md promises; a pull into the template's own
+// folder removes the assets the version no longer has.
+func TestPullLeavesOtherFilesAlone(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, assetsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(dir, assetsDir, "site.css")
+	if err := os.WriteFile(mine, []byte("body{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFolder(dir, files{markupFile: []byte("a"), "assets/logo.png": []byte("png")}, folderMeta{Slug: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(mine); err != nil || string(b) != "body{}" {
+		t.Fatalf("a pull into a project's folder removed its own file: %q, %v", b, err)
+	}
+	// Now the folder is s's: a pull of a version without logo.png removes it.
+	if err := writeFolder(dir, files{markupFile: []byte("b"), "assets/site.css": []byte("body{}")}, folderMeta{Slug: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, assetsDir, "logo.png")); err == nil {
+		t.Fatal("the asset the version no longer has is still there")
+	}
+}

@@ -229,8 +229,10 @@ const (
 	CodeDataMissing   = "DATA_UNAVAILABLE"
 )
 
-// failure turns a render error into the code and message a user is shown.
-func failure(err error) (code, message string) {
+// Failure turns a render error into the code and message a user is shown:
+// an engine's own error (the browser's output, paths of this node) is
+// never among them, only the log's.
+func Failure(err error) (code, message string) {
 	switch {
 	case errors.Is(err, render.ErrFill):
 		return CodeTemplateError, "The template could not be filled with this data: " + err.Error()
@@ -323,7 +325,7 @@ func (d *docActor) run() {
 	rep := res.Report
 	rep.Add(render.StageQueued, started.Sub(doc.CreatedAt))
 	if err != nil {
-		code, msg := failure(err)
+		code, msg := Failure(err)
 		log.Info("document failed", "code", code, "err", err)
 		DocumentsFailed.Add(1)
 		rep.Failed(rep.FailedAt)

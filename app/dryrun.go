@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/internal/fault"
@@ -59,7 +61,7 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	}
 	res, err := a.deps.Renderer.Render(ctx, req)
 	if err != nil {
-		return Quote{}, err
+		return Quote{}, renderRefusal(orgID, err)
 	}
 	ask.Pages = res.Pages
 	v, err = a.deps.Actors.AskOrg(orgID, ask)
@@ -72,3 +74,24 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	rep.Completed()
 	return Quote{PageCount: res.Pages, AllowancePages: q.AllowancePages, WalletMicros: q.WalletMicros, Payable: q.Payable, Report: rep}, nil
 }
+
+// renderRefusal is a dry run's failed render as the caller is told it: an
+// engine's failure with the message its document would fail with
+// (actors.Failure), still render.ErrRender, so that the engine's own error
+// (the browser's output, the node's paths) reaches the log and not the
+// API; the data's and the limits' refusals (ErrFill, ErrTimeout,
+// ErrTooManyPages) are the caller's to read, as they are.
+func renderRefusal(orgID string, err error) error {
+	if !errors.Is(err, render.ErrRender) || errors.Is(err, render.ErrFill) || errors.Is(err, render.ErrTimeout) || errors.Is(err, render.ErrTooManyPages) {
+		return err
+	}
+	slog.Warn("a dry run's render failed", "org", orgID, "err", err)
+	_, msg := actors.Failure(err)
+	return &engineFailure{msg: msg}
+}
+
+// engineFailure is render.ErrRender with the message a user is shown.
+type engineFailure struct{ msg string }
+
+func (e *engineFailure) Error() string { return e.msg }
+func (e *engineFailure) Unwrap() error { return render.ErrRender }

@@ -1,12 +1,17 @@
 package transport_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/node"
 )
 
 // sheetsVersion is a template with one page per string of data's sheets and
@@ -262,5 +267,42 @@ func TestRealtimeDryRun(t *testing.T) {
 	}
 	if docs := listDocuments(t, n, n.Key, "").Items; len(docs) != 0 {
 		t.Fatalf("%d documents", len(docs))
+	}
+}
+
+// TestDryRunRenderFailureTellsNoInternals: a dry run whose engine fails is
+// refused with the message its document would fail with, not the engine's
+// own error (the browser's output, the node's paths), which only the log
+// gets.
+func TestDryRunRenderFailureTellsNoInternals(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "chromium")
+	script := "#!/bin/sh\necho 'fatal: cannot open /srv/platen-internal/profile-9f3a' >&2\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := testnode.Start(t, func(c *node.Config) { c.ChromiumBin = bin })
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates", n.Key, sheetsVersion()); r.Status != 201 {
+		t.Fatal(r)
+	}
+	body := sheetsBody(1, true)
+	body["engine"] = "chromium"
+	dry := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, body)
+	if dry.Status != 422 || dry.Code() != "RENDER_FAILED" {
+		t.Fatalf("dry run: %s", dry)
+	}
+	if strings.Contains(string(dry.Body), "platen-internal") || strings.Contains(string(dry.Body), bin) {
+		t.Fatalf("the dry run's refusal tells the engine's error: %s", dry.Body)
+	}
+	delete(body, "dryRun")
+	real := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, body)
+	doc := testnode.DataAs[map[string]any](t, real)
+	if doc["status"] != "failed" || doc["errorCode"] != "RENDER_FAILED" {
+		t.Fatalf("the real request: %s", real.Body)
+	}
+	var env struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(dry.Body, &env); err != nil || env.Error.Message != doc["message"] {
+		t.Fatalf("the dry run says %q, its document %q", env.Error.Message, doc["message"])
 	}
 }

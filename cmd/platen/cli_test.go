@@ -607,3 +607,48 @@ func TestDocumentsDownloadIgnoresAServerPath(t *testing.T) {
 		t.Fatalf("doc_1.pdf: %q, %v", b, err)
 	}
 }
+
+// TestProfileFileWritesNoFileItDidNotMake: saving the profile file writes
+// the keys into a file of its own, never into one left beside it (a
+// readable file or a symlink named as the old temporary file was).
+func TestProfileFileWritesNoFileItDidNotMake(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	t.Setenv("PLATEN_CONFIG", config)
+	planted := config + ".tmp"
+	if err := os.WriteFile(planted, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(planted, 0o666)
+	plantedInfo, err := os.Stat(planted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, config+".tmp2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := saveProfile("p", Profile{URL: "http://127.0.0.1:1", Key: "plt_secret"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(config); err == nil && os.SameFile(st, plantedInfo) {
+		t.Fatal("the keys were written into a file someone else left beside the profile file (its owner keeps reading it)")
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "mine" {
+		t.Fatalf("a file was overwritten: %q", b)
+	}
+	st, err := os.Stat(config)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the profile file: %v, %v", st, err)
+	}
+	if b, _ := os.ReadFile(config); !strings.Contains(string(b), "plt_secret") {
+		t.Fatalf("the profile file: %q", b)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 4 { // config.json, the planted two, victim
+		t.Fatalf("left behind: %v", entries)
+	}
+}

@@ -75,7 +75,8 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	return Quote{PageCount: res.Pages, AllowancePages: q.AllowancePages, WalletMicros: q.WalletMicros, Payable: q.Payable, Report: rep}, nil
 }
 
-// renderRefusal is a dry run's failed render as the caller is told it: an
+// renderRefusal is a failed render answered to its caller (a dry run, a
+// preview) as the caller is told it: an
 // engine's failure with the message its document would fail with
 // (actors.Failure), still render.ErrRender, so that the engine's own error
 // (the browser's output, the node's paths) reaches the log and not the
@@ -85,7 +86,7 @@ func renderRefusal(orgID string, err error) error {
 	if !errors.Is(err, render.ErrRender) || errors.Is(err, render.ErrFill) || errors.Is(err, render.ErrTimeout) || errors.Is(err, render.ErrTooManyPages) {
 		return err
 	}
-	slog.Warn("a dry run's render failed", "org", orgID, "err", err)
+	slog.Warn("a render answered to its caller failed", "org", orgID, "err", err)
 	_, msg := actors.Failure(err)
 	return &engineFailure{msg: msg}
 }

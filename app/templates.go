@@ -165,8 +165,11 @@ func (a *App) Preview(ctx context.Context, orgID, templateRef string, in Preview
 		return Preview{}, err
 	}
 	res, err := a.deps.Renderer.Render(ctx, req)
-	if err != nil || in.Image == nil {
-		return Preview{Template: t, Version: n, Result: res}, err
+	if err != nil {
+		return Preview{Template: t, Version: n, Result: res}, renderRefusal(orgID, err)
+	}
+	if in.Image == nil {
+		return Preview{Template: t, Version: n, Result: res}, nil
 	}
 	if in.Image.Page > res.Pages {
 		return Preview{}, fault.Invalid("page", "the preview has %d page(s); ask for page 1 to %d", res.Pages, res.Pages)

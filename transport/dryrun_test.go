@@ -306,3 +306,24 @@ func TestDryRunRenderFailureTellsNoInternals(t *testing.T) {
 		t.Fatalf("the dry run says %q, its document %q", env.Error.Message, doc["message"])
 	}
 }
+
+// TestPreviewRenderFailureTellsNoInternals: a preview whose engine fails is
+// refused with a document's message, not the engine's own error.
+func TestPreviewRenderFailureTellsNoInternals(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "chromium")
+	script := "#!/bin/sh\necho 'fatal: cannot open /srv/platen-internal/profile-9f3a' >&2\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := testnode.Start(t, func(c *node.Config) { c.ChromiumBin = bin })
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates", n.Key, sheetsVersion()); r.Status != 201 {
+		t.Fatal(r)
+	}
+	r := testnode.Do(t, "POST", n.URL+"/v1/templates/sheets/preview", n.Key, map[string]any{"engine": "chromium"})
+	if r.Status != 422 || r.Code() != "RENDER_FAILED" {
+		t.Fatalf("preview: %s", r)
+	}
+	if strings.Contains(string(r.Body), "platen-internal") || strings.Contains(string(r.Body), bin) {
+		t.Fatalf("the preview's refusal tells the engine's error: %s", r.Body)
+	}
+}

@@ -194,6 +194,50 @@ func TestDryRunQuotesTheChargeOnAWalletPlan(t *testing.T) {
 	}
 }
 
+// TestDryRunQuotesTheChargeThatFillsTheAllowanceExactly: on both plans, a
+// document of exactly the pages left is quoted payable and all from the
+// allowance, and charged so; on the wallet plan, a document that takes the
+// wallet exactly to zero is quoted payable and charged so. The next request,
+// dry or real, is refused alike.
+func TestDryRunQuotesTheChargeThatFillsTheAllowanceExactly(t *testing.T) {
+	for _, plan := range []string{"sandbox", "starter"} {
+		t.Run(plan, func(t *testing.T) {
+			n := testnode.Start(t, nil)
+			org, key := n.OrgID, n.Key
+			if plan == "sandbox" {
+				if r := testnode.Do(t, "PUT", n.URL+"/admin/v1/plans/sandbox", n.OperatorToken, map[string]any{"monthlyPages": 3}); r.Status != 200 {
+					t.Fatal(r)
+				}
+			} else {
+				org, key = paidOrg(t, n, 3, 5000)
+			}
+			if r := testnode.Do(t, "POST", n.URL+"/v1/templates", key, sheetsVersion()); r.Status != 201 {
+				t.Fatal(r)
+			}
+			_, q := dryRun(t, n, org, key, sheetsBody(3, true))
+			if q.PageCount != 3 || q.AllowancePages != 3 || q.WalletMicros != 0 || !q.Payable {
+				t.Fatalf("quote of exactly the allowance left %+v", q)
+			}
+			checkQuoteIsTheCharge(t, n, org, key, 3, q)
+			if l := ledger(t, n, org); l.PagesUsed != 3 {
+				t.Fatalf("%d pages used, want 3", l.PagesUsed)
+			}
+			if plan == "starter" {
+				credit(t, n, org, 15000, "topup-exact")
+				_, q = dryRun(t, n, org, key, sheetsBody(3, true))
+				if q.PageCount != 3 || q.AllowancePages != 0 || q.WalletMicros != 15000 || !q.Payable {
+					t.Fatalf("quote of exactly the wallet %+v", q)
+				}
+				checkQuoteIsTheCharge(t, n, org, key, 3, q)
+				if l := ledger(t, n, org); l.BalanceMicros != 0 {
+					t.Fatalf("balance %d, want 0", l.BalanceMicros)
+				}
+			}
+			sameRefusal(t, n, org, key, sheetsBody(1, false), 402, "PAYMENT_REQUIRED")
+		})
+	}
+}
+
 // TestDryRunKeepsNothing: the Idempotency-Key of a dry run is not used up,
 // and the quote carries the render's report.
 func TestDryRunKeepsNothing(t *testing.T) {

@@ -14,13 +14,13 @@ import (
 	"github.com/platen/platen/client"
 )
 
-const generateUsage = `Usage: platen generate TEMPLATE [--data FILE|-] [--engine E] [--version N]
+const generateUsage = `Usage: platen generate TEMPLATE [--data FILE|-] [--sample] [--engine E] [--version N]
                        [--wait=false] [-o out.pdf] [--dry-run] [--json]
 
 Generates a document from the template TEMPLATE (slug or id) with the JSON
 object in FILE (- for standard input), or with --sample the version's own
-sample data (default: no data, the template's schema permitting), prints it (id, status, pages, charge, engine) and with -o writes
-its PDF. It waits until the document is completed or failed unless
+sample data (default: no data, the template's schema permitting), prints it
+(id, status, pages, charge, engine) and with -o writes its PDF. It waits until the document is completed or failed unless
 --wait=false. A failed document exits 1 with its error code.
 
 --dry-run renders the document without storing or billing it and prints the

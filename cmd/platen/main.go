@@ -79,7 +79,7 @@ Usage: platen COMMAND [ARGS] [flags]; 'platen help COMMAND' or -h shows a comman
 Working with a node (the API, with a key):
   login --url URL --key KEY     check a key and save it as a profile
   profiles                      the saved profiles
-  templates list|pull|push|activate
+  templates list|pull|push|activate|starters|copy
                                 templates, and a template as a folder of files
   generate TEMPLATE [--data FILE] [-o out.pdf] [--dry-run]
                                 make a document, or quote one

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	"net/http/httptest"
 	"time"
 
 	"github.com/platen/platen/client"
@@ -144,10 +145,12 @@ func ExampleVerifyWebhook() {
 	// platen: webhook signature does not match
 }
 
-// A webhook receiver: ParseWebhook verifies and decodes the delivery.
+// A webhook receiver: ParseWebhook verifies and decodes the delivery. Here
+// one signed delivery, and one signed with another secret, go through the
+// handler.
 func ExampleParseWebhook() {
 	secret := "whsec_…" // shown once, when the endpoint was created
-	http.HandleFunc("/platen", func(w http.ResponseWriter, r *http.Request) {
+	receiver := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ev, err := client.ParseWebhook(r, secret)
 		if err != nil {
 			http.Error(w, "bad signature", http.StatusBadRequest)
@@ -156,11 +159,28 @@ func ExampleParseWebhook() {
 		if ev.Event == "document.completed" {
 			doc, err := ev.Document()
 			if err == nil {
-				log.Printf("document %s is ready: %s", doc.ID, doc.URL)
+				fmt.Printf("document %s is ready: %s\n", doc.ID, doc.URL)
 			}
 		}
 		w.WriteHeader(http.StatusNoContent)
 	})
+	http.Handle("/platen", receiver) // in your server
+
+	body := []byte(`{"v":1,"id":"dlv_1","event":"document.completed","data":{"id":"doc_1","status":"completed","url":"https://platen.example/files/doc_1/invoice.pdf"}}`)
+	for _, signer := range []string{secret, "whsec_other"} {
+		t := time.Now().Unix()
+		mac := hmac.New(sha256.New, []byte(signer))
+		fmt.Fprintf(mac, "%d.%s", t, body)
+		r := httptest.NewRequest("POST", "/platen", bytes.NewReader(body))
+		r.Header.Set(client.SignatureHeader, fmt.Sprintf("t=%d,v1=%x", t, mac.Sum(nil)))
+		w := httptest.NewRecorder()
+		receiver.ServeHTTP(w, r)
+		fmt.Println(w.Code)
+	}
+	// Output:
+	// document doc_1 is ready: https://platen.example/files/doc_1/invoice.pdf
+	// 204
+	// 400
 }
 
 // Realtime generates without polling: Generate answers when the document

@@ -86,7 +86,7 @@ type Report struct {
 	Engine       string        `json:"engine,omitempty"`
 	EngineReason string        `json:"engineReason,omitempty"`
 	Fonts        *Fonts        `json:"fonts,omitempty"`
-	FailedAssets []FailedAsset `json:"failedAssets,omitempty"`
+	FailedAssets []FailedAsset `json:"failedAssets"`
 	Ms           *StageTimes   `json:"ms,omitempty"`
 	// Bytes and SHA256 describe the PDF, when one was made.
 	Bytes  int64  `json:"bytes,omitempty"`

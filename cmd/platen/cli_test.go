@@ -324,6 +324,19 @@ func TestGenerateAndDocuments(t *testing.T) {
 	if d.Report == nil || d.Report.SHA256 != hex.EncodeToString(sum[:]) {
 		t.Fatalf("the document's report: %+v", d.Report)
 	}
+	// --json prints the API's data: the report's lists are there when
+	// empty, as the API (and openapi.yaml's required) has them.
+	var raw struct {
+		Report map[string]json.RawMessage `json:"report"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"engine", "engineReason", "fonts", "failedAssets", "ms", "bytes", "sha256"} {
+		if _, ok := raw.Report[k]; !ok {
+			t.Fatalf("documents get --json: the report lacks %q:\n%s", k, out)
+		}
+	}
 	out = mustCLI(t, "documents", "get", m)
 	for _, want := range []string{"Render report:", "SHA-256:", hex.EncodeToString(sum[:]), "Time (ms):", "rendering"} {
 		if !strings.Contains(out, want) {

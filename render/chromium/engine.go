@@ -114,28 +114,63 @@ type page struct {
 	in     *instance // the browser it belongs to
 	cancel context.CancelFunc
 
-	mu sync.Mutex // guards refused
-	// refused is what the page asked for and was refused since its
-	// current print began: the document's failed assets.
+	mu sync.Mutex // guards job and refused
+	// job is the print under way on the page, 0 between prints: begin
+	// and end change it, and a refusal is recorded only for the job that
+	// was current when its event reached the page's goroutine. Pages are
+	// reused across organisations' documents, and an event of one print
+	// (a print-only background URL, say) may be handled after the next
+	// print began; it must not land in that document's report.
+	job  uint64
+	jobs uint64 // the last job handed out
+	// refused is what the page asked for and was refused during job: the
+	// document's failed assets.
 	refused []string
 }
 
-// refuse records a request the page was refused.
-func (pg *page) refuse(url string) {
+// current is the job a request event is handled for: read once, as the
+// event arrives, and passed to refuse.
+func (pg *page) current() uint64 {
 	pg.mu.Lock()
 	defer pg.mu.Unlock()
+	return pg.job
+}
+
+// refuse records a request the page was refused during job; a request of
+// another job, or of none, is dropped.
+func (pg *page) refuse(job uint64, url string) {
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	if job == 0 || job != pg.job {
+		return
+	}
 	if len(pg.refused) < 256 {
 		pg.refused = append(pg.refused, url)
 	}
 }
 
-// takeRefused returns what was refused since the last call and starts
-// again.
-func (pg *page) takeRefused() []string {
+// begin starts a new job on the page, with nothing refused, and returns
+// it.
+func (pg *page) begin() uint64 {
 	pg.mu.Lock()
 	defer pg.mu.Unlock()
-	out := pg.refused
+	pg.jobs++
+	pg.job = pg.jobs
 	pg.refused = nil
+	return pg.job
+}
+
+// end closes job and returns what it was refused; from then on the page
+// records nothing until the next begin. An end of a job that is no longer
+// current returns nothing.
+func (pg *page) end(job uint64) []string {
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	if job != pg.job {
+		return nil
+	}
+	out := pg.refused
+	pg.job, pg.refused = 0, nil
 	return out
 }
 
@@ -317,7 +352,8 @@ func (e *Engine) newPage(in *instance) (*page, error) {
 			_ = proto.FetchContinueRequest{RequestID: ev.RequestID}.Call(guarded)
 			return
 		}
-		pg.refuse(ev.Request.URL) // before the answer, which lets the print go on
+		job := pg.current()
+		pg.refuse(job, ev.Request.URL) // before the answer, which lets the print go on
 		_ = proto.FetchFailRequest{RequestID: ev.RequestID, ErrorReason: proto.NetworkErrorReasonBlockedByClient}.Call(guarded)
 	})
 	go wait()
@@ -499,7 +535,8 @@ const assetWait = 5 * time.Second
 
 func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, error) {
 	p := pg.p.Context(ctx)
-	pg.takeRefused() // what an earlier document left
+	jobID := pg.begin()
+	defer pg.end(jobID) // a failed print: what it was refused is nobody's
 	if err := p.SetDocumentContent(noRefresh(job.HTML)); err != nil {
 		return nil, fmt.Errorf("%w: load document: %v", render.ErrRender, err)
 	}
@@ -569,7 +606,7 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 				broken = append(broken, v.Str())
 			}
 		}
-		find(f, job, pdf, pg.takeRefused(), broken, e.cfg.Fonts)
+		find(f, job, pdf, pg.end(jobID), broken, e.cfg.Fonts)
 	}
 	// Free the document's memory before the page waits for its next job.
 	_ = pg.p.Timeout(e.cfg.ProbeTimeout).SetDocumentContent("")

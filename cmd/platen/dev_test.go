@@ -193,4 +193,30 @@ func TestServeDevAndWebhooksListenAsProcesses(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(list)) != "[]" {
 		t.Fatalf("endpoints after listen stopped: %v %s", err, list)
 	}
+
+	// platen watch, with the profile's node and key, prints the feed and
+	// stops at Ctrl-C.
+	watch := platen("watch", "--since", "0")
+	wout, werr := &testnode.SyncBuffer{}, &testnode.SyncBuffer{}
+	watch.Stdout, watch.Stderr = wout, werr
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	wexited := make(chan error, 1)
+	go func() { wexited <- watch.Wait() }()
+	t.Cleanup(func() { watch.Process.Kill() })
+	poll.Until(t, 30*time.Second, func() error {
+		if !strings.Contains(wout.String(), id) {
+			return fmt.Errorf("watch has not printed %s: %s %s", id, wout.String(), werr.String())
+		}
+		return nil
+	})
+	if err := watch.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-wexited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("watch did not stop 10 s after Ctrl-C")
+	}
 }

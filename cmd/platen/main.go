@@ -25,15 +25,18 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	// Ctrl-C or SIGTERM ends a command for people through its context
-	// (webhooks listen deletes its endpoint); serve handles its own.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	var err error
 	switch os.Args[1] {
 	case "login", "profiles", "templates", "generate", "documents", "keys", "webhooks":
+		// Ctrl-C or SIGTERM ends a command for people through its context
+		// (webhooks listen deletes its endpoint). The other commands keep
+		// the signals' default, ending the process (watch, render), or
+		// handle their own (serve): catching the signals for them made
+		// Ctrl-C do nothing.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err = people[os.Args[1]](ctx, os.Args[2:], os.Stdout)
-	case "serve":
 		stop()
+	case "serve":
 		err = serve(os.Args[2:])
 	case "admin":
 		err = admin(os.Args[2:], os.Stdout)
@@ -47,7 +50,7 @@ func main() {
 		fmt.Println("platen", version)
 	case "help", "-h", "--help":
 		if len(os.Args) > 2 && people[os.Args[2]] != nil {
-			err = people[os.Args[2]](ctx, []string{"-h"}, os.Stdout)
+			err = people[os.Args[2]](context.Background(), []string{"-h"}, os.Stdout)
 			break
 		}
 		fmt.Fprint(os.Stdout, helpText)
@@ -56,7 +59,6 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	stop()
 	if errors.Is(err, errHelp) {
 		err = nil
 	}

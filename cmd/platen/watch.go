@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,31 +21,32 @@ import (
 //	platen watch --url http://127.0.0.1:8080 --key plt_… [--events document.completed,…] [--since N]
 func watch(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	url := fs.String("url", "http://127.0.0.1:8080", "node address (PLATEN_URL)")
-	key := fs.String("key", "", "API key (PLATEN_KEY)")
+	url := fs.String("url", "", "node address (PLATEN_URL; default: the profile's, else http://127.0.0.1:8080)")
+	key := fs.String("key", "", "API key (PLATEN_KEY, PLATEN_API_KEY or the profile's)")
 	events := fs.String("events", "", "comma-separated event kinds (default: every kind the key may read)")
 	since := fs.String("since", "", "replay the events after this cursor first")
 	once := fs.Bool("once", false, "stop when the connection ends instead of reconnecting")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp // the flags are printed
+		}
 		return err
 	}
 	if err := applyEnv(fs); err != nil {
 		return err
 	}
-	if *key == "" {
-		// The CLI's configuration (PLATEN_API_KEY, a profile), as the other
-		// commands for people take it.
-		t, err := (&globals{}).resolve()
+	if *key == "" || *url == "" {
+		// The CLI's configuration (PLATEN_API_KEY, PLATEN_URL, a profile),
+		// as the other commands for people take it, for what the flags and
+		// PLATEN_KEY did not give.
+		t, err := (&globals{key: *key, url: *url}).resolve()
 		if err != nil {
 			return err
 		}
-		if t.Key == "" {
-			return fmt.Errorf("an API key is required: --key, PLATEN_KEY, PLATEN_API_KEY or a profile ('platen login')")
-		}
-		*key = t.Key
-		if *url == "http://127.0.0.1:8080" {
-			*url = t.URL
-		}
+		*key, *url = t.Key, t.URL
+	}
+	if *key == "" {
+		return fmt.Errorf("an API key is required: --key, PLATEN_KEY, PLATEN_API_KEY or a profile ('platen login')")
 	}
 	ws := strings.Replace(strings.Replace(strings.TrimSuffix(*url, "/"), "https://", "wss://", 1), "http://", "ws://", 1) + "/v1/realtime"
 	var kinds []string

@@ -192,6 +192,7 @@ func TestDryRunQuotesTheChargeOnAWalletPlan(t *testing.T) {
 	if q.WalletMicros != 15000 || q.Payable {
 		t.Fatalf("quote over the wallet %+v", q)
 	}
+	checkQuoteIsTheCharge(t, n, org, key, 3, q) // accepted, and charged as quoted: the wallet is at -4000
 }
 
 // TestDryRunQuotesTheChargeThatFillsTheAllowanceExactly: on both plans, a

@@ -57,7 +57,18 @@ type (
 		AnyScope bool
 	}
 	// RevokeKey revokes an API key; the Reply's value is the key record.
-	RevokeKey struct{ KeyID string }
+	RevokeKey struct {
+		KeyID string
+		// Holder is the scopes of the key or person asking, who may revoke
+		// only a key whose scopes they hold themselves, as CreateKey's
+		// Holder may give only those: a weaker key revoking a stronger one
+		// is fault.ErrForbidden naming the scope. A key holds its own
+		// scopes, so it may always revoke itself.
+		Holder []string
+		// AnyScope is set only by the operator, who may revoke any key;
+		// Holder is then not read.
+		AnyScope bool
+	}
 	// CreditWallet adds money to the wallet; the Reply's value is a Credit.
 	CreditWallet struct {
 		AmountMicros int64
@@ -272,6 +283,12 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 			a.reply(c, sender, nil, fmt.Errorf("%w: key %s", fault.ErrNotFound, m.KeyID))
 			return
 		}
+		if !m.AnyScope {
+			if err := checkRevocable(m.Holder, key.Scopes); err != nil {
+				a.reply(c, sender, nil, err)
+				return
+			}
+		}
 		if key.RevokedAt != nil {
 			a.reply(c, sender, key, nil)
 			return
@@ -444,6 +461,18 @@ func checkHeld(holder, scopes []string) error {
 		if !auth.Grants(holder, auth.Scope(s)) {
 			return &fault.FieldError{Kind: fault.ErrForbidden, Field: "scopes",
 				Msg: fmt.Sprintf("a key may only give scopes it holds itself, and the caller lacks %s (%s)", s, auth.Label(s))}
+		}
+	}
+	return nil
+}
+
+// checkRevocable is RevokeKey's rule: the asker holds every scope of the
+// key it revokes.
+func checkRevocable(holder, scopes []string) error {
+	for _, s := range scopes {
+		if !auth.Grants(holder, auth.Scope(s)) {
+			return &fault.FieldError{Kind: fault.ErrForbidden, Field: "keyId",
+				Msg: fmt.Sprintf("a key may only revoke keys whose scopes it holds itself, and the caller lacks %s (%s)", s, auth.Label(s))}
 		}
 	}
 	return nil

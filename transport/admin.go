@@ -166,7 +166,7 @@ func (s *Server) adminRevokeKey(r *request) error {
 	if err != nil {
 		return err
 	}
-	v, err := r.askOrg(id, actors.RevokeKey{KeyID: r.param("keyId")})
+	v, err := r.askOrg(id, actors.RevokeKey{KeyID: r.param("keyId"), AnyScope: true})
 	if err != nil {
 		return err
 	}

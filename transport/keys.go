@@ -15,7 +15,8 @@ import (
 // Keys of the calling organisation, as /v1/keys (scopes keys.read and
 // keys.write) and the console's key page (owners) serve them. Both ask the
 // organisation's actor, which refuses a key stronger than its maker
-// (actors.CreateKey's Holder): a key or person gives only scopes it holds.
+// (actors.CreateKey's Holder): a key or person gives only scopes it holds,
+// and revokes only keys whose scopes it holds (actors.RevokeKey's Holder).
 
 // orgKeyView is an API key as its organisation sees it: without its value,
 // with when it was last used.
@@ -67,8 +68,8 @@ func (s *Server) createKey(r *request) error {
 	return r.ok(http.StatusCreated, view, "key created; copy it now, it is not shown again")
 }
 
-// revokeKey revokes one of the organisation's keys; another organisation's
-// is not found.
+// revokeKey revokes one of the organisation's keys whose scopes the caller
+// holds (actors.RevokeKey's Holder); another organisation's is not found.
 func (s *Server) revokeKey(r *request) error {
 	id := r.param("keyId")
 	k, err := s.deps.Store.APIKey(id)
@@ -78,7 +79,7 @@ func (s *Server) revokeKey(r *request) error {
 	if err != nil {
 		return err
 	}
-	v, err := r.askOrg(r.org.ID, actors.RevokeKey{KeyID: id})
+	v, err := r.askOrg(r.org.ID, actors.RevokeKey{KeyID: id, Holder: slices.Clone(r.key.Scopes)})
 	if err != nil {
 		return err
 	}

@@ -102,3 +102,46 @@ func TestKeysOverTheAPI(t *testing.T) {
 		t.Fatalf("index: %s", idx)
 	}
 }
+
+// TestKeyRevokesOnlyKeysNoStrongerThanItself is creation's rule applied to
+// revoking through /v1/keys: a key with keys.write may not revoke a key
+// holding a scope it lacks (the owner's all-scope key, say), but may revoke
+// a key no stronger than itself and itself; the console's owner and the
+// operator revoke any key.
+func TestKeyRevokesOnlyKeysNoStrongerThanItself(t *testing.T) {
+	n := testnode.Start(t, nil)
+	weakID, weak := createKey(t, n, n.OrgID, "keys.write", "templates.read")
+	strongID, strong := createKey(t, n, n.OrgID, "keys.write", "keys.read", "templates.read", "wallet.read")
+	peerID, _ := createKey(t, n, n.OrgID, "templates.read")
+
+	r := testnode.Do(t, "DELETE", n.URL+"/v1/keys/"+strongID, weak, nil)
+	if r.Status != http.StatusForbidden || r.Code() != "FORBIDDEN" || !strings.Contains(r.Message(), "keys.read") {
+		t.Fatalf("a weaker key revoked a stronger one: %s", r)
+	}
+	if r := testnode.Do(t, "GET", n.URL+"/v1/keys", strong, nil); r.Status != http.StatusOK {
+		t.Fatalf("the stronger key after the refusal: %s", r)
+	}
+	if r := testnode.Do(t, "DELETE", n.URL+"/v1/keys/"+peerID, weak, nil); r.Status != http.StatusOK {
+		t.Fatalf("revoking a key no stronger: %s", r)
+	}
+
+	// The console's owner holds every scope.
+	owner := newPerson(t, n)
+	owner.accept(n.OwnerLink, "ada@example.com", "correct horse battery")
+	owner.must(200, "DELETE", "/console/api/keys/"+strongID, nil)
+
+	// The operator revokes any key; a key revokes itself.
+	allID, _ := createKey(t, n, n.OrgID, "keys.write", "keys.read", "templates.read", "templates.write", "wallet.read")
+	if r := testnode.Do(t, "DELETE", n.URL+"/v1/keys/"+allID, weak, nil); r.Status != http.StatusForbidden {
+		t.Fatalf("a weaker key revoked a stronger one: %s", r)
+	}
+	if r := testnode.Do(t, "DELETE", n.URL+"/admin/v1/orgs/"+n.OrgID+"/keys/"+allID, n.OperatorToken, nil); r.Status != http.StatusOK {
+		t.Fatalf("the operator's revoke: %s", r)
+	}
+	if r := testnode.Do(t, "DELETE", n.URL+"/v1/keys/"+weakID, weak, nil); r.Status != http.StatusOK {
+		t.Fatalf("a key revoking itself: %s", r)
+	}
+	if r := testnode.Do(t, "GET", n.URL+"/v1/templates", weak, nil); r.Status != http.StatusUnauthorized {
+		t.Fatalf("a revoked key works: %s", r)
+	}
+}

@@ -159,7 +159,8 @@ func TestQuickstart(t *testing.T) {
 	if got := pdfText(t, filepath.Join(work, "bill.pdf")); !strings.Contains(strings.ToLower(got), "bill") {
 		t.Errorf("bill.pdf does not carry the pushed title:\n%s", got)
 	}
-	if !strings.Contains(dryRun, "Payable now:") || !strings.Contains(dryRun, "nothing was stored or billed") {
+	// The sandbox has no wallet: its quote takes nothing from one.
+	if !strings.Contains(dryRun, "From the wallet:     nothing") || !strings.Contains(dryRun, "Payable now:") || !strings.Contains(dryRun, "nothing was stored or billed") {
 		t.Errorf("the dry run printed no quote:\n%s", dryRun)
 	}
 	// Three documents: the first PDF, the one the webhook reported, and the

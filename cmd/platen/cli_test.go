@@ -549,6 +549,10 @@ func TestGenerateDryRunQuotesWhatTheDocumentCosts(t *testing.T) {
 	if _, err := cli(t, "generate", "statement", "--data", empty, "--dry-run"); err == nil || !strings.Contains(err.Error(), "PAYLOAD_VALIDATION_FAILED (HTTP 422)") {
 		t.Fatalf("a dry run with data the schema refuses: %v", err)
 	}
+	os.WriteFile(empty, []byte(" \n"), 0o644)
+	if _, err := cli(t, "generate", "statement", "--data", empty, "--dry-run"); err == nil || !strings.Contains(err.Error(), "is empty") {
+		t.Fatalf("an empty data file: %v", err)
+	}
 
 	out = mustCLI(t, "generate", "statement", "--sample")
 	want := fmt.Sprintf("Charge:        1 page from the allowance, %s from the wallet (%s)", plural(int64(q.PageCount-1), "page"), micros(q.WalletMicros))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -65,6 +66,9 @@ func generate(ctx context.Context, args []string, out io.Writer) error {
 		if name == "-" {
 			name = "standard input"
 		}
+		if len(bytes.TrimSpace(raw)) == 0 {
+			return fmt.Errorf("%s: is empty; the data must be a JSON object", name)
+		}
 		if err := checkJSON(name, raw); err != nil {
 			return err
 		}
@@ -112,7 +116,7 @@ func generate(ctx context.Context, args []string, out io.Writer) error {
 		}
 		fields(out, "Pages", strconv.Itoa(q.PageCount),
 			"From the allowance", plural(q.AllowancePages, "page"),
-			"From the wallet", micros(q.WalletMicros),
+			"From the wallet", walletShare(q.WalletMicros),
 			"Payable now", payable, "Engine", engine, "Why", why)
 		fmt.Fprintln(out, "Dry run: nothing was stored or billed.")
 		return nil
@@ -263,4 +267,13 @@ func printReport(out io.Writer, r *client.Report) {
 		}
 		fmt.Fprintln(out, line)
 	}
+}
+
+// walletShare is a quote's amount from the wallet, or "nothing" when the
+// allowance covers every page (always, on a plan without a wallet).
+func walletShare(m int64) string {
+	if m == 0 {
+		return "nothing"
+	}
+	return micros(m)
 }

@@ -94,20 +94,40 @@ export async function errorOf(res: Response): Promise<PlatenError> {
   } as ConstructorParameters<typeof PlatenError>[0]);
 }
 
-/** retryable says whether a refusal may be sent again as it was. */
-function retryable(err: PlatenError, method: string, idempotent: boolean): boolean {
+/**
+ * safeToRepeat says whether an operation may be sent again when its outcome
+ * is not known (a lost connection, a 503 UNAVAILABLE): GET, PUT and DELETE,
+ * which mean the same sent twice, and POST /v1/documents, which always
+ * carries an Idempotency-Key the node honours. No other POST honours one.
+ * The Go client (client/client.go send) has the same rule.
+ */
+export function safeToRepeat(op: Operation): boolean {
+  switch (op.method) {
+    case "GET":
+    case "PUT":
+    case "DELETE":
+      return true;
+    case "POST":
+      return op.path === "/v1/documents";
+  }
+  return false;
+}
+
+/**
+ * retryable says whether a refusal may be sent again as it was: a 429, or
+ * a 503 OVERLOADED (nothing was done) always; any other 503 only where
+ * repeating is safe.
+ */
+function retryable(err: PlatenError, safe: boolean): boolean {
   if (err.status === 429) return true;
   if (err.status !== 503) return false;
-  // UNAVAILABLE whose outcome is not known may have taken effect: only a
-  // read, or a write with an Idempotency-Key, is safe to send again.
-  if (err.code === "UNAVAILABLE" && /not known/i.test(err.message)) return method === "GET" || idempotent;
-  return true;
+  return safe || err.code === "OVERLOADED";
 }
 
 /**
  * send sends an operation, retrying 429 and 503 refusals up to maxRetries
  * times with backoff, honouring Retry-After, and a lost connection when it
- * is safe (a GET, or a request with an Idempotency-Key). Every attempt sends the same
+ * is safe (safeToRepeat). Every attempt sends the same
  * body and the same headers (an Idempotency-Key among them). It answers the
  * successful Response, or throws the last refusal as a PlatenError.
  */
@@ -122,21 +142,21 @@ export async function send(t: Transport, op: Operation, init: CallInit = {}): Pr
     headers["Content-Type"] = "application/json";
   }
   const maxRetries = init.maxRetries ?? t.maxRetries;
-  const idempotent = "Idempotency-Key" in headers;
+  const safe = safeToRepeat(op);
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
       res = await t.fetch(url, { method: op.method, headers, ...(body !== undefined ? { body } : {}), ...(init.signal ? { signal: init.signal } : {}) });
     } catch (err) {
       // A lost connection: the request may or may not have been served, so
-      // only a read, or a write with an Idempotency-Key, is sent again.
-      if (init.signal?.aborted || attempt >= maxRetries || !(op.method === "GET" || idempotent)) throw err;
+      // only an operation safe to repeat is sent again.
+      if (init.signal?.aborted || attempt >= maxRetries || !safe) throw err;
       await sleep(backoff(attempt), init.signal);
       continue;
     }
     if (res.ok) return res;
     const err = await errorOf(res);
-    if (attempt >= maxRetries || !retryable(err, op.method, idempotent)) throw err;
+    if (attempt >= maxRetries || !retryable(err, safe)) throw err;
     await sleep(backoff(attempt, err.retryAfter), init.signal);
   }
 }

@@ -194,7 +194,7 @@ func (g *globals) resolve() (target, error) {
 // needKey is target's key, or an error saying how to give one.
 func (t target) needKey() error {
 	if t.Key == "" {
-		return errors.New("no API key: pass --key, set PLATEN_API_KEY, or save a profile with 'platen login --url URL --key KEY'")
+		return errors.New("no API key: pass --key, set PLATEN_API_KEY, or save a profile with 'platen login --url URL'")
 	}
 	return nil
 }

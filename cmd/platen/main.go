@@ -79,7 +79,8 @@ const helpText = `Platen renders PDF documents from templates and data.
 Usage: platen COMMAND [ARGS] [flags]; 'platen help COMMAND' or -h shows a command's flags.
 
 Working with a node (the API, with a key):
-  login --url URL --key KEY     check a key and save it as a profile
+  login --url URL               check a key (PLATEN_API_KEY, stdin or a prompt)
+                                and save it as a profile
   profiles                      the saved profiles
   templates list|pull|push|activate|starters|copy
                                 templates, and a template as a folder of files

@@ -50,6 +50,11 @@ type (
 		EstimatePages   int
 		// Pages is the dry run's page count; 0 before it is rendered.
 		Pages int
+		// IdempotencyKey and BodyHash, when set, are checked as
+		// CreateDocument's are, and first: a key used with another body is
+		// the same conflict, and a key used with this body answers the
+		// Quote's Replay. Neither is recorded.
+		IdempotencyKey, BodyHash string
 	}
 	// ChangeDocument moves a document on (Kind is one of the document
 	// command kinds other than create). The Reply carries no value: read the
@@ -71,6 +76,10 @@ type Quote struct {
 	WalletMicros   int64
 	// Payable says billing.Hold covers Pages now.
 	Payable bool
+	// Replay is the document a CreateDocument with QuoteDocument's
+	// Idempotency-Key and body would answer again, charging nothing more;
+	// the rest of the Quote is then not decided.
+	Replay *storage.Document
 }
 
 // quote decides a QuoteDocument: the same hold as a CreateDocument of the
@@ -81,6 +90,15 @@ func (a *orgActor) quote(m QuoteDocument, now time.Time) (Quote, error) {
 		return Quote{}, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
 	}
 	plan := a.deps.Plans()[a.org.Plan]
+	if m.IdempotencyKey != "" {
+		earlier, err := a.idempotent(CreateDocument{IdempotencyKey: m.IdempotencyKey, BodyHash: m.BodyHash})
+		if err != nil {
+			return Quote{}, err
+		}
+		if earlier != nil {
+			return Quote{Watermarked: plan.Watermark, Payable: true, Replay: &earlier.Document}, nil
+		}
+	}
 	if _, err := a.hold(plan, max(m.EstimatePages, a.deps.Store.VersionPages(m.TemplateID, m.TemplateVersion)), now); err != nil {
 		return Quote{}, err
 	}

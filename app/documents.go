@@ -360,10 +360,16 @@ func hashHex(s string) string {
 }
 
 // canonicalHash hashes a JSON body so that spacing and key order do not
-// matter: the same request sent twice hashes the same.
+// matter: the same request sent twice hashes the same. A top-level dryRun
+// is left out, so that a dry run and the real request it quotes, under one
+// Idempotency-Key, are the same body.
 func canonicalHash(body []byte) string {
 	var v any
 	if err := json.Unmarshal(body, &v); err == nil {
+		if o, ok := v.(map[string]any); ok {
+			// A dry run and the real request it quotes are the same body.
+			delete(o, "dryRun")
+		}
 		if canon, err := json.Marshal(v); err == nil {
 			body = canon
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/render"
+	"github.com/platen/platen/storage"
 )
 
 // Quote is the answer of a dry run (docs/api.md "Dry run"): the document a
@@ -34,19 +35,24 @@ type Quote struct {
 // dryRun answers a checked request with a Quote and changes nothing: no
 // document, event, ledger row or Idempotency-Key is recorded. It refuses as
 // the real request would before rendering (prepare's checks, then the
-// organisation's hold on the same account state, asked of its actor), and
-// then renders here, synchronously, as the document's actor would: the same
+// Idempotency-Key's record, then the organisation's hold on the same
+// account state, asked of its actor). A key already used with the same body
+// (dryRun aside: canonicalHash) quotes the replay the real request would
+// be: the first document's pages (rendered to count while it has none),
+// nothing charged, payable. It renders here, synchronously, as the document's actor would: the same
 // version, data, engine choice and watermark. A render that fails is
 // answered as the error (422 RENDER_FAILED). Its render takes a place in
 // the renderer's bounded queue without waiting for one, as a preview does:
 // a full queue is 503 OVERLOADED.
 func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, error) {
 	d := p.create.Document
-	ask := actors.QuoteDocument{TemplateID: d.TemplateID, TemplateVersion: d.TemplateVersion, EstimatePages: p.create.EstimatePages}
+	ask := actors.QuoteDocument{TemplateID: d.TemplateID, TemplateVersion: d.TemplateVersion, EstimatePages: p.create.EstimatePages,
+		IdempotencyKey: p.create.IdempotencyKey, BodyHash: p.create.BodyHash}
 	v, err := a.deps.Actors.AskOrg(orgID, ask)
 	if err != nil {
 		return Quote{}, err
 	}
+	replay := v.(actors.Quote).Replay
 	data, err := actors.DecodeData(p.version, p.create.Data)
 	if err != nil {
 		return Quote{}, fmt.Errorf("%w: data: %v", fault.ErrInvalid, err)
@@ -63,15 +69,24 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	if err != nil {
 		return Quote{}, renderRefusal(orgID, err)
 	}
+	rep := res.Report
+	rep.Ms[render.StageQueued] = 0
+	rep.Completed()
+	if replay != nil {
+		// The real request would answer the first document again and
+		// charge nothing more: its pages, once it has them.
+		pages := res.Pages
+		if replay.Status == storage.StatusCompleted && replay.PageCount > 0 {
+			pages = replay.PageCount
+		}
+		return Quote{PageCount: pages, Payable: true, Report: rep}, nil
+	}
 	ask.Pages = res.Pages
 	v, err = a.deps.Actors.AskOrg(orgID, ask)
 	if err != nil {
 		return Quote{}, err
 	}
 	q := v.(actors.Quote)
-	rep := res.Report
-	rep.Ms[render.StageQueued] = 0
-	rep.Completed()
 	return Quote{PageCount: res.Pages, AllowancePages: q.AllowancePages, WalletMicros: q.WalletMicros, Payable: q.Payable, Report: rep}, nil
 }
 

@@ -59,10 +59,16 @@ func generateFor(t *testing.T, n *testnode.Node, key string, body map[string]any
 // no event, no ledger row, no allowance or wallet change.
 func dryRun(t *testing.T, n *testnode.Node, org, key string, body map[string]any) (testnode.Response, quote) {
 	t.Helper()
+	return dryRunWith(t, n, org, key, body, nil)
+}
+
+// dryRunWith is dryRun with request headers.
+func dryRunWith(t *testing.T, n *testnode.Node, org, key string, body map[string]any, headers map[string]string) (testnode.Response, quote) {
+	t.Helper()
 	docs := len(listDocuments(t, n, key, "?limit=100").Items)
 	seq := n.Store().FeedSeq(org)
 	before := ledger(t, n, org)
-	r := testnode.Do(t, "POST", n.URL+"/v1/documents", key, body)
+	r := testnode.DoWith(t, "POST", n.URL+"/v1/documents", key, body, headers)
 	var q quote
 	if r.Status == http.StatusOK {
 		q = testnode.DataAs[quote](t, r)
@@ -370,5 +376,67 @@ func TestPreviewRenderFailureTellsNoInternals(t *testing.T) {
 	}
 	if strings.Contains(string(r.Body), "platen-internal") || strings.Contains(string(r.Body), bin) {
 		t.Fatalf("the preview's refusal tells the engine's error: %s", r.Body)
+	}
+}
+
+// TestDryRunUnderAUsedIdempotencyKey: a dry run under an Idempotency-Key
+// already used answers as the real request would. With another body it is
+// the same 409 CONFLICT; with the same body (dryRun aside) the real request
+// would replay the first document and charge nothing, so the quote is that
+// document's pages, nothing from the allowance or the wallet, payable. The
+// dry run records nothing, the key included.
+func TestDryRunUnderAUsedIdempotencyKey(t *testing.T) {
+	n := testnode.Start(t, nil)
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates", n.Key, sheetsVersion()); r.Status != 201 {
+		t.Fatal(r)
+	}
+	used := map[string]string{"Idempotency-Key": "order-1"}
+	first := testnode.DoWith(t, "POST", n.URL+"/v1/documents", n.Key, sheetsBody(3, false), used)
+	if first.Status != http.StatusCreated {
+		t.Fatal(first)
+	}
+	doc := testnode.DataAs[testnode.Document](t, first)
+	if doc.Status != "completed" || doc.PageCount != 3 {
+		t.Fatalf("first: %s", first)
+	}
+
+	// The same body: the replay's quote.
+	r, q := dryRunWith(t, n, n.OrgID, n.Key, sheetsBody(3, true), used)
+	if r.Status != http.StatusOK || r.Header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("dry run of a replay: %s", r)
+	}
+	if q.PageCount != 3 || q.AllowancePages != 0 || q.WalletMicros != 0 || !q.Payable {
+		t.Fatalf("quote of a replay %+v, want 3 pages, nothing charged, payable: %s", q, r.Body)
+	}
+	before := ledger(t, n, n.OrgID)
+	replay := testnode.DoWith(t, "POST", n.URL+"/v1/documents", n.Key, sheetsBody(3, false), used)
+	after := ledger(t, n, n.OrgID)
+	if replay.Status != http.StatusCreated || testnode.DataAs[testnode.Document](t, replay).ID != doc.ID ||
+		after.PagesUsed != before.PagesUsed || after.BalanceMicros != before.BalanceMicros {
+		t.Fatalf("the real replay: %s; account %+v then %+v", replay, before, after)
+	}
+
+	// Another body: the real request's conflict.
+	dry, _ := dryRunWith(t, n, n.OrgID, n.Key, sheetsBody(2, true), used)
+	real := testnode.DoWith(t, "POST", n.URL+"/v1/documents", n.Key, sheetsBody(2, false), used)
+	if dry.Status != http.StatusConflict || dry.Code() != "CONFLICT" {
+		t.Fatalf("dry run under a key used with another body: %s", dry)
+	}
+	if real.Status != dry.Status || real.Problem() != dry.Problem() {
+		t.Fatalf("the dry run refused with %s, the real request with %s", dry, real)
+	}
+
+	// A dry run first records nothing: the same body made for real under
+	// the key is a new document, not a replay.
+	fresh := map[string]string{"Idempotency-Key": "order-2"}
+	if r, q := dryRunWith(t, n, n.OrgID, n.Key, sheetsBody(1, true), fresh); r.Status != http.StatusOK || q.PageCount != 1 || q.AllowancePages != 1 {
+		t.Fatalf("dry run under a new key: %s", r)
+	}
+	made := testnode.DoWith(t, "POST", n.URL+"/v1/documents", n.Key, sheetsBody(1, false), fresh)
+	if made.Status != http.StatusCreated || made.Header.Get("Idempotent-Replayed") != "" || testnode.DataAs[testnode.Document](t, made).ID == doc.ID {
+		t.Fatalf("after a dry run, the real request: %s", made)
+	}
+	if r, q := dryRunWith(t, n, n.OrgID, n.Key, sheetsBody(1, true), fresh); r.Status != http.StatusOK || q.PageCount != 1 || q.AllowancePages != 0 || !q.Payable {
+		t.Fatalf("dry run after the real request under the same key: %s", r)
 	}
 }

@@ -377,14 +377,14 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	secret := r.secret
 	r.mu.Unlock()
-	verr := client.VerifyWebhook(secret, req.Header.Get("X-Service-Signature"), body)
+	verr := client.VerifyWebhook(secret, req.Header.Get(client.SignatureHeader), body)
 	var ev client.WebhookEvent
 	json.Unmarshal(body, &ev)
 	if ev.Event == "" {
-		ev.Event = req.Header.Get("X-Service-Event")
+		ev.Event = req.Header.Get(client.EventHeader)
 	}
 	if ev.ID == "" {
-		ev.ID = req.Header.Get("X-Service-Delivery")
+		ev.ID = req.Header.Get(client.DeliveryHeader)
 	}
 	verified := "verified"
 	if verr != nil {

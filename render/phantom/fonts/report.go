@@ -40,14 +40,11 @@ func (s *Shaper) track(res *resolution) {
 func (s *Shaper) Substitutions() []Substitution {
 	var out []Substitution
 	for res := range s.seen {
-		if len(res.query.Families) == 0 || res.primary == nil || res.primary.face == nil {
+		if len(res.query.Families) == 0 || res.primary == nil {
 			continue
 		}
 		asked := strings.TrimSpace(res.query.Families[0])
-		if asked == "" || isGeneric(asked) {
-			continue
-		}
-		if slices.Contains(res.primary.face.folded, foldFamily(asked)) {
+		if asked == "" || !res.substitutes(asked) {
 			continue
 		}
 		sub := Substitution{Requested: asked, Used: res.primary.Family}
@@ -103,8 +100,16 @@ func (l *Library) FamilyOf(ps string) (string, bool) {
 func (l *Library) FirstFamily(families []string) (used string, substituted bool) {
 	res := l.resolve(normQuery(Query{Families: families}))
 	used = res.primary.Family
-	if len(families) == 0 || isGeneric(families[0]) || res.primary.face == nil {
+	if len(families) == 0 {
 		return used, false
 	}
-	return used, !slices.Contains(res.primary.face.folded, foldFamily(families[0]))
+	return used, res.substitutes(families[0])
+}
+
+// substitutes is the one rule of a substitution, for Substitutions and
+// FirstFamily: asked, the first family of res's list, is a named one (a
+// generic name is a choice) that the face its text is set in does not
+// carry.
+func (res *resolution) substitutes(asked string) bool {
+	return !isGeneric(asked) && res.primary.face != nil && !slices.Contains(res.primary.face.folded, foldFamily(asked))
 }

@@ -45,8 +45,9 @@ func find(f *render.Findings, job render.Job, pdf []byte, refused, broken []stri
 	css := html.UnescapeString(job.HTML + job.Header + job.Footer)
 	web := webFonts(css)
 	for _, list := range fontLists(css) {
+		// A generic first family is never a substitution: FirstFamily says so.
 		first := list[0]
-		if isGenericFamily(first) || web[strings.ToLower(first)] {
+		if web[strings.ToLower(first)] {
 			continue
 		}
 		used, substituted := names.FirstFamily(list)
@@ -199,14 +200,4 @@ func splitFamilies(v string) []string {
 		out = append(out, f)
 	}
 	return out
-}
-
-// isGenericFamily reports whether f is a CSS generic family name.
-func isGenericFamily(f string) bool {
-	switch strings.ToLower(f) {
-	case "serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif",
-		"ui-monospace", "ui-rounded", "emoji", "math", "fangsong", "-webkit-standard", "-webkit-body":
-		return true
-	}
-	return false
 }

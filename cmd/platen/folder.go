@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/render"
 )
 
 // A template folder is a written template version as files a person edits
@@ -101,7 +102,7 @@ func sourceFiles(src source) (files, map[string]string, error) {
 		if !assetFileName(name) {
 			return nil, nil, fmt.Errorf("asset %q: not a plain file name; it is not written", name)
 		}
-		typ, data, err := decodeDataURI(uri)
+		typ, data, err := render.DecodeDataURI(uri)
 		if err != nil {
 			return nil, nil, fmt.Errorf("asset %s: %w", name, err)
 		}
@@ -508,24 +509,6 @@ func typeByName(name string) string {
 		typ = typ[:i]
 	}
 	return typ
-}
-
-// decodeDataURI splits a base64 data URI into its media type and bytes.
-func decodeDataURI(uri string) (string, []byte, error) {
-	rest, ok := strings.CutPrefix(uri, "data:")
-	if !ok {
-		return "", nil, errors.New("not a data URI")
-	}
-	head, payload, ok := strings.Cut(rest, ",")
-	if !ok || !strings.HasSuffix(head, ";base64") {
-		return "", nil, errors.New("not a base64 data URI")
-	}
-	typ, _, _ := strings.Cut(strings.TrimSuffix(head, ";base64"), ";")
-	data, err := base64.StdEncoding.DecodeString(payload)
-	if err != nil {
-		return "", nil, err
-	}
-	return typ, data, nil
 }
 
 // inFolder words a refusal of field (a version's field, as the API and

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/platen/platen/internal/lcs"
 )
 
-// A line diff for `platen templates push`: Myers' O((N+M)D) algorithm
-// ("An O(ND) Difference Algorithm and Its Variations", 1986) over lines, and
-// unified output with three lines of context, as diff -u prints it.
+// A line diff for `platen templates push`: Myers' algorithm over lines
+// (internal/lcs), and unified output with three lines of context, as diff -u
+// prints it.
 
 // edit is one line of a diff: ' ' kept, '-' removed, '+' added.
 type edit struct {
@@ -24,7 +26,9 @@ func splitLines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
-// diffLines is the shortest edit script turning a into b.
+// diffLines is the shortest edit script turning a into b: the lines of a
+// longest common subsequence kept (internal/lcs), and between two of them
+// the lines removed, then the lines added.
 func diffLines(a, b []string) []edit {
 	// Common ends are kept as they are: a version's edit is usually small.
 	pre := 0
@@ -39,83 +43,24 @@ func diffLines(a, b []string) []edit {
 	for _, l := range a[:pre] {
 		out = append(out, edit{' ', l})
 	}
-	out = append(out, myers(a[pre:len(a)-suf], b[pre:len(b)-suf])...)
+	x, y := pre, pre
+	changes := func(toX, toY int) {
+		for ; x < toX; x++ {
+			out = append(out, edit{'-', a[x]})
+		}
+		for ; y < toY; y++ {
+			out = append(out, edit{'+', b[y]})
+		}
+	}
+	midA, midB := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	for _, p := range lcs.Myers(len(midA), len(midB), func(i, j int) bool { return midA[i] == midB[j] }, 0) {
+		changes(pre+p[0], pre+p[1])
+		out = append(out, edit{' ', a[x]})
+		x, y = x+1, y+1
+	}
+	changes(len(a)-suf, len(b)-suf)
 	for _, l := range a[len(a)-suf:] {
 		out = append(out, edit{' ', l})
-	}
-	return out
-}
-
-// myers is the shortest edit script of a into b, by the greedy forward
-// search with the furthest-reaching path kept for each diagonal k = x - y at
-// each cost d, and the path walked back from the trace.
-func myers(a, b []string) []edit {
-	n, m := len(a), len(b)
-	max := n + m
-	if max == 0 {
-		return nil
-	}
-	off := max
-	v := make([]int, 2*max+2)
-	var trace [][]int
-	for d := 0; d <= max; d++ {
-		snap := make([]int, len(v))
-		copy(snap, v)
-		trace = append(trace, snap)
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-				x = v[off+k+1] // down: an insertion
-			} else {
-				x = v[off+k-1] + 1 // right: a deletion
-			}
-			y := x - k
-			for x < n && y < m && a[x] == b[y] {
-				x, y = x+1, y+1
-			}
-			v[off+k] = x
-			if x >= n && y >= m {
-				return backtrack(a, b, trace, off, d)
-			}
-		}
-	}
-	return nil // not reached: d = n+m always ends
-}
-
-// backtrack walks the trace from (n, m) back to (0, 0).
-func backtrack(a, b []string, trace [][]int, off, dEnd int) []edit {
-	x, y := len(a), len(b)
-	var rev []edit
-	for d := dEnd; d > 0; d-- {
-		v := trace[d] // the furthest x of each diagonal before step d
-		k := x - y
-		var prevK int
-		if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-			prevK = k + 1
-		} else {
-			prevK = k - 1
-		}
-		prevX := v[off+prevK]
-		prevY := prevX - prevK
-		for x > prevX && y > prevY {
-			x, y = x-1, y-1
-			rev = append(rev, edit{' ', a[x]})
-		}
-		if x == prevX {
-			y--
-			rev = append(rev, edit{'+', b[y]})
-		} else {
-			x--
-			rev = append(rev, edit{'-', a[x]})
-		}
-	}
-	for x > 0 && y > 0 {
-		x, y = x-1, y-1
-		rev = append(rev, edit{' ', a[x]})
-	}
-	out := make([]edit, len(rev))
-	for i, e := range rev {
-		out[len(rev)-1-i] = e
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"unicode"
+
+	"github.com/platen/platen/internal/lcs"
 )
 
 // Bar is what a candidate's PDF must meet against the reference's.
@@ -323,67 +325,10 @@ func matchWords(a, b []flatWord) [][2]int {
 }
 
 // myers returns the pairs of a longest common subsequence of a's and b's
-// texts (E. Myers, "An O(ND) difference algorithm and its variations",
-// 1986), or none when more than maxEdits edits separate them.
+// texts (internal/lcs), or none when more than maxEdits edits separate
+// them.
 func myers(a, b []flatWord) [][2]int {
-	n, m := len(a), len(b)
-	if n == 0 || m == 0 {
-		return nil
-	}
-	limit := min(n+m, maxEdits)
-	off := limit + 1
-	v := make([]int32, 2*limit+3)
-	// trace[d] holds v[k] for k in [-d-1, d+1] before step d.
-	trace := make([][]int32, 0, 16)
-	for d := 0; d <= limit; d++ {
-		trace = append(trace, append([]int32(nil), v[off-d-1:off+d+2]...))
-		for k := -d; k <= d; k += 2 {
-			var x int
-			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-				x = int(v[off+k+1])
-			} else {
-				x = int(v[off+k-1]) + 1
-			}
-			y := x - k
-			for x < n && y < m && a[x].key == b[y].key {
-				x++
-				y++
-			}
-			v[off+k] = int32(x)
-			if x >= n && y >= m {
-				return backtrack(trace, n, m)
-			}
-		}
-	}
-	return nil
-}
-
-func backtrack(trace [][]int32, n, m int) [][2]int {
-	var rev [][2]int
-	x, y := n, m
-	for d := len(trace) - 1; d >= 0; d-- {
-		t := trace[d]
-		at := func(k int) int { return int(t[k+d+1]) }
-		k := x - y
-		var pk int
-		if k == -d || (k != d && at(k-1) < at(k+1)) {
-			pk = k + 1
-		} else {
-			pk = k - 1
-		}
-		px := at(pk)
-		py := px - pk
-		for x > px && y > py {
-			x--
-			y--
-			rev = append(rev, [2]int{x, y})
-		}
-		x, y = px, py
-	}
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
-	}
-	return rev
+	return lcs.Myers(len(a), len(b), func(i, j int) bool { return a[i].key == b[j].key }, maxEdits)
 }
 
 // maxCandidates bounds the pairs nearestSameText weighs: a page of a

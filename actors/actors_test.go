@@ -92,12 +92,12 @@ func TestOrgActorCreatesOrgAndKeys(t *testing.T) {
 	if stored.Hash == nk.Secret || stored.Prefix == nk.Secret {
 		t.Fatal("key value stored in the clear")
 	}
-	if _, err := f.sys.AskOrg("org_2", RevokeKey{KeyID: nk.Key.ID}); !errors.Is(err, fault.ErrNotFound) {
+	if _, err := f.sys.AskOrg("org_2", RevokeKey{KeyID: nk.Key.ID, AnyScope: true}); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("another org revoked the key: %v", err)
 	}
 	var revoked []time.Time
 	for i := 0; i < 2; i++ {
-		v, err := f.sys.AskOrg("org_1", RevokeKey{KeyID: nk.Key.ID})
+		v, err := f.sys.AskOrg("org_1", RevokeKey{KeyID: nk.Key.ID, AnyScope: true})
 		if err != nil || v.(storage.APIKey).RevokedAt == nil {
 			t.Fatalf("revoke %d: %v %v", i, v, err)
 		}

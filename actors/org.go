@@ -264,7 +264,7 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 			err = checkName("name", m.Name)
 		}
 		if err == nil && !m.AnyScope {
-			err = checkHeld(m.Holder, scopes)
+			err = checkHeld(m.Holder, scopes, "scopes", "a key may only give scopes it holds itself")
 		}
 		if err != nil {
 			a.reply(c, sender, nil, err)
@@ -284,7 +284,7 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 			return
 		}
 		if !m.AnyScope {
-			if err := checkRevocable(m.Holder, key.Scopes); err != nil {
+			if err := checkHeld(m.Holder, key.Scopes, "keyId", "a key may only revoke keys whose scopes it holds itself"); err != nil {
 				a.reply(c, sender, nil, err)
 				return
 			}
@@ -454,25 +454,14 @@ func checkName(field, name string) error {
 	return nil
 }
 
-// checkHeld refuses a key that would hold a scope its maker does not: a key
-// with keys.write cannot make a key stronger than itself.
-func checkHeld(holder, scopes []string) error {
+// checkHeld refuses an asker (holder) that lacks one of scopes, naming it
+// under field with the rule it breaks: no escalation, as CreateKey gives
+// and RevokeKey revokes only what the asker holds itself.
+func checkHeld(holder, scopes []string, field, rule string) error {
 	for _, s := range scopes {
 		if !auth.Grants(holder, auth.Scope(s)) {
-			return &fault.FieldError{Kind: fault.ErrForbidden, Field: "scopes",
-				Msg: fmt.Sprintf("a key may only give scopes it holds itself, and the caller lacks %s (%s)", s, auth.Label(s))}
-		}
-	}
-	return nil
-}
-
-// checkRevocable is RevokeKey's rule: the asker holds every scope of the
-// key it revokes.
-func checkRevocable(holder, scopes []string) error {
-	for _, s := range scopes {
-		if !auth.Grants(holder, auth.Scope(s)) {
-			return &fault.FieldError{Kind: fault.ErrForbidden, Field: "keyId",
-				Msg: fmt.Sprintf("a key may only revoke keys whose scopes it holds itself, and the caller lacks %s (%s)", s, auth.Label(s))}
+			return &fault.FieldError{Kind: fault.ErrForbidden, Field: field,
+				Msg: fmt.Sprintf("%s, and the caller lacks %s (%s)", rule, s, auth.Label(s))}
 		}
 	}
 	return nil

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -86,7 +85,7 @@ func TestQuickstart(t *testing.T) {
 
 	work := t.TempDir()
 	home := filepath.Join(work, "home")
-	addr := freeAddr(t)
+	addr := testnode.FreeAddr(t)
 	env := []string{
 		"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
@@ -291,16 +290,6 @@ func pdfText(t *testing.T, path string) string {
 		t.Fatalf("pdftotext %s: %v", path, err)
 	}
 	return string(out)
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 func indent(s string) string {

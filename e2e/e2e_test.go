@@ -8,8 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -160,7 +158,7 @@ var (
 // none changes the node under test.
 func startNode(t *testing.T, flags ...string) *node {
 	t.Helper()
-	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	httpAddr, raftAddr := testnode.FreeAddr(t), testnode.FreeAddr(t)
 	args := append([]string{"serve", "--data-dir", t.TempDir(), "--http", httpAddr, "--raft", raftAddr}, flags...)
 	cmd := exec.Command(binary, args...)
 	for _, kv := range os.Environ() {
@@ -231,20 +229,6 @@ func (n *node) stop(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Errorf("node still running 30s after SIGTERM:\n%s", n.stderr)
 	}
-}
-
-// freeAddr returns a free port on a loopback address of its own (127.A.B.C,
-// never 127.0.0.1), as node/process_test.go does: on 127.0.0.1 the kernel may
-// hand the port to the next outgoing connection before the node binds it.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	host := fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(254), rand.IntN(256), 1+rand.IntN(254))
-	l, err := net.Listen("tcp", host+":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // receiver is a real HTTPS webhook endpoint on 127.0.0.1 the node delivers

@@ -56,7 +56,7 @@ func newTestCluster(t *testing.T, size int, opts ...clusterOpts) *testCluster {
 	}
 	c.extra = o.extra
 	for i := 0; i < size; i++ {
-		n := &peerProc{dir: t.TempDir(), httpAddr: freeAddr(t), raftAddr: freeAddr(t), gossipAddr: freeAddr(t)}
+		n := &peerProc{dir: t.TempDir(), httpAddr: testnode.FreeAddr(t), raftAddr: testnode.FreeAddr(t), gossipAddr: testnode.FreeAddr(t)}
 		c.nodes = append(c.nodes, n)
 		if o.proxies {
 			p, err := faultproxy.Start(n.raftAddr)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -65,23 +63,6 @@ func (p *proc) wait(t *testing.T, d time.Duration) error {
 	}
 }
 
-// freeAddr returns a free port on a loopback address of its own
-// (127.A.B.C, never 127.0.0.1). The port is free only until it is closed
-// here: on 127.0.0.1 the kernel handed it again to the next outgoing
-// connection or test listener often enough to fail a node's start ("the
-// raft address … is in use") in a CI run. No other socket binds these
-// addresses, and connections to them leave from 127.0.0.1.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	host := fmt.Sprintf("127.%d.%d.%d", 1+rand.IntN(254), rand.IntN(256), 1+rand.IntN(254))
-	l, err := net.Listen("tcp", host+":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 const opToken = "process-test-operator-token-1234"
 
 func startProc(t *testing.T, dataDir, httpAddr, raftAddr string) *proc {
@@ -136,7 +117,7 @@ func launch(t *testing.T, httpAddr string, readyWait time.Duration, args ...stri
 func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 	tier.Full(t, "kills a node process mid-burst")
 	dir := t.TempDir()
-	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	httpAddr, raftAddr := testnode.FreeAddr(t), testnode.FreeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
 	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Acme", "plan": "starter"})).ID
 
@@ -268,7 +249,7 @@ func postAs(c *http.Client, token, url, body string) (testnode.Response, error) 
 func TestSIGTERMDrainsAndRestartKeepsTheFirstKey(t *testing.T) {
 	tier.Full(t, "runs and restarts a node process")
 	dir := t.TempDir()
-	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	httpAddr, raftAddr := testnode.FreeAddr(t), testnode.FreeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
 	key := regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`).FindStringSubmatch(p.stdout.String())
 	if key == nil {
@@ -307,7 +288,7 @@ func TestSIGTERMDrainsAndRestartKeepsTheFirstKey(t *testing.T) {
 func TestDocumentsPendingAtKillFinishAfterRestart(t *testing.T) {
 	tier.Full(t, "kills and restarts a node process")
 	dir := t.TempDir()
-	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	httpAddr, raftAddr := testnode.FreeAddr(t), testnode.FreeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
 	key := regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`).FindStringSubmatch(p.stdout.String())[1]
 	tpl := map[string]any{"name": "Note", "slug": "note",
@@ -366,7 +347,7 @@ func TestDocumentsPendingAtKillFinishAfterRestart(t *testing.T) {
 func TestKill9DuringDocumentBurstKeepsTheLedgerConsistent(t *testing.T) {
 	tier.Full(t, "kills a node process mid-burst")
 	dir := t.TempDir()
-	httpAddr, raftAddr := freeAddr(t), freeAddr(t)
+	httpAddr, raftAddr := testnode.FreeAddr(t), testnode.FreeAddr(t)
 	p := startProc(t, dir, httpAddr, raftAddr)
 	testnode.Do(t, "PUT", p.url+"/admin/v1/plans/starter", opToken, map[string]any{"monthlyPages": 2, "pageRateMicros": 1000})
 	org := testnode.DataAs[testnode.Org](t, testnode.Do(t, "POST", p.url+"/admin/v1/orgs", opToken, map[string]any{"name": "Paid", "plan": "starter"})).ID

@@ -31,7 +31,7 @@ type devServe struct {
 // config, and waits until it is ready.
 func startDevServe(t *testing.T, dataDir, config string) *devServe {
 	t.Helper()
-	addr := freePort(t)
+	addr := testnode.FreeAddr(t)
 	cmd := command(context.Background(), "serve", "--dev", "--data-dir", dataDir, "--http", addr, "--raft", "127.0.0.1:0",
 		"--operator-token", "dev-test-operator-token-0123", "--log-level", "warn")
 	cmd.Env = append(cmd.Env, "PLATEN_CONFIG="+config)

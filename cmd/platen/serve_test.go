@@ -94,17 +94,6 @@ func busyPort(t *testing.T) string {
 	return l.Addr().String()
 }
 
-// freePort is a loopback TCP address free a moment ago.
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
-}
-
 func TestStartFailsOnBusyPorts(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		addr := busyPort(t)
@@ -153,7 +142,7 @@ func TestStartFailsOnAnUnwritableDataFolder(t *testing.T) {
 // on its data folder, then stops the first and damages the folder's state.
 func TestStartFailsOnADataFolderInUseOrDamaged(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	httpAddr := freePort(t)
+	httpAddr := testnode.FreeAddr(t)
 	cmd := command(context.Background(), "serve", "--data-dir", dir, "--http", httpAddr, "--raft", "127.0.0.1:0",
 		"--operator-token", "serve-test-operator-token")
 	var stderr bytes.Buffer

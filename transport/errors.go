@@ -9,6 +9,7 @@ import (
 	"github.com/platen/platen/app"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/leak"
 	"github.com/platen/platen/links"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
@@ -61,7 +62,26 @@ type problem struct {
 	Message    string
 	Field      string
 	RetryAfter int
+	// Withheld names the internal detail the error's own text carried (see
+	// package leak); Message is then fixed words, and the text goes to the
+	// log with the request id.
+	Withheld string
 }
+
+// fixedWords are what a refusal says when its own text may not be shown:
+// every 5xx but OVERLOADED (whose words are the node's own), and any
+// refusal whose text carried internal detail.
+var fixedWords = map[string]string{
+	codeUnavailable:  "the service cannot answer this right now; retry shortly",
+	codeInternal:     "internal error",
+	codeRenderFailed: "the document could not be rendered",
+	codeInvalid:      "the request could not be read",
+	codePayload:      "the data does not fit the template",
+	codeOverloaded:   "the service is busy; retry shortly",
+}
+
+// outcomeUnknown is the words of a 503 whose change may still take effect.
+const outcomeUnknown = "the outcome of this request is not known yet; it may still take effect, so read the resource (or retry with the same reference) before trying again"
 
 // statusOf maps any error a handler returns to its status and code. It is the
 // only place that does: no handler picks a status for a refusal.
@@ -115,16 +135,21 @@ func statusOf(err error) problem {
 	case errors.Is(err, cluster.ErrOutcomeUnknown), errors.Is(err, actors.ErrNoAnswer):
 		// The change may still happen: the caller must look before retrying.
 		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
-		p.Message = "the outcome of this request is not known yet; it may still take effect, so read the resource (or retry with the same reference) before trying again"
-	case errors.Is(err, storage.ErrStale), errors.Is(err, cluster.ErrNotLeader), errors.Is(err, actors.ErrPanicked):
-		// Internal detail: the caller needs only to retry.
+		p.Message = outcomeUnknown
+	case errors.Is(err, fault.ErrUnavailable), errors.Is(err, storage.ErrStale), errors.Is(err, cluster.ErrNotLeader), errors.Is(err, actors.ErrPanicked):
+		// What is unavailable (a peer, the leader, an owner) is internal
+		// detail: the caller needs only to retry.
 		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
-		p.Message = "the service cannot answer this right now; retry shortly"
-	case errors.Is(err, fault.ErrUnavailable):
-		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
+		p.Message = fixedWords[codeUnavailable]
 	default:
 		p.Status, p.Code = http.StatusInternalServerError, codeInternal
-		p.Message = "internal error; quote the request id when reporting it"
+		p.Message = fixedWords[codeInternal]
+	}
+	if kind := leak.Find(p.Message); kind != "" {
+		p.Withheld, p.Message = kind, fixedWords[p.Code]
+		if p.Message == "" {
+			p.Message = "the request was refused"
+		}
 	}
 	if p.Status == http.StatusServiceUnavailable || p.Status == http.StatusTooManyRequests {
 		p.RetryAfter = max(p.RetryAfter, 1)

@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -22,6 +21,7 @@ import (
 	"github.com/platen/platen/app"
 	"github.com/platen/platen/auth"
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/storage"
 )
 
@@ -709,15 +709,18 @@ func (c *rtConn) close(code int, text string) {
 // errorFrame is a refusal as a frame, with the same codes as REST.
 func (c *rtConn) errorFrame(ref string, err error) map[string]any {
 	p := statusOf(err)
+	if p.Status >= http.StatusInternalServerError || p.Withheld != "" {
+		// Fixed words, and an id that finds the error in the log.
+		id := ids.New(ids.Request, c.s.deps.Clock.Now())
+		p.Message += "; quote request id " + id + " when reporting it"
+		c.s.deps.Logger.Error("realtime request failed", "request_id", id, "org", c.org.ID, "code", p.Code, "withheld", p.Withheld, "err", err.Error())
+	}
 	e := map[string]any{"code": p.Code, "message": p.Message}
 	if p.Field != "" {
 		e["field"] = p.Field
 	}
 	if p.RetryAfter > 0 {
 		e["retryAfter"] = p.RetryAfter
-	}
-	if p.Status >= http.StatusInternalServerError && !errors.Is(err, fault.ErrOverloaded) && !errors.Is(err, fault.ErrUnavailable) {
-		c.s.deps.Logger.Error("realtime request failed", "org", c.org.ID, "err", err.Error())
 	}
 	return map[string]any{"type": "error", "ref": ref, "error": e}
 }

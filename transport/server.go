@@ -347,7 +347,11 @@ type errorShape struct {
 	Field   string `json:"field,omitempty"`
 }
 
-func writeProblem(ctx *fasthttp.RequestCtx, p problem) {
+func writeProblem(ctx *fasthttp.RequestCtx, p problem, requestID string) {
+	if p.Status >= fasthttp.StatusInternalServerError || p.Withheld != "" {
+		// Fixed words: the request id is what the caller can quote.
+		p.Message += "; quote request id " + requestID + " when reporting it"
+	}
 	body, _ := json.Marshal(errorEnvelope{Error: errorShape{Code: p.Code, Message: p.Message, Field: p.Field}, Message: p.Message})
 	ctx.SetStatusCode(p.Status)
 	ctx.SetContentType("application/json; charset=utf-8")
@@ -369,10 +373,10 @@ func (s *Server) handle(ctx *fasthttp.RequestCtx) {
 	s.settleClient(r)
 	if err != nil {
 		p := statusOf(err)
-		if p.Status >= 500 {
-			s.deps.Logger.Error("request failed", "request_id", r.id, "err", err.Error())
+		if p.Status >= 500 || p.Withheld != "" {
+			s.deps.Logger.Error("request failed", "request_id", r.id, "status", p.Status, "code", p.Code, "withheld", p.Withheld, "err", err.Error())
 		}
-		writeProblem(ctx, p)
+		writeProblem(ctx, p, r.id)
 	}
 	pattern := "unmatched"
 	if r.route != nil {
@@ -523,8 +527,9 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 		p = statusOf(fmt.Errorf("%w: the body is over this route's limit", errTooLarge))
 	}
 	ctx.Response.Header.Set("Connection", "close")
-	ctx.Response.Header.Set("X-Request-Id", requestID(ctx, s.deps.Clock))
-	writeProblem(ctx, p)
+	id := requestID(ctx, s.deps.Clock)
+	ctx.Response.Header.Set("X-Request-Id", id)
+	writeProblem(ctx, p, id)
 }
 
 // requestID keeps a caller's X-Request-Id when it is short and plain, so

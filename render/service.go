@@ -238,6 +238,11 @@ func (r *Renderer) job(req Request) (Job, error) {
 	if err != nil {
 		return Job{}, err
 	}
+	// Data can write CSS too: the filled page is checked as the sample's
+	// was at save.
+	if err := checkPageRules(filled); err != nil {
+		return Job{}, fmt.Errorf("%w: %v", ErrFill, err)
+	}
 	header, footer, err := FillHeaderFooter(req.Version, req.Data, opt)
 	if err != nil {
 		return Job{}, err

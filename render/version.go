@@ -100,8 +100,12 @@ func (v Version) Check() (*Checked, error) {
 		}
 		return nil, err
 	}
-	if _, err := Fill(c, c.Sample, FillOptions{}); err != nil {
+	filled, err := Fill(c, c.Sample, FillOptions{})
+	if err != nil {
 		return nil, fault.Invalid("html", "cannot be filled with the sample data: %v", err)
+	}
+	if err := checkPageRules(filled); err != nil {
+		return nil, fault.Invalid("html", "%v", err)
 	}
 	return c, nil
 }

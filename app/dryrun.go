@@ -67,7 +67,7 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	}
 	res, err := a.deps.Renderer.Render(ctx, req)
 	if err != nil {
-		return Quote{}, renderRefusal(orgID, err)
+		return Quote{}, renderRefusal(orgID, err, res.Report.Engine)
 	}
 	rep := res.Report
 	rep.Ms[render.StageQueued] = 0
@@ -91,19 +91,34 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 }
 
 // renderRefusal is a failed render answered to its caller (a dry run, a
-// preview) as the caller is told it: an
-// engine's failure with the message its document would fail with
-// (actors.Failure), still render.ErrRender, so that the engine's own error
-// (the browser's output, the node's paths) reaches the log and not the
-// API; the data's and the limits' refusals (ErrFill, ErrTimeout,
-// ErrTooManyPages) are the caller's to read, as they are.
-func renderRefusal(orgID string, err error) error {
+// preview) as the caller is told it: an engine's failure with what failed
+// and what to change (engineRefusals), still render.ErrRender, so that the
+// engine's own error (the browser's output, the node's paths) reaches the
+// log and not the API; the data's and the limits' refusals (ErrFill,
+// ErrTimeout, ErrTooManyPages) are the caller's to read, as they are.
+// A preview or a dry run makes no document, so unlike a document's failure
+// (actors.Failure) the words quote no id.
+func renderRefusal(orgID string, err error, engine string) error {
 	if !errors.Is(err, render.ErrRender) || errors.Is(err, render.ErrFill) || errors.Is(err, render.ErrTimeout) || errors.Is(err, render.ErrTooManyPages) {
 		return err
 	}
-	slog.Warn("a render answered to its caller failed", "org", orgID, "err", err)
-	_, msg := actors.Failure(err)
+	slog.Warn("a render answered to its caller failed", "org", orgID, "engine", engine, "err", err)
+	msg, ok := engineRefusals[engine]
+	if !ok {
+		msg = engineRefusals[""]
+	}
 	return &engineFailure{msg: msg}
+}
+
+// engineRefusals is what the caller of a preview or a dry run is told when
+// the engine that printed it failed, by engine.
+var engineRefusals = map[string]string{
+	render.EnginePhantom: "The phantom engine could not print this document: it supports less than Chromium " +
+		"(elements nested very deep, for one). Print it with \"engine\": \"chromium\", or leave the engine out: " +
+		"the default prints with Chromium what phantom cannot.",
+	render.EngineChromium: "Chromium could not print this document. Simplify it (fewer or smaller images, " +
+		"no scripts, less content) and try again.",
+	"": "The document could not be printed. Try again; if it fails again, simplify the template.",
 }
 
 // engineFailure is render.ErrRender with the message a user is shown.

@@ -166,7 +166,7 @@ func (a *App) Preview(ctx context.Context, orgID, templateRef string, in Preview
 	}
 	res, err := a.deps.Renderer.Render(ctx, req)
 	if err != nil {
-		return Preview{Template: t, Version: n, Result: res}, renderRefusal(orgID, err)
+		return Preview{Template: t, Version: n, Result: res}, renderRefusal(orgID, err, res.Report.Engine)
 	}
 	if in.Image == nil {
 		return Preview{Template: t, Version: n, Result: res}, nil

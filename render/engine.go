@@ -20,6 +20,12 @@ type Job struct {
 	// report needs from the print: its fonts and the assets that did not
 	// load.
 	Findings *Findings
+	// Org is the organisation the document is printed for, and OrgPages
+	// how many of the engine's pages it may hold at once (0: the engine's
+	// own default). An engine with a pool of pages shares them out by it,
+	// so that one organisation's documents cannot hold them all.
+	Org      string
+	OrgPages int
 }
 
 // Findings is what an engine tells of a document it printed, for its report

@@ -202,7 +202,8 @@ func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, sw *stopw
 	sw.enter(StageRendering)
 	// The fill runs on, to its end, if the time runs out first: what it
 	// reads is bounded, and its PDFium instance comes back when it is done.
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	budget, what := r.budget(req)
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 	type filling struct {
 		out    []byte
@@ -218,7 +219,7 @@ func (r *Renderer) renderPDFTemplate(ctx context.Context, req Request, sw *stopw
 	select {
 	case f = <-done:
 	case <-ctx.Done():
-		return Result{}, fmt.Errorf("%w: the PDF template took longer than %s to fill", ErrTimeout, r.cfg.Timeout)
+		return Result{}, fmt.Errorf("%w: the %s took longer than %s to fill", ErrTimeout, what, seconds(budget))
 	}
 	out, filled, err := f.out, f.filled, f.err
 	switch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +42,10 @@ type RendererConfig struct {
 	Capacity int
 	// Timeout bounds one render (docs/design.md "Limits": 60 s).
 	Timeout time.Duration
+	// PreviewTimeout bounds a render a person waits for in the console or
+	// on a dry run (Request.Preview): a preview, a dry run. It is at most
+	// Timeout.
+	PreviewTimeout time.Duration
 	// MaxPages ends a runaway document (docs/design.md "Limits": 2,000).
 	MaxPages int
 	// DefaultEngine is what a document that names no engine gets: "auto"
@@ -54,8 +59,13 @@ type RendererConfig struct {
 // drains in a few seconds, within any client's patience. The default engine
 // is auto: phantom meets its quality bar on the golden corpus
 // (render/phantom/corpus), and chromium prints what phantom does not support.
+// A preview gets 20 s: someone is waiting at the console for it, every
+// starter and golden document prints in well under a second on either
+// engine, and a preview that needs more than 20 s is better answered with a
+// reason than with a spinner; a document gets the full 60 s, as nobody
+// watches it render.
 func DefaultRendererConfig() RendererConfig {
-	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, MaxPages: 2000, DefaultEngine: DefaultAuto}
+	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, PreviewTimeout: 20 * time.Second, MaxPages: 2000, DefaultEngine: DefaultAuto}
 }
 
 // DefaultAuto is the platform default of docs/design.md "Engines": phantom
@@ -69,7 +79,24 @@ func (c RendererConfig) Validate() error {
 	default:
 		return fmt.Errorf("the default engine must be auto, phantom or chromium, not %q", c.DefaultEngine)
 	}
+	if c.PreviewTimeout <= 0 || (c.Timeout > 0 && c.PreviewTimeout > c.Timeout) {
+		return fmt.Errorf("the preview timeout must be positive and at most the render timeout (%s), not %s", c.Timeout, c.PreviewTimeout)
+	}
 	return nil
+}
+
+// budget is how long req may render: a preview's budget is shorter than a
+// document's, as a person waits for it.
+func (r *Renderer) budget(req Request) (time.Duration, string) {
+	if req.Preview && r.cfg.PreviewTimeout > 0 && r.cfg.PreviewTimeout < r.cfg.Timeout {
+		return r.cfg.PreviewTimeout, "preview"
+	}
+	return r.cfg.Timeout, "document"
+}
+
+// seconds writes a budget as a person reads it: "20 s", "1.5 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
 // NewRenderer returns a renderer over the given engines. A node without one
@@ -99,6 +126,14 @@ type Request struct {
 	Queue bool
 	// Source is the uploaded PDF of a PDF template's version.
 	Source []byte
+	// Preview marks a render a person waits for (a preview, a dry run): it
+	// gets PreviewTimeout rather than Timeout.
+	Preview bool
+	// Org is the organisation the render is for, and OrgPages how many of
+	// the Chromium pages it may hold at once (its plan's share; 0 is the
+	// node's default): see Job.
+	Org      string
+	OrgPages int
 }
 
 // Watermark is what a watermarked document carries.
@@ -165,7 +200,8 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 		return Result{}, err
 	}
 	defer release()
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.Timeout)
+	budget, what := r.budget(req)
+	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
 
 	sw.enter(StageFilling)
@@ -173,6 +209,7 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 	if err != nil {
 		return Result{}, err
 	}
+	job.Org, job.OrgPages = req.Org, req.OrgPages
 	sw.enter(StageRendering)
 	found := &Findings{}
 	job.Findings = found
@@ -197,7 +234,7 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 	if err != nil {
 		sw.rep.found(found)
 		if ctx.Err() != nil {
-			return Result{}, fmt.Errorf("%w: the document took longer than %s to render", ErrTimeout, r.cfg.Timeout)
+			return Result{}, fmt.Errorf("%w: the %s took longer than %s to render", ErrTimeout, what, seconds(budget))
 		}
 		return Result{}, err
 	}

@@ -46,6 +46,16 @@ type Config struct {
 	StallTimeout time.Duration
 	// RenderTimeout bounds a render whose context has no deadline of its own.
 	RenderTimeout time.Duration
+	// MaxPages is the page cap (render.RendererConfig.MaxPages): a document
+	// measured, once laid out, to print more is refused before its print,
+	// which would cost far more than the layout (measure.go). 0 measures
+	// nothing.
+	MaxPages int
+	// OrgPages is how many of the pages one organisation's documents may
+	// hold at once when their job names no share of its own
+	// (render.Job.OrgPages); 0 means half the pages, rounded up. Held to at
+	// least 1 and at most Pages.
+	OrgPages int
 	// Fonts names the machine's fonts in documents' reports; without it a
 	// report names fonts by their PostScript names and finds no
 	// substitutions. The node gives phantom's font system, which resolves
@@ -68,11 +78,19 @@ type FontNames interface {
 // after 2,000 renders or above 1.5 GiB; a one-page invoice leaves it near
 // 300 MB, so either is a sign of growth, not of normal work. A browser
 // starts here in about a second; 30 s is a browser that will not start.
+// The page cap is the platform's (docs/design.md "Limits"). An
+// organisation holds at most half the pages (OrgPages 0), rounded up: with
+// two pages one organisation's slow documents leave the other page to
+// everyone else, and with one page there is nothing to share.
 func DefaultConfig() Config {
 	return Config{Bin: "/usr/bin/chromium", Pages: 2, Logger: slog.Default(), RecycleAfter: 2000,
 		RecycleAboveBytes: 1536 << 20, ProbeTimeout: 3 * time.Second, StartTimeout: 30 * time.Second,
-		StallTimeout: 10 * time.Second, RenderTimeout: 60 * time.Second}
+		StallTimeout: 10 * time.Second, RenderTimeout: 60 * time.Second, MaxPages: render.DefaultRendererConfig().MaxPages}
 }
+
+// DefaultOrgPages is the share of Config.OrgPages 0: half of pages,
+// rounded up, at least 1.
+func DefaultOrgPages(pages int) int { return max(1, (pages+1)/2) }
 
 // memoryCheckEvery is how many renders pass between two memory checks:
 // reading every process's smaps costs a few milliseconds.
@@ -106,6 +124,8 @@ type Engine struct {
 	restarts int
 
 	pages chan *page
+	// shares holds each organisation to its share of the pages.
+	shares *shares
 }
 
 // page is a pooled tab and the goroutine that blocks its requests.
@@ -197,6 +217,12 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.RenderTimeout <= 0 {
 		cfg.RenderTimeout = def.RenderTimeout
 	}
+	if cfg.OrgPages <= 0 {
+		cfg.OrgPages = DefaultOrgPages(cfg.Pages)
+	}
+	if cfg.MaxPages < 0 {
+		return nil, errors.New("chromium: the page cap cannot be negative")
+	}
 	if _, err := os.Stat(cfg.Bin); err != nil {
 		return nil, fmt.Errorf("chromium: %s not found (scripts/install-deps.sh installs it): %w", cfg.Bin, err)
 	}
@@ -204,7 +230,8 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{cfg: cfg, dataDir: dir, life: make(chan struct{}, 1), pages: make(chan *page, cfg.Pages)}, nil
+	return &Engine{cfg: cfg, dataDir: dir, life: make(chan struct{}, 1), pages: make(chan *page, cfg.Pages),
+		shares: newShares(cfg.OrgPages, cfg.Pages)}, nil
 }
 
 // Start launches Chromium now unless it runs already, within StartTimeout;
@@ -370,7 +397,9 @@ var ErrClosed = errors.New("chromium engine closed")
 
 // Render prints one document on a pooled page. It returns by ctx's deadline
 // (RenderTimeout when ctx has none) whatever the browser does; a page that
-// failed is replaced in the background.
+// failed is replaced in the background. A job of an organisation that holds
+// its share of the pages (job.OrgPages, else OrgPages) waits for one of
+// them to come back, behind that organisation's earlier jobs.
 func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -381,8 +410,12 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 	if err := e.start(ctx); err != nil {
 		return nil, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
+	if err := e.shares.acquire(ctx, job.Org, job.OrgPages); err != nil {
+		return nil, err
+	}
 	pg, err := e.take(ctx)
 	if err != nil {
+		e.shares.release(job.Org)
 		return nil, err
 	}
 	e.mu.Lock()
@@ -394,6 +427,8 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
+		// The organisation holds the page until it is back in the pool.
+		defer e.shares.release(job.Org)
 		pdf, err := e.print(ctx, pg, job)
 		if err == nil {
 			e.put(pg)
@@ -402,8 +437,9 @@ func (e *Engine) Render(ctx context.Context, job render.Job) ([]byte, error) {
 			return
 		}
 		done <- result{nil, err}
-		// The page may be wedged or its browser gone: replace it, after
-		// the render has its answer.
+		// The page may be wedged or its browser gone, or hold a document
+		// refused before its print: replace it, after the render has its
+		// answer.
 		e.put(e.heal(pg))
 		e.rendered()
 	}()
@@ -537,6 +573,9 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 	p := pg.p.Context(ctx)
 	jobID := pg.begin()
 	defer pg.end(jobID) // a failed print: what it was refused is nobody's
+	if err := fitViewport(p, job.Geometry); err != nil {
+		return nil, fmt.Errorf("%w: size the page: %v", render.ErrRender, err)
+	}
 	if err := p.SetDocumentContent(noRefresh(job.HTML)); err != nil {
 		return nil, fmt.Errorf("%w: load document: %v", render.ErrRender, err)
 	}
@@ -567,6 +606,9 @@ func (e *Engine) print(ctx context.Context, pg *page, job render.Job) ([]byte, e
 	}
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return nil, fmt.Errorf("%w: wait for fonts and images: %v", render.ErrRender, err)
+	}
+	if err := checkPages(ctx, pg.p, job.Geometry, e.cfg.MaxPages); err != nil {
+		return nil, err
 	}
 	g := job.Geometry
 	params := printParams{

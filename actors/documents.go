@@ -327,7 +327,7 @@ func (d *docActor) run() {
 		return
 	}
 	req := render.Request{Version: version, Data: data, Engine: doc.Engine, Queue: true, Now: time.Now().UTC(),
-		CacheKey: VersionKey(doc.TemplateID, doc.TemplateVersion)}
+		CacheKey: VersionKey(doc.TemplateID, doc.TemplateVersion), Org: doc.OrgID, OrgPages: OrgPages(deps.Store, doc.OrgID)}
 	if err := d.sys.LoadSource(&req); err != nil {
 		log.Error("the template's uploaded PDF cannot be read", "err", err)
 		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
@@ -372,6 +372,17 @@ func (d *docActor) run() {
 	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
 		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, EngineReason: res.EngineReason, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires,
 		Report: report})
+}
+
+// OrgPages is how many of a node's Chromium pages an organisation may hold
+// at once: its plan's share (storage.Plan.ChromiumPages), 0 for the node's
+// own. An organisation that cannot be read gets the node's share.
+func OrgPages(store *storage.Store, orgID string) int {
+	org, err := store.Org(orgID)
+	if err != nil {
+		return 0
+	}
+	return store.Plans()[org.Plan].ChromiumPages
 }
 
 // DecodeData reads a document's stored data as its version renders it: a

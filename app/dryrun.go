@@ -40,7 +40,8 @@ type Quote struct {
 // (dryRun aside: canonicalHash) quotes the replay the real request would
 // be: the first document's pages (rendered to count while it has none),
 // nothing charged, payable. It renders here, synchronously, as the document's actor would: the same
-// version, data, engine choice and watermark. A render that fails is
+// version, data, engine choice and watermark, within a preview's budget
+// (someone waits for the answer). A render that fails is
 // answered as the error (422 RENDER_FAILED). Its render takes a place in
 // the renderer's bounded queue without waiting for one, as a preview does:
 // a full queue is 503 OVERLOADED.
@@ -58,7 +59,8 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 		return Quote{}, fmt.Errorf("%w: data: %v", fault.ErrInvalid, err)
 	}
 	req := render.Request{Version: p.version, Data: data, Engine: d.Engine, Now: a.deps.Clock.Now().UTC(),
-		CacheKey: actors.VersionKey(d.TemplateID, d.TemplateVersion)}
+		CacheKey: actors.VersionKey(d.TemplateID, d.TemplateVersion),
+		Preview:  true, Org: orgID, OrgPages: actors.OrgPages(a.deps.Store, orgID)}
 	if err := a.deps.Actors.LoadSource(&req); err != nil {
 		return Quote{}, err
 	}

@@ -101,7 +101,10 @@ type Preview struct {
 // sample data or the given data, watermarked and never billed (docs/api.md
 // "Preview"). A draft is checked by actors.CheckVersion, the check a save
 // makes, and its refusals name their field under "draft." so an editor
-// shows each at its input. It costs a render and nothing more: no actor is
+// shows each at its input. It renders within a preview's budget, shorter
+// than a document's (render.RendererConfig.PreviewTimeout), and holds no
+// more than its organisation's share of the Chromium pages. It costs a
+// render and nothing more: no actor is
 // asked, nothing is proposed to raft, nothing is written to the store or
 // the blob files, and its parsed markup is not cached (it has no identity).
 func (a *App) Preview(ctx context.Context, orgID, templateRef string, in PreviewRequest) (Preview, error) {
@@ -160,6 +163,7 @@ func (a *App) Preview(ctx context.Context, orgID, templateRef string, in Preview
 	req := render.Request{
 		Version: checked, Data: data, Engine: in.Engine, CacheKey: cacheKey, Now: a.deps.Clock.Now(),
 		Watermark: &render.Watermark{Text: "PREVIEW", Notice: notice},
+		Preview:   true, Org: orgID, OrgPages: actors.OrgPages(a.deps.Store, orgID),
 	}
 	if err := a.deps.Actors.LoadSource(&req); err != nil {
 		return Preview{}, err

@@ -56,6 +56,10 @@ type Config struct {
 	ChromiumBin string
 	// RenderPages is how many documents print at once.
 	RenderPages int
+	// RenderPagesPerOrg is how many of them one organisation may hold at
+	// once, unless its plan says otherwise (storage.Plan.ChromiumPages); 0
+	// means half of RenderPages, rounded up (chromium.DefaultOrgPages).
+	RenderPagesPerOrg int
 	// WarmEngine starts the browser with the node rather than at the first
 	// render, which would otherwise wait for it.
 	WarmEngine bool
@@ -142,6 +146,12 @@ func (c Config) Validate() error {
 	}
 	if c.RenderPages < 1 {
 		return flagError("--render-pages", "--render-pages must be at least 1")
+	}
+	if c.RenderPagesPerOrg < 0 || c.RenderPagesPerOrg > c.RenderPages {
+		return flagError("--render-pages-per-org", "--render-pages-per-org must be from 0 (half of --render-pages) to --render-pages (%d)", c.RenderPages)
+	}
+	if c.Render.PreviewTimeout <= 0 || c.Render.PreviewTimeout > c.Render.Timeout {
+		return flagError("--preview-timeout", "--preview-timeout must be positive and at most the render timeout (%s), not %s", c.Render.Timeout, c.Render.PreviewTimeout)
 	}
 	if c.Render.Capacity < c.RenderPages {
 		return flagError("--render-pages", "--render-pages %d is more than the render queue holds (%d)", c.RenderPages, c.Render.Capacity)

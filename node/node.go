@@ -172,6 +172,7 @@ func (n *Node) start(out io.Writer) error {
 
 	ccfg := chromium.DefaultConfig()
 	ccfg.Bin, ccfg.Pages, ccfg.Logger = cfg.ChromiumBin, cfg.RenderPages, log
+	ccfg.MaxPages, ccfg.OrgPages = cfg.Render.MaxPages, cfg.RenderPagesPerOrg
 	if lib, err := fonts.Default(); err == nil {
 		ccfg.Fonts = lib // names fonts in chromium documents' reports
 	}

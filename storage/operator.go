@@ -25,6 +25,10 @@ type Plan struct {
 	Wallet bool `json:"wallet"`
 	// Watermark says whether documents carry the sandbox watermark.
 	Watermark bool `json:"watermark"`
+	// ChromiumPages is how many of a node's Chromium pages an organisation
+	// on the plan may hold at once; 0 is the node's own share
+	// (--render-pages-per-org), and more than the node has is all of them.
+	ChromiumPages int `json:"chromiumPages,omitempty"`
 }
 
 // DefaultPlans returns the plans of docs/design.md "Money".

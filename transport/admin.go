@@ -243,6 +243,7 @@ func (s *Server) adminPutPlan(r *request) error {
 		PageRateMicros *int64 `json:"pageRateMicros"`
 		Wallet         *bool  `json:"wallet"`
 		Watermark      *bool  `json:"watermark"`
+		ChromiumPages  *int   `json:"chromiumPages"`
 	}
 	if err := r.decode(&in); err != nil {
 		return err
@@ -263,11 +264,16 @@ func (s *Server) adminPutPlan(r *request) error {
 	if in.Watermark != nil {
 		p.Watermark = *in.Watermark
 	}
+	if in.ChromiumPages != nil {
+		p.ChromiumPages = *in.ChromiumPages
+	}
 	switch {
 	case p.MonthlyPages < 0 || p.MonthlyPages > 1e9:
 		return fault.Invalid("monthlyPages", "must be from 0 to 1000000000")
 	case p.PageRateMicros < 0 || p.PageRateMicros > 1e9:
 		return fault.Invalid("pageRateMicros", "must be from 0 to 1000000000")
+	case p.ChromiumPages < 0 || p.ChromiumPages > 1000:
+		return fault.Invalid("chromiumPages", "must be from 0 (the node's share) to 1000")
 	case p.Wallet && p.PageRateMicros == 0:
 		return fault.Invalid("pageRateMicros", "a plan with a wallet charges a rate above 0")
 	}

@@ -192,3 +192,22 @@ func TestSandboxCapAndWatermark(t *testing.T) {
 		t.Fatalf("a sandbox was charged: %+v", l)
 	}
 }
+
+// TestPlanChromiumPages: a plan's share of a node's Chromium pages is set
+// and read back with its terms, and refused, naming the field, out of range.
+func TestPlanChromiumPages(t *testing.T) {
+	n := testnode.Start(t, nil)
+	for _, bad := range []int{-1, 1001} {
+		r := testnode.Do(t, "PUT", n.URL+"/admin/v1/plans/growth", n.OperatorToken, map[string]any{"chromiumPages": bad})
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "chromiumPages") {
+			t.Fatalf("chromiumPages %d: %v", bad, r)
+		}
+	}
+	if r := testnode.Do(t, "PUT", n.URL+"/admin/v1/plans/growth", n.OperatorToken, map[string]any{"chromiumPages": 2}); r.Status != 200 {
+		t.Fatal(r)
+	}
+	r := testnode.Do(t, "GET", n.URL+"/admin/v1/plans", n.OperatorToken, nil)
+	if !strings.Contains(string(r.Body), `"name":"growth","monthlyPages":10000,"pageRateMicros":3000,"wallet":true,"watermark":false,"chromiumPages":2`) {
+		t.Fatalf("plans: %s", r.Body)
+	}
+}

@@ -43,6 +43,8 @@ func serve(args []string) error {
 	fs.DurationVar(&cfg.WaitTimeout, "wait-timeout", cfg.WaitTimeout, "how long POST /v1/documents waits before answering 202")
 	fs.IntVar(&cfg.DocumentQueue, "document-queue", cfg.DocumentQueue, "documents queued or rendering on this node before 503 OVERLOADED")
 	fs.IntVar(&cfg.RenderPages, "render-pages", cfg.RenderPages, "documents printed at once (Chromium pages)")
+	fs.IntVar(&cfg.RenderPagesPerOrg, "render-pages-per-org", cfg.RenderPagesPerOrg, "Chromium pages one organisation may hold at once, unless its plan says (0: half of --render-pages, rounded up)")
+	fs.DurationVar(&cfg.Render.PreviewTimeout, "preview-timeout", cfg.Render.PreviewTimeout, "time budget of a preview or dry run, which someone waits for (at most the render timeout, 60s)")
 	fs.StringVar(&cfg.Render.DefaultEngine, "default-engine", cfg.Render.DefaultEngine, "engine for documents that name none: auto (phantom when it supports the document, else chromium), phantom or chromium")
 	fs.StringVar(&cfg.ChromiumBin, "chromium", cfg.ChromiumBin, "the Chromium executable")
 	fs.StringVar(&cfg.SealKeyFile, "seal-key-file", cfg.SealKeyFile, "file with the base64 key that seals webhook secrets (default <data-dir>/seal.key, made on first start)")

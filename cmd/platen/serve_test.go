@@ -262,6 +262,8 @@ func TestStartFailsOnBadFlagValues(t *testing.T) {
 		{"http port out of range", "--http", []string{"127.0.0.1:99999"}, []string{"--http", "127.0.0.1:99999"}},
 		{"retention of a second", "--retention", []string{"at least a minute"}, []string{"--retention", "1s"}},
 		{"log level", "--log-level", []string{`invalid value "loud"`, "debug, info, warn or error"}, []string{"--log-level", "loud"}},
+		{"an organisation's share over the pages", "--render-pages-per-org", []string{"--render-pages-per-org must be from 0", "(1)"}, []string{"--render-pages", "1", "--render-pages-per-org", "2"}},
+		{"preview budget over the render budget", "--preview-timeout", []string{"at most the render timeout"}, []string{"--preview-timeout", "2m"}},
 		{"short operator token", "--operator-token", []string{"16 characters"}, []string{"--operator-token", "short"}},
 		{"join without a key", "--join", []string{"cluster key"}, []string{"--join", "127.0.0.1:7946"}},
 		{"bad cluster key", "--cluster-key", []string{"base64"}, []string{"--cluster-key", "not-a-key"}},

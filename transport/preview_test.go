@@ -415,3 +415,28 @@ func BenchmarkPreview(b *testing.B) {
 		})
 	}
 }
+
+// TestHostileChromiumPreviewsAreRefusedWithTheirReason previews, forced to
+// chromium, drafts whose print would hold a page for minutes: a 1e12 px
+// box and 10,000 sheets. Each is refused 422 RENDER_FAILED by Chromium's
+// measure, saying why, not by the preview's budget running out.
+func TestHostileChromiumPreviewsAreRefusedWithTheirReason(t *testing.T) {
+	n := testnode.Start(t, nil)
+	url := n.URL + "/v1/templates"
+	body := invoiceVersion(true)
+	body["name"], body["slug"] = "Invoice", "invoice"
+	if r := testnode.Do(t, "POST", url, n.Key, body); r.Status != 201 {
+		t.Fatalf("create: %s", r)
+	}
+	for _, c := range []struct{ html, words string }{
+		{`<div class="box" style="height:1e12px">{{number}}</div>`, "an element (div.box) is 8,878 m tall"},
+		{strings.Repeat(`<div class="sheet">{{number}}</div>`, 10000), "its content is about 10,000 pages long"},
+	} {
+		r := testnode.Do(t, "POST", url+"/invoice/preview", n.Key, map[string]any{"draft": invoiceDraft(c.html), "engine": "chromium"})
+		msg, _ := r.JSON["message"].(string)
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Body), `"RENDER_FAILED"`) ||
+			!strings.Contains(msg, "the document would print more than 2,000 pages") || !strings.Contains(msg, c.words) {
+			t.Fatalf("HTTP %d %s, want 422 RENDER_FAILED saying %q", r.Status, r.Body, c.words)
+		}
+	}
+}

@@ -258,8 +258,7 @@ func Failure(err error) (code, message string) {
 	case errors.Is(err, render.ErrTimeout):
 		return CodeRenderTimeout, "The document took too long to render. Simplify the template or send less data."
 	case errors.Is(err, render.ErrTooManyPages):
-		return CodeTooManyPages, "The document has too many pages: " + strings.TrimPrefix(err.Error(), render.ErrTooManyPages.Error()+": ") +
-			". Split it into several documents, or send less data."
+		return CodeTooManyPages, "The document has too many pages: " + strings.TrimPrefix(err.Error(), render.ErrTooManyPages.Error()+": ")
 	default:
 		return CodeRenderFailed, "The document could not be rendered. It can be regenerated; if it fails again, contact support with its id."
 	}

@@ -234,3 +234,20 @@ func dateToken(t time.Time, tok string, l locale) string {
 	}
 	return tok
 }
+
+// Grouped writes n with commas between groups of three digits, as the
+// refusals people read write their limits ("more than 2,000 pages").
+func Grouped(n int) string {
+	s := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strconv"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -126,17 +125,17 @@ func checkPages(ctx context.Context, p *rod.Page, g render.Geometry, maxPages in
 // refusal is the refusal of a document measured as m, or nil when it fits
 // within maxPages by both estimates.
 func (m measured) refusal(maxPages int, g render.Geometry) error {
-	over := fmt.Sprintf("the document would print more than %s pages", grouped(maxPages))
+	over := fmt.Sprintf("the document would print more than %s pages", render.Grouped(maxPages))
 	switch {
 	case m.Pages > maxPages && m.Tall != "" && labelRE.MatchString(m.Tall):
 		return fmt.Errorf("%w: %s: an element (%s) is %s tall, longer than %s pages of %s mm; make it smaller",
-			render.ErrTooManyPages, over, m.Tall, metres(m.TallPx), grouped(maxPages), grouped(int(math.Round(g.SheetHeightMM()))))
+			render.ErrTooManyPages, over, m.Tall, metres(m.TallPx), render.Grouped(maxPages), render.Grouped(int(math.Round(g.SheetHeightMM()))))
 	case m.Pages > maxPages:
 		return fmt.Errorf("%w: %s: its content is about %s pages long; send less data or split it into several documents",
-			render.ErrTooManyPages, over, grouped(m.Pages))
+			render.ErrTooManyPages, over, render.Grouped(m.Pages))
 	case m.Breaks >= maxPages:
 		return fmt.Errorf("%w: %s: it breaks to a new page at least %s times; send less data or split it into several documents",
-			render.ErrTooManyPages, over, grouped(m.Breaks))
+			render.ErrTooManyPages, over, render.Grouped(m.Breaks))
 	}
 	return nil
 }
@@ -146,23 +145,7 @@ func (m measured) refusal(maxPages int, g render.Geometry) error {
 func metres(px float64) string {
 	mm := px / pxPerMM
 	if mm >= 1000 {
-		return grouped(int(math.Round(mm/1000))) + " m"
+		return render.Grouped(int(math.Round(mm/1000))) + " m"
 	}
-	return grouped(int(math.Round(mm))) + " mm"
-}
-
-// grouped writes n with thousands separated by commas: 10,000.
-func grouped(n int) string {
-	s := strconv.Itoa(n)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
+	return render.Grouped(int(math.Round(mm))) + " mm"
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"runtime"
 	"slices"
 	"strings"
@@ -131,7 +130,7 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 	doc, err := layout.Layout(ctx, p.doc, p.style, sh, opt)
 	switch {
 	case errors.Is(err, layout.ErrTooManyPages):
-		return nil, 0, fmt.Errorf("%w: the document would print more than %s pages", render.ErrTooManyPages, thousands(e.cfg.MaxPages))
+		return nil, 0, fmt.Errorf("%w: the document would print more than %s pages; send less data or split it into several documents", render.ErrTooManyPages, render.Grouped(e.cfg.MaxPages))
 	case err != nil && ctx.Err() != nil:
 		return nil, 0, ctx.Err()
 	case err != nil:
@@ -291,14 +290,4 @@ func (c *preparedCache) put(key string, p *prepared) {
 	}
 	c.order = append(c.order, key)
 	c.byKey[key] = p
-}
-
-// thousands writes n with commas between groups of three digits, as the
-// refusals people read write their limits (2,000 pages).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/transport"
@@ -65,6 +66,9 @@ type Config struct {
 	WarmEngine bool
 	// Render holds the render queue and limits.
 	Render render.RendererConfig
+	// PDFTemplates holds the limits on reading uploaded PDFs (CacheDir is
+	// set from DataDir).
+	PDFTemplates pdftemplate.Config
 	// Retention is how long a finished PDF is kept; the record stays after.
 	Retention time.Duration
 	// WaitTimeout is how long POST /v1/documents waits before answering 202.
@@ -114,6 +118,8 @@ func DefaultConfig() Config {
 		RenderPages: max(runtime.NumCPU(), 1),
 		WarmEngine:  true,
 		Render:      render.DefaultRendererConfig(),
+		// pdftemplate.DefaultConfig gives each limit's reason.
+		PDFTemplates: pdftemplate.DefaultConfig(),
 		// Files are kept 30 days by default (docs/design.md "Blobs").
 		Retention: 30 * 24 * time.Hour,
 		// docs/design.md "Waiting".
@@ -158,6 +164,11 @@ func (c Config) Validate() error {
 	}
 	if err := c.Render.Validate(); err != nil {
 		return flagError("--default-engine", "--default-engine: %v", err)
+	}
+	if err := c.PDFTemplates.Validate(); err != nil {
+		var ce *pdftemplate.ConfigError
+		errors.As(err, &ce)
+		return flagError(pdfFlags[ce.Field], "%s: %v", pdfFlags[ce.Field], err)
 	}
 	if c.Retention < time.Minute {
 		return flagError("--retention", "--retention must be at least a minute (it is %s)", c.Retention)
@@ -211,4 +222,11 @@ func (c Config) baseURL() string {
 		return c.BaseURL
 	}
 	return "http://" + c.HTTPAddr
+}
+
+// pdfFlags are the flags of `platen serve` that set pdftemplate.Config.
+var pdfFlags = map[string]string{
+	"Instances": "--pdf-instances", "MaxDepth": "--pdf-max-depth", "MaxObjects": "--pdf-max-objects",
+	"MaxInflatedBytes": "--pdf-max-inflated-mb", "MaxContentBytes": "--pdf-max-content-mb",
+	"MemoryLimitBytes": "--pdf-memory-mb", "Timeout": "--pdf-timeout",
 }

@@ -198,7 +198,9 @@ func (n *Node) start(out io.Writer) error {
 	renderer := render.NewRenderer(cfg.Render, engines...)
 	// PDFium compiles at the first upload or fill, once: its compiled
 	// module is kept in the data folder for the next start.
-	n.pdfTemplates = pdftemplate.New(pdftemplate.Options{Instances: min(runtime.NumCPU(), 4), CacheDir: filepath.Join(cfg.DataDir, "cache", "pdfium")})
+	pdfCfg := cfg.PDFTemplates
+	pdfCfg.CacheDir = filepath.Join(cfg.DataDir, "cache", "pdfium")
+	n.pdfTemplates = pdftemplate.New(pdfCfg)
 	renderer.SetPDFTemplates(n.pdfTemplates)
 	versions := actors.NewVersions(n.store)
 	var fetchBlob func(string, []string) error

@@ -6,10 +6,15 @@
 package pdftemplate
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
+	"reflect"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,6 +28,7 @@ import (
 	"github.com/klippa-app/go-pdfium/requests"
 	"github.com/klippa-app/go-pdfium/webassembly"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 )
 
 // Refusals of an upload.
@@ -37,7 +43,7 @@ var (
 	ErrBusy = errors.New("every PDF reader is busy")
 	// errRecovered marks an ErrUnreadable that was a panic, recovered: a
 	// bug that a file reached, which the tests look for.
-	errRecovered = errors.New("recovered from a panic")
+	errRecovered = errors.New("it reached a fault in the PDF reader")
 )
 
 // Limits bound what an upload may be.
@@ -150,11 +156,17 @@ type Analysis struct {
 
 // Engine is a pool of PDFium instances sharing one compiled module.
 type Engine struct {
-	opts    Options
+	cfg     Config
 	once    sync.Once
 	started atomic.Bool
 	pool    pdfium.Pool
 	err     error
+	// releasing is set while a grown instance's memory is handed back to
+	// the system.
+	releasing atomic.Bool
+	// used, when set, sees each instance's module after its use, closed:
+	// the tests' view of the pool.
+	used func(mod api.Module)
 
 	// analyses keeps the analyses of the PDFs filled lately, by their
 	// sha256: a template's upload never changes, and reading every glyph
@@ -162,30 +174,139 @@ type Engine struct {
 	mu          sync.Mutex
 	analyses    map[[32]byte]*Analysis
 	cachedPages int
+	// passed holds the sums of PDFs that passed check.
+	passed map[[32]byte]struct{}
 }
 
 // analysisCachePages bounds the pages of the analyses kept (a page of a
 // thousand glyphs takes some 60 KB); when full the cache is emptied.
 const analysisCachePages = 1000
 
-// Options configure an Engine.
-type Options struct {
+// Config configures an Engine: its instances and the limits on what
+// reading one PDF may cost (docs/operator.md "Uploaded PDFs").
+type Config struct {
 	// Instances is how many PDFium instances may run at once.
 	Instances int
 	// CacheDir, when set, keeps the compiled module on disk, so a node
 	// that starts again does not compile PDFium again.
 	CacheDir string
+	// MaxDepth is how deep arrays and dictionaries may nest. pdfcpu
+	// parses them recursively (a million levels took 12 s and 1 GB), and
+	// PDFium's own parser gives up past 64 direct levels, so no PDF that
+	// PDFium reads whole comes near 100; the forms and certificates of
+	// the tests nest at most 6 deep.
+	MaxDepth int
+	// MaxObjects is how many objects a PDF may have, object streams'
+	// included. A 50-page form with its fonts has a few thousand; 100,000
+	// keeps the cross-reference tables and pdfcpu's object map to tens
+	// of megabytes.
+	MaxObjects int
+	// MaxInflatedBytes bounds what all of a PDF's compressed streams
+	// expand to, images' and fonts' included. A 20 MB upload of Flate
+	// images at a usual 3 to 10 times expands to at most 200 MB; 256 MiB
+	// is counted in about a quarter of a second, where the 1 GiB bomb cost
+	// PDFium 40 s and 3.5 GB.
+	MaxInflatedBytes int64
+	// MaxContentBytes bounds the PDF syntax in its streams, inflated:
+	// what PDFium parses to read the pages (content streams, forms) and
+	// pdfcpu to read the objects (object streams). PDFium parses a page's
+	// content whole, at some 25 MB a second here, in one call that the
+	// time limit cannot cut short. A page of dense text is 10 to 100 KB,
+	// the corpus's largest is under 2 MB in all; 32 MiB is a second and a
+	// half of PDFium.
+	MaxContentBytes int64
+	// MemoryLimitBytes is the most memory one PDFium instance may take
+	// (WebAssembly pages of 64 KiB); the module would otherwise grow to
+	// 2 GiB, and the 1 GiB bomb took the node to 3.5 GB. An instance starts
+	// at 18 MiB; analysing any PDF of the tests leaves it there, and a page
+	// image at 300 dpi takes it to 37 MiB. 256 MiB is seven times that, and
+	// the default four instances bound PDFium's memory to 1 GiB.
+	MemoryLimitBytes int64
+	// Timeout bounds one analysis, one fill and one page image: PDFium is
+	// stopped when it passes. A 50-page PDF reads in a few seconds; the
+	// nesting bombs ran 12 to 40 s.
+	Timeout time.Duration
+}
+
+// DefaultConfig is the configuration a node runs with unless told
+// otherwise; each field's comment gives the reason for its default.
+func DefaultConfig() Config {
+	return Config{
+		// One instance a core, up to four: PDFium is single-threaded, and
+		// each instance can hold MemoryLimitBytes.
+		Instances:        min(runtime.NumCPU(), 4),
+		MaxDepth:         100,
+		MaxObjects:       100_000,
+		MaxInflatedBytes: 256 << 20,
+		MaxContentBytes:  32 << 20,
+		MemoryLimitBytes: 256 << 20,
+		Timeout:          20 * time.Second,
+	}
+}
+
+// ConfigError is a setting of Config that cannot work; Field names it.
+type ConfigError struct {
+	Field string
+	Msg   string
+}
+
+func (e *ConfigError) Error() string { return "pdf templates: " + e.Msg }
+
+// Validate reports a configuration that cannot work, as a *ConfigError.
+func (c Config) Validate() error {
+	for _, r := range []struct {
+		bad   bool
+		field string
+		msg   string
+	}{
+		{c.Instances < 1, "Instances", "instances must be at least 1"},
+		{c.MaxDepth < 8, "MaxDepth", "the nesting limit must be at least 8 (an ordinary page nests 3 to 6 deep)"},
+		{c.MaxObjects < 100, "MaxObjects", "the object limit must be at least 100"},
+		{c.MaxInflatedBytes < 1<<20, "MaxInflatedBytes", "the limit on inflated streams must be at least 1 MiB"},
+		{c.MaxContentBytes < 1<<20 || c.MaxContentBytes > c.MaxInflatedBytes, "MaxContentBytes", "the limit on content must be at least 1 MiB and at most the limit on inflated streams"},
+		{c.MemoryLimitBytes < 64<<20 || c.MemoryLimitBytes > 2<<30, "MemoryLimitBytes", "the memory limit must be from 64 MiB (PDFium starts at 18) to 2 GiB (the most its module asks for)"},
+		{c.Timeout < time.Second, "Timeout", "the timeout must be at least 1s"},
+	} {
+		if r.bad {
+			return &ConfigError{Field: r.field, Msg: r.msg}
+		}
+	}
+	return nil
 }
 
 // New returns an engine that compiles PDFium at its first use: a node that
 // never sees an uploaded PDF never pays for it, and with CacheDir set only
-// a node's very first use compiles.
-func New(opts Options) *Engine { return &Engine{opts: opts} }
+// a node's very first use compiles. Zero limits take their defaults.
+func New(cfg Config) *Engine {
+	def := DefaultConfig()
+	if cfg.Instances <= 0 {
+		cfg.Instances = def.Instances
+	}
+	if cfg.MaxDepth <= 0 {
+		cfg.MaxDepth = def.MaxDepth
+	}
+	if cfg.MaxObjects <= 0 {
+		cfg.MaxObjects = def.MaxObjects
+	}
+	if cfg.MaxInflatedBytes <= 0 {
+		cfg.MaxInflatedBytes = def.MaxInflatedBytes
+	}
+	if cfg.MaxContentBytes <= 0 {
+		cfg.MaxContentBytes = def.MaxContentBytes
+	}
+	if cfg.MemoryLimitBytes <= 0 {
+		cfg.MemoryLimitBytes = def.MemoryLimitBytes
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = def.Timeout
+	}
+	return &Engine{cfg: cfg}
+}
 
 // Compiled returns an engine with PDFium compiled now (a second or two
 // without a warm cache), for programs and tests that use it at once.
-func Compiled(opts Options) (*Engine, error) {
-	e := New(opts)
+func Compiled(cfg Config) (*Engine, error) {
+	e := New(cfg)
 	e.init()
 	return e, e.err
 }
@@ -194,17 +315,29 @@ func Compiled(opts Options) (*Engine, error) {
 func (e *Engine) init() {
 	e.once.Do(func() {
 		e.started.Store(true)
-		instances := max(e.opts.Instances, 1)
-		rc := wazero.NewRuntimeConfig()
-		if e.opts.CacheDir != "" {
-			cache, err := wazero.NewCompilationCacheWithDir(e.opts.CacheDir)
+		// Each instance may grow to the memory limit and no further.
+		// wazero's WithCloseOnContextDone would let closing a module stop
+		// the call under way too, but it starts a goroutine for every call
+		// into the module, and an analysis makes some 25,000 (a few per
+		// glyph): it took the invoice's from 190 to 530 ms. So the time
+		// limit closes the module between calls (with), and the one long
+		// call, a page's content, is bounded by the check's limit on
+		// what streams inflate to and by the memory limit.
+		rc := wazero.NewRuntimeConfig().
+			WithMemoryLimitPages(uint32(min(e.cfg.MemoryLimitBytes>>16, 65536)))
+		if e.cfg.CacheDir != "" {
+			cache, err := wazero.NewCompilationCacheWithDir(e.cfg.CacheDir)
 			if err != nil {
 				e.err = fmt.Errorf("pdfium: compilation cache: %w", err)
 				return
 			}
 			rc = rc.WithCompilationCache(cache)
 		}
-		e.pool, e.err = webassembly.Init(webassembly.Config{MinIdle: 1, MaxIdle: instances, MaxTotal: instances, RuntimeConfig: rc})
+		// ReuseWorkers false: an instance is closed after each use, its
+		// memory with it, and the pool starts a fresh one (some 20 ms),
+		// so no use inherits another's memory, failed or not.
+		e.pool, e.err = webassembly.Init(webassembly.Config{MinIdle: 1, MaxIdle: e.cfg.Instances, MaxTotal: e.cfg.Instances,
+			RuntimeConfig: rc, ReuseWorkers: false})
 		if e.err != nil {
 			e.err = fmt.Errorf("pdfium: %w", e.err)
 		}
@@ -223,51 +356,168 @@ func (e *Engine) Close() error {
 	return e.pool.Close()
 }
 
-// with runs f on an instance from the pool. A panic in f (a malformed file
-// reaching a bug) is an ErrUnreadable, and the instance it ran on is killed
-// rather than reused.
-func (e *Engine) with(f func(p pdfium.Pdfium) error) (err error) {
+// exitTimeout is the exit code an instance's module is closed with when
+// its time runs out.
+const exitTimeout = 124
+
+// releaseAbove is how much memory an instance may have ended with before
+// the node hands the garbage back to the system at once: a one-page
+// analysis ends near 30 MiB, and Go would otherwise keep a grown heap's
+// pages until its next collections (the 1 GiB bomb left 3.5 GB behind).
+const releaseAbove = 96 << 20
+
+// with runs f on a fresh instance from the pool, until deadline: then
+// the instance's module is closed, and PDFium's next call fails. The
+// instance is closed after f, whatever happened, never returned to the
+// pool. A panic in f (a malformed file reaching a bug) is an
+// ErrUnreadable; running out of time or memory is an ErrTooComplex.
+func (e *Engine) with(deadline time.Time, f func(p pdfium.Pdfium) error) (err error) {
 	e.init()
 	if e.err != nil {
 		return e.err
 	}
 	inst, err := e.pool.GetInstance(30 * time.Second)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrBusy, err)
+		slog.Warn("pdftemplate: no PDFium instance", "err", err)
+		return ErrBusy
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			inst.Kill()
-			err = fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
-			return
+	mod := moduleOf(inst)
+	var timedOut atomic.Bool
+	timer := time.AfterFunc(time.Until(deadline), func() {
+		timedOut.Store(true)
+		if mod != nil {
+			mod.CloseWithExitCode(context.Background(), exitTimeout)
 		}
+	})
+	defer func() {
+		r := recover()
+		timer.Stop()
+		var size uint32
+		if mod != nil && mod.Memory() != nil {
+			size = mod.Memory().Size()
+		}
+		// Closing invalidates the instance (ReuseWorkers is false): its
+		// module is closed and the pool makes a new one.
 		inst.Close()
+		switch {
+		case timedOut.Load():
+			err = tooComplex("reading it took longer than %s", e.cfg.Timeout)
+		case r != nil:
+			err = recovered(r)
+		case err != nil && int64(size) > e.cfg.MemoryLimitBytes-(8<<20):
+			slog.Warn("pdftemplate: a PDF ran PDFium out of memory", "bytes", size)
+			err = tooComplex("reading it needs more than %s of memory", megabytes(e.cfg.MemoryLimitBytes))
+		}
+		if int64(size) > releaseAbove {
+			e.release()
+		}
+		if e.used != nil && mod != nil {
+			e.used(mod)
+		}
 	}()
 	return f(inst)
 }
 
+// release hands the memory of a grown instance, now garbage, back to the
+// system; one at a time, as a second would find little left.
+func (e *Engine) release() {
+	if !e.releasing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		debug.FreeOSMemory()
+		e.releasing.Store(false)
+	}()
+}
+
+// moduleOf is the WebAssembly module an instance runs, to close it when
+// its time runs out and to read its memory. go-pdfium keeps it in an
+// exported field of a type in an internal package, which only reflection
+// reaches; nil if a later version moves it (the tests would fail).
+func moduleOf(inst pdfium.Pdfium) api.Module {
+	v := reflect.ValueOf(inst.GetImplementation())
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	f := v.FieldByName("Module")
+	if !f.IsValid() || !f.CanInterface() {
+		return nil
+	}
+	m, _ := f.Interface().(api.Module)
+	return m
+}
+
+// unreadable is an ErrUnreadable for a file PDFium or pdfcpu refused:
+// the reader's own words (a WebAssembly stack trace, a Go error chain)
+// go to the log, the caller gets plain ones.
+func unreadable(what string, err error) error {
+	slog.Warn("pdftemplate: a PDF could not be read", "step", what, "err", err)
+	return fmt.Errorf("%w: %s", ErrUnreadable, what)
+}
+
+// recovered is the ErrUnreadable of a panic a file caused: the panic
+// and its stack go to the log.
+func recovered(r any) error {
+	slog.Error("pdftemplate: a PDF reached a panic", "panic", r, "stack", string(debug.Stack()))
+	return fmt.Errorf("%w: %w", ErrUnreadable, errRecovered)
+}
+
+// deadline is when a use that starts now must end.
+func (e *Engine) deadline() time.Time { return time.Now().Add(e.cfg.Timeout) }
+
+// checkOnce runs check on a PDF unless it passed lately: a fill and a
+// page image read a stored upload again, which passed when it came.
+func (e *Engine) checkOnce(pdf []byte) error {
+	sum := sha256.Sum256(pdf)
+	e.mu.Lock()
+	_, ok := e.passed[sum]
+	e.mu.Unlock()
+	if ok {
+		return nil
+	}
+	if _, err := check(pdf, e.cfg); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	if e.passed == nil || len(e.passed) >= passedCacheSize {
+		e.passed = map[[32]byte]struct{}{}
+	}
+	e.passed[sum] = struct{}{}
+	e.mu.Unlock()
+	return nil
+}
+
+// passedCacheSize bounds the sums kept of PDFs that passed the check.
+const passedCacheSize = 10_000
+
 // withDoc checks an upload against the limits, opens it on an instance and
 // runs f with its page count. Encrypted, unreadable and oversized files are
 // refused with their errors.
-func (e *Engine) withDoc(pdf []byte, lim Limits, f func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error) error {
+func (e *Engine) withDoc(deadline time.Time, pdf []byte, lim Limits, f func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error) error {
 	if len(pdf) > lim.MaxBytes {
 		return fmt.Errorf("%w: %d bytes; the limit is %d", ErrTooLarge, len(pdf), lim.MaxBytes)
 	}
 	if !strings.HasPrefix(strings.TrimLeft(string(pdf[:min(len(pdf), 1024)]), "\x00\t\r\n "), "%PDF-") {
 		return fmt.Errorf("%w: it does not start with %%PDF-", ErrUnreadable)
 	}
-	return e.with(func(p pdfium.Pdfium) error {
+	if err := e.checkOnce(pdf); err != nil {
+		return err
+	}
+	return e.with(deadline, func(p pdfium.Pdfium) error {
 		doc, err := p.OpenDocument(&requests.OpenDocument{File: &pdf})
 		if err != nil {
 			if errors.Is(err, pdferrors.ErrPassword) {
 				return ErrEncrypted
 			}
-			return fmt.Errorf("%w: %v", ErrUnreadable, err)
+			return unreadable("PDFium cannot open it", err)
 		}
 		defer p.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
 		count, err := p.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrUnreadable, err)
+			return unreadable("its pages cannot be counted", err)
 		}
 		if count.PageCount < 1 {
 			return fmt.Errorf("%w: it has no pages", ErrUnreadable)
@@ -281,7 +531,7 @@ func (e *Engine) withDoc(pdf []byte, lim Limits, f func(p pdfium.Pdfium, doc ref
 
 // analysis is Analyze through the cache, for the filler; the analysis
 // it returns is shared and must not be changed.
-func (e *Engine) analysis(pdf []byte, lim Limits) (*Analysis, error) {
+func (e *Engine) analysis(deadline time.Time, pdf []byte, lim Limits) (*Analysis, error) {
 	sum := sha256.Sum256(pdf)
 	e.mu.Lock()
 	a, ok := e.analyses[sum]
@@ -289,7 +539,7 @@ func (e *Engine) analysis(pdf []byte, lim Limits) (*Analysis, error) {
 	if ok {
 		return a, nil
 	}
-	a, err := e.Analyze(pdf, lim)
+	a, err := e.analyze(deadline, pdf, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -303,15 +553,19 @@ func (e *Engine) analysis(pdf []byte, lim Limits) (*Analysis, error) {
 	return a, nil
 }
 
-// Analyze reads every page's text pieces.
+// Analyze reads every page's text pieces, within the engine's limits.
 func (e *Engine) Analyze(pdf []byte, lim Limits) (*Analysis, error) {
+	return e.analyze(e.deadline(), pdf, lim)
+}
+
+func (e *Engine) analyze(deadline time.Time, pdf []byte, lim Limits) (*Analysis, error) {
 	var out *Analysis
-	err := e.withDoc(pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
+	err := e.withDoc(deadline, pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
 		out = &Analysis{}
 		for i := 0; i < pages; i++ {
 			page, pieces, err := readPage(p, doc, i)
 			if err != nil {
-				return fmt.Errorf("%w: page %d: %v", ErrUnreadable, i+1, err)
+				return unreadable(fmt.Sprintf("page %d cannot be read", i+1), err)
 			}
 			out.Pages = append(out.Pages, page)
 			out.Pieces = append(out.Pieces, pieces...)

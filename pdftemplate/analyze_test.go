@@ -30,7 +30,7 @@ var (
 // compiling it takes seconds.
 func testEngine(t testing.TB) *Engine {
 	t.Helper()
-	engineOnce.Do(func() { engine, engineErr = Compiled(Options{Instances: 2}) })
+	engineOnce.Do(func() { engine, engineErr = Compiled(Config{Instances: 2}) })
 	if engineErr != nil {
 		t.Fatal(engineErr)
 	}
@@ -265,7 +265,7 @@ func TestMalformedUploadsAreRefusedNotFatal(t *testing.T) {
 func TestInvisibleTextIsNotAPiece(t *testing.T) {
 	e := testEngine(t)
 	var pdf []byte
-	err := e.with(func(p pdfium.Pdfium) error {
+	err := e.with(e.deadline(), func(p pdfium.Pdfium) error {
 		doc, err := p.FPDF_CreateNewDocument(&requests.FPDF_CreateNewDocument{})
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -87,18 +88,36 @@ var FontDirs = []string{"/usr/share/fonts/truetype/liberation", "/usr/share/font
 // text and everything unmarked prints as before. The values are set, in the
 // pieces' size and colour at their origin and baseline, on an overlay page
 // stamped over the page.
+//
+// The fill reads the stored upload again under the engine's limits: its
+// checks (cached for a PDF that passed them lately), and one time budget
+// for all its PDFium work. A refusal's words name the limit or the piece;
+// a reader's own error text goes to the log.
 func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report []Filled, err error) {
+	out, report, err = e.fill(e.deadline(), pdf, fills, lim)
+	for _, known := range []error{ErrTooComplex, ErrUnreadable, ErrEncrypted, ErrTooLarge, ErrBusy, ErrNoPiece, ErrNotEditable} {
+		if errors.Is(err, known) {
+			return out, report, err
+		}
+	}
+	if err != nil {
+		return nil, nil, unreadable("the filled PDF could not be written", err)
+	}
+	return out, report, nil
+}
+
+func (e *Engine) fill(deadline time.Time, pdf []byte, fills []Fill, lim Limits) (out []byte, report []Filled, err error) {
 	// pdfcpu runs outside PDFium's sandbox: a malformed file that reaches
 	// a bug in it is refused, not a crash.
 	defer func() {
 		if r := recover(); r != nil {
-			out, report, err = nil, nil, fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
+			out, report, err = nil, nil, recovered(r)
 		}
 	}()
 	if len(fills) == 0 {
 		return pdf, []Filled{}, nil
 	}
-	a, err := e.analysis(pdf, lim)
+	a, err := e.analysis(deadline, pdf, lim)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +142,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 	}
 	sort.Ints(pages)
 
-	missing, err := e.missingGlyphs(pdf, lim, fills, byID)
+	missing, err := e.missingGlyphs(deadline, pdf, lim, fills, byID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -176,7 +195,7 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 			stamped = append(stamped, n)
 		}
 	}
-	overlay, onOverlay, err := e.overlay(a.Pages, stamped, overlaid, byID)
+	overlay, onOverlay, err := e.overlay(deadline, a.Pages, stamped, overlaid, byID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -224,12 +243,12 @@ func (e *Engine) Fill(pdf []byte, fills []Fill, lim Limits) (out []byte, report 
 func readForEdit(pdf []byte) (*model.Context, error) {
 	ctx, err := api.ReadContext(bytes.NewReader(pdf), model.NewDefaultConfiguration())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return nil, unreadable("its objects cannot be read for editing", err)
 	}
 	// Validation reads every object, those in object streams too: without
 	// it WriteContext loses the ones nothing touched (pdfTeX's fonts).
 	if err := api.ValidateContext(ctx); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return nil, unreadable("its objects do not follow the PDF standard closely enough to edit", err)
 	}
 	return ctx, nil
 }
@@ -439,9 +458,9 @@ func (ed *editor) setInPlace(piece Piece, f Fill, missing rune) (Filled, string,
 // missingGlyphs finds, for each value, the first character the embedded
 // font of its piece has no glyph for: a subset holds only the glyphs its
 // document used, though its encoding and widths may name more.
-func (e *Engine) missingGlyphs(pdf []byte, lim Limits, fills []Fill, byID map[string]Piece) (map[string]rune, error) {
+func (e *Engine) missingGlyphs(deadline time.Time, pdf []byte, lim Limits, fills []Fill, byID map[string]Piece) (map[string]rune, error) {
 	out := map[string]rune{}
-	err := e.withDoc(pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
+	err := e.withDoc(deadline, pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
 		for _, f := range fills {
 			piece := byID[f.PieceID]
 			if len(piece.Parts) == 0 || strings.TrimSpace(f.Text) == "" {
@@ -538,10 +557,10 @@ func (ed *editor) apply() error {
 
 // overlay makes a document with one page per filled page, of its size,
 // holding only the new values.
-func (e *Engine) overlay(all []Page, pages []int, perPage map[int][]Fill, byID map[string]Piece) ([]byte, []Filled, error) {
+func (e *Engine) overlay(deadline time.Time, all []Page, pages []int, perPage map[int][]Fill, byID map[string]Piece) ([]byte, []Filled, error) {
 	var out []byte
 	var report []Filled
-	err := e.with(func(p pdfium.Pdfium) error {
+	err := e.with(deadline, func(p pdfium.Pdfium) error {
 		doc, err := p.FPDF_CreateNewDocument(&requests.FPDF_CreateNewDocument{})
 		if err != nil {
 			return err
@@ -787,7 +806,7 @@ func ascii(s string) bool {
 func Editable(pdf []byte, a *Analysis) (pieces []Piece, notes []string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			pieces, notes, err = nil, nil, fmt.Errorf("%w: %w: %v", ErrUnreadable, errRecovered, r)
+			pieces, notes, err = nil, nil, recovered(r)
 		}
 	}()
 	ctx, err := readForEdit(pdf)

@@ -222,7 +222,7 @@ func textStyle(t *testing.T, e *Engine, pdf []byte, text string) charStyle {
 func textStyleOn(t *testing.T, e *Engine, pdf []byte, n int, text string) charStyle {
 	t.Helper()
 	var st charStyle
-	err := e.with(func(p pdfium.Pdfium) error {
+	err := e.with(e.deadline(), func(p pdfium.Pdfium) error {
 		doc, err := p.OpenDocument(&requests.OpenDocument{File: &pdf})
 		if err != nil {
 			return err

@@ -39,13 +39,13 @@ func (e *Engine) PageImageWidth(pdf []byte, page, width int, lim Limits) (*image
 // image out of the WebAssembly instance's memory, which cleanup frees.
 func (e *Engine) pageImage(pdf []byte, page int, lim Limits, render func(p pdfium.Pdfium, at requests.Page) (r *responses.RenderPage, cleanup func(), err error)) (*image.RGBA, error) {
 	var out *image.RGBA
-	err := e.withDoc(pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
+	err := e.withDoc(e.deadline(), pdf, lim, func(p pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) error {
 		if page < 1 || page > pages {
 			return fmt.Errorf("%w: no page %d", ErrNoPage, page)
 		}
 		r, cleanup, err := render(p, requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: page - 1}})
 		if err != nil {
-			return fmt.Errorf("%w: page %d: %v", ErrUnreadable, page, err)
+			return unreadable(fmt.Sprintf("page %d cannot be drawn", page), err)
 		}
 		if cleanup != nil {
 			defer cleanup()

@@ -50,6 +50,14 @@ func serve(args []string) error {
 	fs.StringVar(&cfg.SealKeyFile, "seal-key-file", cfg.SealKeyFile, "file with the base64 key that seals webhook secrets (default <data-dir>/seal.key, made on first start)")
 	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", cfg.WebhookAllowPrivate, "TESTS ONLY: let webhooks reach private and loopback addresses")
 	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca-file", cfg.WebhookCAFile, "TESTS ONLY: PEM file of extra CAs webhook deliveries trust")
+	pdf := &cfg.PDFTemplates
+	fs.IntVar(&pdf.Instances, "pdf-instances", pdf.Instances, "PDFium instances reading uploaded PDFs at once")
+	fs.IntVar(&pdf.MaxDepth, "pdf-max-depth", pdf.MaxDepth, "deepest nesting of arrays and dictionaries an uploaded PDF may have")
+	fs.IntVar(&pdf.MaxObjects, "pdf-max-objects", pdf.MaxObjects, "most objects an uploaded PDF may have")
+	pdfInflated := fs.Int64("pdf-max-inflated-mb", pdf.MaxInflatedBytes>>20, "most MiB an uploaded PDF's compressed streams may expand to")
+	pdfContent := fs.Int64("pdf-max-content-mb", pdf.MaxContentBytes>>20, "most MiB of page content (inflated) an uploaded PDF may have")
+	pdfMemory := fs.Int64("pdf-memory-mb", pdf.MemoryLimitBytes>>20, "most MiB of memory one PDFium instance may take")
+	fs.DurationVar(&pdf.Timeout, "pdf-timeout", pdf.Timeout, "longest an uploaded PDF's analysis, a fill or a page image may take")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	dev := fs.Bool("dev", false, "DEVELOPMENT: let webhooks reach loopback and trust the CLI's development CA (for 'platen webhooks listen'), and save the first key as the CLI profile \"local\"")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
@@ -63,6 +71,7 @@ func serve(args []string) error {
 	if err := applyEnv(fs); err != nil {
 		return err
 	}
+	pdf.MaxInflatedBytes, pdf.MaxContentBytes, pdf.MemoryLimitBytes = *pdfInflated<<20, *pdfContent<<20, *pdfMemory<<20
 	if *keyFile != "" {
 		raw, err := os.ReadFile(*keyFile)
 		if err != nil {

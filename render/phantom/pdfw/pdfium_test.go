@@ -19,7 +19,7 @@ func pdfiumPage(t *testing.T, pdf []byte, dpi int) image.Image {
 	t.Helper()
 	cache := filepath.Join(os.TempDir(), "platen-pdfw-pdfium")
 	start := time.Now()
-	e, err := pdftemplate.Compiled(pdftemplate.Options{Instances: 1, CacheDir: cache})
+	e, err := pdftemplate.Compiled(pdftemplate.Config{Instances: 1, CacheDir: cache})
 	if err != nil {
 		t.Fatal(err)
 	}

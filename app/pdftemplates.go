@@ -103,9 +103,13 @@ func (a *App) UploadPDFTemplate(orgID string, up Upload) (PDFTemplate, error) {
 		Found: len(analysis.Pieces), Offered: len(editable), LeftOut: notes}, nil
 }
 
-// UploadError turns a refusal of the PDF reader into the API's kinds.
+// UploadError turns a refusal of the PDF reader into the API's kinds. A
+// PDF over a limit on what reading it costs stays an
+// pdftemplate.ErrTooComplex (422 PDF_TOO_COMPLEX), of the field file.
 func UploadError(err error) error {
 	switch {
+	case errors.Is(err, pdftemplate.ErrTooComplex):
+		return &fault.FieldError{Kind: pdftemplate.ErrTooComplex, Field: "file", Msg: err.Error()}
 	case errors.Is(err, pdftemplate.ErrTooLarge):
 		return fmt.Errorf("%w: %v", fault.ErrTooLarge, err)
 	case errors.Is(err, pdftemplate.ErrEncrypted), errors.Is(err, pdftemplate.ErrUnreadable):

@@ -11,6 +11,7 @@ import (
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/leak"
 	"github.com/platen/platen/links"
+	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
@@ -45,6 +46,7 @@ const (
 	codeOverloaded      = "OVERLOADED"
 	codeUnavailable     = "UNAVAILABLE"
 	codeRenderFailed    = "RENDER_FAILED"
+	codePDFTooComplex   = "PDF_TOO_COMPLEX"
 	codeLinkExpired     = "LINK_EXPIRED"
 	codeFileExpired     = "FILE_EXPIRED"
 	codeInternal        = "INTERNAL"
@@ -96,6 +98,8 @@ func statusOf(err error) problem {
 		p.RetryAfter = fra.Seconds
 	}
 	switch {
+	case errors.Is(err, pdftemplate.ErrTooComplex):
+		p.Status, p.Code = http.StatusUnprocessableEntity, codePDFTooComplex
 	case errors.Is(err, fault.ErrInvalid):
 		p.Status, p.Code = http.StatusBadRequest, codeInvalid
 	case errors.Is(err, render.ErrFill), errors.Is(err, render.ErrRender), errors.Is(err, render.ErrTooManyPages), errors.Is(err, render.ErrTimeout):

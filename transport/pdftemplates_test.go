@@ -2,11 +2,13 @@ package transport_test
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/platen/platen/internal/pdfbomb"
 	"github.com/platen/platen/internal/testnode"
 )
 
@@ -189,5 +191,42 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	r = testnode.Do(t, "POST", n.URL+"/v1/templates/studio-invoice/preview", n.Key, map[string]any{})
 	if r.Status != 200 || !bytes.HasPrefix(r.Body, []byte("%PDF-")) || !strings.Contains(pdfText(t, r.Body), "NUMBER") {
 		t.Fatalf("preview: HTTP %d", r.Status)
+	}
+}
+
+// TestPDFUploadBombs: each hostile upload of issue 24 is refused with 422
+// PDF_TOO_COMPLEX, of the field file, in words that name the limit and
+// nothing of the readers' insides; and an ordinary upload still reads
+// after them.
+func TestPDFUploadBombs(t *testing.T) {
+	n := testnode.Start(t, nil)
+	for i, c := range []struct {
+		name  string
+		pdf   []byte
+		words string
+	}{
+		{"1 MB inflating to 1 GiB", pdfbomb.FlateContent(1 << 30), "its pages' content is more than 32 MB"},
+		{"an image inflating to 1 GiB", pdfbomb.FlateImage(1 << 30), "its compressed streams expand to more than 256 MB"},
+		{"dictionaries nested 1,000,000 deep", pdfbomb.NestedDicts(1_000_000), "the PDF's objects are nested more than 100 deep"},
+		{"arrays nested 1,000,000 deep", pdfbomb.NestedArrays(1_000_000), "the PDF's objects are nested more than 100 deep"},
+		{"150,000 objects", pdfbomb.ManyObjects(150_000), "it has more than 100,000 objects"},
+	} {
+		r := upload(t, n, c.pdf, map[string]string{"slug": fmt.Sprintf("bomb-%d", i)})
+		want := "file: the PDF is too complex to read: " + c.words
+		if r.Status != 422 || r.Code() != "PDF_TOO_COMPLEX" || r.Field() != "file" || r.Problem().Message != want {
+			t.Errorf("%s: %s, want 422 PDF_TOO_COMPLEX %q", c.name, r, want)
+		}
+		for _, inside := range []string{"wasm", "stack", ".go:", "goroutine", "pdfcpu", "pdfium", "\n"} {
+			if strings.Contains(strings.ToLower(r.Problem().Message), inside) {
+				t.Errorf("%s: the refusal shows %q: %s", c.name, inside, r)
+			}
+		}
+	}
+	invoice, err := os.ReadFile("../pdftemplate/testdata/chromium-invoice.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := upload(t, n, invoice, map[string]string{"slug": "after-the-bombs"}); r.Status != 201 {
+		t.Fatalf("an ordinary upload after the bombs: %s", r)
 	}
 }

@@ -376,11 +376,14 @@ func (e *Engine) with(deadline time.Time, f func(p pdfium.Pdfium) error) (err er
 	if e.err != nil {
 		return e.err
 	}
+	waited := time.Now()
 	inst, err := e.pool.GetInstance(30 * time.Second)
 	if err != nil {
 		slog.Warn("pdftemplate: no PDFium instance", "err", err)
 		return ErrBusy
 	}
+	// Nor is the wait for an instance, which other PDFs hold.
+	deadline = deadline.Add(time.Since(waited))
 	mod := moduleOf(inst)
 	var timedOut atomic.Bool
 	timer := time.AfterFunc(time.Until(deadline), func() {
@@ -465,8 +468,12 @@ func recovered(r any) error {
 	return fmt.Errorf("%w: %w", ErrUnreadable, errRecovered)
 }
 
-// deadline is when a use that starts now must end.
-func (e *Engine) deadline() time.Time { return time.Now().Add(e.cfg.Timeout) }
+// deadline is when a use that starts now must end. PDFium is compiled
+// first: compiling it at a node's first use is not the PDF's cost.
+func (e *Engine) deadline() time.Time {
+	e.init()
+	return time.Now().Add(e.cfg.Timeout)
+}
 
 // checkOnce runs check on a PDF unless it passed lately: a fill and a
 // page image read a stored upload again, which passed when it came.

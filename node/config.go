@@ -162,6 +162,14 @@ func (c Config) Validate() error {
 	if c.Render.Capacity < c.RenderPages {
 		return flagError("--render-pages", "--render-pages %d is more than the render queue holds (%d)", c.RenderPages, c.Render.Capacity)
 	}
+	for _, f := range []struct {
+		flag     string
+		positive bool
+	}{{"--fill-time", c.Render.Fill.Time > 0}, {"--fill-steps", c.Render.Fill.Steps > 0}, {"--fill-bytes", c.Render.Fill.Bytes > 0}} {
+		if !f.positive {
+			return flagError(f.flag, "%s must be positive", f.flag)
+		}
+	}
 	if err := c.Render.Validate(); err != nil {
 		return flagError("--default-engine", "--default-engine: %v", err)
 	}

@@ -4,11 +4,13 @@
 // The steps, each a pure function of its inputs:
 //   - ParseManifest and Version.Check validate what a user saves (spec
 //     "Template version", "Manifest"; docs/design.md "Manifest").
-//   - Fill executes the Handlebars markup (aymerick/raymond) with the data,
-//     the version's static content, its assets and, when the manifest declares
-//     pagination, the pages array (spec "Pagination in markup"). Execution runs
-//     under recover and a time budget, so a panicking helper or a runaway
-//     template fails one render and never the node.
+//   - Fill executes the Handlebars markup (render/handlebars, Platen's own
+//     engine) with the data, the version's static content, its assets and,
+//     when the manifest declares pagination, the pages array (spec
+//     "Pagination in markup"). Execution spends a budget of steps, bytes and
+//     time (FillLimits) and stops when it is spent, and a helper's panic is
+//     recovered, so a runaway template or a panicking helper fails one
+//     render, stops there, and never harms the node.
 //   - Document wraps the result with the sheet rules of the page size (spec
 //     "Sheets"): one .sheet is one page in every engine.
 //

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aymerick/raymond"
+	"github.com/platen/platen/render/handlebars"
 )
 
 // ErrFill is a template that could not be filled: a helper failed, the
@@ -15,8 +15,9 @@ var ErrFill = errors.New("template could not be filled")
 
 // FillOptions adjusts one fill.
 type FillOptions struct {
-	// Budget bounds execution; zero means DefaultFillBudget.
-	Budget time.Duration
+	// Limits bound the fill; a zero field means its default
+	// (DefaultFillLimits).
+	Limits FillLimits
 	// Now is the time the "now" date means; zero means the wall clock.
 	Now time.Time
 	// CacheKey identifies an immutable version; fills with the same key reuse
@@ -24,9 +25,57 @@ type FillOptions struct {
 	CacheKey string
 }
 
-// DefaultFillBudget is long enough for thousands of rows and short enough
-// that a runaway template cannot hold a render slot for long.
-const DefaultFillBudget = 5 * time.Second
+// FillLimits bound one fill of a template's markup (docs/templates.md "Fill
+// budgets"). The fill spends its steps and bytes as it runs and checks its
+// time at every step, and stops at the first limit it passes: the work ends
+// with the refusal, so no fill runs on behind it.
+type FillLimits struct {
+	// Time bounds the fill's wall-clock time.
+	Time time.Duration
+	// Steps bounds the template's units of work: each piece of text,
+	// {{expression}} and block, each pass of a loop and each helper call.
+	Steps int64
+	// Bytes bounds the filled markup.
+	Bytes int64
+}
+
+// DefaultFillLimits returns the limits a fill gets unless the operator sets
+// others. Each is more than ten times what the most demanding starter or
+// golden document spends (TestFillLimitsLeaveRoom measures them):
+//   - 5 s: long enough for thousands of rows, short enough that a runaway
+//     template cannot hold a render slot for long;
+//   - 10,000,000 steps: a step costs tens of nanoseconds, so the limit is
+//     well under the time limit on one core, and a 2,000-page document of
+//     dense tables takes a few hundred thousand;
+//   - 64 MB of markup: about 32 KB a page for the 2,000 pages a document
+//     may have, far beyond any real document, and what a print engine can
+//     still read.
+func DefaultFillLimits() FillLimits {
+	return FillLimits{Time: 5 * time.Second, Steps: 10_000_000, Bytes: 64 << 20}
+}
+
+// orDefault fills l's zero fields from DefaultFillLimits.
+func (l FillLimits) orDefault() FillLimits {
+	d := DefaultFillLimits()
+	if l.Time <= 0 {
+		l.Time = d.Time
+	}
+	if l.Steps <= 0 {
+		l.Steps = d.Steps
+	}
+	if l.Bytes <= 0 {
+		l.Bytes = d.Bytes
+	}
+	return l
+}
+
+// Validate checks the settings: none may be negative (zero is the default).
+func (l FillLimits) Validate() error {
+	if l.Time < 0 || l.Steps < 0 || l.Bytes < 0 {
+		return fmt.Errorf("the fill limits must not be negative (zero is the default)")
+	}
+	return nil
+}
 
 // FillHeaderFooter fills the manifest's header and footer with the same data
 // as the page, wrapped in a base style: the chromium engine prints them in a
@@ -37,18 +86,17 @@ func FillHeaderFooter(c *Checked, data map[string]any, opt FillOptions) (header,
 		ctx[k] = v
 	}
 	ctx["content"] = c.Content
-	ctx["pageNumber"] = raymond.SafeString(`<span class="pageNumber"></span>`)
-	ctx["totalPages"] = raymond.SafeString(`<span class="totalPages"></span>`)
+	ctx["pageNumber"] = handlebars.SafeString(`<span class="pageNumber"></span>`)
+	ctx["totalPages"] = handlebars.SafeString(`<span class="totalPages"></span>`)
 	out := [2]string{}
 	for i, src := range []string{c.Manifest.Header, c.Manifest.Footer} {
 		if src == "" {
 			continue
 		}
-		tpl, err := raymond.Parse(src)
+		tpl, err := handlebars.Parse(src, env{assets: c.Assets, locale: c.Manifest.Locale, currency: c.Manifest.Currency}.helpers())
 		if err != nil {
-			return "", "", fmt.Errorf("%w: %s", ErrFill, cleanRaymondError(err))
+			return "", "", fmt.Errorf("%w: %w", ErrFill, err)
 		}
-		tpl.RegisterHelpers(env{assets: c.Assets, locale: c.Manifest.Locale, currency: c.Manifest.Currency}.helpers())
 		filled, err := execBudget(tpl, ctx, opt)
 		if err != nil {
 			return "", "", err
@@ -93,49 +141,30 @@ func Fill(c *Checked, data map[string]any, opt FillOptions) (string, error) {
 	return execBudget(tpl, ctx, opt)
 }
 
-// execBudget executes a parsed template under recover and the time budget.
-func execBudget(tpl *raymond.Template, ctx map[string]any, opt FillOptions) (string, error) {
-	budget := opt.Budget
-	if budget <= 0 {
-		budget = DefaultFillBudget
+// execBudget fills a parsed template on the caller's goroutine within the
+// fill's limits. A limit passed, a helper's failure or its panic end the
+// fill there and are ErrFill, with words that say which limit or helper and
+// where.
+func execBudget(tpl *handlebars.Template, ctx map[string]any, opt FillOptions) (string, error) {
+	now := opt.Now
+	if now.IsZero() {
+		now = time.Now().UTC()
 	}
-	type result struct {
-		out string
-		err error
+	lim := opt.Limits.orDefault()
+	out, err := tpl.Exec(ctx, handlebars.Run{
+		Data:   map[string]any{"now": now},
+		Limits: handlebars.Limits{Steps: lim.Steps, Bytes: lim.Bytes, Time: lim.Time},
+	})
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrFill, err)
 	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				done <- result{err: fmt.Errorf("%w: %v", ErrFill, v)}
-			}
-		}()
-		now := opt.Now
-		if now.IsZero() {
-			now = time.Now().UTC()
-		}
-		frame := raymond.NewDataFrame()
-		frame.Set("now", now)
-		out, err := tpl.ExecWith(ctx, frame)
-		if err != nil {
-			err = fmt.Errorf("%w: %s", ErrFill, cleanRaymondError(err))
-		}
-		done <- result{out, err}
-	}()
-	select {
-	case r := <-done:
-		return r.out, r.err
-	case <-time.After(budget):
-		// raymond cannot be interrupted; the goroutine finishes on its own and
-		// its result is dropped.
-		return "", fmt.Errorf("%w: filling took longer than %s", ErrFill, budget)
-	}
+	return out, nil
 }
 
 // compiled returns the parsed template with its helpers: the one Check
 // compiled, else from the cache when the version has a key, else parsed
 // afresh.
-func compiled(c *Checked, opt FillOptions) (*raymond.Template, error) {
+func compiled(c *Checked, opt FillOptions) (*handlebars.Template, error) {
 	if p := c.parsed; p != nil && p.src == c.HTML {
 		return p.tpl, nil
 	}
@@ -146,7 +175,7 @@ func compiled(c *Checked, opt FillOptions) (*raymond.Template, error) {
 	}
 	tpl, err := parse(c)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrFill, cleanRaymondError(err))
+		return nil, fmt.Errorf("%w: %w", ErrFill, err)
 	}
 	if opt.CacheKey != "" {
 		cache.put(opt.CacheKey, tpl)
@@ -156,39 +185,34 @@ func compiled(c *Checked, opt FillOptions) (*raymond.Template, error) {
 
 // parse compiles a version's markup and registers the helpers its manifest
 // and assets give it. A compiled template is safe to execute concurrently.
-func parse(c *Checked) (*raymond.Template, error) {
-	tpl, err := raymond.Parse(c.HTML)
-	if err != nil {
-		return nil, err
-	}
+func parse(c *Checked) (*handlebars.Template, error) {
 	e := env{assets: c.Assets, locale: c.Manifest.Locale, currency: c.Manifest.Currency}
-	tpl.RegisterHelpers(e.helpers())
-	return tpl, nil
+	return handlebars.Parse(c.HTML, e.helpers())
 }
 
 // templateCache holds parsed templates of immutable versions. It is bounded:
 // when full it is emptied, which costs one parse per version afterwards.
 type templateCache struct {
 	mu sync.Mutex // guards m
-	m  map[string]*raymond.Template
+	m  map[string]*handlebars.Template
 }
 
 const templateCacheSize = 512
 
-var cache = &templateCache{m: map[string]*raymond.Template{}}
+var cache = &templateCache{m: map[string]*handlebars.Template{}}
 
-func (t *templateCache) get(k string) (*raymond.Template, bool) {
+func (t *templateCache) get(k string) (*handlebars.Template, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tpl, ok := t.m[k]
 	return tpl, ok
 }
 
-func (t *templateCache) put(k string, tpl *raymond.Template) {
+func (t *templateCache) put(k string, tpl *handlebars.Template) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.m) >= templateCacheSize {
-		t.m = map[string]*raymond.Template{}
+		t.m = map[string]*handlebars.Template{}
 	}
 	t.m[k] = tpl
 }

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aymerick/raymond"
-
+	"github.com/platen/platen/render/handlebars"
 	"github.com/platen/platen/schema"
 )
 
@@ -30,15 +29,25 @@ var HelperNames = []string{
 	"json", "default", "upper", "lower",
 }
 
+// callOptions is what Platen's helpers read of a call beyond their
+// parameters. The engine's *handlebars.Options provides it, and so does
+// raymond's *raymond.Options, which the differential tests fill with as an
+// oracle of the same helpers.
+type callOptions interface {
+	HashStr(name string) string
+	HashProp(name string) any
+	Data(name string) any
+}
+
 // helpers returns the helpers for one template version.
 func (e env) helpers() map[string]any {
-	loc := func(o *raymond.Options) locale {
+	loc := func(o callOptions) locale {
 		if l := o.HashStr("locale"); l != "" {
 			return findLocale(l)
 		}
 		return findLocale(e.locale)
 	}
-	decimals := func(o *raymond.Options, def int) int {
+	decimals := func(o callOptions, def int) int {
 		if v := o.HashProp("decimals"); v != nil {
 			if n, ok := toNumber(v); ok {
 				return int(n)
@@ -48,21 +57,21 @@ func (e env) helpers() map[string]any {
 	}
 	return map[string]any{
 		// asset returns a data URI of one of the version's assets.
-		"asset": func(name string) raymond.SafeString {
+		"asset": func(name string) handlebars.SafeString {
 			uri, ok := e.assets[name]
 			if !ok {
 				panic(fmt.Errorf("asset %q is not one of this template's assets", name))
 			}
-			return raymond.SafeString(uri)
+			return handlebars.SafeString(uri)
 		},
-		"formatNumber": func(v any, o *raymond.Options) string {
+		"formatNumber": func(v any, o callOptions) string {
 			n, ok := toNumber(v)
 			if !ok {
 				return ""
 			}
 			return formatNumber(n, decimals(o, 2), loc(o))
 		},
-		"formatCurrency": func(v any, o *raymond.Options) string {
+		"formatCurrency": func(v any, o callOptions) string {
 			n, ok := toNumber(v)
 			if !ok {
 				return ""
@@ -76,7 +85,7 @@ func (e env) helpers() map[string]any {
 			}
 			return formatCurrency(n, code, decimals(o, -1), loc(o))
 		},
-		"formatDate": func(v any, o *raymond.Options) string {
+		"formatDate": func(v any, o callOptions) string {
 			t, ok := toTime(v, o)
 			if !ok {
 				return fmt.Sprint(v)
@@ -92,7 +101,7 @@ func (e env) helpers() map[string]any {
 			}
 			return a / b
 		}),
-		"round": func(v any, o *raymond.Options) float64 {
+		"round": func(v any, o callOptions) float64 {
 			n, _ := toNumber(v)
 			scale := math.Pow(10, float64(decimals(o, 0)))
 			return math.Round(n*scale) / scale
@@ -186,7 +195,7 @@ func toNumber(v any) (float64, bool) {
 
 // toTime reads a date: a time, an ISO 8601 string, or "now", the time of the
 // render (also available to templates as @now).
-func toTime(v any, o *raymond.Options) (time.Time, bool) {
+func toTime(v any, o callOptions) (time.Time, bool) {
 	switch t := v.(type) {
 	case time.Time:
 		return t, true

@@ -112,7 +112,7 @@ func TestFillRefusesUnknownAssetAndSurvivesPanics(t *testing.T) {
 	if _, err := Fill(c, nil, FillOptions{}); !errors.Is(err, ErrFill) || !strings.Contains(err.Error(), "missing.png") {
 		t.Fatalf("unknown asset: %v", err)
 	}
-	c.HTML = `{{formatNumber}}` // wrong number of arguments: raymond panics inside
+	c.HTML = `{{formatNumber}}` // wrong number of arguments
 	if _, err := Fill(c, nil, FillOptions{}); !errors.Is(err, ErrFill) {
 		t.Fatalf("bad helper call: %v", err)
 	}
@@ -125,7 +125,7 @@ func TestFillBudget(t *testing.T) {
 	for i := range rows {
 		rows[i] = float64(i)
 	}
-	_, err := Fill(c, map[string]any{"rows": rows}, FillOptions{Budget: 50 * time.Millisecond})
+	_, err := Fill(c, map[string]any{"rows": rows}, FillOptions{Limits: FillLimits{Time: 50 * time.Millisecond, Steps: 1 << 60}})
 	if !errors.Is(err, ErrFill) || !strings.Contains(err.Error(), "longer than") {
 		t.Fatalf("runaway template: %v", err)
 	}

@@ -52,6 +52,8 @@ type RendererConfig struct {
 	// (phantom when it supports everything the document uses, else
 	// chromium; also what "" means), "phantom" or "chromium".
 	DefaultEngine string
+	// Fill bounds each fill of a template's markup (DefaultFillLimits).
+	Fill FillLimits
 }
 
 // DefaultRendererConfig returns the limits of docs/design.md "Limits" and a
@@ -65,7 +67,7 @@ type RendererConfig struct {
 // reason than with a spinner; a document gets the full 60 s, as nobody
 // watches it render.
 func DefaultRendererConfig() RendererConfig {
-	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, PreviewTimeout: 20 * time.Second, MaxPages: 2000, DefaultEngine: DefaultAuto}
+	return RendererConfig{Capacity: 64, Timeout: 60 * time.Second, PreviewTimeout: 20 * time.Second, MaxPages: 2000, DefaultEngine: DefaultAuto, Fill: DefaultFillLimits()}
 }
 
 // DefaultAuto is the platform default of docs/design.md "Engines": phantom
@@ -82,7 +84,7 @@ func (c RendererConfig) Validate() error {
 	if c.PreviewTimeout <= 0 || (c.Timeout > 0 && c.PreviewTimeout > c.Timeout) {
 		return fmt.Errorf("the preview timeout must be positive and at most the render timeout (%s), not %s", c.Timeout, c.PreviewTimeout)
 	}
-	return nil
+	return c.Fill.Validate()
 }
 
 // budget is how long req may render: a preview's budget is shorter than a
@@ -270,7 +272,7 @@ type PageCounter interface {
 // job fills the version's markup, header and footer with the data: the job
 // an engine prints.
 func (r *Renderer) job(req Request) (Job, error) {
-	opt := FillOptions{CacheKey: req.CacheKey, Now: req.Now}
+	opt := FillOptions{CacheKey: req.CacheKey, Now: req.Now, Limits: r.cfg.Fill}
 	filled, err := Fill(req.Version, req.Data, opt)
 	if err != nil {
 		return Job{}, err

@@ -10,9 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/aymerick/raymond"
-
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/render/handlebars"
 )
 
 // Limits on a version (spec "Template version", "Limits").
@@ -51,7 +50,7 @@ type Checked struct {
 // parsedHTML is markup and its compiled template, helpers registered.
 type parsedHTML struct {
 	src string
-	tpl *raymond.Template
+	tpl *handlebars.Template
 }
 
 var assetNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
@@ -87,10 +86,10 @@ func (v Version) Check() (*Checked, error) {
 	}
 	tpl, err := parse(c)
 	if err != nil {
-		return nil, fault.Invalid("html", "does not compile: %s", cleanRaymondError(err))
+		return nil, fault.Invalid("html", "does not compile: %v", err)
 	}
 	c.parsed = &parsedHTML{src: v.HTML, tpl: tpl}
-	if err := lint(v.HTML); err != nil {
+	if err := lintCalls(tpl); err != nil {
 		return nil, fault.Invalid("html", "%v", err)
 	}
 	if err := c.Manifest.DataSchema.Validate(c.Sample); err != nil {
@@ -174,11 +173,4 @@ func DecodeDataURI(uri string) (mediaType string, data []byte, err error) {
 		return "", nil, fmt.Errorf("bad base64: %v", err)
 	}
 	return strings.ToLower(mediaType), data, nil
-}
-
-// cleanRaymondError keeps raymond's message and drops its internal prefixes.
-func cleanRaymondError(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "Parse error on line ")
-	return msg
 }

@@ -139,3 +139,50 @@ func unbracket(s string) string {
 	}
 	return s
 }
+
+// Call is an expression that certainly calls a helper: a name with
+// parameters or hash arguments, or a subexpression's head.
+type Call struct {
+	Name string
+	Line int
+}
+
+// Calls lists the template's helper calls in the order they are written,
+// for a linter to check the names against the helpers there are.
+func (t *Template) Calls() []Call {
+	var out []Call
+	var inExpr func(e *expr, sub bool)
+	var inProgram func(p *program)
+	inExpr = func(e *expr, sub bool) {
+		if name := e.helperName(); name != "" && (sub || len(e.params) > 0 || len(e.hash) > 0) {
+			out = append(out, Call{Name: name, Line: e.line})
+		}
+		for _, o := range e.params {
+			if s, ok := o.(*subexpr); ok {
+				inExpr(s.expr, true)
+			}
+		}
+		for _, a := range e.hash {
+			if s, ok := a.val.(*subexpr); ok {
+				inExpr(s.expr, true)
+			}
+		}
+	}
+	inProgram = func(p *program) {
+		if p == nil {
+			return
+		}
+		for _, s := range p.body {
+			switch s := s.(type) {
+			case *mustache:
+				inExpr(s.expr, false)
+			case *block:
+				inExpr(s.expr, false)
+				inProgram(s.prog)
+				inProgram(s.inverse)
+			}
+		}
+	}
+	inProgram(t.root)
+	return out
+}

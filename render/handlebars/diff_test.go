@@ -97,12 +97,12 @@ var diffCases = []string{
 
 func diffHelpers() map[string]any {
 	return map[string]any{
-		"up":   func(s string) string { return strings.ToUpper(s) },
-		"join": func(v any, o *Options) string { return joinAny(v, o.HashStr("sep")) },
-		"gt":   func(a, b float64) bool { return a > b },
-		"safe": func() SafeString { return "<i>safe</i>" },
+		"up":    func(s string) string { return strings.ToUpper(s) },
+		"join":  func(v any, o *Options) string { return joinAny(v, o.HashStr("sep")) },
+		"gt":    func(a, b float64) bool { return a > b },
+		"safe":  func() SafeString { return "<i>safe</i>" },
 		"count": func(n int) string { return fmt.Sprint(n) },
-		"raw":  func(o *Options) string { return o.Fn() },
+		"raw":   func(o *Options) string { return o.Fn() },
 	}
 }
 

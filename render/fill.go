@@ -23,6 +23,9 @@ type FillOptions struct {
 	// CacheKey identifies an immutable version; fills with the same key reuse
 	// the parsed template. Empty means parse afresh.
 	CacheKey string
+	// spent, when set, receives what the fill spent (the tests measure the
+	// starters and golden documents with it).
+	spent *handlebars.Spent
 }
 
 // FillLimits bound one fill of a template's markup (docs/templates.md "Fill
@@ -81,13 +84,7 @@ func (l FillLimits) Validate() error {
 // as the page, wrapped in a base style: the chromium engine prints them in a
 // context of their own, without the page's styles.
 func FillHeaderFooter(c *Checked, data map[string]any, opt FillOptions) (header, footer string, err error) {
-	ctx := make(map[string]any, len(data)+3)
-	for k, v := range data {
-		ctx[k] = v
-	}
-	ctx["content"] = c.Content
-	ctx["pageNumber"] = handlebars.SafeString(`<span class="pageNumber"></span>`)
-	ctx["totalPages"] = handlebars.SafeString(`<span class="totalPages"></span>`)
+	ctx := headerFooterContext(c, data)
 	out := [2]string{}
 	for i, src := range []string{c.Manifest.Header, c.Manifest.Footer} {
 		if src == "" {
@@ -106,6 +103,19 @@ func FillHeaderFooter(c *Checked, data map[string]any, opt FillOptions) (header,
 	return out[0], out[1], nil
 }
 
+// headerFooterContext is what a header or footer is filled with: the data,
+// the content, and the page number and count, which Chromium prints.
+func headerFooterContext(c *Checked, data map[string]any) map[string]any {
+	ctx := make(map[string]any, len(data)+3)
+	for k, v := range data {
+		ctx[k] = v
+	}
+	ctx["content"] = c.Content
+	ctx["pageNumber"] = handlebars.SafeString(`<span class="pageNumber"></span>`)
+	ctx["totalPages"] = handlebars.SafeString(`<span class="totalPages"></span>`)
+	return ctx
+}
+
 // headerFooterStyle gives headers and footers a readable size and the page's
 // side padding; Chromium's own default is a few pixels high.
 const headerFooterStyle = `<style>html,body{margin:0;padding:0}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}` +
@@ -120,6 +130,12 @@ func Fill(c *Checked, data map[string]any, opt FillOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return execBudget(tpl, fillContext(c, data), opt)
+}
+
+// fillContext is what the markup is filled with: the data, the version's
+// content and, when the manifest declares pagination, the pages array.
+func fillContext(c *Checked, data map[string]any) map[string]any {
 	ctx := make(map[string]any, len(data)+2)
 	for k, v := range data {
 		ctx[k] = v
@@ -137,8 +153,7 @@ func Fill(c *Checked, data map[string]any, opt FillOptions) (string, error) {
 		}
 		ctx["pages"] = list
 	}
-
-	return execBudget(tpl, ctx, opt)
+	return ctx
 }
 
 // execBudget fills a parsed template on the caller's goroutine within the
@@ -154,6 +169,7 @@ func execBudget(tpl *handlebars.Template, ctx map[string]any, opt FillOptions) (
 	out, err := tpl.Exec(ctx, handlebars.Run{
 		Data:   map[string]any{"now": now},
 		Limits: handlebars.Limits{Steps: lim.Steps, Bytes: lim.Bytes, Time: lim.Time},
+		Spent:  opt.spent,
 	})
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrFill, err)

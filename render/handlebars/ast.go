@@ -106,7 +106,12 @@ type literal struct {
 // subexpr is (helper args…).
 type subexpr struct{ expr *expr }
 
-func (p *path) source() string    { return p.original }
+func (p *path) source() string {
+	if p.data {
+		return "@" + p.original
+	}
+	return p.original
+}
 func (l *literal) source() string { return l.canon }
 func (s *subexpr) source() string { return "(" + s.expr.head.source() + " …)" }
 

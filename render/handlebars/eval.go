@@ -16,6 +16,14 @@ type Run struct {
 	Data map[string]any
 	// Limits bound the fill.
 	Limits Limits
+	// Spent, when set, receives what the fill spent, added to what it
+	// holds: a caller can measure several fills into one.
+	Spent *Spent
+}
+
+// Spent is what fills spent of their Limits.
+type Spent struct {
+	Steps, Bytes int64
 }
 
 // ErrHelper is a helper call that failed: wrong arguments, an error it
@@ -55,17 +63,36 @@ type fill struct {
 	stopped atomic.Bool // set when the time is up
 }
 
-// frame is a level of @-variables: the run's, then one per loop item.
+// frame is a level of @-variables: the run's (vars), then one per pass of
+// a loop (@index, @key, @first, @last), which a loop over many items makes
+// without a map each.
 type frame struct {
-	parent *frame
-	vars   map[string]any
+	parent      *frame
+	vars        map[string]any
+	loop        bool
+	index       int
+	key         any
+	first, last bool
 }
 
-// lookup finds an @-variable in f or the frames it was made from.
+// lookup finds an @-variable in fr or the frames it was made from.
 func (fr *frame) lookup(name string) (any, bool) {
 	for ; fr != nil; fr = fr.parent {
-		if v, ok := fr.vars[name]; ok {
-			return v, true
+		if !fr.loop {
+			if v, ok := fr.vars[name]; ok {
+				return v, true
+			}
+			continue
+		}
+		switch name {
+		case "index":
+			return fr.index, true
+		case "key":
+			return fr.key, true
+		case "first":
+			return fr.first, true
+		case "last":
+			return fr.last, true
 		}
 	}
 	return nil, false
@@ -79,6 +106,9 @@ func (t *Template) Exec(ctx any, run Run) (out string, err error) {
 	f := &fill{tpl: t, frame: &frame{vars: run.Data}, out: &b, lim: run.Limits}
 	if ctx != nil {
 		f.ctx = []any{ctx}
+	}
+	if run.Spent != nil {
+		defer func() { run.Spent.Steps += f.steps; run.Spent.Bytes += f.bytes }()
 	}
 	if run.Limits.Time > 0 {
 		timer := time.AfterFunc(run.Limits.Time, func() { f.stopped.Store(true) })
@@ -218,15 +248,18 @@ func (f *fill) block(b *block) {
 
 // loop runs p once per item, with @index, @first, @last (and @key, null).
 func (f *fill) loop(p *program, items []any) {
+	fr := &frame{parent: f.frame, loop: true}
 	for i, item := range items {
 		f.step()
-		f.body(p, item, f.iteration(len(items), i, nil), i)
+		f.body(p, item, fr.pass(len(items), i, nil), i)
 	}
 }
 
-// iteration is the @-variables of a loop's i-th pass.
-func (f *fill) iteration(n, i int, key any) *frame {
-	return &frame{parent: f.frame, vars: map[string]any{"index": i, "key": key, "first": i == 0, "last": i == n-1}}
+// pass sets a loop's frame to its i-th pass of n. One frame serves every
+// pass: nothing keeps a frame past its pass.
+func (fr *frame) pass(n, i int, key any) *frame {
+	fr.index, fr.key, fr.first, fr.last = i, key, i == 0, i == n-1
+	return fr
 }
 
 // helper returns the helper e calls, if any.

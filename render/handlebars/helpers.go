@@ -131,7 +131,9 @@ func (f *fill) call(h *helper, e *expr, b *block) any {
 	for _, p := range e.params {
 		o.params = append(o.params, f.operand(p))
 	}
-	o.hash = map[string]any{}
+	if len(e.hash) > 0 {
+		o.hash = make(map[string]any, len(e.hash))
+	}
 	for _, a := range e.hash {
 		if v := f.operand(a.val); v != nil {
 			o.hash[a.key] = v
@@ -317,17 +319,18 @@ func builtinEach(o *Options) any {
 		return nil
 	}
 	f := o.f
+	fr := &frame{parent: f.frame, loop: true}
 	if items, ok := listOf(v); ok {
 		for i, it := range items {
 			f.step()
-			o.runBody(it, f.iteration(len(items), i, nil), i)
+			o.runBody(it, fr.pass(len(items), i, nil), i)
 		}
 		return nil
 	}
 	if entries, ok := entriesOf(v); ok {
 		for i, e := range entries {
 			f.step()
-			o.runBody(e.val, f.iteration(len(entries), i, e.key), e.key)
+			o.runBody(e.val, fr.pass(len(entries), i, e.key), e.key)
 		}
 	}
 	return nil

@@ -1,0 +1,147 @@
+package render_test
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aymerick/raymond"
+
+	"github.com/platen/platen/render"
+	"github.com/platen/platen/render/handlebars"
+	"github.com/platen/platen/render/phantom/corpus"
+)
+
+// documents are every starter and every golden document, as the corpus
+// fills them.
+func documents(t *testing.T) []corpus.Document {
+	t.Helper()
+	docs, err := corpus.Load("phantom/corpus/testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) < 10 {
+		t.Fatalf("only %d documents", len(docs))
+	}
+	return docs
+}
+
+// raymondFill fills src as Platen filled it before render/handlebars: with
+// raymond, the same helpers and the same context.
+func raymondFill(t *testing.T, src string, c *render.Checked, ctx map[string]any) string {
+	t.Helper()
+	tpl, err := raymond.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl.RegisterHelpers(render.Helpers(c))
+	frame := raymond.NewDataFrame()
+	frame.Set("now", corpus.FillTime)
+	out, err := tpl.ExecWith(ctx, frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestFillMatchesRaymond holds every starter's and golden document's
+// markup, header and footer, filled with its sample data, to what raymond
+// printed, byte for byte.
+func TestFillMatchesRaymond(t *testing.T) {
+	for _, d := range documents(t) {
+		c := d.Checked
+		got, err := render.Fill(c, c.Sample, render.FillOptions{Now: corpus.FillTime})
+		if err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		if want := raymondFill(t, c.HTML, c, render.FillContext(c, c.Sample)); got != want {
+			t.Errorf("%s: the markup fills differently from raymond:\n%s", d.Name, firstDifference(got, want))
+		}
+		header, footer, err := render.FillHeaderFooter(c, c.Sample, render.FillOptions{Now: corpus.FillTime})
+		if err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		for _, hf := range []struct{ src, got string }{{c.Manifest.Header, header}, {c.Manifest.Footer, footer}} {
+			if hf.src == "" {
+				continue
+			}
+			if want := raymondFill(t, hf.src, c, render.HeaderFooterContext(c, c.Sample)); !strings.HasSuffix(hf.got, want+"</div>") {
+				t.Errorf("%s: the header or footer fills differently from raymond: %q, want it to end %q", d.Name, hf.got, want)
+			}
+		}
+	}
+}
+
+func firstDifference(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-60)
+	return "ours:    …" + got[from:min(len(got), i+60)] + "\nraymond: …" + want[from:min(len(want), i+60)]
+}
+
+// TestFillLimitsLeaveRoom measures the steps and bytes every starter and
+// golden document spends (markup, header and footer together) and holds
+// the default limits to at least ten times the most any of them spends.
+func TestFillLimitsLeaveRoom(t *testing.T) {
+	var most handlebars.Spent
+	var mostSteps, mostBytes string
+	for _, d := range documents(t) {
+		sp, err := render.FillSpent(d.Checked, d.Checked.Sample, corpus.FillTime)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		if sp.Steps > most.Steps {
+			most.Steps, mostSteps = sp.Steps, d.Name
+		}
+		if sp.Bytes > most.Bytes {
+			most.Bytes, mostBytes = sp.Bytes, d.Name
+		}
+	}
+	def := render.DefaultFillLimits()
+	t.Logf("most steps: %d (%s), limit %d; most bytes: %d (%s), limit %d", most.Steps, mostSteps, def.Steps, most.Bytes, mostBytes, def.Bytes)
+	if most.Steps*10 > def.Steps || most.Bytes*10 > def.Bytes {
+		t.Fatalf("the default fill limits leave less than ten times room: most steps %d (%s) of %d, most bytes %d (%s) of %d",
+			most.Steps, mostSteps, def.Steps, most.Bytes, mostBytes, def.Bytes)
+	}
+}
+
+// TestFillTripleLoopIsRefused sends the hostile template of issue 24, a
+// loop over 1,000 items inside two more over the same items, with and
+// without text inside: the fill is refused by its steps or bytes limit
+// with words that name the limit and the loop, and leaves no goroutine
+// behind it.
+func TestFillTripleLoopIsRefused(t *testing.T) {
+	items := make([]any, 1000)
+	for i := range items {
+		items[i] = map[string]any{"n": float64(i)}
+	}
+	before := runtime.NumGoroutine()
+	for _, tc := range []struct{ inner, words string }{
+		{"", "repeats more than 10,000,000 steps (the {{#each}} on line 1 over @root.items)"},
+		{"<p>row {{n}} of a long line of text</p>", "the filled markup is over 64 MB (the {{#each}} on line 1 over @root.items)"},
+		{"{{json @root.items}}", "the filled markup is over 64 MB (the {{#each}} on line 1 over @root.items)"},
+	} {
+		c, err := render.Version{HTML: "x", Manifest: []byte(`{"pageSize":"A4"}`)}.Check()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.HTML = `{{#each items}}{{#each @root.items}}{{#each @root.items}}` + tc.inner + `{{/each}}{{/each}}{{/each}}`
+		// The default steps and bytes, and time enough for either to pass
+		// first on a loaded machine.
+		_, err = render.Fill(c, map[string]any{"items": items}, render.FillOptions{Limits: render.FillLimits{Time: time.Minute}})
+		if !errors.Is(err, render.ErrFill) || !errors.Is(err, handlebars.ErrLimit) || !strings.Contains(err.Error(), tc.words) {
+			t.Errorf("%q: %v, want ErrFill saying %q", tc.inner, err, tc.words)
+		}
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines after the refusals, %d before", n, before)
+	}
+}

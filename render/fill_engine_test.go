@@ -1,8 +1,16 @@
 package render_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,4 +152,79 @@ func TestFillTripleLoopIsRefused(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		t.Fatalf("%d goroutines after the refusals, %d before", n, before)
 	}
+}
+
+// TestRepoTemplatesMatchRaymond fills every Go string literal with a
+// mustache in the repository's tests, with Platen's helpers and some data,
+// with both engines: where raymond fills it, the output is the same; where
+// raymond parses it, so does this engine, unless it is a partial.
+func TestRepoTemplatesMatchRaymond(t *testing.T) {
+	var srcs []string
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil && strings.Contains(s, "{{") && len(s) < 1<<16 {
+					srcs = append(srcs, s)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(srcs) < 50 {
+		t.Fatalf("only %d templates found", len(srcs))
+	}
+	c, err := render.Version{HTML: "x", Manifest: []byte(`{"pageSize":"A4"}`)}.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := `{"name":"Ann <&>","total":1234.5,"items":[{"name":"a","price":2,"qty":3}],"customer":{"name":"B"},"rows":[1,2],"paid":true}`
+	compared := 0
+	for _, src := range srcs {
+		var ctx map[string]any
+		if err := json.Unmarshal([]byte(data), &ctx); err != nil {
+			t.Fatal(err)
+		}
+		rtpl, rerr := raymond.Parse(src)
+		ours, oerr := handlebars.Parse(src, render.Helpers(c))
+		if rerr != nil {
+			continue
+		}
+		if oerr != nil {
+			if !strings.Contains(oerr.Error(), "partials") {
+				t.Errorf("%q: raymond parses it, this engine: %v", src, oerr)
+			}
+			continue
+		}
+		rtpl.RegisterHelpers(render.Helpers(c))
+		frame := raymond.NewDataFrame()
+		frame.Set("now", corpus.FillTime)
+		want, rerr := func() (out string, err error) {
+			defer func() {
+				if v := recover(); v != nil {
+					err = fmt.Errorf("%v", v)
+				}
+			}()
+			return rtpl.ExecWith(ctx, frame)
+		}()
+		got, oerr := ours.Exec(ctx, handlebars.Run{Data: map[string]any{"now": corpus.FillTime}, Limits: handlebars.Limits{Steps: 1_000_000}})
+		if rerr != nil || oerr != nil {
+			continue
+		}
+		compared++
+		if got != want {
+			t.Errorf("%q:\n%s", src, firstDifference(got, want))
+		}
+	}
+	t.Logf("%d templates found in tests, %d filled and compared", len(srcs), compared)
 }

@@ -129,9 +129,9 @@ func TestHelperPanicIsAnError(t *testing.T) {
 		"fails":  func() (string, error) { return "", errors.New("no such thing") },
 	}
 	for _, tc := range []struct{ src, words string }{
-		{"\n{{refuse}}", `line 2: helper "refuse" asset "x" is not one of this template's assets`},
+		{"\n{{refuse}}", `line 2: helper "refuse": asset "x" is not one of this template's assets`},
 		{"{{#each list}}{{defect}}{{/each}}", `line 1: helper "defect" failed`},
-		{"{{fails}}", `helper "fails" no such thing`},
+		{"{{fails}}", `helper "fails": no such thing`},
 		{"{{refuse 1}}", `helper "refuse" takes 0 parameters, not 1`},
 		{"{{#if}}x{{/if}}", `helper "if" takes 1 parameter, not 0`},
 	} {

@@ -141,7 +141,7 @@ func (f *fill) call(h *helper, e *expr, b *block) any {
 	}
 	if h.native != nil {
 		if len(o.params) != h.arity {
-			f.fail(o, "takes %s, not %d", count(h.arity), len(o.params))
+			f.fail(o, " takes %s, not %d", count(h.arity), len(o.params))
 		}
 		return h.native(o)
 	}
@@ -154,7 +154,7 @@ func (f *fill) callFunc(h *helper, o *Options) (result any) {
 	n := t.NumIn()
 	withOptions := n == len(o.params)+1 && optionsType.AssignableTo(t.In(n-1))
 	if !withOptions && n != len(o.params) {
-		f.fail(o, "takes %s, not %d", count(n-boolInt(n > 0 && optionsType.AssignableTo(t.In(n-1)))), len(o.params))
+		f.fail(o, " takes %s, not %d", count(n-boolInt(n > 0 && optionsType.AssignableTo(t.In(n-1)))), len(o.params))
 	}
 	args := make([]reflect.Value, n)
 	for i, p := range o.params {
@@ -178,7 +178,7 @@ func (f *fill) callFunc(h *helper, o *Options) (result any) {
 		case boolType.AssignableTo(want):
 			v = reflect.ValueOf(IsTrue(p))
 		default:
-			f.fail(o, "cannot take %s as its parameter %d", describe(p), i+1)
+			f.fail(o, " cannot take %s as its parameter %d", describe(p), i+1)
 		}
 		args[i] = v
 	}
@@ -195,7 +195,7 @@ func (f *fill) callFunc(h *helper, o *Options) (result any) {
 	}()
 	out := h.fn.Call(args)
 	if len(out) == 2 && !out[1].IsNil() {
-		f.fail(o, "%v", out[1].Interface())
+		f.fail(o, ": %v", out[1].Interface())
 	}
 	return out[0].Interface()
 }
@@ -206,15 +206,16 @@ func (f *fill) callFunc(h *helper, o *Options) (result any) {
 func (f *fill) panicked(o *Options, v any) {
 	var re runtime.Error
 	if err, ok := v.(error); ok && !errors.As(err, &re) {
-		f.fail(o, "%v", err)
+		f.fail(o, ": %v", err)
 	}
 	slog.Error("handlebars: a helper panicked", "helper", o.name, "line", o.line, "panic", v)
-	f.fail(o, "failed")
+	f.fail(o, " failed")
 }
 
-// fail stops the fill with a *HelperError about o's call.
+// fail stops the fill with a *HelperError about o's call: `helper "x"`
+// followed by format's words.
 func (f *fill) fail(o *Options, format string, args ...any) {
-	panic(abort{&HelperError{Helper: o.name, Line: o.line, Msg: fmt.Sprintf("helper %q ", o.name) + fmt.Sprintf(format, args...)}})
+	panic(abort{&HelperError{Helper: o.name, Line: o.line, Msg: fmt.Sprintf("helper %q", o.name) + fmt.Sprintf(format, args...)}})
 }
 
 func count(n int) string {

@@ -13,6 +13,12 @@ import (
 // markup referenced something it may not, or the time budget ran out.
 var ErrFill = errors.New("template could not be filled")
 
+// ErrFillBudget is a fill stopped by one of its limits (FillLimits): the
+// template repeats too much, writes too much or takes too long for its
+// data. It is also ErrFill, and its message says which limit and in which
+// block.
+var ErrFillBudget = fmt.Errorf("%w: too costly for its data", ErrFill)
+
 // FillOptions adjusts one fill.
 type FillOptions struct {
 	// Limits bound the fill; a zero field means its default
@@ -157,9 +163,9 @@ func fillContext(c *Checked, data map[string]any) map[string]any {
 }
 
 // execBudget fills a parsed template on the caller's goroutine within the
-// fill's limits. A limit passed, a helper's failure or its panic end the
-// fill there and are ErrFill, with words that say which limit or helper and
-// where.
+// fill's limits. A limit passed (ErrFillBudget), a helper's failure or its
+// panic end the fill there and are ErrFill, with words that say which limit
+// or helper and where.
 func execBudget(tpl *handlebars.Template, ctx map[string]any, opt FillOptions) (string, error) {
 	now := opt.Now
 	if now.IsZero() {
@@ -171,6 +177,9 @@ func execBudget(tpl *handlebars.Template, ctx map[string]any, opt FillOptions) (
 		Limits: handlebars.Limits{Steps: lim.Steps, Bytes: lim.Bytes, Time: lim.Time},
 		Spent:  opt.spent,
 	})
+	if errors.Is(err, handlebars.ErrLimit) {
+		return "", fmt.Errorf("%w: %w; repeat less (loops inside loops multiply) or send less data", ErrFillBudget, err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", ErrFill, err)
 	}

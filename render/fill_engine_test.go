@@ -129,9 +129,9 @@ func TestFillTripleLoopIsRefused(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	for _, tc := range []struct{ inner, words string }{
-		{"", "repeats more than 10,000,000 steps (the {{#each}} on line 1 over @root.items)"},
-		{"<p>row {{n}} of a long line of text</p>", "the filled markup is over 64 MB (the {{#each}} on line 1 over @root.items)"},
-		{"{{json @root.items}}", "the filled markup is over 64 MB (the {{#each}} on line 1 over @root.items)"},
+		{"", "too costly for its data: the template repeats more than 10,000,000 steps (in the {{#each @root.items}} at line 1); repeat less (loops inside loops multiply) or send less data"},
+		{"<p>row {{n}} of a long line of text</p>", "the filled markup is over 64 MB (in the {{#each @root.items}} at line 1)"},
+		{"{{json @root.items}}", "the filled markup is over 64 MB (in the {{#each @root.items}} at line 1)"},
 	} {
 		c, err := render.Version{HTML: "x", Manifest: []byte(`{"pageSize":"A4"}`)}.Check()
 		if err != nil {
@@ -141,7 +141,7 @@ func TestFillTripleLoopIsRefused(t *testing.T) {
 		// The default steps and bytes, and time enough for either to pass
 		// first on a loaded machine.
 		_, err = render.Fill(c, map[string]any{"items": items}, render.FillOptions{Limits: render.FillLimits{Time: time.Minute}})
-		if !errors.Is(err, render.ErrFill) || !errors.Is(err, handlebars.ErrLimit) || !strings.Contains(err.Error(), tc.words) {
+		if !errors.Is(err, render.ErrFillBudget) || !errors.Is(err, render.ErrFill) || !errors.Is(err, handlebars.ErrLimit) || !strings.Contains(err.Error(), tc.words) {
 			t.Errorf("%q: %v, want ErrFill saying %q", tc.inner, err, tc.words)
 		}
 	}

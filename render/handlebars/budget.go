@@ -41,7 +41,7 @@ type LimitError struct {
 	Steps int64         // the limit's value, when Limit is LimitSteps
 	Bytes int64         // when LimitBytes
 	Time  time.Duration // when LimitTime
-	Where string        // "the {{#each}} on line 3 over items", or "line 3"
+	Where string        // "in the {{#each items}} at line 3", or "at line 3"
 	Line  int
 }
 

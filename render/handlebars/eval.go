@@ -148,17 +148,18 @@ func (f *fill) stop(e *LimitError) {
 	panic(abort{e})
 }
 
-// where names the innermost block being run, or the line.
+// where names the innermost block being run, as written (the loop that
+// repeats, for a loop), or the line.
 func (f *fill) where() string {
 	if len(f.blocks) == 0 {
 		return fmt.Sprintf("at line %d", f.line)
 	}
 	b := f.blocks[len(f.blocks)-1]
-	s := fmt.Sprintf("the {{#%s}} on line %d", closingName(b.expr.head), b.line)
+	tag := closingName(b.expr.head)
 	if len(b.expr.params) > 0 {
-		s += " over " + b.expr.params[0].source()
+		tag += " " + b.expr.params[0].source()
 	}
-	return s
+	return fmt.Sprintf("in the {{#%s}} at line %d", tag, b.line)
 }
 
 // write adds to the output within the byte limit.

@@ -45,12 +45,14 @@ func TestParseErrorsSayWhere(t *testing.T) {
 // lexer's goroutine ends.
 func TestDeepNestingIsRefused(t *testing.T) {
 	before := runtime.NumGoroutine()
-	const n = 100_000
+	// The lexer reads all of each template (that is how its goroutine
+	// ends), so only the first, the case of the issue, is 100,000 deep.
+	const n, m = 100_000, 5_000
 	for _, src := range []string{
 		strings.Repeat("{{#a}}", n) + strings.Repeat("{{/a}}", n),
-		strings.Repeat("{{^a}}", n) + strings.Repeat("{{/a}}", n),
-		"{{x " + strings.Repeat("(a ", n) + strings.Repeat(")", n) + "}}",
-		"{{#if a}}" + strings.Repeat("{{else if a}}", n) + "{{/if}}",
+		strings.Repeat("{{^a}}", m) + strings.Repeat("{{/a}}", m),
+		"{{x " + strings.Repeat("(a ", m) + strings.Repeat(")", m) + "}}",
+		"{{#if a}}" + strings.Repeat("{{else if a}}", m) + "{{/if}}",
 	} {
 		_, err := Parse(src, nil)
 		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), fmt.Sprintf("nest more than %d deep", MaxNesting)) {

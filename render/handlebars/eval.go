@@ -156,6 +156,9 @@ func (f *fill) where() string {
 	}
 	b := f.blocks[len(f.blocks)-1]
 	tag := closingName(b.expr.head)
+	if p, ok := b.expr.head.(*path); ok && p.data {
+		tag = "@" + tag // a section over @root.items, as written
+	}
 	if len(b.expr.params) > 0 {
 		tag += " " + b.expr.params[0].source()
 	}

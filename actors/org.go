@@ -366,25 +366,50 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 	if ref != "" {
 		a.pendingRefs[ref] = cmd.CreditWallet.AmountMicros
 	}
-	var idem string
+	var idem, bodyHash string
 	if cmd.Kind == storage.KindCreateDocument && cmd.CreateDocument.IdempotencyKey != "" {
-		idem = cmd.CreateDocument.IdempotencyKey
-		a.pendingIdem[idem] = cmd.CreateDocument.BodyHash
+		idem, bodyHash = cmd.CreateDocument.IdempotencyKey, cmd.CreateDocument.BodyHash
+		a.pendingIdem[idem] = bodyHash
 	}
-	engine, self := c.Engine(), c.PID()
+	engine, self, store, orgID := c.Engine(), c.PID(), a.deps.Store, a.id
 	go func() {
 		err := pending.Wait()
+		answer := err
 		switch {
+		case err != nil && idem != "" && errors.Is(err, storage.ErrConflict):
+			// The key was recorded by a copy of this request decided
+			// elsewhere (an owner that died after proposing it): the
+			// retry answers with that document, as a replay does.
+			value, answer = nil, err
+			if earlier := replayed(store, orgID, idem, bodyHash); earlier != nil {
+				value, answer = *earlier, nil
+			}
 		case err != nil:
 			value = nil
 		case after != nil:
 			value = after()
 		}
+		// The actor hears of the refusal even when the asker gets a
+		// replay: its copy of the org is ahead of the store.
 		engine.Send(self, settled{err: err, ref: ref, idem: idem})
 		if sender != nil {
-			engine.Send(sender, Reply{Value: value, Err: err})
+			engine.Send(sender, Reply{Value: value, Err: answer})
 		}
 	}()
+}
+
+// replayed is the document an Idempotency-Key made with the same body, or
+// nil.
+func replayed(store *storage.Store, orgID, key, bodyHash string) *CreatedDocument {
+	rec, err := store.IdempotencyRecord(orgID, key)
+	if err != nil || rec.BodyHash != bodyHash {
+		return nil
+	}
+	d, err := store.Document(rec.DocumentID)
+	if err != nil {
+		return nil
+	}
+	return &CreatedDocument{Document: d, Replayed: true}
 }
 
 func (a *orgActor) reply(c *actor.Context, sender *actor.PID, value any, err error) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/anthdm/hollywood/actor"
@@ -37,6 +38,10 @@ type Envelope struct {
 	// BudgetMs is how long the asker waits, from when it sent the ask: a
 	// duration, so the nodes' clocks need not agree.
 	BudgetMs int64 `json:"budgetMs"`
+	// Down are the members the asker found dead (a refused connection):
+	// the node asked checks each itself and, if it refuses it too, takes
+	// over its keys now rather than when gossip declares it dead.
+	Down []string `json:"down,omitempty"`
 }
 
 // Answer is an actor's reply as it travels back.
@@ -112,6 +117,9 @@ type Remote struct {
 	// Settled reports whether the live members are known: until then a
 	// node missing from them is not taken for gone.
 	Settled func() bool
+	// CatchUp, when set, waits until this node has applied everything the
+	// raft leader has committed (cluster.Replicator.CatchUp).
+	CatchUp func(timeout time.Duration) error
 }
 
 // SetRemote lets the System forward asks for actors that other nodes own.
@@ -130,26 +138,98 @@ func (s *System) SetRemote(r Remote) {
 // message and reply survives the trip.
 func (s *System) RoundTripLocal(on bool) { s.roundTrip = on }
 
-// forward asks the actor that owner runs.
-func (s *System) forward(owner cluster.Member, actorKind, key string, msg any) (any, error) {
+// errOwnerUnreachable is an ask whose owner could not be reached, nor a
+// successor found, before the request's deadline: nothing was done. Its
+// words are the client's; the peers' detail is in the log.
+var errOwnerUnreachable = fmt.Errorf("%w: %w: the organisation's records could not be reached in time; retry shortly", fault.ErrUnavailable, ErrNotOwner)
+
+// askOwner asks the actor of kind for key, on whichever node owns it,
+// until deadline. An ask that was not delivered (the owner refused the
+// connection, or could not be dialled) or that the node asked did not take
+// (it does not own the key, or is still starting) was not acted on, so it
+// goes again: to the new owner at once when placement has moved (a refused
+// connection marks the owner down, Rendezvous.MarkDown), else after a short
+// wait. Only an ask that reached an owner and then lost its answer has an
+// unknown outcome.
+func (s *System) askOwner(actorKind, key string, msg any) (any, error) {
+	deadline := time.Now().Add(s.timeout)
+	var last error
+	var lastOwner string
+	wait := retryFirstWait
+	for {
+		owner := s.placement.Owner(key)
+		var value any
+		var err error
+		if owner.ID == s.placement.Self().ID {
+			value, err = s.askLocal(actorKind, key, msg, deadline)
+		} else {
+			value, err = s.forward(owner, actorKind, key, msg, deadline)
+		}
+		if !notDelivered(err) || s.remote == nil {
+			return value, err
+		}
+		if owner.ID != lastOwner {
+			s.docs.Logger.Info("ask not delivered; asking again", "actor", actorKind, "key", key, "owner", owner.ID, "err", err)
+		}
+		last, lastOwner = err, owner.ID
+		pause := wait
+		if s.placement.Owner(key).ID != owner.ID {
+			pause = 0 // placement moved: ask the successor now
+		}
+		if time.Until(deadline) <= pause {
+			s.docs.Logger.Warn("no owner could be reached before the deadline", "actor", actorKind, "key", key, "owner", owner.ID, "err", last)
+			return nil, errOwnerUnreachable
+		}
+		time.Sleep(pause)
+		wait = min(2*wait, retryMaxWait)
+	}
+}
+
+// The waits between asks of an owner that did not take them: short at
+// first (a peer confirming a death it was told of, a node finishing its
+// start), at most a gossip round apart later.
+const (
+	retryFirstWait = 20 * time.Millisecond
+	retryMaxWait   = 250 * time.Millisecond
+)
+
+// notDelivered reports whether an ask's error says it was not acted on:
+// the owner was not reached, or did not take the key as its own.
+func notDelivered(err error) bool {
+	return errors.Is(err, cluster.ErrPeerUnreachable) || errors.Is(err, ErrNotOwner)
+}
+
+// askLocal asks this node's actor of kind for key.
+func (s *System) askLocal(actorKind, key string, msg any, deadline time.Time) (any, error) {
+	if s.roundTrip {
+		return s.roundTripAsk(actorKind, key, msg)
+	}
+	pid := s.localPID(actorKind, key)
+	if pid == nil {
+		return nil, fmt.Errorf("%w: %w", fault.ErrUnavailable, ErrNotOwner)
+	}
+	return s.askUntil(pid, msg, deadline)
+}
+
+// forward asks the actor that owner runs, telling it which members this
+// node has found dead, so that it takes their keys too.
+func (s *System) forward(owner cluster.Member, actorKind, key string, msg any, deadline time.Time) (any, error) {
 	if s.remote == nil || owner.Addr == "" {
-		return nil, fmt.Errorf("%w: %w: %s %s is owned by node %s", fault.ErrUnavailable, ErrNotOwner, actorKind, key, owner.ID)
+		return nil, fmt.Errorf("%w: %w", fault.ErrUnavailable, ErrNotOwner)
 	}
 	name, body, err := encodeWire(msg)
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.Now().Add(s.timeout)
-	env := Envelope{Actor: actorKind, Key: key, Type: name, Body: body, BudgetMs: s.timeout.Milliseconds()}
+	budget := time.Until(deadline)
+	env := Envelope{Actor: actorKind, Key: key, Type: name, Body: body, BudgetMs: budget.Milliseconds(), Down: s.placement.Down()}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	var ans Answer
 	if err := s.remote.Peers.Call(ctx, owner.Addr, AskPath, env, &ans); err != nil {
-		if errors.Is(err, cluster.ErrPeerUnreachable) {
-			return nil, fmt.Errorf("%w: %w", fault.ErrUnavailable, err)
-		}
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: %s %s on node %s did not answer in %s", ErrNoAnswer, actorKind, key, owner.ID, s.timeout)
+			s.docs.Logger.Warn("owner did not answer in time", "actor", actorKind, "key", key, "owner", owner.ID, "budget", budget.Round(time.Millisecond))
+			return nil, ErrNoAnswer
 		}
 		return nil, err
 	}
@@ -194,11 +274,12 @@ func (s *System) answer(env Envelope, received time.Time) Answer {
 	if err != nil {
 		return Answer{Err: fault.ToWire(fmt.Errorf("%w: %v", fault.ErrInvalid, err))}
 	}
+	s.confirmDown(env.Down)
 	var pid = s.localPID(env.Actor, env.Key)
 	var value any
 	switch {
 	case pid == nil:
-		err = fmt.Errorf("%w: %w: %s %s is not owned by this node", fault.ErrUnavailable, ErrNotOwner, env.Actor, env.Key)
+		err = fmt.Errorf("%w: %w", fault.ErrUnavailable, ErrNotOwner)
 	case time.Until(deadline) <= 0:
 		err = fmt.Errorf("%w: the asker's deadline has passed", ErrNoAnswer)
 	default:
@@ -212,6 +293,20 @@ func (s *System) answer(env Envelope, received time.Time) Answer {
 		ans = Answer{Err: fault.ToWire(err)}
 	}
 	return ans
+}
+
+// confirmDown checks the members an asker found dead that this node still
+// counts live: each that refuses a connection here too is marked down
+// (through Peers' Refused), so this node takes its keys at once.
+func (s *System) confirmDown(ids []string) {
+	if len(ids) == 0 || s.remote == nil {
+		return
+	}
+	for _, m := range s.placement.Members() {
+		if m.ID != s.placement.Self().ID && slices.Contains(ids, m.ID) {
+			s.remote.Peers.Probe(s.ctx, m.Addr)
+		}
+	}
 }
 
 // ServeAsk is the owner's side of a forwarded ask.

@@ -23,6 +23,8 @@ type Placement interface {
 	Members() []cluster.Member
 	// Ranked orders the live members by their claim on key, strongest first.
 	Ranked(key string) []cluster.Member
+	// Down are the members this node found dead before gossip did.
+	Down() []string
 }
 
 // System finds or starts the actor that owns a key and asks it things.
@@ -116,7 +118,22 @@ type request struct {
 // org returns the local org actor for orgID, starting it if needed.
 func (s *System) org(orgID string) (*actor.PID, error) {
 	if !s.placement.IsLocal(orgID) {
-		return nil, fmt.Errorf("%w: %w: org %s is owned by node %s", fault.ErrUnavailable, ErrNotOwner, orgID, s.placement.Owner(orgID).ID)
+		return nil, fmt.Errorf("%w: %w", fault.ErrUnavailable, ErrNotOwner)
+	}
+	s.mu.Lock()
+	pid, ok := s.orgs[orgID]
+	s.mu.Unlock()
+	if ok {
+		return pid, nil
+	}
+	if s.remote != nil && s.remote.CatchUp != nil {
+		// The org may have moved here from a node that died: its last
+		// writes are committed but perhaps not yet applied here, and an
+		// actor started from older state would have its first write
+		// refused as stale (which is safe, and a 503 to its caller).
+		if err := s.remote.CatchUp(s.timeout / 4); err != nil {
+			s.docs.Logger.Info("org actor starts without catching up with the leader", "org", orgID, "err", err)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,7 +143,7 @@ func (s *System) org(orgID string) (*actor.PID, error) {
 	// A spawn-unique id: an earlier actor of this org, stopped when the org
 	// moved away, may still be leaving hollywood's registry.
 	s.spawns++
-	pid := s.engine.Spawn(newOrgActor(orgID, s.deps), "org", actor.WithID(fmt.Sprintf("%s.%d", orgID, s.spawns)), actor.WithMiddleware(Recover))
+	pid = s.engine.Spawn(newOrgActor(orgID, s.deps), "org", actor.WithID(fmt.Sprintf("%s.%d", orgID, s.spawns)), actor.WithMiddleware(Recover))
 	s.orgs[orgID] = pid
 	return pid, nil
 }
@@ -135,26 +152,6 @@ func (s *System) org(orgID string) (*actor.PID, error) {
 // for its Reply.
 func (s *System) AskOrg(orgID string, msg any) (any, error) {
 	return s.askOwner("org", orgID, msg)
-}
-
-// askOwner asks the actor of kind for key here if this node owns it, else
-// on its owner.
-func (s *System) askOwner(actorKind, key string, msg any) (any, error) {
-	if !s.placement.IsLocal(key) {
-		return s.forward(s.placement.Owner(key), actorKind, key, msg)
-	}
-	if s.roundTrip {
-		return s.roundTripAsk(actorKind, key, msg)
-	}
-	pid := s.localPID(actorKind, key)
-	if pid == nil {
-		return nil, fmt.Errorf("%w: %w: %s %s", fault.ErrUnavailable, ErrNotOwner, actorKind, key)
-	}
-	return s.ask(pid, msg)
-}
-
-func (s *System) ask(pid *actor.PID, msg any) (any, error) {
-	return s.askUntil(pid, msg, time.Now().Add(s.timeout))
 }
 
 func (s *System) askUntil(pid *actor.PID, msg any, deadline time.Time) (any, error) {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -53,6 +54,13 @@ type outcome struct {
 type forwardItem struct {
 	data []byte
 	done chan outcome
+	// repeatable marks a command the state machine refuses once it has
+	// been applied: it names the org or endpoint version it was decided
+	// on, so a second copy is refused as stale.
+	repeatable bool
+	// resent is set once the command went to a leader with an unknown
+	// outcome and is being sent again.
+	resent bool
 }
 
 type forwarder struct {
@@ -72,7 +80,7 @@ func (r *Replicator) ForwardTo(peers *Peers) {
 	go f.loop()
 }
 
-func (f *forwarder) enqueue(data []byte) Pending {
+func (f *forwarder) enqueue(data []byte, repeatable bool) Pending {
 	done := make(chan outcome, 1)
 	select {
 	case <-f.r.done:
@@ -81,7 +89,7 @@ func (f *forwarder) enqueue(data []byte) Pending {
 	default:
 	}
 	f.mu.Lock()
-	f.queue = append(f.queue, forwardItem{data: data, done: done})
+	f.queue = append(f.queue, forwardItem{data: data, done: done, repeatable: repeatable})
 	f.mu.Unlock()
 	select {
 	case f.kick <- struct{}{}:
@@ -122,42 +130,100 @@ func (f *forwarder) loop() {
 	}
 }
 
+// leaderWait bounds how long a forwarded batch waits for a leader that
+// takes it: several elections' worth at any timing profile, and the
+// request timeout's default (node.Config.RequestTimeout).
+const leaderWait = 10 * time.Second
+
+// pollLeader is how often a batch waiting for a leader looks again.
+const pollLeader = 10 * time.Millisecond
+
+// send delivers a batch to the leader, in order, and tells each command's
+// outcome. A leader that dies does not fail the batch: it waits, up to
+// leaderWait, for the next leader and sends what is left there.
+//   - A refused or failed dial, or a leader that answers it no longer
+//     leads: nothing was appended; the commands go to the next leader.
+//   - A call broken after it was sent, or a command whose leader lost its
+//     leadership after appending it: it may still be committed. A
+//     repeatable command is sent again (if the first copy was applied, the
+//     state machine refuses the second as stale, and that refusal is
+//     answered as an unknown outcome, since the first copy may stand); any
+//     other is answered ErrOutcomeUnknown.
 func (f *forwarder) send(batch []forwardItem) {
-	fail := func(err error) {
-		for _, it := range batch {
-			it.done <- outcome{err: err}
+	deadline := time.Now().Add(leaderWait)
+	left := batch
+	// avoid is a leader address that failed us, until avoidUntil: raft
+	// names a dead leader until its followers' heartbeat timeouts pass.
+	var avoid raft.ServerAddress
+	var avoidUntil time.Time
+	for len(left) > 0 {
+		leaderAddr, leaderID := f.r.raft.LeaderWithID()
+		if leaderAddr == "" || (leaderAddr == avoid && time.Now().Before(avoidUntil)) {
+			if time.Now().After(deadline) {
+				for i := range left {
+					err := fmt.Errorf("%w: no leader took the change in %s", ErrNotLeader, leaderWait)
+					if left[i].resent {
+						err = ErrOutcomeUnknown
+					}
+					left[i].done <- outcome{err: err}
+				}
+				return
+			}
+			time.Sleep(pollLeader)
+			continue
 		}
-	}
-	leaderAddr, leaderID := f.r.raft.LeaderWithID()
-	switch {
-	case leaderAddr == "":
-		fail(fmt.Errorf("%w: no leader", ErrNotLeader))
-		return
-	}
-	req := forwardRequest{Commands: make([][]byte, len(batch))}
-	for i, it := range batch {
-		req.Commands[i] = it.data
-	}
-	if string(leaderID) == f.r.id {
-		// Became the leader since the proposal: apply here.
-		for i, res := range f.r.applyInOrder(req.Commands) {
-			batch[i].done <- outcome{index: res.Index, err: res.Err.Err()}
+		cmds := make([][]byte, len(left))
+		for i, it := range left {
+			cmds[i] = it.data
 		}
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	var resp forwardResponse
-	if err := f.peers.Call(ctx, string(leaderAddr), ApplyPath, req, &resp); err != nil {
-		fail(err)
-		return
-	}
-	if len(resp.Results) != len(batch) {
-		fail(fmt.Errorf("%w: the leader answered %d results for %d commands", ErrOutcomeUnknown, len(resp.Results), len(batch)))
-		return
-	}
-	for i, it := range batch {
-		it.done <- outcome{index: resp.Results[i].Index, err: resp.Results[i].Err.Err()}
+		var results []forwardResult
+		if string(leaderID) == f.r.id {
+			// Became the leader since the proposal: apply here.
+			results = f.r.applyInOrder(cmds)
+		} else {
+			ctx, cancel := context.WithDeadline(context.Background(), deadline)
+			var resp forwardResponse
+			err := f.peers.Call(ctx, string(leaderAddr), ApplyPath, forwardRequest{Commands: cmds}, &resp)
+			cancel()
+			switch {
+			case err == nil && len(resp.Results) == len(left):
+				results = resp.Results
+			case err == nil:
+				f.peers.log.Warn("the raft leader answered a forwarded batch out of protocol", "leader", leaderID, "results", len(resp.Results), "commands", len(left))
+				err = ErrOutcomeUnknown
+				fallthrough
+			default:
+				avoid, avoidUntil = leaderAddr, time.Now().Add(2*f.r.heartbeat)
+				if errors.Is(err, ErrPeerUnreachable) {
+					continue // not delivered: the next leader takes it
+				}
+				results = make([]forwardResult, len(left))
+				for i := range results {
+					results[i].Err = fault.ToWire(ErrOutcomeUnknown)
+				}
+			}
+		}
+		var again []forwardItem
+		for i := range left {
+			it := &left[i]
+			err := results[i].Err.Err()
+			switch {
+			case errors.Is(err, ErrNotLeader):
+				// Not appended: the next leader takes it.
+				avoid, avoidUntil = leaderAddr, time.Now().Add(2*f.r.heartbeat)
+				again = append(again, *it)
+				continue
+			case errors.Is(err, ErrOutcomeUnknown) && it.repeatable:
+				it.resent = true
+				again = append(again, *it)
+				continue
+			case it.resent && (errors.Is(err, storage.ErrStale) || errors.Is(err, storage.ErrConflict)):
+				// The first copy may be what made this one stale.
+				err = ErrOutcomeUnknown
+			}
+			it.done <- outcome{index: results[i].Index, err: err}
+		}
+		left = again
 	}
 }
 

@@ -52,6 +52,8 @@ type MembershipConfig struct {
 	// OnChange, when set, is called after each change of the members. It
 	// must not block.
 	OnChange func()
+	// Timings are the probe and gossip rates; the zero value means LANTimings.
+	Timings Timings
 }
 
 // Membership is a node's view of who is alive, kept by memberlist, and the
@@ -88,9 +90,14 @@ func StartMembership(cfg MembershipConfig, placement *Rendezvous) (*Membership, 
 	mc.Name = cfg.NodeID
 	mc.BindAddr, mc.BindPort = host, port
 	mc.AdvertiseAddr, mc.AdvertisePort = host, port
-	// Faster than memberlist's LAN defaults: a dead node's actors move after
-	// about two seconds rather than five. Probes are tiny; peers are near.
-	mc.ProbeInterval, mc.ProbeTimeout, mc.SuspicionMult = 500*time.Millisecond, 300*time.Millisecond, 3
+	t := cfg.Timings
+	if t == (Timings{}) {
+		t = LANTimings()
+	}
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("membership: %w", err)
+	}
+	mc.ProbeInterval, mc.ProbeTimeout, mc.SuspicionMult, mc.GossipInterval = t.ProbeInterval, t.ProbeTimeout, t.SuspicionMult, t.GossipInterval
 	// A join through a dead address gives up after this, not memberlist's 10 s.
 	mc.TCPTimeout = 3 * time.Second
 	mc.SecretKey = cfg.Key
@@ -172,7 +179,7 @@ func (e *memberEvents) set(n *memberlist.Node, alive bool) {
 	list := make([]Member, 0, len(m.members))
 	for id, meta := range m.members {
 		if meta.Ready {
-			list = append(list, Member{ID: id, Addr: meta.Actors})
+			list = append(list, Member{ID: id, Addr: meta.Actors, Run: meta.Run})
 		}
 	}
 	m.mu.Unlock()

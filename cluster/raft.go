@@ -49,6 +49,8 @@ type RaftConfig struct {
 	// and the node leads about a tenth of a second after it starts, not one
 	// to two seconds.
 	Alone bool
+	// Timings are the election and commit timeouts of a node with peers.
+	Timings Timings
 }
 
 // soloTimeout is the heartbeat, election and lease timeout of a replica
@@ -65,6 +67,7 @@ func DefaultRaftConfig() RaftConfig {
 		SnapshotInterval:  30 * time.Second,
 		// Raft's own default; a few seconds of heavy writes.
 		TrailingLogs: 10240,
+		Timings:      LANTimings(),
 	}
 }
 
@@ -80,7 +83,7 @@ func (c RaftConfig) Validate() error {
 	case c.SnapshotThreshold == 0:
 		return errors.New("raft: snapshot threshold must be positive")
 	}
-	return nil
+	return c.Timings.Validate()
 }
 
 // Replicator is a node's raft replica: it proposes commands and applies the
@@ -98,6 +101,9 @@ type Replicator struct {
 	// fwd, when set, sends a follower's proposals to the leader.
 	fwd      atomic.Pointer[forwarder]
 	catchUps catchUps
+	// heartbeat is raft's heartbeat timeout: a follower takes a silent
+	// leader for dead within two of them.
+	heartbeat time.Duration
 }
 
 // ErrNotLeader is returned when a command is proposed on a node that does not
@@ -153,6 +159,8 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 	rc.SnapshotThreshold = cfg.SnapshotThreshold
 	rc.SnapshotInterval = cfg.SnapshotInterval
 	rc.TrailingLogs = cfg.TrailingLogs
+	t := cfg.Timings
+	rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout, rc.CommitTimeout = t.Heartbeat, t.Election, t.LeaderLease, t.Commit
 	if cfg.Alone {
 		rc.HeartbeatTimeout, rc.ElectionTimeout, rc.LeaderLeaseTimeout = soloTimeout, soloTimeout, soloTimeout
 	}
@@ -188,7 +196,7 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 		logs.Close()
 		return nil, err
 	}
-	rep := &Replicator{raft: r, store: store, logs: logs, transport: transport, done: make(chan struct{}), id: cfg.NodeID}
+	rep := &Replicator{raft: r, store: store, logs: logs, transport: transport, done: make(chan struct{}), id: cfg.NodeID, heartbeat: rc.HeartbeatTimeout}
 	go rep.watchLeadership()
 	return rep, nil
 }
@@ -280,7 +288,10 @@ func (r *Replicator) Propose(c *storage.Command, timeout time.Duration) (Pending
 		return Pending{}, err
 	}
 	if f := r.fwd.Load(); f != nil && r.raft.State() != raft.Leader {
-		return f.enqueue(data), nil
+		// A command with an org or endpoint version is refused once
+		// applied, so the forwarder may send it again after its leader
+		// dies (consistency rule 1).
+		return f.enqueue(data, c.Expect != 0 && (c.OrgID != "" || c.EndpointID != "")), nil
 	}
 	return Pending{f: r.raft.Apply(data, timeout)}, nil
 }

@@ -74,7 +74,8 @@ func (n *Node) openPeerPort() error {
 		}
 		return fmt.Errorf("cluster port %s: %w", n.cfg.RaftAddr, err)
 	}
-	n.peer = &peerParts{key: key, port: port, peers: cluster.NewPeers(client), run: ids.New("run", time.Now()),
+	peers := cluster.NewPeers(client, cluster.PeersConfig{Logger: n.log.With("component", "peers"), Refused: n.peerRefused})
+	n.peer = &peerParts{key: key, port: port, peers: peers, run: ids.New("run", time.Now()),
 		rebalance: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), removed: map[string]string{}}
 	return nil
 }
@@ -93,7 +94,8 @@ func (n *Node) startPeers() error {
 		return func(w http.ResponseWriter, r *http.Request) {
 			sys := p.system.Load()
 			if sys == nil {
-				cluster.WriteJSON(w, nil, fmt.Errorf("%w: node %s is still starting", fault.ErrUnavailable, n.id))
+				// Not taken: the asker asks again, or another node.
+				cluster.WriteJSON(w, nil, fmt.Errorf("%w: %w: the node is still starting", fault.ErrUnavailable, actors.ErrNotOwner))
 				return
 			}
 			serve(sys, w, r)
@@ -106,8 +108,12 @@ func (n *Node) startPeers() error {
 	go p.server.Serve(p.port.HTTP())
 
 	addr := p.port.Addr().String()
+	timings, err := cluster.TimingsFor(n.cfg.ClusterTimings)
+	if err != nil {
+		return err
+	}
 	members, err := cluster.StartMembership(cluster.MembershipConfig{
-		NodeID: n.id, Bind: n.cfg.GossipAddr, Key: p.key.GossipKey(),
+		NodeID: n.id, Bind: n.cfg.GossipAddr, Key: p.key.GossipKey(), Timings: timings,
 		LogOutput: logWriter{n.log.With("component", "gossip")},
 		Meta: func() cluster.Meta {
 			m := cluster.Meta{Actors: addr, Raft: addr, Run: p.run}
@@ -142,6 +148,22 @@ func (n *Node) startPeers() error {
 	}
 	go n.peerLoop()
 	return nil
+}
+
+// peerRefused follows a refused connection to a peer's cluster port: no
+// process listens there, so placement leaves the node out now, without
+// waiting for gossip's verdict, and its actors start on their next owners.
+func (n *Node) peerRefused(addr string) {
+	if n.placement == nil {
+		return
+	}
+	if id, changed := n.placement.MarkDown(addr); changed {
+		n.log.Warn("a peer refused a connection; its actors move now", "node", id, "peer", addr)
+		select {
+		case n.peer.rebalance <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // settled reports whether gossip has had time to show every live member:
@@ -441,7 +463,7 @@ func (n *Node) stopPeers() {
 // remote is what the actors need to reach their peers.
 func (n *Node) remote() actors.Remote {
 	return actors.Remote{Peers: n.peer.peers, WaitApplied: n.store.WaitApplied, AppliedIndex: n.store.AppliedIndex,
-		RenderPages: n.cfg.RenderPages, Settled: n.peer.settled,
+		RenderPages: n.cfg.RenderPages, Settled: n.peer.settled, CatchUp: n.raft.CatchUp,
 		Loads: func() map[string]int64 {
 			out := map[string]int64{}
 			for id, m := range n.peer.members.Members() {

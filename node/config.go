@@ -47,6 +47,10 @@ type Config struct {
 	// Join lists gossip addresses of nodes already in the cluster. Empty, a
 	// node with no state starts a cluster of its own.
 	Join []string
+	// ClusterTimings is the profile of raft's election and memberlist's
+	// failure-detection timings: cluster.ProfileLAN (one host or one LAN)
+	// or cluster.ProfileWAN (data centres apart); see cluster.Timings.
+	ClusterTimings string
 	// ShutdownTimeout bounds the drain of open requests on SIGTERM.
 	ShutdownTimeout time.Duration
 	// RequestTimeout bounds a request's wait for an actor.
@@ -107,6 +111,9 @@ func DefaultConfig() Config {
 		RaftAddr: "127.0.0.1:8300",
 		// Used only with a cluster key; memberlist's usual port.
 		GossipAddr: "127.0.0.1:7946",
+		// Peers on one LAN are the common case; a dead leader is replaced
+		// within a second (cluster.LANTimings).
+		ClusterTimings: cluster.ProfileLAN,
 		// Long enough for a render in flight to finish (60 s budget is the
 		// render's own; most finish in well under a second).
 		ShutdownTimeout: 30 * time.Second,
@@ -201,6 +208,9 @@ func (c Config) Validate() error {
 		}
 		if _, _, err := net.SplitHostPort(c.GossipAddr); err != nil {
 			return flagError("--gossip", "--gossip %q is not an address (want host:port): %w", c.GossipAddr, err)
+		}
+		if _, err := cluster.TimingsFor(c.ClusterTimings); err != nil {
+			return flagError("--cluster-timings", "--cluster-timings: %v", err)
 		}
 	} else if len(c.Join) > 0 {
 		return flagError("--join", "--join needs a cluster key (--cluster-key or --cluster-key-file)")

@@ -137,6 +137,9 @@ func (n *Node) start(out io.Writer) error {
 	rc.LogOutput = logWriter{log.With("component", "raft")}
 	readyWait := 30 * time.Second
 	if cfg.Clustered() {
+		if rc.Timings, err = cluster.TimingsFor(cfg.ClusterTimings); err != nil {
+			return flagError("--cluster-timings", "--cluster-timings: %v", err)
+		}
 		if err = n.openPeerPort(); err != nil {
 			return err
 		}

@@ -37,6 +37,7 @@ func serve(args []string) error {
 	fs.DurationVar(&cfg.JanitorInterval, "janitor-interval", cfg.JanitorInterval, "how often stranded documents and deliveries are resumed and expired files deleted")
 	keyFile := fs.String("cluster-key-file", "", "file holding the cluster key")
 	fs.StringVar(&cfg.GossipAddr, "gossip", cfg.GossipAddr, "address gossip membership listens on (TCP and UDP), in a cluster")
+	fs.StringVar(&cfg.ClusterTimings, "cluster-timings", cfg.ClusterTimings, "raft election and gossip failure-detection timings: lan (one host or LAN: a dead leader replaced within a second) or wan (data centres apart)")
 	join := fs.String("join", "", "comma-separated gossip addresses of nodes already in the cluster (needs a cluster key)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long SIGTERM waits for open requests")
 	fs.DurationVar(&cfg.Retention, "retention", cfg.Retention, "how long finished PDFs are kept (the records stay)")

@@ -149,8 +149,8 @@ var errOwnerUnreachable = fmt.Errorf("%w: %w: the organisation's records could n
 // (it does not own the key, or is still starting) was not acted on, so it
 // goes again: to the new owner at once when placement has moved (a refused
 // connection marks the owner down, Rendezvous.MarkDown), else after a short
-// wait. Only an ask that reached an owner and then lost its answer has an
-// unknown outcome.
+// wait. An ask that reached an owner and then lost its answer has an
+// unknown outcome: only a repeatable one (see repeatable) is asked again.
 func (s *System) askOwner(actorKind, key string, msg any) (any, error) {
 	deadline := time.Now().Add(s.timeout)
 	var last error
@@ -165,7 +165,7 @@ func (s *System) askOwner(actorKind, key string, msg any) (any, error) {
 		} else {
 			value, err = s.forward(owner, actorKind, key, msg, deadline)
 		}
-		if !notDelivered(err) || s.remote == nil {
+		if !(notDelivered(err) || (errors.Is(err, cluster.ErrOutcomeUnknown) && repeatable(msg))) || s.remote == nil {
 			return value, err
 		}
 		if owner.ID != lastOwner {
@@ -192,6 +192,16 @@ const (
 	retryFirstWait = 20 * time.Millisecond
 	retryMaxWait   = 250 * time.Millisecond
 )
+
+// repeatable reports whether msg may be asked again after an ask whose
+// outcome is unknown (its owner died holding it): a document with an
+// Idempotency-Key, which the next owner answers with the first copy's
+// document if that was recorded, and records once if not (the state
+// machine refuses a second record of the key or a stale org version).
+func repeatable(msg any) bool {
+	m, ok := msg.(CreateDocument)
+	return ok && m.IdempotencyKey != ""
+}
 
 // notDelivered reports whether an ask's error says it was not acted on:
 // the owner was not reached, or did not take the key as its own.

@@ -163,6 +163,12 @@ func (c Config) Validate() error {
 	if c.RenderPagesPerOrg < 0 || c.RenderPagesPerOrg > c.RenderPages {
 		return flagError("--render-pages-per-org", "--render-pages-per-org must be from 0 (half of --render-pages) to --render-pages (%d)", c.RenderPages)
 	}
+	if c.Render.Timeout <= 0 {
+		return flagError("--render-timeout", "--render-timeout must be positive (it is %s)", c.Render.Timeout)
+	}
+	if c.Render.MaxPages < 1 {
+		return flagError("--max-pages", "--max-pages must be at least 1")
+	}
 	if c.Render.PreviewTimeout <= 0 || c.Render.PreviewTimeout > c.Render.Timeout {
 		return flagError("--preview-timeout", "--preview-timeout must be positive and at most the render timeout (%s), not %s", c.Render.Timeout, c.Render.PreviewTimeout)
 	}

@@ -29,6 +29,8 @@ import (
 	"github.com/klippa-app/go-pdfium/webassembly"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/platen/platen/internal/memory"
 )
 
 // Refusals of an upload.
@@ -161,9 +163,6 @@ type Engine struct {
 	started atomic.Bool
 	pool    pdfium.Pool
 	err     error
-	// releasing is set while a grown instance's memory is handed back to
-	// the system.
-	releasing atomic.Bool
 	// used, when set, sees each instance's module after its use, closed:
 	// the tests' view of the pool.
 	used func(mod api.Module)
@@ -412,25 +411,13 @@ func (e *Engine) with(deadline time.Time, f func(p pdfium.Pdfium) error) (err er
 			err = tooComplex("reading it needs more than %s of memory", megabytes(e.cfg.MemoryLimitBytes))
 		}
 		if int64(size) > releaseAbove {
-			e.release()
+			memory.Release()
 		}
 		if e.used != nil && mod != nil {
 			e.used(mod)
 		}
 	}()
 	return f(inst)
-}
-
-// release hands the memory of a grown instance, now garbage, back to the
-// system; one at a time, as a second would find little left.
-func (e *Engine) release() {
-	if !e.releasing.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		debug.FreeOSMemory()
-		e.releasing.Store(false)
-	}()
 }
 
 // moduleOf is the WebAssembly module an instance runs, to close it when

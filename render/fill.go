@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/platen/platen/internal/memory"
 	"github.com/platen/platen/render/handlebars"
 )
 
@@ -53,14 +54,15 @@ type FillLimits struct {
 // golden document spends (TestFillLimitsLeaveRoom measures them):
 //   - 5 s: long enough for thousands of rows, short enough that a runaway
 //     template cannot hold a render slot for long;
-//   - 10,000,000 steps: a step costs tens of nanoseconds, so the limit is
-//     well under the time limit on one core, and a 2,000-page document of
-//     dense tables takes a few hundred thousand;
+//   - 2,000,000 steps: a step costs a few hundred nanoseconds with the
+//     node busy, so the limit ends a runaway loop in about a second, before
+//     the time limit, which then stays for what steps do not count; a
+//     2,000-page invoice of 20 rows a page takes about 1,000,000 (26 a row);
 //   - 64 MB of markup: about 32 KB a page for the 2,000 pages a document
 //     may have, far beyond any real document, and what a print engine can
 //     still read.
 func DefaultFillLimits() FillLimits {
-	return FillLimits{Time: 5 * time.Second, Steps: 10_000_000, Bytes: 64 << 20}
+	return FillLimits{Time: 5 * time.Second, Steps: 2_000_000, Bytes: 64 << 20}
 }
 
 // orDefault fills l's zero fields from DefaultFillLimits.
@@ -178,6 +180,9 @@ func execBudget(tpl *handlebars.Template, ctx map[string]any, opt FillOptions) (
 		Spent:  opt.spent,
 	})
 	if errors.Is(err, handlebars.ErrLimit) {
+		// The refused fill's output may have grown to the byte budget (a
+		// preview's check fills outside Render, which releases too).
+		memory.Release()
 		return "", fmt.Errorf("%w: %w; repeat less (loops inside loops multiply) or send less data", ErrFillBudget, err)
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/platen/platen/internal/fault"
+	"github.com/platen/platen/internal/memory"
 	"github.com/platen/platen/pdf"
 	"github.com/platen/platen/pdftemplate"
 )
@@ -175,6 +176,11 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	}
 	if err != nil {
 		rep.Failed(stage)
+		if errors.Is(err, ErrTooManyPages) || errors.Is(err, ErrFillBudget) || errors.Is(err, ErrTimeout) {
+			// A render refused for its size may have grown the heap to its
+			// limits (a fill's output, a layout up to the page cap).
+			memory.Release()
+		}
 		return Result{Report: rep}, err
 	}
 	rep.Fields = res.Report.Fields

@@ -74,7 +74,13 @@ func startProc(t *testing.T, dataDir, httpAddr, raftAddr string) *proc {
 // httpAddr is ready; the test ends it with SIGKILL if it still runs.
 func launch(t *testing.T, httpAddr string, readyWait time.Duration, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return launchBinary(t, binary, httpAddr, readyWait, args...)
+}
+
+// launchBinary is launch with another build of platen.
+func launchBinary(t *testing.T, bin, httpAddr string, readyWait time.Duration, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "PLATEN_OPERATOR_TOKEN="+opToken)
 	p := &proc{cmd: cmd, url: "http://" + httpAddr, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr

@@ -311,7 +311,7 @@ func TestPageCapAndTimeBudgetFailTheDocument(t *testing.T) {
 		code   string
 	}{
 		{func(c *node.Config) { c.Render.MaxPages = 1 }, "TOO_MANY_PAGES"},
-		{func(c *node.Config) { c.Render.Timeout = time.Millisecond }, "RENDER_TIMEOUT"},
+		{func(c *node.Config) { c.Render.Timeout, c.Render.PreviewTimeout = time.Millisecond, time.Millisecond }, "RENDER_TIMEOUT"},
 	}
 	for _, c := range cases {
 		n := withInvoice(t, c.change)

@@ -180,8 +180,7 @@ func execBudget(tpl *handlebars.Template, ctx map[string]any, opt FillOptions) (
 		Spent:  opt.spent,
 	})
 	if errors.Is(err, handlebars.ErrLimit) {
-		// The refused fill's output may have grown to the byte budget (a
-		// preview's check fills outside Render, which releases too).
+		// The refused fill's output may have grown to the byte budget.
 		memory.Release()
 		return "", fmt.Errorf("%w: %w; repeat less (loops inside loops multiply) or send less data", ErrFillBudget, err)
 	}

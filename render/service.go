@@ -176,9 +176,10 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	}
 	if err != nil {
 		rep.Failed(stage)
-		if errors.Is(err, ErrTooManyPages) || errors.Is(err, ErrFillBudget) || errors.Is(err, ErrTimeout) {
+		if errors.Is(err, ErrTooManyPages) || errors.Is(err, ErrTimeout) {
 			// A render refused for its size may have grown the heap to its
-			// limits (a fill's output, a layout up to the page cap).
+			// limits (a layout up to the page cap); a fill over its budget
+			// has already released its own (execBudget).
 			memory.Release()
 		}
 		return Result{Report: rep}, err

@@ -144,7 +144,8 @@ func (s *System) RoundTripLocal(on bool) { s.roundTrip = on }
 var errOwnerUnreachable = fmt.Errorf("%w: %w: the organisation's records could not be reached in time; retry shortly", fault.ErrUnavailable, ErrNotOwner)
 
 // askOwner asks the actor of kind for key, on whichever node owns it,
-// until deadline. An ask that was not delivered (the owner refused the
+// until deadline. An ask refused as stale (see refusedStale) is asked again
+// the same way. An ask that was not delivered (the owner refused the
 // connection, or could not be dialled) or that the node asked did not take
 // (it does not own the key, or is still starting) was not acted on, so it
 // goes again: to the new owner at once when placement has moved (a refused
@@ -165,7 +166,7 @@ func (s *System) askOwner(actorKind, key string, msg any) (any, error) {
 		} else {
 			value, err = s.forward(owner, actorKind, key, msg, deadline)
 		}
-		if !(notDelivered(err) || (errors.Is(err, cluster.ErrOutcomeUnknown) && repeatable(msg))) || s.remote == nil {
+		if !(notDelivered(err) || refusedStale(err) || (errors.Is(err, cluster.ErrOutcomeUnknown) && repeatable(msg))) || s.remote == nil {
 			return value, err
 		}
 		if owner.ID != lastOwner {
@@ -207,6 +208,15 @@ func repeatable(msg any) bool {
 // the owner was not reached, or did not take the key as its own.
 func notDelivered(err error) bool {
 	return errors.Is(err, cluster.ErrPeerUnreachable) || errors.Is(err, ErrNotOwner)
+}
+
+// refusedStale reports whether an ask's change was refused by the state
+// machine for an org version the actor had wrong: nothing was applied.
+// It happens once after an organisation moves to a node that had not yet
+// applied its last writes; the actor reloads, and asked again it decides
+// on the state it should have had.
+func refusedStale(err error) bool {
+	return errors.Is(err, storage.ErrStale) && !errors.Is(err, cluster.ErrOutcomeUnknown)
 }
 
 // askLocal asks this node's actor of kind for key.

@@ -47,9 +47,11 @@ const (
 
 // LANTimings are the defaults: nodes on one host or one LAN, where a round
 // trip takes well under a millisecond and a pause of a quarter second means
-// a dead or starved process, not the network. A dead leader is replaced in
-// about a second; a dead actor owner is noticed at the first refused
-// connection, and by gossip within about two seconds.
+// a dead or starved process, not the network. A dead leader whose port
+// refuses connections is replaced about half a second after it died
+// (Replicator.watchDeadLeader), one that hangs in one to two seconds; a
+// dead actor owner is noticed at the first refused connection, and by
+// gossip within about two seconds.
 func LANTimings() Timings {
 	return Timings{
 		// A follower stands after 500-1000 ms of silence: fifty missed
@@ -61,9 +63,13 @@ func LANTimings() Timings {
 		Heartbeat: 500 * time.Millisecond,
 		// A split vote is settled after another 500-1000 ms.
 		Election: 500 * time.Millisecond,
-		// The most raft allows (Heartbeat): a leader cut off from its
-		// quorum stops leading about as soon as the others elect another.
-		LeaderLease: 500 * time.Millisecond,
+		// A leader cut off from its quorum stops leading within 400 ms,
+		// before the others elect another. It is also how long followers
+		// wait before they stand when the leader's port refuses
+		// connections (a dead process, Replicator.watchDeadLeader): raft
+		// allows no heartbeat timeout shorter than the lease. Shorter
+		// leases make a leader starved of a core for that long step down.
+		LeaderLease: 400 * time.Millisecond,
 		// A forwarded write's follower hears of its commit within 20 ms
 		// when no new entry brings the news sooner (raft's 50 ms otherwise
 		// adds up to that to every write made through a follower); an

@@ -26,6 +26,8 @@ import (
 type peerProc struct {
 	*proc
 	dir, httpAddr, raftAddr, gossipAddr string
+	// past holds the logs of the node's earlier processes.
+	past []*testnode.SyncBuffer
 }
 
 type testCluster struct {
@@ -36,12 +38,15 @@ type testCluster struct {
 	// dial the proxy, which the test can cut off.
 	proxies []*faultproxy.Proxy
 	extra   []string
+	binary  string
 }
 
 // clusterOpts changes how a test cluster's nodes run.
 type clusterOpts struct {
 	proxies bool
 	extra   []string // more flags for every node
+	// binary, when set, is the platen build the nodes run (plain(t), say).
+	binary string
 }
 
 func newTestCluster(t *testing.T, size int, opts ...clusterOpts) *testCluster {
@@ -55,6 +60,10 @@ func newTestCluster(t *testing.T, size int, opts ...clusterOpts) *testCluster {
 		o = opts[0]
 	}
 	c.extra = o.extra
+	c.binary = o.binary
+	if c.binary == "" {
+		c.binary = binary
+	}
 	for i := 0; i < size; i++ {
 		n := &peerProc{dir: t.TempDir(), httpAddr: testnode.FreeAddr(t), raftAddr: testnode.FreeAddr(t), gossipAddr: testnode.FreeAddr(t)}
 		c.nodes = append(c.nodes, n)
@@ -94,7 +103,43 @@ func (c *testCluster) start(i int) {
 	if i != 0 || n.proc != nil { // the first node's first start makes the cluster
 		args = append(args, "--join", strings.Join(peers, ","))
 	}
-	n.proc = launch(t, n.httpAddr, 90*time.Second, args...)
+	if n.proc != nil {
+		n.past = append(n.past, n.proc.stdout, n.proc.stderr)
+	}
+	n.proc = launchBinary(t, c.binary, n.httpAddr, 90*time.Second, args...)
+}
+
+// logLines returns the lines of every node's logs, past processes
+// included, that contain one of subs, each prefixed with its node.
+func (c *testCluster) logLines(subs []string) []string {
+	var out []string
+	for i, n := range c.nodes {
+		bufs := append(append([]*testnode.SyncBuffer(nil), n.past...), n.proc.stdout, n.proc.stderr)
+		for _, b := range bufs {
+			for _, line := range strings.Split(b.String(), "\n") {
+				for _, s := range subs {
+					if strings.Contains(line, s) {
+						out = append(out, fmt.Sprintf("node %d: %s", i, line))
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// saveLogs writes every node's logs, past processes included, to dir.
+func (c *testCluster) saveLogs(dir string) {
+	for i, n := range c.nodes {
+		var all bytes.Buffer
+		for _, b := range append(append([]*testnode.SyncBuffer(nil), n.past...), n.proc.stdout, n.proc.stderr) {
+			all.WriteString(b.String())
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("node%d.log", i)), all.Bytes(), 0o644); err != nil {
+			c.t.Error(err)
+		}
+	}
 }
 
 // url is node i's base URL; fixed, where the process behind it changes.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -44,7 +45,7 @@ import (
 //     first acknowledgement of a write sent after it (for a leader's kill,
 //     the last organisation to get one; for an owner's, its organisation) is
 //     logged as min / median / max, and the median must be within
-//     failoverMedianBound.
+//     failoverMedianBound (1 s).
 //
 // The load goes, as a load balancer with health checks would send it, to
 // live nodes only: the node about to be killed gets no new requests, and
@@ -53,7 +54,10 @@ import (
 // reached a live node is.
 func TestFailoverIsInvisibleToClients(t *testing.T) {
 	tier.Full(t, "kills -9 raft leaders and actor owners of three node processes under load")
-	c := newTestCluster(t, 3)
+	// Nodes without the race detector: how soon writes resume is what is
+	// measured, and the detector slows every step several times (the
+	// other cluster tests run it).
+	c := newTestCluster(t, 3, clusterOpts{binary: plain(t)})
 	url := c.url
 
 	// Node ids, to find who owns an organisation.
@@ -193,6 +197,7 @@ func TestFailoverIsInvisibleToClients(t *testing.T) {
 			return nil
 		})
 		at := time.Now()
+		t.Logf("killing node %d at %s", i, at.Format("15:04:05.000"))
 		c.kill(i)
 		var took time.Duration
 		poll.Until(t, 30*time.Second, func() error {
@@ -233,6 +238,9 @@ func TestFailoverIsInvisibleToClients(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+	if dir := os.Getenv("PLATEN_FAILOVER_LOGS"); dir != "" {
+		c.saveLogs(dir) // to study a run: the nodes' whole logs
+	}
 
 	// What the client saw.
 	var failed []string
@@ -248,6 +256,7 @@ func TestFailoverIsInvisibleToClients(t *testing.T) {
 	t.Logf("%d writes, %d acknowledged; on the wire the client library saw %d answers 503 (%v) and %d lost connections, and retried them",
 		len(writes), len(acked), wire.unavailable, wire.codes, wire.lost)
 	leaks := wire.leaks
+	unavailable := slices.Clone(wire.requestIDs)
 	wire.mu.Unlock()
 	t.Logf("writes resumed after a kill -9 of the raft leader in %s; of an organisation's owner in %s (min / median / max of 5)",
 		spread(leaderKills), spread(ownerKills))
@@ -256,6 +265,14 @@ func TestFailoverIsInvisibleToClients(t *testing.T) {
 	}
 	if len(failed) > 0 {
 		t.Errorf("%d writes reached their caller as errors:\n%s", len(failed), strings.Join(failed, "\n"))
+	}
+	if len(failed) > 0 || t.Failed() {
+		// What the nodes logged of each 503, to see why.
+		var ids []string
+		for _, u := range unavailable {
+			ids = append(ids, strings.Fields(u)[0])
+		}
+		t.Logf("503s on the wire:\n%s\nwhat the nodes logged of them:\n%s", strings.Join(unavailable, "\n"), strings.Join(c.logLines(ids), "\n"))
 	}
 	for name, kills := range map[string][]time.Duration{"the raft leader": leaderKills, "an organisation's owner": ownerKills} {
 		if m := median(kills); m > failoverMedianBound {
@@ -323,11 +340,11 @@ func TestFailoverIsInvisibleToClients(t *testing.T) {
 }
 
 // failoverMedianBound is what the test asserts of the median time writes
-// take to resume after a kill. The design's target is 1 s (docs/operator.md
-// "Failover"); on two cores shared with other work a kill -9 itself takes
-// a few hundred milliseconds to land and a starved process misses its
-// heartbeats, so the bound is generous and the log gives the figures.
-const failoverMedianBound = 5 * time.Second
+// take to resume after a kill: issue 24's target (docs/operator.md
+// "Failover"). A leader's death costs the leader lease (400 ms) and an
+// election; an owner's, the first refused connection. Measured here: about
+// 0.5 s and 0.25 s.
+const failoverMedianBound = time.Second
 
 // wireCounter is the client's transport: it counts what the client library
 // saw on the wire and retried, and keeps any 503 whose words say more than
@@ -340,6 +357,8 @@ type wireCounter struct {
 	lost        int
 	codes       map[string]int
 	leaks       []string
+	// requestIDs are the X-Request-Id of the 503s, with when they came.
+	requestIDs []string
 }
 
 // internalDetail is what no answer may show: internal routes, addresses,
@@ -364,6 +383,7 @@ func (w *wireCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 		return res, nil
 	}
 	w.unavailable++
+	w.requestIDs = append(w.requestIDs, res.Header.Get("X-Request-Id")+" at "+time.Now().Format("15:04:05.000")+" from "+req.URL.Host)
 	if w.codes == nil {
 		w.codes = map[string]int{}
 	}

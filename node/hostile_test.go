@@ -35,13 +35,8 @@ func TestHostileInputEndsWithItsRefusal(t *testing.T) {
 	tier.Full(t, "runs a node process and sends it hostile input")
 	// A node without the race detector: its CPU and memory are what is
 	// measured.
-	plain, cleanup, err := testnode.BuildPlainBinary("../cmd/platen")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cleanup)
 	httpAddr := testnode.FreeAddr(t)
-	p := launchBinary(t, plain, httpAddr, 30*time.Second, "serve", "--data-dir", t.TempDir(), "--http", httpAddr, "--raft", testnode.FreeAddr(t))
+	p := launchBinary(t, plain(t), httpAddr, 30*time.Second, "serve", "--data-dir", t.TempDir(), "--http", httpAddr, "--raft", testnode.FreeAddr(t))
 	pid := p.cmd.Process.Pid
 	attacker := regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`).FindStringSubmatch(p.stdout.String())[1]
 

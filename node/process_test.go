@@ -37,7 +37,33 @@ func TestMain(m *testing.M) {
 	binary = bin
 	code := m.Run()
 	cleanup()
+	plainCleanup()
 	os.Exit(code)
+}
+
+// plainBinary is the platen command built without the race detector, for
+// the tests that measure a node's CPU, memory or timing: the detector slows
+// every step several times and keeps its shadow memory. Built once, on
+// first use.
+var plainBinary = sync.OnceValues(func() (string, error) {
+	bin, cleanup, err := testnode.BuildPlainBinary("../cmd/platen")
+	if err == nil {
+		plainCleanup = cleanup
+	}
+	return bin, err
+})
+
+// plainCleanup removes plainBinary's build, once TestMain's tests are done.
+var plainCleanup = func() {}
+
+// plain returns plainBinary, or fails t.
+func plain(t *testing.T) string {
+	t.Helper()
+	bin, err := plainBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // proc is a `platen serve` process.

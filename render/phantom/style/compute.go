@@ -1296,6 +1296,12 @@ func otherFeature(d *decl, custom *customSet) string {
 			return ""
 		}
 	}
+	if !browserProps[name] {
+		// A property no browser of ours knows (a misspelling, another
+		// engine's prefix, an e-mail inliner's -premailer-*): the
+		// browser drops the declaration, and so does phantom.
+		return ""
+	}
 	v := d.v
 	if hasVar(v) {
 		var b strings.Builder

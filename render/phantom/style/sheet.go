@@ -253,6 +253,8 @@ func parseSheet(text string) *sheet {
 	}
 	nDecls := 0
 	fontFamily := ""
+	// fontLoads is whether the @font-face being read can load a font.
+	fontLoads := false
 	for steps := 0; steps < maxParseSteps; steps++ {
 		gt, _, data := p.Next()
 		switch gt {
@@ -262,7 +264,7 @@ func parseSheet(text string) *sheet {
 			}
 		case css.AtRuleGrammar:
 			name := lowerASCII(string(data))
-			if name == "@import" && !skipping() {
+			if name == "@import" && !skipping() && importLoads(p.Values()) {
 				s.feats = append(s.feats, Feature{"@import", strings.TrimSpace(valuesText(p.Values()))})
 			}
 		case css.BeginAtRuleGrammar:
@@ -305,7 +307,7 @@ func parseSheet(text string) *sheet {
 				}
 			case name == "@font-face":
 				f.kind = fFontFace
-				fontFamily = ""
+				fontFamily, fontLoads = "", false
 			case name == "@layer":
 				s.feats = append(s.feats, Feature{"@layer", strings.TrimSpace(valuesText(p.Values()))})
 				f.kind = fGroup
@@ -327,7 +329,7 @@ func parseSheet(text string) *sheet {
 				case fPage:
 					s.pages = append(s.pages, *f.page)
 				case fFontFace:
-					if fontFamily != "" {
+					if fontFamily != "" && fontLoads {
 						s.fontFaces = append(s.fontFaces, fontFamily)
 					}
 				}
@@ -377,11 +379,15 @@ func parseSheet(text string) *sheet {
 				v, imp := lexValue(p.Values())
 				*target = expandDecl(string(data), v, imp, *target)
 			case fFontFace:
-				if string(data) == "font-family" {
+				switch string(data) {
+				case "font-family":
 					v, _ := lexValue(p.Values())
 					if fam := parseFamilies(v); len(fam) == 1 {
 						fontFamily = strings.ToLower(fam[0])
 					}
+				case "src":
+					v, _ := lexValue(p.Values())
+					fontLoads = fontSrcLoads(v)
 				}
 			}
 		case css.TokenGrammar:
@@ -401,6 +407,42 @@ func parseSheet(text string) *sheet {
 		}
 	}
 	return s
+}
+
+// Engines fetch nothing but data: URIs (render/chromium fails every other
+// request; phantom has no network), so a style sheet or font at any other
+// URL never loads. In Chromium a face that fails to load is as if its
+// @font-face rule were not there (measured: the family's installed font,
+// if any, is used, else the next family of the list), and a style sheet
+// that fails to load applies nothing; phantom ignores both alike, and only
+// what does load is reported.
+
+// importLoads reports whether an @import's URL can load: a data: URI.
+func importLoads(vals []css.Token) bool {
+	v, _ := lexValue(vals)
+	if len(v) > 0 && (v[0].kind == tURL || v[0].kind == tString) {
+		return isDataURL(v[0].s)
+	}
+	return false
+}
+
+// fontSrcLoads reports whether an @font-face src can load a font: a data:
+// URI, or a local() face, which the machine may have.
+func fontSrcLoads(v []tok) bool {
+	for _, t := range v {
+		switch {
+		case t.kind == tURL && isDataURL(t.s):
+			return true
+		case t.kind == tFunc && t.k == "local":
+			return true
+		}
+	}
+	return false
+}
+
+func isDataURL(u string) bool {
+	u = strings.TrimSpace(u)
+	return len(u) >= 5 && strings.EqualFold(u[:5], "data:")
 }
 
 // flush turns a style rule's pending declarations into one rule per

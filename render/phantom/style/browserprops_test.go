@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,7 +83,11 @@ func TestBrowserPropertiesAreChromiums(t *testing.T) {
 			fmt.Fprintf(&b, "\t%q: true,\n", n)
 		}
 		b.WriteString("}\n")
-		if err := os.WriteFile("browserprops.go", []byte(b.String()), 0o644); err != nil {
+		src, err := format.Source([]byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("browserprops.go", src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %d properties", len(names))

@@ -468,7 +468,11 @@ func (l *layouter) replacedSize(b *Box, cbW, cbH float64, bd, pd edges) (w, h fl
 	case sw >= 0 && sh >= 0:
 		w, h = sw, sh
 	case sw >= 0:
-		w = sw
+		// The height follows the used width, after min and max-width
+		// (CSS 2.1 §10.4: the width is recomputed as max-width, then
+		// auto height from it): width:100%; max-width:300px on a 2:1
+		// image is 300 × 150.
+		w = clampWidth(s, sw, cbW, bd, pd)
 		switch {
 		case ratio > 0:
 			h = w / ratio
@@ -478,7 +482,7 @@ func (l *layouter) replacedSize(b *Box, cbW, cbH float64, bd, pd edges) (w, h fl
 			h = 150
 		}
 	case sh >= 0:
-		h = sh
+		h = clampHeight(s, sh, cbH, bd, pd)
 		switch {
 		case ratio > 0:
 			w = h * ratio

@@ -1139,6 +1139,15 @@ func (st *state) finish(n *html.Node, parent *elemStyle, isRoot, pseudo bool) {
 		c.WhiteSpace = WSBreakSpaces
 	}
 	rtl := c.Direction == "rtl"
+	if c.Display == DisplayTable || c.Display == DisplayInlineTable {
+		// A table never takes the -webkit- values a presentational align
+		// gives (<td align="center"> around a nested table): Blink resets
+		// them to start on the table, and its cells inherit that.
+		switch st.info.align {
+		case alWebkitLeft, alWebkitRight, alWebkitCenter:
+			st.info.align = alStart
+		}
+	}
 	c.TextAlign, c.TextAlignBlocks = resolveAlign(st.info.align, rtl)
 	if st.info.last == alAuto {
 		c.TextAlignLastAuto = true

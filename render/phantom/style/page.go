@@ -286,6 +286,11 @@ func pageSize(v []tok, lc *lenCtx) (w, h float64, ok bool) {
 		t := &v[i]
 		switch {
 		case t.kind == tIdent && t.k == "auto":
+			// auto stands alone: "58mm auto" is invalid, and a browser
+			// drops the declaration (the page keeps its size).
+			if len(v) != 1 {
+				return 0, 0, false
+			}
 		case t.kind == tIdent && (t.k == "landscape" || t.k == "portrait"):
 			if orient != "" {
 				return 0, 0, false

@@ -132,7 +132,7 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 		opt.LoadImage = images.Load
 	}
 	l := &layouter{ctx: ctx, st: st, sh: sh, opt: opt, doc: &draw.Document{}, openIdx: map[int]int{}}
-	l.quirks = isQuirks(doc)
+	l.quirks = doc != nil && style.QuirksMode(doc)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -188,23 +188,6 @@ func (l *layouter) check() bool {
 		if err := l.ctx.Err(); err != nil {
 			l.err = err
 			return false
-		}
-	}
-	return true
-}
-
-// isQuirks reports whether the document renders in quirks mode: no
-// doctype, or a legacy one (the common cases of HTML §13.2.6.4.1).
-func isQuirks(doc *html.Node) bool {
-	if doc == nil {
-		return false
-	}
-	for c := doc.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.DoctypeNode {
-			return c.Data != "html"
-		}
-		if c.Type == html.ElementNode {
-			break
 		}
 	}
 	return true

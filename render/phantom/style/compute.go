@@ -40,7 +40,7 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 	if cp.opt.PageHeight <= 0 {
 		cp.opt.PageHeight = 1122.5196850393702 - 2*37.79527559055118
 	}
-	if quirksMode(doc) {
+	if QuirksMode(doc) {
 		// Quirks mode changes the UA sheet, selector matching and layout;
 		// phantom lays out standards mode only.
 		cp.report(Feature{"quirks-mode", "document"})
@@ -1578,10 +1578,11 @@ func isEmpty(n *html.Node) bool {
 	return true
 }
 
-// quirksMode reports whether a browser renders doc in quirks mode: no
+// QuirksMode reports whether a browser renders doc in quirks mode: no
 // doctype, or one that is not html, or a legacy public identifier (HTML
-// Standard, "quirks mode" in 13.2.6.4.1).
-func quirksMode(doc *html.Node) bool {
+// Standard, "quirks mode" in 13.2.6.4.1). The support check and the
+// layout both ask it, so they agree on every doctype.
+func QuirksMode(doc *html.Node) bool {
 	for c := doc.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.DoctypeNode {
 			continue

@@ -82,7 +82,7 @@ func (p *Peers) Probe(ctx context.Context, addr string) bool {
 
 // noteRefused tells Refused of addr when err is a refused connection.
 func (p *Peers) noteRefused(addr string, err error) bool {
-	if !errors.Is(err, syscall.ECONNREFUSED) {
+	if !isRefused(err) {
 		return false
 	}
 	if p.refused != nil {
@@ -90,6 +90,10 @@ func (p *Peers) noteRefused(addr string, err error) bool {
 	}
 	return true
 }
+
+// isRefused reports whether a dial's error is a refused connection: no
+// process listens at the address.
+func isRefused(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }
 
 // maxPeerAnswer bounds what a peer may send back (a PDF at most).
 const maxPeerAnswer = 256 << 20

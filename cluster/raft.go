@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -275,7 +274,7 @@ func refuses(addr string, timeout time.Duration) bool {
 		conn.Close()
 		return false
 	}
-	return errors.Is(err, syscall.ECONNREFUSED)
+	return isRefused(err)
 }
 
 // watchLeadership applies a barrier each time this node becomes leader: until

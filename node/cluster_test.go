@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -109,13 +110,17 @@ func (c *testCluster) start(i int) {
 	n.proc = launchBinary(t, c.binary, n.httpAddr, 90*time.Second, args...)
 }
 
+// logs are the node's logs, its earlier processes' first.
+func (n *peerProc) logs() []*testnode.SyncBuffer {
+	return append(slices.Clone(n.past), n.proc.stdout, n.proc.stderr)
+}
+
 // logLines returns the lines of every node's logs, past processes
 // included, that contain one of subs, each prefixed with its node.
 func (c *testCluster) logLines(subs []string) []string {
 	var out []string
 	for i, n := range c.nodes {
-		bufs := append(append([]*testnode.SyncBuffer(nil), n.past...), n.proc.stdout, n.proc.stderr)
-		for _, b := range bufs {
+		for _, b := range n.logs() {
 			for _, line := range strings.Split(b.String(), "\n") {
 				for _, s := range subs {
 					if strings.Contains(line, s) {
@@ -133,7 +138,7 @@ func (c *testCluster) logLines(subs []string) []string {
 func (c *testCluster) saveLogs(dir string) {
 	for i, n := range c.nodes {
 		var all bytes.Buffer
-		for _, b := range append(append([]*testnode.SyncBuffer(nil), n.past...), n.proc.stdout, n.proc.stderr) {
+		for _, b := range n.logs() {
 			all.WriteString(b.String())
 		}
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("node%d.log", i)), all.Bytes(), 0o644); err != nil {

@@ -256,7 +256,7 @@ func TestFailoverIsInvisibleToClients(t *testing.T) {
 	t.Logf("%d writes, %d acknowledged; on the wire the client library saw %d answers 503 (%v) and %d lost connections, and retried them",
 		len(writes), len(acked), wire.unavailable, wire.codes, wire.lost)
 	leaks := wire.leaks
-	unavailable := slices.Clone(wire.requestIDs)
+	unavailable := slices.Clone(wire.answers503)
 	wire.mu.Unlock()
 	t.Logf("writes resumed after a kill -9 of the raft leader in %s; of an organisation's owner in %s (min / median / max of 5)",
 		spread(leaderKills), spread(ownerKills))
@@ -268,11 +268,12 @@ func TestFailoverIsInvisibleToClients(t *testing.T) {
 	}
 	if len(failed) > 0 || t.Failed() {
 		// What the nodes logged of each 503, to see why.
-		var ids []string
+		var ids, lines []string
 		for _, u := range unavailable {
-			ids = append(ids, strings.Fields(u)[0])
+			ids = append(ids, u.id)
+			lines = append(lines, fmt.Sprintf("%s at %s from %s", u.id, u.at.Format("15:04:05.000"), u.host))
 		}
-		t.Logf("503s on the wire:\n%s\nwhat the nodes logged of them:\n%s", strings.Join(unavailable, "\n"), strings.Join(c.logLines(ids), "\n"))
+		t.Logf("503s on the wire:\n%s\nwhat the nodes logged of them:\n%s", strings.Join(lines, "\n"), strings.Join(c.logLines(ids), "\n"))
 	}
 	for name, kills := range map[string][]time.Duration{"the raft leader": leaderKills, "an organisation's owner": ownerKills} {
 		if m := median(kills); m > failoverMedianBound {
@@ -357,8 +358,13 @@ type wireCounter struct {
 	lost        int
 	codes       map[string]int
 	leaks       []string
-	// requestIDs are the X-Request-Id of the 503s, with when they came.
-	requestIDs []string
+	// answers503 are the 503s: request id, when and from which node.
+	answers503 []answer503
+}
+
+type answer503 struct {
+	id, host string
+	at       time.Time
 }
 
 // internalDetail is what no answer may show: internal routes, addresses,
@@ -383,7 +389,7 @@ func (w *wireCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 		return res, nil
 	}
 	w.unavailable++
-	w.requestIDs = append(w.requestIDs, res.Header.Get("X-Request-Id")+" at "+time.Now().Format("15:04:05.000")+" from "+req.URL.Host)
+	w.answers503 = append(w.answers503, answer503{id: res.Header.Get("X-Request-Id"), host: req.URL.Host, at: time.Now()})
 	if w.codes == nil {
 		w.codes = map[string]int{}
 	}

@@ -171,7 +171,7 @@ func (cp *computer) collectSheets(doc *html.Node) {
 				continue
 			case atom.Link:
 				if strings.Contains(strings.ToLower(attr(c, "rel")), "stylesheet") {
-					if h := strings.TrimSpace(attr(c, "href")); len(h) > 5 && strings.EqualFold(h[:5], "data:") {
+					if h := strings.TrimSpace(attr(c, "href")); isDataURL(h) {
 						cp.report(Feature{"link-stylesheet", "link"})
 					}
 				}

@@ -192,8 +192,13 @@ type DrawImage struct {
 	Rect  Rect
 }
 
-// PushClip restricts painting to the inside of Path until the matching PopClip.
-type PushClip struct{ Path Path }
+// PushClip restricts painting to the inside of Path until the matching
+// PopClip: by the non-zero winding rule, or the even-odd rule when EvenOdd
+// is set (a rectangle around a shape clips to outside the shape).
+type PushClip struct {
+	Path    Path
+	EvenOdd bool
+}
 
 // PopClip ends the innermost PushClip or PushOpacity.
 type PopClip struct{}

@@ -421,7 +421,13 @@ func (p *painter) decorations(f *Frag) {
 			rr[style.TopRight], rr[style.BottomRight] = [2]float64{}, [2]float64{}
 		}
 	}
+	if len(s.BoxShadow) > 0 {
+		p.boxShadows(s, false, x, y, w, h, bd, rr)
+	}
 	p.background(f, s, x, y, w, h, bd, rr)
+	if len(s.BoxShadow) > 0 {
+		p.boxShadows(s, true, x, y, w, h, bd, rr)
+	}
 	if f.Box.Kind == KindReplaced {
 		p.replaced(f, x, y, w, h, bd)
 	}

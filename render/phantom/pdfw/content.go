@@ -295,10 +295,10 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 				w.drawImage(op)
 			}
 		case draw.PushClip:
-			w.pushClip(op.Path)
+			w.pushClip(op.Path, op.EvenOdd)
 		case *draw.PushClip:
 			if op != nil {
-				w.pushClip(op.Path)
+				w.pushClip(op.Path, op.EvenOdd)
 			}
 		case draw.PushTransform:
 			w.pushTransform(op.M)
@@ -606,7 +606,7 @@ func equalDash(a []float64, pa float64, b []float64, pb float64) bool {
 	return pa == pb
 }
 
-func (w *writer) pushClip(p draw.Path) {
+func (w *writer) pushClip(p draw.Path, evenOdd bool) {
 	c := &w.c
 	if len(c.stack) >= maxDepth {
 		w.push(frameNone)
@@ -622,6 +622,10 @@ func (w *writer) pushClip(p draw.Path) {
 		c.clip = box{}
 	} else {
 		c.clip = c.clip.intersect(c.pathBounds(p))
+	}
+	if evenOdd {
+		c.op("W* n\n")
+		return
 	}
 	c.op("W n\n")
 }

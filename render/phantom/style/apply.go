@@ -1089,12 +1089,92 @@ func (st *state) apply(p propID, v []tok) bool {
 			return false
 		}
 		c.AspectRatio = r
+	case pBoxShadow:
+		sh, ok := st.shadows(v, true)
+		if !ok {
+			return false
+		}
+		c.BoxShadow = sh
 	case pSize:
 		return true // @page only; checked there
 	default:
 		return false
 	}
 	return true
+}
+
+// maxShadows bounds the shadows of one box: each is painted, a blurred
+// one as an image.
+const maxShadows = 16
+
+// shadows reads a box-shadow (box true) or text-shadow value: none, or a
+// comma-separated list of shadows, each two to four lengths (offsets,
+// blur, and for a box the spread), an optional colour (currentColor by
+// default, resolved now: color is applied first) and for a box an
+// optional inset, in any order (CSS Backgrounds 3, 7.1).
+func (st *state) shadows(v []tok, box bool) ([]Shadow, bool) {
+	if len(v) == 1 && v[0].isIdent("none") {
+		return nil, true
+	}
+	parts := splitCommas(v)
+	if len(parts) > maxShadows {
+		return nil, false
+	}
+	out := make([]Shadow, 0, len(parts))
+	for _, part := range parts {
+		var sh Shadow
+		var lens []float64
+		colored, lensDone := false, false
+		for i := range part {
+			t := &part[i]
+			if box && t.isIdent("inset") {
+				if sh.Inset {
+					return nil, false
+				}
+				sh.Inset = true
+				lensDone = len(lens) > 0
+				continue
+			}
+			if l, ok, _ := st.len().length(t, allowNegative); ok {
+				if l.Unit != Px || lensDone {
+					return nil, false
+				}
+				lens = append(lens, l.V)
+				continue
+			}
+			col, ok := parseColor(t)
+			if !ok || colored {
+				return nil, false
+			}
+			colored, lensDone = true, len(lens) > 0
+			sh.Color = col.c
+			if col.current {
+				sh.Color = st.c.Color
+			}
+		}
+		maxLens := 3
+		if box {
+			maxLens = 4
+		}
+		if len(lens) < 2 || len(lens) > maxLens {
+			return nil, false
+		}
+		if !colored {
+			sh.Color = st.c.Color
+		}
+		sh.X, sh.Y = lens[0], lens[1]
+		if len(lens) > 2 {
+			if lens[2] < 0 {
+				return nil, false
+			}
+			sh.Blur = lens[2]
+		}
+		if len(lens) > 3 {
+			sh.Spread = lens[3]
+		}
+		out = append(out, sh)
+	}
+	return out, true
 }
 
 // parseRatio reads aspect-ratio: auto, a number, "w / h", or auto with a

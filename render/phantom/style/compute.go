@@ -1079,6 +1079,8 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.ObjectFit = src.ObjectFit
 	case pAspectRatio:
 		c.AspectRatio = src.AspectRatio
+	case pBoxShadow:
+		c.BoxShadow = src.BoxShadow
 	}
 }
 

@@ -131,6 +131,15 @@ const (
 	BottomLeft
 )
 
+// Shadow is one box-shadow or text-shadow, in px: offsets, blur radius
+// (the Gaussian's standard deviation is half of it), spread, colour
+// (currentColor resolved) and, for a box, whether it is inset.
+type Shadow struct {
+	X, Y, Blur, Spread float64
+	Color              draw.Color
+	Inset              bool
+}
+
 // Radius is one corner's radii, horizontal and vertical.
 type Radius struct{ H, V Length }
 
@@ -292,6 +301,8 @@ type Computed struct {
 	Padding [4]Length
 	Border  [4]Border
 	Radius  [4]Radius
+	// BoxShadow lists the box's shadows, the first on top.
+	BoxShadow []Shadow
 	Outline Border
 	// OutlineOffset is outline-offset in px.
 	OutlineOffset float64

@@ -127,6 +127,7 @@ const (
 	pPage
 	pObjectFit
 	pAspectRatio
+	pBoxShadow
 	pSize // @page size
 	numProps
 )
@@ -207,6 +208,7 @@ var longhands = map[string]propID{
 	"break-before": pBreakBefore, "break-after": pBreakAfter, "break-inside": pBreakInside,
 	"orphans": pOrphans, "widows": pWidows, "page": pPage, "object-fit": pObjectFit,
 	"aspect-ratio": pAspectRatio, "size": pSize,
+	"box-shadow": pBoxShadow, "-webkit-box-shadow": pBoxShadow,
 }
 
 // propName is each longhand's canonical name, for diagnostics.
@@ -300,7 +302,6 @@ var initialKeywords = map[string]bool{
 var initialValues = map[string]map[string]bool{
 	"text-overflow":                {"clip": true},
 	"text-shadow":                  {"none": true},
-	"box-shadow":                   {"none": true},
 	"font-kerning":                 {"auto": true, "normal": true},
 	"font-synthesis":               {"weight style small-caps": true, "weight style": true},
 	"mix-blend-mode":               {"normal": true},

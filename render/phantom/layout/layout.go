@@ -24,6 +24,10 @@ var ErrTooManyPages = errors.New("layout: the document has more pages than allow
 // safe.
 var ErrTooDeep = errors.New("layout: the document is nested too deeply")
 
+// ErrTooManyShadowPixels is returned for a document whose blurred shadows
+// would need images of more than maxShadowPixelsDoc pixels in all.
+var ErrTooManyShadowPixels = errors.New("layout: the document's blurred shadows are too many or too large (more than 16 million pixels of shadow); use fewer, smaller or sharper shadows")
+
 // ErrTooManyBoxes is returned for a document that would make more than
 // Options.MaxBoxes boxes.
 var ErrTooManyBoxes = errors.New("layout: the document has too many boxes")
@@ -66,6 +70,12 @@ type layouter struct {
 	st  *style.Result
 	sh  *fonts.Shaper
 	opt Options
+	// shadows are the blurred shadows' images, by shape, so that the
+	// same shadow on many boxes is one image in the PDF.
+	shadows map[shadowKey]shadowImage
+	// shadowPixels counts the pixels of the blurred shadows' images made
+	// (maxShadowPixelsDoc bounds them).
+	shadowPixels int
 
 	quirks bool
 	// scale is the print shrink factor (1 unless the content is wider than

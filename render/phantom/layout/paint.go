@@ -43,6 +43,9 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		if err := l.ctx.Err(); err != nil {
 			return err
 		}
+		if l.err != nil {
+			return l.err
+		}
 		pgc := &pages[i]
 		g := pgc.geom
 		dp := &draw.Page{Width: g.w, Height: g.h}
@@ -101,6 +104,9 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 			}
 		}
 		l.doc.Pages = append(l.doc.Pages, dp)
+	}
+	if l.err != nil {
+		return l.err
 	}
 	if root != nil {
 		l.annotate(root, pages)

@@ -17,9 +17,12 @@ import (
 
 // shadowScale is how many image pixels a blurred shadow has per CSS px, and
 // maxShadowPixels bounds one shadow's image (the scale drops to fit).
+// maxShadowPixelsDoc bounds them for a whole document (the images are
+// kept until the PDF is written: 4 bytes a pixel, 64 MB).
 const (
-	shadowScale     = 2.0
-	maxShadowPixels = 4 << 20
+	shadowScale        = 2.0
+	maxShadowPixels    = 4 << 20
+	maxShadowPixelsDoc = 16 << 20
 )
 
 // boxShadows paints s's outer shadows (inset false) or inset ones, the last
@@ -55,7 +58,8 @@ func (p *painter) outerShadow(sh style.Shadow, x, y, w, h float64, rr [4][2]floa
 	if sh.Blur == 0 {
 		p.op(draw.Fill{Path: roundedRectPath(sx, sy, sw, shh, sr), Color: sh.Color})
 	} else {
-		p.blurred(sh, sx-margin, sy-margin, sw+2*margin, shh+2*margin, func(px, py float64) bool {
+		key := shadowKey{sh: sh, w: w, h: h, r: rr}
+		p.blurred(key, sx-margin, sy-margin, sw+2*margin, shh+2*margin, 0, func(px, py float64) bool {
 			return insideRounded(px, py, sx, sy, sw, shh, sr)
 		})
 	}
@@ -79,27 +83,43 @@ func (p *painter) insetShadow(sh style.Shadow, x, y, w, h float64, rr [4][2]floa
 		}
 		p.op(draw.Fill{Path: ring, Color: sh.Color, EvenOdd: true})
 	} else {
-		margin := math.Ceil(1.5 * sh.Blur)
-		p.blurred(sh, x, y, w, h, func(px, py float64) bool {
+		key := shadowKey{sh: sh, w: w, h: h, r: rr}
+		p.blurred(key, x, y, w, h, math.Ceil(1.5*sh.Blur), func(px, py float64) bool {
 			return hw <= 0 || hh <= 0 || !insideRounded(px, py, hx, hy, hw, hh, hr)
-		}, margin)
+		})
 	}
 	p.op(draw.PopClip{})
 }
 
+// shadowKey is what a blurred shadow's image depends on: the shadow and
+// its box's size and radii (not where the box is: the image is drawn at
+// the box). The inset flag is in the shadow.
+type shadowKey struct {
+	sh   style.Shadow
+	w, h float64
+	r    [4][2]float64
+}
+
+// shadowImage is a blurred shadow's image and the size it is drawn at.
+type shadowImage struct {
+	img  *draw.Image
+	w, h float64
+}
+
 // blurred paints the shadow colour over the area x, y, w, h with an alpha
-// of inside's coverage blurred by the shadow's Gaussian. extra widens the
+// of inside's coverage blurred by the shadow's Gaussian. ext widens the
 // area sampled beyond the area painted (an inset shadow's shade comes from
-// outside its box).
-func (p *painter) blurred(sh style.Shadow, x, y, w, h float64, inside func(px, py float64) bool, extra ...float64) {
+// outside its box). The same key gives the same image, made once.
+func (p *painter) blurred(key shadowKey, x, y, w, h, ext float64, inside func(px, py float64) bool) {
+	sh := key.sh
 	// A wide blur is smooth: one image pixel a CSS px is enough.
 	k := shadowScale
 	if sh.Blur > 8 {
 		k = 1
 	}
-	ext := 0.0
-	if len(extra) > 0 {
-		ext = extra[0]
+	if done, ok := p.l.shadows[key]; ok {
+		p.op(draw.DrawImage{Image: done.img, Rect: draw.Rect{X: x, Y: y, W: done.w, H: done.h}})
+		return
 	}
 	for (w+2*ext)*(h+2*ext)*k*k > maxShadowPixels && k > 0.25 {
 		k /= 2
@@ -110,6 +130,10 @@ func (p *painter) blurred(sh style.Shadow, x, y, w, h float64, inside func(px, p
 		return
 	}
 	fw, fh := iw+2*pad, ih+2*pad
+	if p.l.shadowPixels += fw * fh; p.l.shadowPixels > maxShadowPixelsDoc {
+		p.l.err = ErrTooManyShadowPixels
+		return
+	}
 	cov := make([]float32, fw*fh)
 	// Coverage, four samples a pixel.
 	for j := 0; j < fh; j++ {
@@ -135,8 +159,13 @@ func (p *painter) blurred(sh style.Shadow, x, y, w, h float64, inside func(px, p
 			alpha[o] = byte(math.Round(math.Min(1, math.Max(0, a)) * 255))
 		}
 	}
-	img := &draw.Image{Kind: draw.Raster, Width: iw, Height: ih, Data: rgb, Components: 3, Alpha: alpha}
-	p.op(draw.DrawImage{Image: img, Rect: draw.Rect{X: x, Y: y, W: float64(iw) / k, H: float64(ih) / k}})
+	done := shadowImage{img: &draw.Image{Kind: draw.Raster, Width: iw, Height: ih, Data: rgb, Components: 3, Alpha: alpha},
+		w: float64(iw) / k, h: float64(ih) / k}
+	if p.l.shadows == nil {
+		p.l.shadows = map[shadowKey]shadowImage{}
+	}
+	p.l.shadows[key] = done
+	p.op(draw.DrawImage{Image: done.img, Rect: draw.Rect{X: x, Y: y, W: done.w, H: done.h}})
 }
 
 // gaussBlur blurs v (w × h) in place by about a Gaussian of standard

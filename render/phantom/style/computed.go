@@ -303,7 +303,7 @@ type Computed struct {
 	Radius  [4]Radius
 	// BoxShadow lists the box's shadows, the first on top.
 	BoxShadow []Shadow
-	Outline Border
+	Outline   Border
 	// OutlineOffset is outline-offset in px.
 	OutlineOffset float64
 

@@ -1,0 +1,52 @@
+package layout
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/platen/platen/render/phantom/draw"
+)
+
+// TestShadowsShareImagesAndKeepToTheirBudget: boxes of one size with one
+// blurred shadow share one image in the document; a document whose
+// blurred shadows pass maxShadowPixelsDoc is refused with
+// ErrTooManyShadowPixels, not painted at any cost.
+func TestShadowsShareImagesAndKeepToTheirBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><body style="margin:0">`)
+	for i := 0; i < 20; i++ {
+		b.WriteString(`<div style="width:100px;height:40px;margin:20px;box-shadow:0 2px 6px rgba(0,0,0,.3), inset 0 0 4px red">x</div>`)
+	}
+	b.WriteString(`</body></html>`)
+	doc, err := layoutString(t, b.String(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	images := map[*draw.Image]bool{}
+	draws := 0
+	for _, pg := range doc.Pages {
+		for _, op := range pg.Ops {
+			if d, ok := op.(draw.DrawImage); ok {
+				images[d.Image] = true
+				draws++
+			}
+		}
+	}
+	// A box cut by the page end is painted on both pages.
+	if draws < 40 || len(images) != 2 {
+		t.Errorf("20 boxes with an outer and an inset blurred shadow: %d images drawn, %d distinct; want at least 40 and 2", draws, len(images))
+	}
+
+	// Each box another size: 400 shadows of some 150,000 pixels each.
+	b.Reset()
+	b.WriteString(`<!DOCTYPE html><html><body style="margin:0">`)
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, `<div style="width:%dpx;height:100px;margin:40px;box-shadow:0 0 40px #000">x</div>`, 200+i)
+	}
+	b.WriteString(`</body></html>`)
+	if _, err := layoutString(t, b.String(), Options{}); !errors.Is(err, ErrTooManyShadowPixels) {
+		t.Fatalf("got %v, want ErrTooManyShadowPixels", err)
+	}
+}

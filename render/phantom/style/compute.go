@@ -44,6 +44,13 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 		// Quirks mode changes the UA sheet, selector matching and layout;
 		// phantom lays out standards mode only.
 		cp.report(Feature{"quirks-mode", "document"})
+	} else if LimitedQuirksMode(doc) {
+		// Limited quirks mode (XHTML 1.0 Transitional, HTML 4.01
+		// Transitional with a system id) keeps the line height
+		// calculation quirk: a line's height leaves out its block's strut
+		// when only inline boxes hold its text, so cells of <font> text
+		// are lower than phantom's.
+		cp.report(Feature{"limited-quirks-mode", "document"})
 	}
 	cp.collectSheets(doc)
 	n := cp.countElements(doc)
@@ -1619,6 +1626,30 @@ func QuirksMode(doc *html.Node) bool {
 		return false
 	}
 	return true
+}
+
+// LimitedQuirksMode reports whether a browser renders doc in limited
+// quirks mode (HTML Standard, 13.2.6.4.1): an XHTML 1.0 Frameset or
+// Transitional public identifier, or an HTML 4.01 Frameset or
+// Transitional one with a system identifier.
+func LimitedQuirksMode(doc *html.Node) bool {
+	for c := doc.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.DoctypeNode {
+			continue
+		}
+		public, hasSystem := "", false
+		for _, a := range c.Attr {
+			switch a.Key {
+			case "public":
+				public = strings.ToLower(a.Val)
+			case "system":
+				hasSystem = true
+			}
+		}
+		return strings.HasPrefix(public, "-//w3c//dtd xhtml 1.0 frameset//") || strings.HasPrefix(public, "-//w3c//dtd xhtml 1.0 transitional//") ||
+			hasSystem && (strings.HasPrefix(public, "-//w3c//dtd html 4.01 frameset//") || strings.HasPrefix(public, "-//w3c//dtd html 4.01 transitional//"))
+	}
+	return false
 }
 
 // quirkyPublicPrefixes are the doctype public identifiers that select

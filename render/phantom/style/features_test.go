@@ -132,18 +132,25 @@ func TestPseudoFeatures(t *testing.T) {
 	}
 }
 
-// TestQuirksMode checks that a document without a doctype is reported.
+// TestQuirksMode checks that a document in quirks mode (no doctype, a
+// legacy one) or in limited quirks mode is reported, each by its name, and
+// a standards-mode one is not.
 func TestQuirksMode(t *testing.T) {
-	for doc, quirks := range map[string]bool{
-		`<!DOCTYPE html><p>x`: false,
-		`<html><p>x`:          true,
-		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"><p>x`:                                               true,
-		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd"><p>x`:        false,
-		`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><p>x`: false,
+	for doc, mode := range map[string]string{
+		`<!DOCTYPE html><p>x`: "",
+		`<html><p>x`:          "quirks-mode",
+		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"><p>x`:                                                           "quirks-mode",
+		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd"><p>x`:                    "limited-quirks-mode",
+		`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd"><p>x`: "limited-quirks-mode",
+		`<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><p>x`:             "",
+		`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN" "http://www.w3.org/TR/html4/strict.dtd"><p>x`:                                "",
 	} {
 		r, _ := compute(t, doc)
-		got := len(r.Unsupported()) == 1 && r.Unsupported()[0].Name == "quirks-mode"
-		if got != quirks || !quirks && len(r.Unsupported()) != 0 {
+		got := ""
+		for _, f := range r.Unsupported() {
+			got += f.Name
+		}
+		if got != mode {
 			t.Errorf("%s: %v", doc, r.Unsupported())
 		}
 	}

@@ -59,6 +59,11 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 			// right edge: laid out a whole pixel wide, it starts the
 			// rounding left of the area (as Chromium prints it).
 			p.ox += g.trueW - g.areaW
+			// And by what rounding took off both side margins (measured
+			// on A4 and A5 with margins of 10, 12 and 13 mm on either
+			// side: Chromium's right edge moves by their sum).
+			m := g.style.Margin
+			p.ox += m[style.Left] - g.areaX + m[style.Right] - math.Round(m[style.Right])
 		}
 		if root != nil {
 			p.canvas(root, g)

@@ -93,7 +93,7 @@ type Engine interface {
 // a document it fully supports goes to it, anything else to chromium.
 type Judge interface {
 	// Unsupported lists what the job uses that the engine does not lay out,
-	// each a short stable name and where it is used ("display:flex at
+	// each a short stable name and where it is used ("display:grid at
 	// div"); empty means the engine supports the whole job. A check that
 	// cannot finish within ctx lists why, so the job goes elsewhere.
 	Unsupported(ctx context.Context, job Job) []string

@@ -289,7 +289,9 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		l.markers = append(l.markers, b.Marker)
 	}
 	nMarkers := len(l.markers)
-	if b.InlineContent {
+	if b.isFlex() {
+		l.layoutFlex(b, fr, inner, &g, ch, c.h)
+	} else if b.InlineContent {
 		l.layoutInline(b, fr, inner, &g)
 	} else {
 		l.layoutBlockChildren(b, fr, inner, &g)
@@ -612,7 +614,12 @@ func (l *layouter) layoutAtomic(b *Box, avail, cbH float64) (fr *Frag, mw, mh, b
 	fr.translate(0, 0)
 	mw, mh = ml+fr.W+mr, mt+fr.H+mb
 	baseline = mh
-	if s.Overflow == "visible" || s.Overflow == "" {
+	if b.isFlex() {
+		// A flex container's baseline is its first item's.
+		if y, ok := firstBaseline(fr); ok {
+			baseline = y
+		}
+	} else if s.Overflow == "visible" || s.Overflow == "" {
 		if y, ok := lastBaseline(fr); ok {
 			baseline = y + 0 // fr starts at y = mt already
 		}

@@ -180,5 +180,8 @@ func (b *Box) establishesBFC() bool {
 	case style.DisplayFlex, style.DisplayGrid, style.DisplayInlineFlex, style.DisplayInlineGrid:
 		return true
 	}
+	if b.Parent != nil && b.Parent.isFlex() {
+		return true // a flex item
+	}
 	return b.Parent == nil
 }

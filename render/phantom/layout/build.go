@@ -611,6 +611,9 @@ func (b *builder) fixup(box *Box) {
 			hasBlock = true
 		}
 	}
+	if hasInline && box.isFlex() {
+		hasBlock = true // a flex container's text runs are anonymous items
+	}
 	if !hasBlock {
 		box.InlineContent = hasInline
 		if !hasInline && len(box.Children) > 0 {

@@ -86,6 +86,8 @@ type Frag struct {
 	// repeatHeader and repeatFooter are a table wrapper's thead and tfoot
 	// row groups, repeated on each page the table spans (paginate.go).
 	repeatHeader, repeatFooter *Frag
+	// flex is a flex container's line structure, for pagination.
+	flex *flexInfo
 }
 
 // TextRun is one FragText's glyphs: the shaper's, with letter-spacing,

@@ -20,6 +20,8 @@ func (l *layouter) intrinsicWidths(b *Box) (minW, maxW float64) {
 		minW, maxW = w, w
 	case b.Kind == KindTableWrapper:
 		minW, maxW = l.tableIntrinsicWidths(b)
+	case b.isFlex():
+		minW, maxW = l.flexIntrinsic(b)
 	case b.InlineContent:
 		minW, maxW = l.inlineIntrinsic(b)
 	default:

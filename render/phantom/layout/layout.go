@@ -78,6 +78,9 @@ type layouter struct {
 	shadowPixels int
 
 	quirks bool
+	// flexNest counts the flex containers being laid out, one inside
+	// another.
+	flexNest int
 	// scale is the print shrink factor (1 unless the content is wider than
 	// the page): layout coordinates times scale are page coordinates.
 	scale float64
@@ -184,8 +187,15 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 	if err := l.paint(rootFrag, pages); err != nil {
 		return nil, err
 	}
+	if testHookWork != nil {
+		testHookWork(l.work)
+	}
 	return l.doc, nil
 }
+
+// testHookWork, set by tests, is told each finished layout's count of work
+// units: it shows how work grows with a document's size.
+var testHookWork func(work int)
 
 // check returns the layout's error once the context is done; called every
 // few hundred boxes and at each page.

@@ -201,7 +201,32 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	}
 	li := 0
 	any := false
+	// lineEnd[i] is where a row flex line of several items that starts
+	// at child i ends: such a line is one unit, as a table row is.
+	var lineEnd map[int]int
+	if f.flex != nil {
+		ls := f.flex.lines
+		for k, s := range ls {
+			e := len(f.Children)
+			if k+1 < len(ls) {
+				e = ls[k+1]
+			}
+			for e > s && f.Children[e-1].Box != nil && f.Children[e-1].Box.IsOutOfFlow() {
+				e--
+			}
+			if e-s > 1 {
+				if lineEnd == nil {
+					lineEnd = map[int]int{}
+				}
+				lineEnd[s] = e
+			}
+		}
+	}
+	skip := 0
 	for ci, c := range f.Children {
+		if ci < skip {
+			continue
+		}
 		if c.Kind == FragBox && c.Box != nil && c.Box.IsOutOfFlow() {
 			continue
 		}
@@ -209,8 +234,16 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 			continue
 		}
 		any = true
+		var line []*Frag
+		candY := c.Y
+		if e, ok := lineEnd[ci]; ok {
+			line, skip = f.Children[ci:e], e
+			for _, x := range line {
+				candY = math.Min(candY, x.Y)
+			}
+		}
 		if prev != nil {
-			e := pgEntry{kind: entCand, y: c.Y, avoid: inner, prevEnd: prev.Y + prev.H}
+			e := pgEntry{kind: entCand, y: candY, avoid: inner, prevEnd: prev.Y + prev.H}
 			if prev.Kind == FragBox && c.Kind == FragBox {
 				ba, bb := breakAfter(prev), breakBefore(c)
 				if isForced(ba) || isForced(bb) || pageName(c) != pageName(prev) {
@@ -236,14 +269,28 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 				}
 			}
 			pg.entries = append(pg.entries, e)
-		} else if b != nil {
+		} else if b != nil && !b.isFlex() && (b.Parent == nil || !b.Parent.isFlex()) {
+			// (Chromium does not break between a flex container's or a
+			// flex item's padding and its first child: measured.)
 			bd := boxBorders(b.Style)
 			if bd[style.Top] > 0 || length(b.Style.Padding[style.Top], f.W, 0) > 0 {
-				pg.entries = append(pg.entries, pgEntry{kind: entCand, y: c.Y, avoid: inner, prevEnd: math.Inf(-1)})
+				pg.entries = append(pg.entries, pgEntry{kind: entCand, y: candY, avoid: inner, prevEnd: math.Inf(-1)})
 			}
 		}
 		if c.Kind == FragLine {
 			li++
+		}
+		if line != nil {
+			top, bottom := c.Y, c.Y+c.H
+			for _, x := range line {
+				if x.Y+x.H > bottom {
+					bottom, c = x.Y+x.H, x
+				}
+				top = math.Min(top, x.Y)
+			}
+			pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: top, bottom: bottom})
+			prev = c
+			continue
 		}
 		pg.walk(c, inner, depth+1)
 		prev = c

@@ -1095,6 +1095,90 @@ func (st *state) apply(p propID, v []tok) bool {
 			return false
 		}
 		c.BoxShadow = sh
+	case pFlexDirection:
+		switch kw1(v) {
+		case "row":
+			c.FlexDirection = FlexRow
+		case "row-reverse":
+			c.FlexDirection = FlexRowReverse
+		case "column":
+			c.FlexDirection = FlexColumn
+		case "column-reverse":
+			c.FlexDirection = FlexColumnReverse
+		default:
+			return false
+		}
+	case pFlexWrap:
+		switch kw1(v) {
+		case "nowrap":
+			c.FlexWrap = NoWrap
+		case "wrap":
+			c.FlexWrap = Wrap
+		case "wrap-reverse":
+			c.FlexWrap = WrapReverse
+		default:
+			return false
+		}
+	case pFlexGrow, pFlexShrink:
+		if len(v) != 1 || v[0].kind != tNumber || v[0].n < 0 {
+			return false
+		}
+		if p == pFlexGrow {
+			c.FlexGrow = v[0].n
+		} else {
+			c.FlexShrink = v[0].n
+		}
+	case pFlexBasis:
+		if len(v) == 1 && v[0].isIdent("content") {
+			c.FlexBasis = Length{Unit: MaxContent}
+			return true
+		}
+		l, ok := st.lengthOf(v, allowPct, sizeKeywords...)
+		if !ok {
+			return false
+		}
+		c.FlexBasis = l
+	case pOrder:
+		if len(v) != 1 || v[0].kind != tNumber || v[0].n != math.Trunc(v[0].n) {
+			return false
+		}
+		c.Order = int(math.Max(-1e9, math.Min(1e9, v[0].n)))
+	case pJustifyContent, pAlignContent:
+		a, ok := parseAxisAlign(v, contentAligns)
+		if !ok {
+			return false
+		}
+		if p == pJustifyContent {
+			c.JustifyContent = a
+		} else {
+			c.AlignContent = a
+		}
+	case pAlignItems:
+		a, ok := parseAxisAlign(v, selfAligns)
+		if !ok {
+			return false
+		}
+		c.AlignItems = a
+	case pAlignSelf:
+		if kw1(v) == "auto" {
+			c.AlignSelf = AxAuto
+			return true
+		}
+		a, ok := parseAxisAlign(v, selfAligns)
+		if !ok {
+			return false
+		}
+		c.AlignSelf = a
+	case pRowGap, pColumnGap:
+		l, ok := st.lengthOf(v, allowPct, "normal")
+		if !ok {
+			return false
+		}
+		if p == pRowGap {
+			c.RowGap = l
+		} else {
+			c.ColumnGap = l
+		}
 	case pSize:
 		return true // @page only; checked there
 	default:
@@ -1766,4 +1850,50 @@ func parseFamilies(v []tok) []string {
 		return nil
 	}
 	return out
+}
+
+// Box alignment keywords: contentAligns are justify-content's and
+// align-content's, selfAligns align-items' and align-self's.
+var (
+	contentAligns = map[string]AxisAlign{"normal": AxNormal, "stretch": AxStretch, "flex-start": AxFlexStart,
+		"flex-end": AxFlexEnd, "start": AxStart, "end": AxEnd, "left": AxLeft, "right": AxRight, "center": AxCenter,
+		"space-between": AxSpaceBetween, "space-around": AxSpaceAround, "space-evenly": AxSpaceEvenly,
+		"baseline": AxBaseline}
+	selfAligns = map[string]AxisAlign{"normal": AxNormal, "stretch": AxStretch, "flex-start": AxFlexStart,
+		"flex-end": AxFlexEnd, "start": AxStart, "end": AxEnd, "self-start": AxSelfStart, "self-end": AxSelfEnd,
+		"center": AxCenter, "baseline": AxBaseline}
+)
+
+// parseAxisAlign reads a box alignment value: a keyword of kws, after
+// safe or unsafe for a positional one, or first or last baseline.
+func parseAxisAlign(v []tok, kws map[string]AxisAlign) (AxisAlign, bool) {
+	for _, t := range v {
+		if t.kind != tIdent {
+			return 0, false
+		}
+	}
+	switch len(v) {
+	case 1:
+		a, ok := kws[v[0].k]
+		return a, ok
+	case 2:
+		switch v[0].k {
+		case "first", "last":
+			if v[1].k != "baseline" {
+				return 0, false
+			}
+			if v[0].k == "last" {
+				return AxLastBaseline, true
+			}
+			return AxBaseline, true
+		case "safe", "unsafe":
+			a, ok := kws[v[1].k]
+			switch a {
+			case AxNormal, AxStretch, AxBaseline, AxSpaceBetween, AxSpaceAround, AxSpaceEvenly:
+				return 0, false
+			}
+			return a, ok
+		}
+	}
+	return 0, false
 }

@@ -1088,6 +1088,30 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.AspectRatio = src.AspectRatio
 	case pBoxShadow:
 		c.BoxShadow = src.BoxShadow
+	case pFlexDirection:
+		c.FlexDirection = src.FlexDirection
+	case pFlexWrap:
+		c.FlexWrap = src.FlexWrap
+	case pFlexGrow:
+		c.FlexGrow = src.FlexGrow
+	case pFlexShrink:
+		c.FlexShrink = src.FlexShrink
+	case pFlexBasis:
+		c.FlexBasis = src.FlexBasis
+	case pOrder:
+		c.Order = src.Order
+	case pJustifyContent:
+		c.JustifyContent = src.JustifyContent
+	case pAlignItems:
+		c.AlignItems = src.AlignItems
+	case pAlignSelf:
+		c.AlignSelf = src.AlignSelf
+	case pAlignContent:
+		c.AlignContent = src.AlignContent
+	case pRowGap:
+		c.RowGap = src.RowGap
+	case pColumnGap:
+		c.ColumnGap = src.ColumnGap
 	}
 }
 
@@ -1173,7 +1197,7 @@ func (st *state) finish(n *html.Node, parent *elemStyle, isRoot, pseudo bool) {
 	}
 	// Blockification.
 	blockify := isRoot || c.Position == Absolute || c.Position == Fixed || c.Float != "none"
-	if !pseudo && parent != nil && (parent.c.Display == DisplayFlex || parent.c.Display == DisplayInlineFlex ||
+	if parent != nil && (parent.c.Display == DisplayFlex || parent.c.Display == DisplayInlineFlex ||
 		parent.c.Display == DisplayGrid || parent.c.Display == DisplayInlineGrid) {
 		blockify = true
 	}
@@ -1237,16 +1261,16 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 	c := &e.c
 	where := func(p propID) string { return cp.where(cp.win[p].src, n) }
 	switch c.Display {
-	case DisplayFlex:
-		cp.report(Feature{"display:flex", where(pDisplay)})
-	case DisplayInlineFlex:
-		cp.report(Feature{"display:inline-flex", where(pDisplay)})
 	case DisplayGrid:
 		cp.report(Feature{"display:grid", where(pDisplay)})
 	case DisplayInlineGrid:
 		cp.report(Feature{"display:inline-grid", where(pDisplay)})
 	}
 	switch st.a.display {
+	case "-webkit-box", "-webkit-inline-box":
+		// The legacy box model (-webkit-box-flex, -orient, -pack,
+		// -align) is not flex layout's.
+		cp.report(Feature{"display:-webkit-box", where(pDisplay)})
 	case "ruby", "ruby-text", "ruby-base", "ruby-text-container", "ruby-base-container":
 		cp.report(Feature{"display:ruby", where(pDisplay)})
 	case "math":
@@ -1524,6 +1548,11 @@ var initialComputed = Computed{
 	Orphans:           2,
 	Widows:            2,
 	ObjectFit:         "fill",
+	AlignSelf:         AxAuto,
+	FlexShrink:        1,
+	FlexBasis:         Length{Unit: Auto},
+	RowGap:            Length{Unit: Normal},
+	ColumnGap:         Length{Unit: Normal},
 }
 
 // Initial returns every property at its initial value: the style of a box

@@ -140,6 +140,57 @@ type Shadow struct {
 	Inset              bool
 }
 
+// FlexDirection is flex-direction.
+type FlexDirection uint8
+
+const (
+	FlexRow FlexDirection = iota
+	FlexRowReverse
+	FlexColumn
+	FlexColumnReverse
+)
+
+// IsColumn reports whether the main axis is vertical.
+func (d FlexDirection) IsColumn() bool { return d == FlexColumn || d == FlexColumnReverse }
+
+// IsReverse reports whether items run from the main axis's end.
+func (d FlexDirection) IsReverse() bool { return d == FlexRowReverse || d == FlexColumnReverse }
+
+// FlexWrap is flex-wrap.
+type FlexWrap uint8
+
+const (
+	NoWrap FlexWrap = iota
+	Wrap
+	WrapReverse
+)
+
+// AxisAlign is a box alignment keyword (CSS Box Alignment 3) of
+// justify-content, align-content, align-items or align-self; safe and
+// unsafe are parsed and dropped (Chromium's flex layout aligns unsafely by
+// default and phantom always does).
+type AxisAlign uint8
+
+const (
+	AxNormal AxisAlign = iota
+	AxAuto
+	AxStretch
+	AxFlexStart
+	AxFlexEnd
+	AxStart
+	AxEnd
+	AxSelfStart
+	AxSelfEnd
+	AxLeft
+	AxRight
+	AxCenter
+	AxSpaceBetween
+	AxSpaceAround
+	AxSpaceEvenly
+	AxBaseline
+	AxLastBaseline
+)
+
 // Radius is one corner's radii, horizontal and vertical.
 type Radius struct{ H, V Length }
 
@@ -376,4 +427,21 @@ type Computed struct {
 	ObjectFit string // "fill", "contain", "cover", "none", "scale-down"
 	// AspectRatio is width/height, 0 for auto.
 	AspectRatio float64
+
+	// Flex container properties (CSS Flexbox 1).
+	FlexDirection FlexDirection
+	FlexWrap      FlexWrap
+	// JustifyContent and AlignContent place the items on the main axis
+	// and the lines on the cross axis; AlignItems is the items' default
+	// AlignSelf.
+	JustifyContent, AlignContent, AlignItems AxisAlign
+	// RowGap and ColumnGap are the gaps between lines and items (Normal,
+	// which is 0 in flex layout, or a length or percentage).
+	RowGap, ColumnGap Length
+	// Flex item properties: AlignSelf is AxAuto to follow the container's
+	// AlignItems; FlexBasis is Auto, MaxContent for content, or a length.
+	AlignSelf            AxisAlign
+	FlexGrow, FlexShrink float64
+	FlexBasis            Length
+	Order                int
 }

@@ -128,6 +128,18 @@ const (
 	pObjectFit
 	pAspectRatio
 	pBoxShadow
+	pFlexDirection
+	pFlexWrap
+	pFlexGrow
+	pFlexShrink
+	pFlexBasis
+	pOrder
+	pJustifyContent
+	pAlignItems
+	pAlignSelf
+	pAlignContent
+	pRowGap
+	pColumnGap
 	pSize // @page size
 	numProps
 )
@@ -209,6 +221,17 @@ var longhands = map[string]propID{
 	"orphans": pOrphans, "widows": pWidows, "page": pPage, "object-fit": pObjectFit,
 	"aspect-ratio": pAspectRatio, "size": pSize,
 	"box-shadow": pBoxShadow, "-webkit-box-shadow": pBoxShadow,
+	"flex-direction": pFlexDirection, "-webkit-flex-direction": pFlexDirection,
+	"flex-wrap": pFlexWrap, "-webkit-flex-wrap": pFlexWrap,
+	"flex-grow": pFlexGrow, "-webkit-flex-grow": pFlexGrow,
+	"flex-shrink": pFlexShrink, "-webkit-flex-shrink": pFlexShrink,
+	"flex-basis": pFlexBasis, "-webkit-flex-basis": pFlexBasis,
+	"order": pOrder, "-webkit-order": pOrder,
+	"justify-content": pJustifyContent, "-webkit-justify-content": pJustifyContent,
+	"align-items": pAlignItems, "-webkit-align-items": pAlignItems,
+	"align-self": pAlignSelf, "-webkit-align-self": pAlignSelf,
+	"align-content": pAlignContent, "-webkit-align-content": pAlignContent,
+	"row-gap": pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
 }
 
 // propName is each longhand's canonical name, for diagnostics.
@@ -253,13 +276,10 @@ var silentProps = map[string]bool{
 	"-webkit-user-drag": true, "-webkit-user-modify": true, "-webkit-rtl-ordering": true,
 	"ime-mode": true, "zoom-auto": true, "text-orientation": true, "unicode-range": true,
 	"-webkit-locale": true, "page-orientation": true, "marks": true, "bleed": true,
-	// Flex and grid properties have no effect unless an element is a flex or
-	// grid container or item, and those are reported by their display.
-	"flex": true, "flex-grow": true, "flex-shrink": true, "flex-basis": true, "flex-direction": true,
-	"flex-wrap": true, "flex-flow": true, "order": true, "justify-content": true, "justify-items": true,
-	"justify-self": true, "align-items": true, "align-self": true, "place-items": true, "place-self": true,
-	"place-content": true, "gap": true, "row-gap": true, "column-gap": true, "grid-gap": true,
-	"grid-row-gap": true, "grid-column-gap": true, "grid": true, "grid-template": true,
+	// Grid properties have no effect unless an element is a grid container
+	// or item, and those are reported by their display; justify-items and
+	// justify-self have none in flex layout.
+	"justify-items": true, "justify-self": true, "grid": true, "grid-template": true,
 	"grid-template-columns": true, "grid-template-rows": true, "grid-template-areas": true,
 	"grid-auto-columns": true, "grid-auto-rows": true, "grid-auto-flow": true, "grid-area": true,
 	"grid-row": true, "grid-column": true, "grid-row-start": true, "grid-row-end": true,

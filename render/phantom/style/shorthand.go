@@ -73,6 +73,15 @@ func init() {
 		"white-space":       {longhands: []propID{pWhiteSpaceCollapse, pTextWrapMode}, expand: expandWhiteSpace},
 		"text-wrap":         {longhands: []propID{pTextWrapMode}, expand: expandTextWrap},
 		"font-variant":      {longhands: []propID{pFontVariantCaps}, expand: expandFontVariant},
+		"flex":              {longhands: []propID{pFlexGrow, pFlexShrink, pFlexBasis}, expand: expandFlex},
+		"-webkit-flex":      {longhands: []propID{pFlexGrow, pFlexShrink, pFlexBasis}, expand: expandFlex},
+		"flex-flow":         {longhands: []propID{pFlexDirection, pFlexWrap}, expand: expandFlexFlow},
+		"-webkit-flex-flow": {longhands: []propID{pFlexDirection, pFlexWrap}, expand: expandFlexFlow},
+		"gap":               {longhands: []propID{pRowGap, pColumnGap}, expand: expandPair([]propID{pRowGap, pColumnGap})},
+		"grid-gap":          {longhands: []propID{pRowGap, pColumnGap}, expand: expandPair([]propID{pRowGap, pColumnGap})},
+		"place-content":     {longhands: []propID{pAlignContent, pJustifyContent}, expand: expandPlace},
+		"place-items":       {longhands: []propID{pAlignItems}, expand: expandPlaceFirst},
+		"place-self":        {longhands: []propID{pAlignSelf}, expand: expandPlaceFirst},
 		"page-break-before": {longhands: []propID{pBreakBefore}, expand: legacyBreak},
 		"page-break-after":  {longhands: []propID{pBreakAfter}, expand: legacyBreak},
 		"page-break-inside": {longhands: []propID{pBreakInside}, expand: legacyBreak},
@@ -127,12 +136,13 @@ func expandDecl(name string, v []tok, imp bool, out []decl) []decl {
 		if !ok || len(vals) != len(sh.longhands) {
 			return out
 		}
+		n := len(out)
 		for i, p := range sh.longhands {
 			lv := vals[i]
 			if lv == nil {
 				lv = kwInitial
 			} else if !validLonghand(p, lv) {
-				return out
+				return out[:n] // the whole declaration is invalid
 			}
 			out = append(out, decl{prop: p, imp: imp, v: lv})
 		}
@@ -852,6 +862,113 @@ func legacyBreak(v []tok) ([][]tok, bool) {
 		return [][]tok{{ident("page")}}, true
 	case "auto", "avoid", "left", "right":
 		return [][]tok{v}, true
+	}
+	return nil, false
+}
+
+// expandFlex expands flex: none, auto, or up to two numbers (grow, then
+// shrink) and a basis in either order; an omitted basis is 0%, an omitted
+// shrink 1 (CSS Flexbox 1 §7.2).
+func expandFlex(v []tok) ([][]tok, bool) {
+	num := func(g float64) []tok { return []tok{{kind: tNumber, n: g}} }
+	if len(v) == 1 && v[0].kind == tIdent {
+		switch v[0].k {
+		case "none":
+			return [][]tok{num(0), num(0), {ident("auto")}}, true
+		case "auto":
+			return [][]tok{num(1), num(1), {ident("auto")}}, true
+		}
+	}
+	var nums, basis []tok
+	closed := false // a basis came after the numbers began
+	for i := range v {
+		if v[i].kind == tNumber && len(nums) < 2 && !closed {
+			nums = append(nums, v[i])
+			continue
+		}
+		if basis != nil {
+			return nil, false
+		}
+		basis = v[i : i+1]
+		closed = len(nums) > 0
+	}
+	if len(nums) == 0 {
+		nums = []tok{{kind: tNumber, n: 1}}
+	}
+	out := [][]tok{nums[:1], num(1), basis}
+	if len(nums) == 2 {
+		out[1] = nums[1:2]
+	}
+	if basis == nil {
+		out[2] = []tok{{kind: tPercent, n: 0}}
+	}
+	return out, true
+}
+
+// expandFlexFlow expands flex-flow: a direction and a wrap in any order.
+func expandFlexFlow(v []tok) ([][]tok, bool) {
+	var dir, wrap []tok
+	for i := range v {
+		switch kw1(v[i : i+1]) {
+		case "row", "row-reverse", "column", "column-reverse":
+			if dir != nil {
+				return nil, false
+			}
+			dir = v[i : i+1]
+		case "nowrap", "wrap", "wrap-reverse":
+			if wrap != nil {
+				return nil, false
+			}
+			wrap = v[i : i+1]
+		default:
+			return nil, false
+		}
+	}
+	return [][]tok{dir, wrap}, len(v) > 0
+}
+
+// expandPlace expands place-content: align-content, then justify-content
+// (the first value for both when alone, except that a lone baseline
+// value justifies as start).
+func expandPlace(v []tok) ([][]tok, bool) {
+	for i := 1; i < len(v); i++ {
+		if v[i-1].kind == tIdent && (v[i-1].k == "first" || v[i-1].k == "last" || v[i-1].k == "safe" || v[i-1].k == "unsafe") {
+			continue
+		}
+		// v[:i] and v[i:] both parse: two values.
+		if _, ok := parseAxisAlign(v[:i], contentAligns); ok {
+			if _, ok := parseAxisAlign(v[i:], contentAligns); ok {
+				return [][]tok{v[:i], v[i:]}, true
+			}
+		}
+	}
+	a, ok := parseAxisAlign(v, contentAligns)
+	if !ok {
+		return nil, false
+	}
+	if a == AxBaseline || a == AxLastBaseline {
+		return [][]tok{v, {ident("start")}}, true
+	}
+	return [][]tok{v, v}, true
+}
+
+// expandPlaceFirst expands place-items and place-self, whose second half
+// (justify-items, justify-self) has no effect on flex items: only the
+// align half is kept; a second value is checked and dropped.
+func expandPlaceFirst(v []tok) ([][]tok, bool) {
+	if len(v) == 1 {
+		return [][]tok{v}, true
+	}
+	for i := 1; i < len(v); i++ {
+		if _, ok := parseAxisAlign(v[:i], selfAligns); ok {
+			if kw1(v[:i]) == "auto" {
+				continue
+			}
+			rest := v[i:]
+			if _, ok := parseAxisAlign(rest, selfAligns); ok || kw1(rest) == "auto" || kw1(rest) == "left" || kw1(rest) == "right" || kw1(rest) == "legacy" {
+				return [][]tok{v[:i]}, true
+			}
+		}
 	}
 	return nil, false
 }

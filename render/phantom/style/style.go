@@ -24,7 +24,7 @@ const (
 )
 
 // Feature is one thing the document uses that phantom does not lay out.
-// Name is stable ("display:flex", "float", "css:box-shadow", ...) so the
+// Name is stable ("display:grid", "float", "css:box-shadow", ...) so the
 // support check and the document's record can name it; Where says where it
 // applies (a selector or an element's description).
 type Feature struct{ Name, Where string }
@@ -100,7 +100,7 @@ func (r *Result) Pseudo(n *html.Node, p Pseudo) *Computed {
 // Unsupported returns every feature the document uses that phantom does
 // not lay out, each Name and Where once: first those of the style sheets
 // themselves (@import, selectors phantom cannot parse, @layer), then the
-// elements' in document order. Names: "display:flex", "display:inline-flex",
+// elements' in document order. Names: "display:-webkit-box",
 // "display:grid", "display:inline-grid", "float", "transform",
 // "position:sticky", "@font-face", "@import", "@supports", "@layer",
 // "columns", "writing-mode", "background-image:gradient", "filter",

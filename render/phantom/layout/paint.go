@@ -20,9 +20,11 @@ type painter struct {
 	l      *layouter
 	pg     *draw.Page
 	ox, oy float64 // flow (stitched) to page coordinates
-	top    float64 // stitched range of the page
-	bottom float64
-	index  int
+	// rootFrag is the root element's fragment.
+	rootFrag *Frag
+	top      float64 // stitched range of the page
+	bottom   float64
+	index    int
 	// clips is the stack of clipping fragments currently pushed.
 	clips []*Frag
 }
@@ -49,7 +51,7 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		pgc := &pages[i]
 		g := pgc.geom
 		dp := &draw.Page{Width: g.w, Height: g.h}
-		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.flowH, index: i}
+		p := &painter{l: l, pg: dp, ox: g.areaX, oy: g.areaY - pgc.start, top: pgc.start, bottom: pgc.start + g.flowH, index: i, rootFrag: root}
 		scaled := l.scale != 1
 		if scaled {
 			p.ox, p.oy = 0, -pgc.start
@@ -122,20 +124,64 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 func (p *painter) op(o draw.Op) { p.pg.Ops = append(p.pg.Ops, o) }
 
 // canvas paints the root background over the whole page (CSS 2.1 §14.2:
-// the root's, or the body's when the root has none).
+// the root's, or the body's when the root has none): its colour, and its
+// image positioned in the root element's box and clipped to the page, as
+// Chromium prints it.
 func (p *painter) canvas(root *Frag, g pageGeom) {
-	bg := root.Box.Style.Background
-	if bg.Color.A == 0 && bg.Image == "" {
-		for _, c := range root.Children {
-			if c.Box != nil && c.Box.Node != nil && c.Box.Node.DataAtom == atom.Body {
-				bg = c.Box.Style.Background
-				break
-			}
+	src := canvasSource(root)
+	if src == nil {
+		return
+	}
+	bg := src.Box.Style.Background
+	// Chromium paints it in the page area: the page's margins stay white
+	// (measured).
+	if bg.Color.A > 0 {
+		p.op(draw.Fill{Path: rectPath(g.areaX, g.areaY, g.areaW, g.areaH), Color: bg.Color})
+	}
+	if bg.Image == "" {
+		return
+	}
+	scaled := p.l.scale != 1
+	cx, cy, cw, ch := g.areaX, g.areaY, g.areaW, g.areaH
+	if scaled {
+		// The flow is drawn scaled into the page area: so is the image.
+		sc := p.l.scale
+		p.op(draw.PushTransform{M: [6]float64{sc, 0, 0, sc, g.areaX, g.areaY}})
+		cx, cy, cw, ch = 0, 0, g.areaW/sc, g.areaH/sc
+	}
+	rs := root.Box.Style
+	x, y, w, h := p.snapRect(root.X, root.Y, root.W, root.H)
+	// The image's style is the source's; its box the root's.
+	s := *rs
+	s.Background = bg
+	p.backgroundImage(root, &s, x, y, w, h, boxBorders(rs), boxPadding(rs, root.W), cx, cy, cw, ch, [4][2]float64{})
+	if scaled {
+		p.op(draw.PopClip{})
+	}
+}
+
+// canvasSource is the fragment whose background is the canvas's: the
+// root's, or when it has none the body's (nil when neither has one).
+func canvasSource(root *Frag) *Frag {
+	if bg := root.Box.Style.Background; bg.Color.A > 0 || bg.Image != "" {
+		return root
+	}
+	if b := bodyFrag(root); b != nil {
+		if bg := b.Box.Style.Background; bg.Color.A > 0 || bg.Image != "" {
+			return b
 		}
 	}
-	if bg.Color.A > 0 {
-		p.op(draw.Fill{Path: rectPath(0, 0, g.w, g.h), Color: bg.Color})
+	return nil
+}
+
+// bodyFrag is the root's <body> child fragment, if any.
+func bodyFrag(root *Frag) *Frag {
+	for _, c := range root.Children {
+		if c.Box != nil && c.Box.Node != nil && c.Box.Node.DataAtom == atom.Body {
+			return c
+		}
 	}
+	return nil
 }
 
 // visible reports whether f may paint anything on this page.
@@ -413,6 +459,8 @@ func (p *painter) decorations(f *Frag) {
 	if f.Box.Parent == nil {
 		return // the root's background is the canvas's
 	}
+	bgDone := f.Box.Node != nil && f.Box.Node.DataAtom == atom.Body && f.Box.Parent.Parent == nil && f.Box.Pseudo == PseudoNone &&
+		canvasSource(p.rootFrag) == f // the body's background is the canvas's
 	x, y, w, h := p.snapRect(f.X, f.Y, f.W, f.H)
 	bd := boxBorders(s)
 	rr := outerRadii(s, w, h)
@@ -435,7 +483,9 @@ func (p *painter) decorations(f *Frag) {
 	if len(s.BoxShadow) > 0 {
 		p.boxShadows(s, false, x, y, w, h, bd, rr)
 	}
-	p.background(f, s, x, y, w, h, bd, rr)
+	if !bgDone {
+		p.background(f, s, x, y, w, h, bd, rr)
+	}
 	if len(s.BoxShadow) > 0 {
 		p.boxShadows(s, true, x, y, w, h, bd, rr)
 	}

@@ -69,7 +69,10 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 		}
 		if root != nil {
 			p.canvas(root, g)
-			p.op(draw.PushClip{Path: rectPath(0, g.areaY, g.w, g.areaH)})
+			// Chromium clips the flow to the page area: what hangs into
+			// the margins (or past a shrunk page's right edge) is cut
+			// off (measured).
+			p.op(draw.PushClip{Path: rectPath(g.areaX, g.areaY, g.areaW, g.areaH)})
 			if scaled {
 				p.op(draw.PushTransform{M: [6]float64{l.scale, 0, 0, l.scale, g.areaX, g.areaY}})
 			}

@@ -15,7 +15,7 @@ import (
 
 // unsupported lists what a parsed and styled document's markup uses that
 // phantom does not lay out, as "name at where" (docs/templates.md
-// "Engines"): the style's features (grid, floats, transforms, web
+// "Engines"): the style's features (grid, transforms, web
 // fonts, CSS phantom does not implement), the elements that need a browser
 // (scripts, frames, canvas, media), and drawings with parts phantom cannot
 // draw. Each name is given once, at its first use. Where is a tag name,

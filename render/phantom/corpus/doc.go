@@ -9,7 +9,7 @@
 // manifest.json, optional sample.json, as starters.Load reads it) when a
 // document needs another page size, margins, a header or a footer. A
 // document whose name starts with "handoff-" uses what phantom does not
-// implement (grid, floats, transforms, web fonts, scripts,
+// implement (grid, transforms, web fonts, scripts,
 // multiple columns); the
 // platform default must hand it to Chromium, and it is not compared.
 //

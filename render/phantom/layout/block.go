@@ -17,10 +17,16 @@ type flow struct {
 	y       float64
 	strut   marginStrut
 	pending []*Frag
+	// ex are the floats of the block formatting context (nil: none yet).
+	ex *exclusions
+	// adjoining are floats met while the position was unsettled (a box's
+	// top waiting for its margins to collapse): they are placed where it
+	// settles, as LayoutNG places adjoining floats.
+	adjoining []func(y float64)
 }
 
 // resolve settles the pending margins: y moves past them and the waiting
-// fragments get their top.
+// fragments get their top, then the adjoining floats their place.
 func (f *flow) resolve() {
 	f.y += f.strut.sum()
 	f.strut = marginStrut{}
@@ -28,6 +34,20 @@ func (f *flow) resolve() {
 		p.Y = f.y
 	}
 	f.pending = f.pending[:0]
+	f.placeAdjoining()
+}
+
+// placeAdjoining places the adjoining floats at the current position.
+func (f *flow) placeAdjoining() { f.placeAdjoiningAt(f.y + f.strut.sum()) }
+
+// placeAdjoiningAt places the adjoining floats at y.
+func (f *flow) placeAdjoiningAt(y float64) {
+	for len(f.adjoining) > 0 {
+		a := f.adjoining[0]
+		f.adjoining = f.adjoining[1:]
+		a(y)
+	}
+	f.adjoining = nil
 }
 
 // cbox is a containing block: the left edge and width of its content box
@@ -42,7 +62,7 @@ type cbox struct {
 func (l *layouter) layoutRoot(root *Box) *Frag {
 	icb := l.pushPositioned(nil)
 	icb.x, icb.y, icb.w, icb.h = 0, 0, l.viewW, l.viewH
-	f := &flow{}
+	f := &flow{ex: l.newExclusions()}
 	c := cbox{x: 0, w: l.icbW, h: l.icbH}
 	var fr *Frag
 	if root.Kind == KindTableWrapper {
@@ -203,9 +223,31 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		return fr
 	}
 	bd, pd := boxBorders(s), boxPadding(s, c.w)
+	bfc := b.establishesBFC()
+	mt, mb := marginOf(s, style.Top, c.w), marginOf(s, style.Bottom, c.w)
+	if !b.outOfFlow() && l.clearance(b, f, mt) {
+		mt = 0 // cleared: the border edge sits on the floats' bottom
+	}
+	if bfc && !b.Inline && !b.outOfFlow() && forceW < 0 {
+		st := f.strut
+		st.add(mt)
+		f.placeAdjoiningAt(f.y + st.sum())
+	}
+	if bfc && !b.Inline && !b.outOfFlow() && forceW < 0 && f.ex != nil && len(f.ex.floats) > 0 {
+		// A formatting context root sits beside the floats, or below.
+		st := f.strut
+		st.add(mt)
+		y0 := f.y + st.sum()
+		nc, ny := l.avoidFloats(c, f, y0, specifiedOuterWidth(s, c.w))
+		if ny > y0 {
+			f.resolve()
+			f.y = ny - mt
+		}
+		c = nc
+	}
 	ml, _, cw := blockWidths(s, c.w, bd, pd, forceW)
 	switch {
-	case b.Inline || b.IsOutOfFlow():
+	case b.Inline || b.outOfFlow():
 		// Auto margins are zero on inline-blocks; abspos resolves its own.
 		ml = marginOf(s, style.Left, c.w)
 	case forceW < 0 && rtlContainer(b) && !s.Margin[style.Left].IsAuto() && !s.Margin[style.Right].IsAuto():
@@ -231,7 +273,6 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	}
 	fr.X = c.x + ml
 	fr.W = bd.h() + pd.h() + cw
-	mt, mb := marginOf(s, style.Top, c.w), marginOf(s, style.Bottom, c.w)
 	if l.quirks && b.Parent != nil && isQuirkyContainer(b.Parent) {
 		// Quirks mode drops the user-agent margins of a body's or a
 		// cell's first child at its top and last child at its bottom.
@@ -253,16 +294,18 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		fr.fixedH = true
 	}
 	f.strut.add(mt)
-	bfc := b.establishesBFC()
 	collapseTop := !bfc && bd[style.Top] == 0 && pd[style.Top] == 0
 	var g flow
 	if collapseTop {
-		g = flow{y: f.y, strut: f.strut, pending: append(f.pending, fr)}
-		f.strut, f.pending = marginStrut{}, nil
+		g = flow{y: f.y, strut: f.strut, pending: append(f.pending, fr), ex: f.ex, adjoining: f.adjoining}
+		f.strut, f.pending, f.adjoining = marginStrut{}, nil, nil
 	} else {
 		f.resolve()
 		fr.Y = f.y
-		g = flow{y: fr.Y + bd[style.Top] + pd[style.Top]}
+		g = flow{y: fr.Y + bd[style.Top] + pd[style.Top], ex: f.ex}
+	}
+	if bfc || g.ex == nil {
+		g.ex = l.newExclusions()
 	}
 	inner := cbox{x: fr.X + bd[style.Left] + pd[style.Left], w: cw, h: ch}
 	if l.quirks && ch < 0 && forceH < 0 {
@@ -320,7 +363,7 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		empty := bd[style.Bottom] == 0 && pd[style.Bottom] == 0 && ch <= 0 && !minHeightPositive(s, c.h)
 		if empty {
 			fr.H = 0
-			f.y, f.strut, f.pending = g.y, g.strut, g.pending
+			f.y, f.strut, f.pending, f.adjoining = g.y, g.strut, g.pending, g.adjoining
 			f.strut.add(mb)
 			// Out-of-flow descendants need a position now: use the one the
 			// margins would give.
@@ -334,6 +377,11 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		g.resolve()
 	}
 	f.pending = g.pending
+	if bfc {
+		g.placeAdjoining()
+	} else {
+		f.adjoining = append(f.adjoining, g.adjoining...)
+	}
 	contentTop := fr.Y + bd[style.Top] + pd[style.Top]
 	collapseBottom := !bfc && bd[style.Bottom] == 0 && pd[style.Bottom] == 0 && s.Height.IsAuto() && forceH < 0 && !minHeightPositive(s, c.h)
 	var contentBottom float64
@@ -341,6 +389,10 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		contentBottom = g.y
 	} else {
 		contentBottom = g.y + g.strut.sum()
+	}
+	if bfc && g.ex != f.ex {
+		// A formatting context root holds its floats.
+		contentBottom = math.Max(contentBottom, g.ex.bottom())
 	}
 	h := ch
 	if h < 0 {
@@ -379,6 +431,18 @@ func (l *layouter) layoutBlockChildren(b *Box, fr *Frag, inner cbox, g *flow) {
 			l.addAbs(c, fr, inner.x, g.y+g.strut.sum(), inner.x+inner.w)
 			continue
 		}
+		if c.isFloat() {
+			if len(g.pending) > 0 {
+				// The position is not settled: the float waits for it.
+				c := c
+				g.adjoining = append(g.adjoining, func(y float64) {
+					fr.Children = append(fr.Children, l.placeFloat(c, inner, g, y))
+				})
+				continue
+			}
+			fr.Children = append(fr.Children, l.placeFloat(c, inner, g, g.y+g.strut.sum()))
+			continue
+		}
 		cf := l.layoutBlockLevel(c, inner, g)
 		fr.Children = append(fr.Children, cf)
 	}
@@ -388,6 +452,27 @@ func (l *layouter) layoutBlockChildren(b *Box, fr *Frag, inner cbox, g *flow) {
 // sizes it, block layout gives it its margins (auto ones centre it).
 func (l *layouter) layoutTableBlock(b *Box, c cbox, f *flow) *Frag {
 	s := b.Style
+	mt := marginOf(s, style.Top, c.w)
+	if l.clearance(b, f, mt) {
+		mt = 0
+	}
+	{
+		st := f.strut
+		st.add(mt)
+		f.placeAdjoiningAt(f.y + st.sum())
+	}
+	if f.ex != nil && len(f.ex.floats) > 0 {
+		// A table sits beside the floats, or below.
+		st := f.strut
+		st.add(mt)
+		y0 := f.y + st.sum()
+		nc, ny := l.avoidFloats(c, f, y0, 0)
+		if ny > y0 {
+			f.resolve()
+			f.y = ny - mt
+		}
+		c = nc
+	}
 	fr := l.layoutTable(b, c.w, c.h)
 	ml, mr := marginOf(s, style.Left, c.w), marginOf(s, style.Right, c.w)
 	free := c.w - fr.W - ml - mr
@@ -414,7 +499,7 @@ func (l *layouter) layoutTableBlock(b *Box, c cbox, f *flow) *Frag {
 	case autoL:
 		ml += math.Max(free, 0)
 	}
-	f.strut.add(marginOf(s, style.Top, c.w))
+	f.strut.add(mt)
 	f.resolve()
 	fr.translate(c.x+ml-fr.X, f.y-fr.Y)
 	f.y = fr.Y + fr.H
@@ -430,10 +515,31 @@ func (l *layouter) layoutReplacedBlock(b *Box, c cbox, f *flow) *Frag {
 	fr.monolithic = true
 	bd, pd := boxBorders(s), boxPadding(s, c.w)
 	w, h := l.replacedSize(b, c.w, c.h, bd, pd)
+	mt := marginOf(s, style.Top, c.w)
+	if l.clearance(b, f, mt) {
+		mt = 0
+	}
+	{
+		st := f.strut
+		st.add(mt)
+		f.placeAdjoiningAt(f.y + st.sum())
+	}
+	if f.ex != nil && len(f.ex.floats) > 0 {
+		// A block-level image sits beside the floats, or below.
+		st := f.strut
+		st.add(mt)
+		y0 := f.y + st.sum()
+		nc, ny := l.avoidFloats(c, f, y0, w+bd.h()+pd.h()+marginOf(s, style.Left, c.w)+marginOf(s, style.Right, c.w))
+		if ny > y0 {
+			f.resolve()
+			f.y = ny - mt
+		}
+		c = nc
+	}
 	ml, _, _ := blockWidths(s, c.w, bd, pd, w)
 	fr.X = c.x + ml
 	fr.W, fr.H = w+bd.h()+pd.h(), h+bd.v()+pd.v()
-	f.strut.add(marginOf(s, style.Top, c.w))
+	f.strut.add(mt)
 	f.resolve()
 	fr.Y = f.y
 	f.y += fr.H
@@ -641,7 +747,7 @@ func lastBaseline(fr *Frag) (float64, bool) {
 				return c.Baseline, true
 			}
 		case FragBox:
-			if c.Box != nil && c.Box.IsOutOfFlow() {
+			if c.Box != nil && c.Box.outOfFlow() {
 				continue
 			}
 			if c.Box != nil && (c.Box.Kind == KindTableWrapper || c.Box.Style.Overflow != "visible") {
@@ -663,7 +769,7 @@ func firstBaseline(fr *Frag) (float64, bool) {
 		case FragLine:
 			return c.Baseline, true
 		case FragBox:
-			if c.Box != nil && c.Box.IsOutOfFlow() {
+			if c.Box != nil && c.Box.outOfFlow() {
 				continue
 			}
 			if c.HasBaseline {
@@ -709,7 +815,7 @@ func isQuirkyMargin(b *Box, side int) bool {
 
 func isFirstInFlow(b *Box) bool {
 	for _, c := range b.Parent.Children {
-		if c.IsOutOfFlow() {
+		if c.outOfFlow() {
 			continue
 		}
 		return c == b
@@ -720,7 +826,7 @@ func isFirstInFlow(b *Box) bool {
 func isLastInFlow(b *Box) bool {
 	kids := b.Parent.Children
 	for i := len(kids) - 1; i >= 0; i-- {
-		if kids[i].IsOutOfFlow() {
+		if kids[i].outOfFlow() {
 			continue
 		}
 		return kids[i] == b

@@ -170,7 +170,7 @@ func (b *Box) isPositioned() bool { return b.Style.Position != style.Static }
 // root: its margins do not collapse with its children's.
 func (b *Box) establishesBFC() bool {
 	s := b.Style
-	if b.Inline || b.Kind == KindCell || b.Kind == KindCaption || b.IsOutOfFlow() {
+	if b.Inline || b.Kind == KindCell || b.Kind == KindCaption || b.IsOutOfFlow() || b.isFloat() {
 		return true
 	}
 	if s.Overflow != "visible" && s.Overflow != "" || s.FlowRoot {

@@ -607,7 +607,7 @@ func (b *builder) fixup(box *Box) {
 				hasBlock = true
 			}
 			hasInline = true
-		} else if !c.IsOutOfFlow() {
+		} else if !c.outOfFlow() {
 			hasBlock = true
 		}
 	}
@@ -642,7 +642,7 @@ func (b *builder) fixup(box *Box) {
 			// Chromium makes no box for white space between blocks; keep
 			// out-of-flow boxes, which need a static position.
 			for _, r := range run {
-				if r.IsOutOfFlow() {
+				if r.outOfFlow() {
 					out = append(out, r)
 				}
 			}
@@ -660,7 +660,7 @@ func (b *builder) fixup(box *Box) {
 		run = run[:0]
 	}
 	for _, c := range flat {
-		if c.Inline || c.Kind == KindText || (c.IsOutOfFlow() && len(run) > 0) {
+		if c.Inline || c.Kind == KindText || (c.outOfFlow() && len(run) > 0) {
 			run = append(run, c)
 			continue
 		}
@@ -677,7 +677,7 @@ func (b *builder) fixup(box *Box) {
 // white space (and out-of-flow boxes): it makes no line box.
 func allCollapsibleWhite(run []*Box) bool {
 	for _, r := range run {
-		if r.IsOutOfFlow() {
+		if r.outOfFlow() {
 			continue
 		}
 		if r.Kind != KindText {
@@ -704,7 +704,7 @@ func inlineHoldsBlock(b *Box) bool {
 			}
 			continue
 		}
-		if !c.Inline && c.Kind != KindText && !c.IsOutOfFlow() {
+		if !c.Inline && c.Kind != KindText && !c.outOfFlow() {
 			return true
 		}
 	}
@@ -735,7 +735,7 @@ func (b *builder) splitInline(ib *Box) []*Box {
 					out = append(out, p)
 				}
 			}
-		case !c.Inline && c.Kind != KindText && !c.IsOutOfFlow():
+		case !c.Inline && c.Kind != KindText && !c.outOfFlow():
 			emit()
 			out = append(out, c)
 		default:

@@ -69,6 +69,19 @@ func (l *layouter) layoutInline(b *Box, fr *Frag, c cbox, g *flow) {
 	p := l.paragraphOf(b)
 	ic := &inlineCtx{l: l, b: b, p: p, fr: fr, c: c, atoms: map[int]*atomicLayout{}}
 	ic.els = p.elements(nil)
+	hasFloats := false
+	for i := range p.items {
+		if p.items[i].kind == itFloat {
+			hasFloats = true
+			break
+		}
+	}
+	var placed map[int]bool // float items placed
+	var lineH float64       // the strut's height, for the room beside floats
+	if hasFloats || g.ex != nil && len(g.ex.floats) > 0 {
+		placed = map[int]bool{}
+		lineH = lineHeightOf(b.Style, l.fontMetrics(b.Style))
+	}
 	from := 0
 	first := true
 	for from < len(ic.els) || first {
@@ -79,11 +92,69 @@ func (l *layouter) layoutInline(b *Box, fr *Frag, c cbox, g *flow) {
 		if first {
 			indent = length(b.Style.TextIndent, c.w, 0)
 		}
-		to, forced := ic.breakLine(from, c.w-indent)
+		ic.c = c
+		beside := g.ex != nil && len(g.ex.floats) > 0
+		if beside {
+			// The line's room beside the floats at its top.
+			top := g.y + g.strut.sum()
+			x0, x1 := g.ex.space(c.x, c.w, top, lineH)
+			ic.c = cbox{x: x0, w: math.Max(x1-x0, 0), h: c.h}
+		}
+		to, forced := ic.breakLine(from, ic.c.w-indent)
+		if len(g.adjoining) > 0 {
+			if m := ic.measureLine(from, to, -1, -1); m.hasContent {
+				// The line settles the position: the floats waiting for
+				// it go first, and the line is broken beside them.
+				g.placeAdjoining()
+				continue
+			}
+		}
+		type laidFloat struct {
+			k      int
+			fr     *Frag
+			mw, mh float64
+		}
+		var deferred []laidFloat
+		if hasFloats {
+			if k := ic.floatIn(from, to, placed); k >= 0 {
+				it := &p.items[ic.els[k].item]
+				top := g.y + g.strut.sum()
+				ffr, mw, mh, _ := l.layoutAtomic(it.box, c.w, c.h)
+				pre := ic.measureLine(from, k, ic.hangElement(from, k), -1)
+				placed[ic.els[k].item] = true
+				if !pre.hasContent || pre.lineW+mw <= ic.c.w-indent+1.0/128 {
+					// It fits beside what precedes it: placed at this
+					// line's top, the line is broken again.
+					fr.Children = append(fr.Children, l.positionFloat(it.box, ffr, mw, mh, c, g, top))
+					continue
+				}
+				// Placed below this line.
+				deferred = append(deferred, laidFloat{k, ffr, mw, mh})
+			}
+		}
+		if beside && ic.c.w < c.w {
+			if m := ic.measureLine(from, to, ic.hangElement(from, to), -1); m.hasContent && m.lineW > ic.c.w-indent+1.0/128 {
+				// Even the line's first piece does not fit beside the
+				// floats: the line moves down past them.
+				top := g.y + g.strut.sum()
+				if next := g.ex.below(top, lineH); !math.IsInf(next, 1) && next > top {
+					g.resolve()
+					g.y = next
+					for _, d := range deferred {
+						delete(placed, ic.els[d.k].item)
+					}
+					continue
+				}
+			}
+		}
 		last := to >= len(ic.els) || forced
 		ln := ic.placeLine(from, to, indent, first, last, forced, g)
 		if ln != nil {
 			fr.Children = append(fr.Children, ln)
+		}
+		for _, d := range deferred {
+			it := &p.items[ic.els[d.k].item]
+			fr.Children = append(fr.Children, l.positionFloat(it.box, d.fr, d.mw, d.mh, c, g, g.y+g.strut.sum()))
 		}
 		first = false
 		if to <= from {
@@ -91,6 +162,18 @@ func (l *layouter) layoutInline(b *Box, fr *Frag, c cbox, g *flow) {
 		}
 		from = to
 	}
+}
+
+// floatIn is the first element in [from, to) that is a float not yet
+// placed, or -1.
+func (ic *inlineCtx) floatIn(from, to int, placed map[int]bool) int {
+	for i := from; i < to && i < len(ic.els); i++ {
+		e := ic.els[i]
+		if ic.p.items[e.item].kind == itFloat && !placed[e.item] {
+			return i
+		}
+	}
+	return -1
 }
 
 // atomic lays out (once) the atomic inline of item i.
@@ -129,7 +212,7 @@ func (ic *inlineCtx) breakLine(from int, avail float64) (int, bool) {
 		switch it.kind {
 		case itOpen, itClose:
 			w += it.edge
-		case itAbs:
+		case itAbs, itFloat:
 		case itBreak:
 			return ic.afterCloses(i + 1), true
 		case itAtomic:
@@ -422,7 +505,7 @@ func (ic *inlineCtx) hangElement(from, to int) int {
 	for i := to - 1; i >= from; i-- {
 		e := ic.els[i]
 		switch ic.p.items[e.item].kind {
-		case itClose, itAbs, itBreak:
+		case itClose, itAbs, itFloat, itBreak:
 			continue
 		case itText:
 			if ic.p.segs[e.seg].tab {
@@ -461,7 +544,7 @@ func (ic *inlineCtx) measureLine(from, to, hangEl int, shyAt int) lineMeasure {
 			if it.edge != 0 {
 				r.hasContent = true
 			}
-		case itAbs:
+		case itAbs, itFloat:
 		case itBreak:
 			closeText()
 			r.hasContent = true
@@ -654,6 +737,8 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 				ax = textX0 + luCeil(textW)
 			}
 			abs = append(abs, absAt{e.item, ax})
+		case itFloat:
+			// Placed by layoutInline; no room in the line.
 		case itBreak:
 			closeText()
 			bs[cur].ensureStrut()
@@ -941,7 +1026,7 @@ func (ic *inlineCtx) trailAtEnd(from, to int) float64 {
 		e := ic.els[i]
 		it := &ic.p.items[e.item]
 		switch it.kind {
-		case itBreak, itClose, itAbs:
+		case itBreak, itClose, itAbs, itFloat:
 			continue
 		case itText:
 			return ic.p.segs[e.seg].trailW

@@ -25,12 +25,22 @@ func (l *layouter) intrinsicWidths(b *Box) (minW, maxW float64) {
 	case b.InlineContent:
 		minW, maxW = l.inlineIntrinsic(b)
 	default:
+		floats := 0.0 // max-content of the floats side by side
 		for _, c := range b.Children {
 			if c.IsOutOfFlow() {
 				continue
 			}
 			cmin, cmax := l.outerIntrinsic(c, false)
 			minW = math.Max(minW, cmin)
+			if c.isFloat() {
+				if cl := c.Style.Clear; cl != "none" && cl != "" {
+					floats = 0
+				}
+				floats += cmax
+				maxW = math.Max(maxW, floats)
+				continue
+			}
+			floats = 0
 			maxW = math.Max(maxW, cmax)
 		}
 	}
@@ -123,6 +133,12 @@ func (l *layouter) inlineIntrinsic(b *Box) (minW, maxW float64) {
 			flushPiece()
 			endLine()
 		case itAbs:
+		case itFloat:
+			// A float's min-content stands alone; its max-content sits
+			// beside the line's.
+			a, bb := l.outerIntrinsic(it.box, false)
+			minW = math.Max(minW, a)
+			lineW += bb
 		case itAtomic:
 			mm, ok := atoms[it.box]
 			if !ok {

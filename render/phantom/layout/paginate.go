@@ -234,6 +234,11 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 			continue
 		}
 		any = true
+		if c.Kind == FragBox && c.Box != nil && c.Box.isFloat() {
+			// A float is kept whole; the flow breaks around it.
+			pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: c.Y, bottom: c.Y + c.H})
+			continue
+		}
 		var line []*Frag
 		candY := c.Y
 		if e, ok := lineEnd[ci]; ok {
@@ -341,7 +346,7 @@ func leadingMargin(kids []*Frag, i int, cbW float64) float64 {
 	m := 0.0
 	for ; i < len(kids); i++ {
 		c := kids[i]
-		if c.Kind != FragBox || c.Box == nil || c.Box.IsOutOfFlow() {
+		if c.Kind != FragBox || c.Box == nil || c.Box.outOfFlow() {
 			if c.Kind == FragLine {
 				return m
 			}
@@ -358,7 +363,7 @@ func leadingMargin(kids []*Frag, i int, cbW float64) float64 {
 				if g.Kind == FragLine {
 					return m
 				}
-				if g.Kind == FragBox && g.Box != nil && !g.Box.IsOutOfFlow() {
+				if g.Kind == FragBox && g.Box != nil && !g.Box.outOfFlow() {
 					next = g
 					break
 				}
@@ -393,7 +398,7 @@ func pageName(f *Frag) string {
 // propagates from; nil when there is none.
 func firstInFlowBox(f *Frag) *Frag {
 	for _, c := range f.Children {
-		if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
+		if c.Kind == FragBox && c.Box != nil && !c.Box.outOfFlow() {
 			return c
 		}
 		if c.Kind == FragLine {
@@ -426,7 +431,7 @@ func breakAfter(f *Frag) style.Break {
 		var next *Frag
 		for i := len(f.Children) - 1; i >= 0; i-- {
 			c := f.Children[i]
-			if c.Kind == FragBox && c.Box != nil && !c.Box.IsOutOfFlow() {
+			if c.Kind == FragBox && c.Box != nil && !c.Box.outOfFlow() {
 				next = c
 				break
 			}

@@ -265,6 +265,7 @@ func (p *painter) stackingContext(f *Frag, root bool) {
 		p.line(f) // a relatively positioned inline box: its line content
 	} else {
 		p.blocks(f, true)
+		p.floats(f)
 		p.inlines(f, true)
 	}
 	for _, d := range zero {
@@ -318,8 +319,8 @@ func (p *painter) collect(f *Frag, clips []*Frag, neg, zero, pos *[]layered) {
 			}
 			continue
 		}
-		if c.Kind == FragBox && c.Box != nil && c.Box.Inline && c.Box.Kind != KindText {
-			continue // an atomic inline paints as a whole in the inline phase
+		if c.Kind == FragBox && c.Box != nil && (c.Box.Inline && c.Box.Kind != KindText || c.Box.isFloat()) {
+			continue // an atomic inline or a float paints as a whole in its phase
 		}
 		cc := clips
 		if p.clipsContent(c) {
@@ -336,7 +337,7 @@ func (p *painter) blocks(f *Frag, top bool) {
 		if c.Kind != FragBox || isPositionedFrag(c) || makesContext(c) || !p.visible(c) {
 			continue
 		}
-		if c.Box != nil && c.Box.Inline {
+		if c.Box != nil && (c.Box.Inline || c.Box.isFloat()) {
 			continue
 		}
 		p.decorations(c)
@@ -346,6 +347,28 @@ func (p *painter) blocks(f *Frag, top bool) {
 			p.pushClip(c)
 		}
 		p.blocks(c, false)
+		p.popClipsTo(n)
+	}
+}
+
+// floats paints the floats among f's in-flow block descendants, each as
+// if it were a stacking context (CSS 2.1 Appendix E: after the blocks'
+// backgrounds, before the lines).
+func (p *painter) floats(f *Frag) {
+	for _, c := range f.Children {
+		if c.Kind != FragBox || isPositionedFrag(c) || makesContext(c) || !p.visible(c) || c.Box == nil || c.Box.Inline {
+			continue
+		}
+		if c.Box.isFloat() {
+			p.stackingContext(c, false)
+			continue
+		}
+		clip := p.clipsContent(c)
+		n := len(p.clips)
+		if clip {
+			p.pushClip(c)
+		}
+		p.floats(c)
 		p.popClipsTo(n)
 	}
 }
@@ -361,7 +384,7 @@ func (p *painter) inlines(f *Frag, top bool) {
 		case FragLine:
 			p.line(c)
 		case FragBox:
-			if isPositionedFrag(c) || makesContext(c) {
+			if isPositionedFrag(c) || makesContext(c) || c.Box != nil && c.Box.isFloat() {
 				continue
 			}
 			clip := p.clipsContent(c)

@@ -48,6 +48,9 @@ const (
 	itAtomic
 	itBreak
 	itAbs
+	// itFloat is a float in the paragraph: placed when the line it
+	// stands in is laid out, it takes no room in the line itself.
+	itFloat
 )
 
 // item is one piece of a paragraph.
@@ -141,6 +144,8 @@ func (l *layouter) collectBox(cs *collectState, c *Box, ps *style.Computed, dept
 	switch {
 	case c.IsOutOfFlow():
 		p.items = append(p.items, item{kind: itAbs, box: c, s: c.Style, start: len(p.text), end: len(p.text)})
+	case c.isFloat():
+		p.items = append(p.items, item{kind: itFloat, box: c, s: c.Style, start: len(p.text), end: len(p.text)})
 	case c.Kind == KindText:
 		l.collectText(cs, c, c.Text, c.Style)
 	case c.Kind == KindBreak:

@@ -1200,6 +1200,7 @@ func (st *state) finish(n *html.Node, parent *elemStyle, isRoot, pseudo bool) {
 	if parent != nil && (parent.c.Display == DisplayFlex || parent.c.Display == DisplayInlineFlex ||
 		parent.c.Display == DisplayGrid || parent.c.Display == DisplayInlineGrid) {
 		blockify = true
+		c.Float = "none" // a flex or grid item does not float (Blink's style adjuster)
 	}
 	if c.Position == Absolute || c.Position == Fixed {
 		c.Float = "none"
@@ -1275,9 +1276,6 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 		cp.report(Feature{"display:ruby", where(pDisplay)})
 	case "math":
 		cp.report(Feature{"mathml", describe(n)})
-	}
-	if c.Float != "none" {
-		cp.report(Feature{"float", where(pFloat)})
 	}
 	if c.Position == Sticky {
 		cp.report(Feature{"position:sticky", where(pPosition)})

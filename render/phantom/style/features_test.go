@@ -1,6 +1,7 @@
 package style
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"testing"
@@ -46,9 +47,7 @@ func TestUnsupported(t *testing.T) {
 		{"grid overridden", `.row { display: grid } div.row { display: block }`, `<div class=row>x</div>`, nil},
 		{"grid", `#g { display: grid; grid-template-columns: 1fr 1fr; gap: 4px }`, `<div id=g>x</div>`, []string{"display:grid @ #g"}},
 		{"inline-grid", `i { display: inline-grid }`, `<i>x</i>`, []string{"display:inline-grid @ i"}},
-		{"float", `img { float: right }`, `<img>`, []string{"float @ img"}},
-		{"float on absolute is not a float", `img { float: right; position: absolute }`, `<img>`, nil},
-		{"float none", `img { float: none }`, `<img>`, nil},
+		{"float is laid out", `img { float: right } p { clear: both }`, `<img><p>x</p>`, nil},
 		{"transform", `.t { transform: rotate(3deg) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
 		{"transform none", `.t { transform: none }`, `<p class=t>x</p>`, nil},
 		{"transform through var", `:root { --r: rotate(3deg) } .t { transform: var(--r) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
@@ -126,11 +125,26 @@ func TestUASheetReportsNothing(t *testing.T) {
 	}
 }
 
-// TestPseudoFeatures checks reports from ::before and ::after.
+// TestPseudoFeatures checks reports from ::before and ::after: those of a
+// pseudo-element that is generated, and no other.
 func TestPseudoFeatures(t *testing.T) {
-	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; float: left } .n::before { float: left }</style><div class="c f n">x</div>`)
-	if got := featureNames(r); len(got) != 1 || got[0] != "float @ .n::before" {
+	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; transform: rotate(2deg) } .n::after { display: grid }</style><div class="c f n">x</div>`)
+	if got := fmt.Sprint(featureNames(r)); got != "[display:grid @ .n::after transform @ .f::before]" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestFlexItemsDoNotFloat: float has no effect on a flex item (Blink's
+// style adjuster computes it to none), so a float grid's classes inside a
+// flex row lay out as flex items.
+func TestFlexItemsDoNotFloat(t *testing.T) {
+	r, root := compute(t, `<!DOCTYPE html><html><body><div style="display: flex"><div style="float: right">x</div></div><div style="float: right">y</div></body></html>`)
+	body := root.FirstChild.NextSibling.LastChild
+	if f := r.Style(body.FirstChild.FirstChild).Float; f != "none" {
+		t.Errorf("a flex item floats %s", f)
+	}
+	if f := r.Style(body.LastChild).Float; f != "right" {
+		t.Errorf("a block floats %s, want right", f)
 	}
 }
 

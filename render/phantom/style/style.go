@@ -24,7 +24,7 @@ const (
 )
 
 // Feature is one thing the document uses that phantom does not lay out.
-// Name is stable ("display:grid", "float", "css:box-shadow", ...) so the
+// Name is stable ("display:grid", "transform", "css:text-shadow", ...) so the
 // support check and the document's record can name it; Where says where it
 // applies (a selector or an element's description).
 type Feature struct{ Name, Where string }
@@ -101,7 +101,7 @@ func (r *Result) Pseudo(n *html.Node, p Pseudo) *Computed {
 // not lay out, each Name and Where once: first those of the style sheets
 // themselves (@import, selectors phantom cannot parse, @layer), then the
 // elements' in document order. Names: "display:-webkit-box",
-// "display:grid", "display:inline-grid", "float", "transform",
+// "display:grid", "display:inline-grid", "transform",
 // "position:sticky", "@font-face", "@import", "@supports", "@layer",
 // "columns", "writing-mode", "background-image:gradient", "filter",
 // "clip-path", "mask", "::first-line", "::first-letter", "form-control",

@@ -465,7 +465,7 @@ func (l *layouter) newLineBox(parent int, s *style.Computed) lineBox {
 	lb.a = lb.textA + ha
 	lb.d = lb.textD + (lead - ha)
 	lb.sa, lb.sd = lb.a, lb.d
-	if l.quirks {
+	if l.lineQuirk {
 		// The line height quirk: no strut until there is text.
 		lb.empty = true
 		lb.a, lb.d = math.Inf(-1), math.Inf(-1)
@@ -741,7 +741,13 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 			// Placed by layoutInline; no room in the line.
 		case itBreak:
 			closeText()
-			bs[cur].ensureStrut()
+			if len(kids) == 0 {
+				// A <br> alone on its line gives it its box's strut; after
+				// text or an image it adds nothing (measured in quirks and
+				// limited-quirks modes: "<font>tiny</font><br>" is as tall
+				// as the small font).
+				bs[cur].ensureStrut()
+			}
 		case itAtomic:
 			closeText()
 			a := ic.atomic(e.item)

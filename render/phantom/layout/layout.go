@@ -82,6 +82,9 @@ type layouter struct {
 	shadowPixels int
 
 	quirks bool
+	// lineQuirk is the line height calculation quirk of quirks and
+	// limited-quirks modes: a box's strut counts only once it holds text.
+	lineQuirk bool
 	// flexNest counts the flex containers being laid out, one inside
 	// another.
 	flexNest int
@@ -150,6 +153,7 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 	}
 	l := &layouter{ctx: ctx, st: st, sh: sh, opt: opt, doc: &draw.Document{}, openIdx: map[int]int{}}
 	l.quirks = doc != nil && style.QuirksMode(doc)
+	l.lineQuirk = l.quirks || doc != nil && style.LimitedQuirksMode(doc)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

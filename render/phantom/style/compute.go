@@ -44,14 +44,10 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 		// Quirks mode changes the UA sheet, selector matching and layout;
 		// phantom lays out standards mode only.
 		cp.report(Feature{"quirks-mode", "document"})
-	} else if LimitedQuirksMode(doc) {
-		// Limited quirks mode (XHTML 1.0 Transitional, HTML 4.01
-		// Transitional with a system id) keeps the line height
-		// calculation quirk: a line's height leaves out its block's strut
-		// when only inline boxes hold its text, so cells of <font> text
-		// are lower than phantom's.
-		cp.report(Feature{"limited-quirks-mode", "document"})
 	}
+	// Limited quirks mode (XHTML 1.0 Transitional, HTML 4.01 Transitional
+	// with a system id) keeps only the line height calculation quirk,
+	// which layout applies.
 	cp.collectSheets(doc)
 	n := cp.countElements(doc)
 	r := &Result{elems: make(map[*html.Node]*elemStyle, n)}

@@ -1,6 +1,7 @@
 package fonts
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/platen/platen/render/phantom/style"
@@ -81,4 +82,44 @@ func TestClustersAreGraphemes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNumericFeatures: font-variant-numeric's features reach the shaper.
+// Latin Modern Roman has tabular figures by default, proportional ones
+// under pnum and old-style ones under onum (fonts-lmodern is a test
+// dependency).
+func TestNumericFeatures(t *testing.T) {
+	l, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := l.NewShaper()
+	q := Query{Families: []string{"Latin Modern Roman"}, Weight: 400}
+	if r := sh.Shape(q, 20, "1", ShapeOptions{}); len(r) == 0 || r[0].Font == nil || !strings.Contains(r[0].Font.PostScriptName, "LMRoman") {
+		t.Fatalf("Latin Modern Roman is not installed (fonts-lmodern): %+v", r)
+	}
+	width := func(s string, num uint8) float64 {
+		return runsWidth(sh.Shape(q, 20, s, ShapeOptions{Numeric: num}))
+	}
+	const onum, pnum, tnum = 1 << 1, 1 << 2, 1 << 3
+	if w1, w8 := width("111", pnum), width("888", pnum); w1 >= w8 {
+		t.Errorf("proportional figures: 111 is %.2f px, 888 %.2f px; want 111 narrower", w1, w8)
+	}
+	if w1, w8 := width("111", tnum), width("888", tnum); w1 != w8 {
+		t.Errorf("tabular figures: 111 is %.2f px, 888 %.2f px; want them equal", w1, w8)
+	}
+	if w, wd := width("111", pnum), width("111", 0); w == wd {
+		t.Errorf("pnum left 111 at its default (tabular) width %.2f px", w)
+	}
+	if g, gd := sh.Shape(q, 20, "3", ShapeOptions{Numeric: onum}), sh.Shape(q, 20, "3", ShapeOptions{}); g[0].Glyphs[0].ID == gd[0].Glyphs[0].ID {
+		t.Errorf("onum left the figure 3 as glyph %d", g[0].Glyphs[0].ID)
+	}
+}
+
+func runsWidth(rs []Run) float64 {
+	w := 0.0
+	for _, r := range rs {
+		w += r.Width
+	}
+	return w
 }

@@ -197,6 +197,15 @@ func (s *Shaper) shapeRange(r *Resolved, size float64, text string, start, end i
 	if opt.SmallCaps && sf.smcp {
 		feats = smcpFeature
 	}
+	if opt.Numeric != 0 {
+		feats = append([]harfbuzz.Feature(nil), feats...)
+		for i, name := range NumericFeatures {
+			if opt.Numeric&(1<<i) != 0 {
+				tag := gofont.Tag(uint32(name[0])<<24 | uint32(name[1])<<16 | uint32(name[2])<<8 | uint32(name[3]))
+				feats = append(feats, harfbuzz.Feature{Tag: tag, Value: 1, Start: 0, End: math.MaxInt})
+			}
+		}
+	}
 	b.Shape(sf.hb, feats)
 	s.cur = sf
 	return true

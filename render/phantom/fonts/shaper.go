@@ -13,7 +13,15 @@ type ShapeOptions struct {
 	RTL       bool
 	Language  string // BCP 47, e.g. "en", "he"; empty for undetermined
 	SmallCaps bool
+	// Numeric turns on numeric OpenType features, a bit each, in the
+	// order of NumericFeatures (font-variant-numeric).
+	Numeric uint8
 }
+
+// NumericFeatures are the features of ShapeOptions.Numeric's bits: lining,
+// oldstyle, proportional and tabular figures, diagonal and stacked
+// fractions, ordinals and slashed zero.
+var NumericFeatures = [8]string{"lnum", "onum", "pnum", "tnum", "frac", "afrc", "ordn", "zero"}
 
 // Run is shaped text in one face: glyphs in visual order, advances in px.
 type Run struct {

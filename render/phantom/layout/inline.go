@@ -347,7 +347,7 @@ func (ic *inlineCtx) splitSegment(i int, room float64) bool {
 		if j >= sg.trailStart {
 			break
 		}
-		w := runsWidth(ic.l.sh.Shape(it.q, it.s.FontSize, string(p.text[sg.start:j]), fonts.ShapeOptions{SmallCaps: it.s.SmallCaps}))
+		w := runsWidth(ic.l.sh.Shape(it.q, it.s.FontSize, string(p.text[sg.start:j]), shapeOpt(it.s, false)))
 		w += it.s.LetterSpacing * float64(utf8.RuneCount(p.text[sg.start:j]))
 		if w > room && cut >= 0 {
 			break
@@ -1155,7 +1155,7 @@ func (ic *inlineCtx) emitText(sg *seg, lb *lineBox, pen float64, shy bool, last 
 		x += w
 	}
 	if shy {
-		hr := l.sh.Shape(it.q, s.FontSize, hyphenString, fonts.ShapeOptions{SmallCaps: s.SmallCaps})
+		hr := l.sh.Shape(it.q, s.FontSize, hyphenString, shapeOpt(s, false))
 		for _, r := range hr {
 			gs := l.allocGlyphs(len(r.Glyphs))
 			copy(gs, r.Glyphs)

@@ -573,7 +573,7 @@ func (l *layouter) shapeSeg(p *paragraph, i int) {
 	str := l.str(text)
 	rtl := p.levels != nil && p.levels[sg.start]&1 == 1
 	sg.rtl = rtl
-	runs := l.sh.Shape(it.q, s.FontSize, str, fonts.ShapeOptions{SmallCaps: s.SmallCaps, RTL: rtl})
+	runs := l.sh.Shape(it.q, s.FontSize, str, shapeOpt(s, rtl))
 	sg.runs = runs
 	w := 0.0
 	for _, r := range runs {
@@ -630,7 +630,7 @@ func (l *layouter) shapeSeg(p *paragraph, i int) {
 	}
 	sg.w, sg.trailW, sg.spaces = w, trailW, spaces
 	if hasShy {
-		hr := l.sh.Shape(it.q, s.FontSize, hyphenString, fonts.ShapeOptions{SmallCaps: s.SmallCaps})
+		hr := l.sh.Shape(it.q, s.FontSize, hyphenString, shapeOpt(s, false))
 		for _, r := range hr {
 			sg.shyW += r.Width
 		}
@@ -704,6 +704,7 @@ type pairKey struct {
 	stretch float64
 	size    float64
 	small   bool
+	num     style.NumericVariant
 	r1, r2  rune
 }
 
@@ -712,7 +713,7 @@ type pairKey struct {
 // characters' own. Cached per layout: a document has few distinct pairs.
 func (l *layouter) pairKern(it *item, r1, r2 rune, pair []byte, n1 int) float64 {
 	s := it.s
-	k := pairKey{nfam: len(s.FontFamily), weight: s.FontWeight, style: s.FontStyle, stretch: s.FontStretch, size: s.FontSize, small: s.SmallCaps, r1: r1, r2: r2}
+	k := pairKey{nfam: len(s.FontFamily), weight: s.FontWeight, style: s.FontStyle, stretch: s.FontStretch, size: s.FontSize, small: s.SmallCaps, num: s.Numeric, r1: r1, r2: r2}
 	if len(s.FontFamily) > 0 {
 		k.fam = &s.FontFamily[0]
 	}
@@ -720,7 +721,7 @@ func (l *layouter) pairKern(it *item, r1, r2 rune, pair []byte, n1 int) float64 
 		return d
 	}
 	str := string(pair)
-	opt := fonts.ShapeOptions{SmallCaps: s.SmallCaps}
+	opt := shapeOpt(s, false)
 	pw := runsWidth(l.sh.Shape(it.q, s.FontSize, str, opt))
 	w1 := runsWidth(l.sh.Shape(it.q, s.FontSize, str[:n1], opt))
 	w2 := runsWidth(l.sh.Shape(it.q, s.FontSize, str[n1:], opt))
@@ -773,3 +774,8 @@ func adjacentItems(p *paragraph, i, j int) bool {
 // str returns b as a string without copying when the shaper keeps no
 // reference: the shaper's cache keys need their own copy, so copy.
 func (l *layouter) str(b []byte) string { return string(b) }
+
+// shapeOpt are the shaping options of text in style s.
+func shapeOpt(s *style.Computed, rtl bool) fonts.ShapeOptions {
+	return fonts.ShapeOptions{SmallCaps: s.SmallCaps, Numeric: uint8(s.Numeric), RTL: rtl}
+}

@@ -279,6 +279,12 @@ func (st *state) apply(p propID, v []tok) bool {
 			}
 			return false
 		}
+	case pFontVariantNumeric:
+		n, ok := parseNumericVariant(v)
+		if !ok {
+			return false
+		}
+		c.Numeric = n
 	case pFontVariantCaps:
 		switch kw1(v) {
 		case "normal":
@@ -1896,4 +1902,34 @@ func parseAxisAlign(v []tok, kws map[string]AxisAlign) (AxisAlign, bool) {
 		}
 	}
 	return 0, false
+}
+
+// numericKeywords are font-variant-numeric's values, and the group of
+// values each excludes the others of.
+var numericKeywords = map[string][2]NumericVariant{
+	"lining-nums": {NumLining, NumLining | NumOldstyle}, "oldstyle-nums": {NumOldstyle, NumLining | NumOldstyle},
+	"proportional-nums": {NumProportional, NumProportional | NumTabular}, "tabular-nums": {NumTabular, NumProportional | NumTabular},
+	"diagonal-fractions": {NumDiagonalFractions, NumDiagonalFractions | NumStackedFractions},
+	"stacked-fractions":  {NumStackedFractions, NumDiagonalFractions | NumStackedFractions},
+	"ordinal":            {NumOrdinal, NumOrdinal}, "slashed-zero": {NumSlashedZero, NumSlashedZero},
+}
+
+// parseNumericVariant reads font-variant-numeric: normal, or at most one
+// value of each group in any order.
+func parseNumericVariant(v []tok) (NumericVariant, bool) {
+	if kw1(v) == "normal" {
+		return 0, true
+	}
+	var n NumericVariant
+	for i := range v {
+		if v[i].kind != tIdent {
+			return 0, false
+		}
+		k, ok := numericKeywords[v[i].k]
+		if !ok || n&k[1] != 0 {
+			return 0, false
+		}
+		n |= k[0]
+	}
+	return n, len(v) > 0
 }

@@ -703,7 +703,7 @@ func (cp *computer) cascade(ms []match, hints []decl, attrDecls []decl, marker b
 // markerProps are the properties that apply to ::marker (CSS Lists 3,
 // section 3.2, and Chromium's list).
 var markerProps = func() (m [numProps + 3]bool) {
-	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontStretch,
+	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontVariantNumeric, pFontStretch,
 		pLineHeight, pColor, pDirection, pUnicodeBidi, pContent, pWhiteSpaceCollapse, pTextWrapMode,
 		pLetterSpacing, pWordSpacing, pTextTransform, pTextDecorationLine, pTextDecorationStyle,
 		pTextDecorationColor, pTextDecorationThickness} {
@@ -914,6 +914,8 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.FontStyle = src.FontStyle
 	case pFontVariantCaps:
 		c.SmallCaps = src.SmallCaps
+	case pFontVariantNumeric:
+		c.Numeric = src.Numeric
 	case pFontStretch:
 		c.FontStretch = src.FontStretch
 	case pLineHeight:
@@ -1574,6 +1576,7 @@ func inheritAll(c, p *Computed) {
 	c.FontWeight = p.FontWeight
 	c.FontStyle = p.FontStyle
 	c.SmallCaps = p.SmallCaps
+	c.Numeric = p.Numeric
 	c.FontStretch = p.FontStretch
 	c.LineHeight = p.LineHeight
 	c.LineHeightNumber = p.LineHeightNumber

@@ -140,6 +140,21 @@ type Shadow struct {
 	Inset              bool
 }
 
+// NumericVariant is a set of font-variant-numeric values, each an
+// OpenType feature: lnum, onum, pnum, tnum, frac, afrc, ordn, zero.
+type NumericVariant uint8
+
+const (
+	NumLining NumericVariant = 1 << iota
+	NumOldstyle
+	NumProportional
+	NumTabular
+	NumDiagonalFractions
+	NumStackedFractions
+	NumOrdinal
+	NumSlashedZero
+)
+
 // FlexDirection is flex-direction.
 type FlexDirection uint8
 
@@ -365,11 +380,13 @@ type Computed struct {
 	Color      draw.Color
 	Background Background
 
-	FontFamily  []string // as written, quotes removed, generic families lower-case
-	FontSize    float64  // px
-	FontWeight  int      // 100..900
-	FontStyle   FontStyle
-	SmallCaps   bool
+	FontFamily []string // as written, quotes removed, generic families lower-case
+	FontSize   float64  // px
+	FontWeight int      // 100..900
+	FontStyle  FontStyle
+	SmallCaps  bool
+	// Numeric is font-variant-numeric: the OpenType features it turns on.
+	Numeric     NumericVariant
 	FontStretch float64 // percent, 100 normal
 	// LineHeight: Normal, a Px length, or a number (Unit Px with Number set).
 	LineHeight       Length

@@ -18,9 +18,9 @@
 // takes effect on a displayed element: a flex rule that matches nothing, a
 // float inside display: none, box-shadow: none are not uses. Properties
 // without effect in print (cursor, transitions, user-select, ...) are
-// ignored silently; flex and grid item and container properties are
-// covered by the display they need. font-feature-settings and
-// font-variant-numeric are reported when set, since they change glyphs.
+// ignored silently; grid item and container properties are covered by the
+// display they need. font-feature-settings is reported when set, since it
+// changes glyphs.
 //
 // Parts of Computed that layout must know about:
 //   - Styles are shared: elements styled from the same parent style, rules,

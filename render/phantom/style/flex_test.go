@@ -82,3 +82,31 @@ func TestFlexValues(t *testing.T) {
 		}
 	}
 }
+
+// TestNumericVariant reads font-variant-numeric and font-variant's numeric
+// values: at most one of each group, in any order, inherited; an invalid
+// value is dropped and the earlier declaration stands.
+func TestNumericVariant(t *testing.T) {
+	for _, tc := range []struct {
+		css  string
+		want NumericVariant
+	}{
+		{"", NumSlashedZero},
+		{"font-variant-numeric: normal", 0},
+		{"font-variant-numeric: tabular-nums", NumTabular},
+		{"font-variant-numeric: slashed-zero lining-nums tabular-nums diagonal-fractions ordinal", NumSlashedZero | NumLining | NumTabular | NumDiagonalFractions | NumOrdinal},
+		{"font-variant: oldstyle-nums proportional-nums small-caps", NumOldstyle | NumProportional},
+		{"font-variant: normal", 0},
+		{"font-variant-numeric: inherit", NumStackedFractions},
+		// Invalid: the earlier slashed-zero stands.
+		{"font-variant-numeric: tabular-nums proportional-nums", NumSlashedZero},
+		{"font-variant-numeric: lining-nums lining-nums", NumSlashedZero},
+		{"font-variant-numeric: normal tabular-nums", NumSlashedZero},
+	} {
+		r, root := compute(t, `<!DOCTYPE html><html><body style="font-variant-numeric: stacked-fractions"><div style="font-variant-numeric: slashed-zero; `+tc.css+`"><span>1</span></div></body></html>`)
+		span := root.FirstChild.NextSibling.LastChild.FirstChild.FirstChild
+		if got := r.Style(span).Numeric; got != tc.want {
+			t.Errorf("%s: got %08b, want %08b", tc.css, got, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ const (
 	pFontWeight
 	pFontStyle
 	pFontVariantCaps
+	pFontVariantNumeric
 	pFontStretch
 	pLineHeight
 	pColor
@@ -146,7 +147,7 @@ const (
 
 // inheritedProps marks the inherited properties.
 var inheritedProps = func() (m [numProps]bool) {
-	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontStretch,
+	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontVariantNumeric, pFontStretch,
 		pLineHeight, pColor, pDirection, pWritingMode, pVisibility, pTextAlign, pTextAlignLast, pTextIndent,
 		pTextTransform, pLetterSpacing, pWordSpacing, pWhiteSpaceCollapse, pTextWrapMode, pWordBreak,
 		pOverflowWrap, pHyphens, pTabSize, pListStyleType, pListStylePosition, pListStyleImage, pQuotes,
@@ -161,7 +162,7 @@ var inheritedProps = func() (m [numProps]bool) {
 // block-axis logical properties: phantom lays out horizontal text only).
 var longhands = map[string]propID{
 	"font-family": pFontFamily, "font-size": pFontSize, "font-weight": pFontWeight, "font-style": pFontStyle,
-	"font-variant-caps": pFontVariantCaps, "font-stretch": pFontStretch, "font-width": pFontStretch,
+	"font-variant-caps": pFontVariantCaps, "font-variant-numeric": pFontVariantNumeric, "font-stretch": pFontStretch, "font-width": pFontStretch,
 	"line-height": pLineHeight, "color": pColor, "direction": pDirection, "writing-mode": pWritingMode,
 	"display": pDisplay, "position": pPosition, "top": pTop, "right": pRight, "bottom": pBottom, "left": pLeft,
 	"inset-block-start": pTop, "inset-block-end": pBottom, "inset-inline-start": pInsetInlineStart,

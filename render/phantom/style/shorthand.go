@@ -72,7 +72,7 @@ func init() {
 			pTextDecorationThickness}, expand: expandTextDecoration},
 		"white-space":       {longhands: []propID{pWhiteSpaceCollapse, pTextWrapMode}, expand: expandWhiteSpace},
 		"text-wrap":         {longhands: []propID{pTextWrapMode}, expand: expandTextWrap},
-		"font-variant":      {longhands: []propID{pFontVariantCaps}, expand: expandFontVariant},
+		"font-variant":      {longhands: []propID{pFontVariantCaps, pFontVariantNumeric}, expand: expandFontVariant},
 		"flex":              {longhands: []propID{pFlexGrow, pFlexShrink, pFlexBasis}, expand: expandFlex},
 		"-webkit-flex":      {longhands: []propID{pFlexGrow, pFlexShrink, pFlexBasis}, expand: expandFlex},
 		"flex-flow":         {longhands: []propID{pFlexDirection, pFlexWrap}, expand: expandFlexFlow},
@@ -216,6 +216,9 @@ func extraParts(name string, v []tok) string {
 	for i := range v {
 		if v[i].kind != tIdent {
 			return name
+		}
+		if _, ok := numericKeywords[v[i].k]; ok && name == "font-variant" {
+			continue
 		}
 		switch v[i].k {
 		case "normal", "small-caps", "all-small-caps", "wrap", "nowrap", "none", "auto", "stable":
@@ -836,19 +839,22 @@ func expandTextWrap(v []tok) ([][]tok, bool) {
 }
 
 func expandFontVariant(v []tok) ([][]tok, bool) {
-	var caps []tok
+	var caps, num []tok
 	for i := range v {
 		if v[i].kind == tIdent {
 			switch v[i].k {
 			case "small-caps", "all-small-caps", "petite-caps", "all-petite-caps", "unicase", "titling-caps":
 				caps = v[i : i+1]
 			}
+			if _, ok := numericKeywords[v[i].k]; ok {
+				num = append(num, v[i])
+			}
 		}
 	}
 	if len(v) == 1 && (v[0].isIdent("none") || v[0].isIdent("normal")) {
-		caps = nil
+		caps, num = nil, nil
 	}
-	return [][]tok{caps}, true
+	return [][]tok{caps, num}, true
 }
 
 // legacyBreak maps page-break-* values to break-* (CSS Fragmentation 3,

@@ -88,6 +88,8 @@ type Frag struct {
 	repeatHeader, repeatFooter *Frag
 	// flex is a flex container's line structure, for pagination.
 	flex *flexInfo
+	// ink is the children's ink envelope, when they are many (painting).
+	ink *inkEnvelope
 }
 
 // TextRun is one FragText's glyphs: the shaper's, with letter-spacing,

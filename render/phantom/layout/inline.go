@@ -43,6 +43,7 @@ type inlineCtx struct {
 func (l *layouter) paragraphOf(b *Box) *paragraph {
 	if b.para == nil {
 		b.para = l.collect(b)
+		l.paras = append(l.paras, b)
 	}
 	return b.para
 }

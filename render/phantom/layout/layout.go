@@ -42,7 +42,8 @@ type Options struct {
 	// MaxDepth bounds element nesting (ErrTooDeep); 0 means DefaultMaxDepth.
 	MaxDepth int
 	// MaxBoxes bounds the box tree (ErrTooManyBoxes); 0 means
-	// DefaultMaxBoxes.
+	// BoxesPerPage for each page MaxPages allows (at least
+	// DefaultMaxBoxes), so that the box cap follows the page cap.
 	MaxBoxes int
 	// Header and Footer are Chromium's displayHeaderFooter templates:
 	// markup printed in every page's top and bottom margin, in which
@@ -62,6 +63,9 @@ const (
 	DefaultMaxPages = 1000
 	DefaultMaxDepth = 256
 	DefaultMaxBoxes = 500000
+	// BoxesPerPage is the box allowance of each page of the page cap: a
+	// dense statement page (45 rows of 6 cells) makes about 600.
+	BoxesPerPage = 1000
 )
 
 // maxShrink is the most Chromium's print shrinks content wider than the
@@ -88,6 +92,10 @@ type layouter struct {
 	// flexNest counts the flex containers being laid out, one inside
 	// another.
 	flexNest int
+	// paras are the boxes whose paragraphs were collected: dropped once
+	// the document is laid out, as are the tables' grids (tables), which
+	// only layout needs, so that painting a long document holds less.
+	paras []*Box
 	// scale is the print shrink factor (1 unless the content is wider than
 	// the page): layout coordinates times scale are page coordinates.
 	scale float64
@@ -146,7 +154,7 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 		opt.MaxDepth = DefaultMaxDepth
 	}
 	if opt.MaxBoxes <= 0 {
-		opt.MaxBoxes = DefaultMaxBoxes
+		opt.MaxBoxes = max(DefaultMaxBoxes, BoxesPerPage*opt.MaxPages)
 	}
 	if opt.LoadImage == nil {
 		opt.LoadImage = images.Load
@@ -191,6 +199,10 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 			}
 		}
 	}
+	for _, b := range l.paras {
+		b.para = nil
+	}
+	l.paras, l.tables = nil, nil
 	pages, err := l.paginate(rootFrag)
 	if err != nil {
 		return nil, err

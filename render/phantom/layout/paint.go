@@ -187,6 +187,34 @@ func bodyFrag(root *Frag) *Frag {
 	return nil
 }
 
+// manyChildren is how many children a fragment must have for painting to
+// find a page's children by their ink envelopes rather than one by one.
+const manyChildren = 32
+
+// inkEnvelope bounds a fragment's children's ink: maxBottom[i] is the
+// lowest ink bottom of children[:i+1], minTop[i] the highest ink top of
+// children[i:]. Both are monotonic, so a page's children are found by
+// binary search, and painting a long document costs linear time rather
+// than pages × fragments.
+type inkEnvelope struct {
+	maxBottom, minTop []float64
+}
+
+// visibleChildren is the run of f's children that may paint on this page
+// (each still to be checked with visible).
+func (p *painter) visibleChildren(f *Frag) []*Frag {
+	e := f.ink
+	if e == nil || len(e.maxBottom) != len(f.Children) || math.IsInf(p.top, -1) {
+		return f.Children
+	}
+	lo := sort.Search(len(e.maxBottom), func(i int) bool { return e.maxBottom[i] >= p.top })
+	hi := sort.Search(len(e.minTop), func(i int) bool { return e.minTop[i] >= p.bottom })
+	if hi < lo {
+		hi = lo
+	}
+	return f.Children[lo:hi]
+}
+
 // visible reports whether f may paint anything on this page.
 func (p *painter) visible(f *Frag) bool {
 	return f.inkBottom >= p.top && f.inkTop < p.bottom
@@ -303,7 +331,7 @@ func (p *painter) withClips(clips []*Frag, keep int, paint func()) {
 // collect gathers f's positioned descendants that belong to f's context,
 // by z-index, with the clipping boxes on the way.
 func (p *painter) collect(f *Frag, clips []*Frag, neg, zero, pos *[]layered) {
-	for _, c := range f.Children {
+	for _, c := range p.visibleChildren(f) {
 		if c.Kind == FragText {
 			continue
 		}
@@ -333,7 +361,7 @@ func (p *painter) collect(f *Frag, clips []*Frag, neg, zero, pos *[]layered) {
 // blocks paints the backgrounds and borders of the in-flow, non-positioned
 // block-level descendants of f, in tree order.
 func (p *painter) blocks(f *Frag, top bool) {
-	for _, c := range f.Children {
+	for _, c := range p.visibleChildren(f) {
 		if c.Kind != FragBox || isPositionedFrag(c) || makesContext(c) || !p.visible(c) {
 			continue
 		}
@@ -355,7 +383,7 @@ func (p *painter) blocks(f *Frag, top bool) {
 // if it were a stacking context (CSS 2.1 Appendix E: after the blocks'
 // backgrounds, before the lines).
 func (p *painter) floats(f *Frag) {
-	for _, c := range f.Children {
+	for _, c := range p.visibleChildren(f) {
 		if c.Kind != FragBox || isPositionedFrag(c) || makesContext(c) || !p.visible(c) || c.Box == nil || c.Box.Inline {
 			continue
 		}
@@ -376,7 +404,7 @@ func (p *painter) floats(f *Frag) {
 // inlines paints the line boxes' content of f and its in-flow block
 // descendants.
 func (p *painter) inlines(f *Frag, top bool) {
-	for _, c := range f.Children {
+	for _, c := range p.visibleChildren(f) {
 		if !p.visible(c) {
 			continue
 		}
@@ -1143,7 +1171,7 @@ func (p *painter) outlines(f *Frag, root bool) {
 				p.borders(&os, x, y, ww, hh, ow, [4][2]float64{}, false)
 			}
 		}
-		for _, c := range f.Children {
+		for _, c := range p.visibleChildren(f) {
 			if c.Kind == FragText {
 				continue
 			}
@@ -1493,6 +1521,24 @@ func computeInk(f *Frag) {
 		computeInk(c)
 		t = math.Min(t, c.inkTop)
 		b = math.Max(b, c.inkBottom)
+	}
+	if len(f.Children) > manyChildren {
+		// The children's ink envelopes, for finding a page's children
+		// without walking them all (visibleChildren).
+		n := len(f.Children)
+		e := &inkEnvelope{maxBottom: make([]float64, n), minTop: make([]float64, n)}
+		mb, mt := math.Inf(-1), math.Inf(1)
+		for i, c := range f.Children {
+			mb = math.Max(mb, c.inkBottom)
+			e.maxBottom[i] = mb
+		}
+		for i := n - 1; i >= 0; i-- {
+			mt = math.Min(mt, f.Children[i].inkTop)
+			e.minTop[i] = mt
+		}
+		f.ink = e
+	} else {
+		f.ink = nil
 	}
 	if f.Kind == FragText && f.Text != nil {
 		// Glyphs may reach past the font's ascent and descent.

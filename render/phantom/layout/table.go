@@ -50,8 +50,17 @@ type tableState struct {
 	shared map[tableShareKey]*Box
 	// segs caches the boxes that paint collapsed border segments.
 	segs map[tableSegKey]*Box
+	// styles caches the painting copies' styles: boxes of one style share
+	// one copy (a style is 2 KB; a long table has many cells).
+	styles map[tableStyleKey]*style.Computed
 	// buf is scratch for collapsed border segments.
 	buf []tableBorderSeg
+}
+
+type tableStyleKey struct {
+	s              *style.Computed
+	noBg, noBorder bool
+	before         style.Break
 }
 
 type tablePaintKey struct {
@@ -99,7 +108,7 @@ func (l *layouter) tableState() *tableState {
 	if st, ok := l.tables.(*tableState); ok {
 		return st
 	}
-	st := &tableState{built: map[*Box]*tableBuilt{}, paint: map[tablePaintKey]*Box{}, shared: map[tableShareKey]*Box{}, segs: map[tableSegKey]*Box{}}
+	st := &tableState{built: map[*Box]*tableBuilt{}, paint: map[tablePaintKey]*Box{}, shared: map[tableShareKey]*Box{}, segs: map[tableSegKey]*Box{}, styles: map[tableStyleKey]*style.Computed{}}
 	l.tables = st
 	return st
 }
@@ -182,6 +191,18 @@ func (l *layouter) tableBuild(w *Box) *tableBuilt {
 			}
 		}
 	}
+	// Sized once: a long table's cells are too many to grow by appending.
+	nRows, nCells := 0, 0
+	for _, gb := range groups {
+		for _, rb := range gb.Children {
+			if rb.Kind == KindRow {
+				nRows++
+				nCells += len(rb.Children)
+			}
+		}
+	}
+	g.rows, tb.rows = make([]tableRow, 0, nRows), make([]*Box, 0, nRows)
+	g.cells, tb.cells = make([]tableCell, 0, nCells), make([]*Box, 0, nCells)
 	for _, gi := range tableSectionOrder(kinds) {
 		gb := groups[gi]
 		sec := tableSection{kind: kinds[gi], rowStart: len(g.rows), height: gb.Style.Height, border: tableBordersIn(gb.Style), collapsed: gb.Style.Visibility == "collapse"}
@@ -655,16 +676,21 @@ func (l *layouter) tablePaintBox(b *Box, k tablePaintKey) *Box {
 			return c
 		}
 	}
-	cs := new(style.Computed)
-	*cs = *s
-	cs.Background = bg
-	if k.noBorder {
-		for i := range cs.Border {
-			cs.Border[i] = style.Border{}
+	skey := tableStyleKey{s: s, noBg: k.noBg, noBorder: k.noBorder, before: before}
+	cs := st.styles[skey]
+	if cs == nil {
+		cs = new(style.Computed)
+		*cs = *s
+		cs.Background = bg
+		if k.noBorder {
+			for i := range cs.Border {
+				cs.Border[i] = style.Border{}
+			}
+			cs.Radius = [4]style.Radius{}
 		}
-		cs.Radius = [4]style.Radius{}
+		cs.BreakBefore = before
+		st.styles[skey] = cs
 	}
-	cs.BreakBefore = before
 	c := new(Box)
 	*c = *b
 	c.Style = cs

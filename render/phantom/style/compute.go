@@ -95,6 +95,8 @@ type computer struct {
 	stack    []ancEntry
 	clsBuf   []string
 	filter   ancestorFilter
+	// sib caches elements' positions among their siblings (siblings).
+	sib map[*html.Node]sibInfo
 }
 
 var computers = sync.Pool{New: func() any { return &computer{seen: map[Feature]bool{}} }}
@@ -117,6 +119,7 @@ func (cp *computer) release() {
 	cp.filter = ancestorFilter{}
 	cp.stack = cp.stack[:0]
 	cp.clsBuf = cp.clsBuf[:0]
+	cp.sib = nil // it holds the document's nodes
 	cp.opt = Options{}
 	computers.Put(cp)
 }
@@ -306,10 +309,73 @@ func (cp *computer) children(n *html.Node, e *elemStyle, depth int, hid bool) {
 type ancEntry struct {
 	tag, id  string
 	from, to int
+	node     *html.Node
+}
+
+// sibInfo is an element's position among its element siblings, all and
+// of its type, and their counts (for structural pseudo-classes).
+type sibInfo struct {
+	idx, n, tidx, tn int32
+}
+
+// siblings returns n's sibInfo, measuring all of its parent's element
+// children at once so that a long table's rows cost linear time
+// (cascadia counts the siblings again for each row).
+func (cp *computer) siblings(n *html.Node) sibInfo {
+	if si, ok := cp.sib[n]; ok {
+		return si
+	}
+	if cp.sib == nil {
+		cp.sib = map[*html.Node]sibInfo{}
+	}
+	p := n.Parent
+	if p == nil {
+		return sibInfo{idx: 1, n: 1, tidx: 1, tn: 1}
+	}
+	var count int32
+	types := map[string]int32{}
+	for c := p.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		count++
+		types[c.Data]++
+		cp.sib[c] = sibInfo{idx: count, tidx: types[c.Data]}
+	}
+	for c := p.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		si := cp.sib[c]
+		si.n, si.tn = count, types[c.Data]
+		cp.sib[c] = si
+	}
+	return cp.sib[n]
+}
+
+// matchNth reports whether element n meets every structural condition.
+func (cp *computer) matchNth(conds []nthCond, n *html.Node) bool {
+	if len(conds) == 0 {
+		return true
+	}
+	si := cp.siblings(n)
+	for _, c := range conds {
+		pos, total := si.idx, si.n
+		if c.ofType {
+			pos, total = si.tidx, si.tn
+		}
+		if c.last {
+			pos = total - pos + 1
+		}
+		if !c.matches(int(pos)) {
+			return false
+		}
+	}
+	return true
 }
 
 func (cp *computer) pushStack(n *html.Node) {
-	e := ancEntry{tag: n.Data, from: len(cp.clsBuf)}
+	e := ancEntry{tag: n.Data, from: len(cp.clsBuf), node: n}
 	for i := range n.Attr {
 		a := &n.Attr[i]
 		if a.Namespace != "" {
@@ -352,6 +418,9 @@ func (cp *computer) matchSimple(s *simpleSel, n *html.Node, id string) (matched,
 		if !found {
 			return false, true
 		}
+	}
+	if !cp.matchNth(c.nth, n) {
+		return false, true
 	}
 	budget := 4096
 	m := cp.matchUp(s, last-1, len(cp.stack)-1, &budget)
@@ -400,7 +469,7 @@ func (cp *computer) matchAncestor(c *simpleCompound, k int) bool {
 			return false
 		}
 	}
-	return true
+	return cp.matchNth(c.nth, a.node)
 }
 
 // alloc returns a fresh elemStyle from the current chunk.

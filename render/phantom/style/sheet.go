@@ -2,6 +2,7 @@ package style
 
 import (
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1129,8 +1130,9 @@ func (f *ancestorFilter) mayHave(h uint32) bool {
 	return f[h&0xfff] != 0 && f[h>>20&0xfff] != 0
 }
 
-// simpleSel is a selector of compounds of a tag, an id and classes,
-// joined by descendant (' ') and child ('>') combinators.
+// simpleSel is a selector of compounds of a tag, an id, classes and
+// structural pseudo-classes (:first-child, :nth-child(2n+1), :last-of-type
+// and the like), joined by descendant (' ') and child ('>') combinators.
 type simpleSel struct {
 	parts []simpleCompound // the last is the subject
 	combs []byte           // combs[i] joins parts[i] and parts[i+1]
@@ -1140,6 +1142,89 @@ type simpleCompound struct {
 	tag     string // "" for any
 	id      string
 	classes []string
+	nth     []nthCond
+}
+
+// nthCond is one structural pseudo-class: the element's 1-based position
+// among its element siblings (of its type when ofType; counted from the
+// end when last) is a·k + b for some k ≥ 0.
+type nthCond struct {
+	a, b         int
+	last, ofType bool
+}
+
+// structural maps the argument-less structural pseudo-classes to their
+// conditions (:only-child is first and last).
+var structural = map[string][]nthCond{
+	"first-child": {{b: 1}}, "last-child": {{b: 1, last: true}}, "only-child": {{b: 1}, {b: 1, last: true}},
+	"first-of-type": {{b: 1, ofType: true}}, "last-of-type": {{b: 1, last: true, ofType: true}},
+	"only-of-type": {{b: 1, ofType: true}, {b: 1, last: true, ofType: true}},
+}
+
+// nthFunctions are the structural pseudo-classes with an An+B argument.
+var nthFunctions = map[string]nthCond{
+	"nth-child": {}, "nth-last-child": {last: true}, "nth-of-type": {ofType: true}, "nth-last-of-type": {last: true, ofType: true},
+}
+
+// parseAnB reads An+B (CSS Syntax 3 §6): odd, even, an integer, or
+// a·n + b with optional signs, spaces around the sign.
+func parseAnB(s string) (a, b int, ok bool) {
+	s = strings.ToLower(strings.Join(strings.Fields(s), ""))
+	switch s {
+	case "odd":
+		return 2, 1, true
+	case "even":
+		return 2, 0, true
+	case "":
+		return 0, 0, false
+	}
+	num := func(t string) (int, bool) {
+		if t == "" || len(t) > 9 {
+			return 0, false
+		}
+		if t[0] == '+' || t[0] == '-' {
+			if len(t) == 1 {
+				return 0, false
+			}
+		}
+		v, err := strconv.Atoi(t)
+		return v, err == nil
+	}
+	i := strings.IndexByte(s, 'n')
+	if i < 0 {
+		v, ok := num(s)
+		return 0, v, ok
+	}
+	switch s[:i] {
+	case "", "+":
+		a = 1
+	case "-":
+		a = -1
+	default:
+		v, ok := num(s[:i])
+		if !ok {
+			return 0, 0, false
+		}
+		a = v
+	}
+	rest := s[i+1:]
+	if rest == "" {
+		return a, 0, true
+	}
+	if rest[0] != '+' && rest[0] != '-' {
+		return 0, 0, false
+	}
+	v, ok := num(rest)
+	return a, v, ok
+}
+
+// matches reports whether position pos (1-based) fits a·k + b, k ≥ 0.
+func (c nthCond) matches(pos int) bool {
+	d := pos - c.b
+	if c.a == 0 {
+		return d == 0
+	}
+	return d%c.a == 0 && d/c.a >= 0
 }
 
 // compileSimple compiles sel for phantom's matcher, or returns nil when it
@@ -1158,7 +1243,7 @@ func compileSimple(sel string) *simpleSel {
 			}
 		}
 	}
-	if sel == "" || strings.ContainsAny(sel, "[]():+~\\|,\"'") {
+	if sel == "" || strings.ContainsAny(sel, "[]~\\|,\"'") {
 		return nil
 	}
 	s := &simpleSel{}
@@ -1195,6 +1280,38 @@ func compileSimple(sel string) *simpleSel {
 				c.classes = append(c.classes, sel[i+1:j])
 			}
 			i = j
+		}
+		for i < len(sel) && sel[i] == ':' {
+			// A structural pseudo-class.
+			j := i + 1
+			for j < len(sel) && isNameByte(sel[j]) {
+				j++
+			}
+			name := strings.ToLower(sel[i+1 : j])
+			if conds, ok := structural[name]; ok && (j == len(sel) || sel[j] != '(') {
+				c.nth = append(c.nth, conds...)
+				i = j
+				continue
+			}
+			cond, ok := nthFunctions[name]
+			if !ok || j >= len(sel) || sel[j] != '(' {
+				return nil
+			}
+			k := strings.IndexByte(sel[j:], ')')
+			if k < 0 {
+				return nil
+			}
+			arg := sel[j+1 : j+k]
+			if strings.Contains(strings.ToLower(arg), " of ") {
+				return nil // :nth-child(An+B of S)
+			}
+			a, b, ok := parseAnB(arg)
+			if !ok {
+				return nil
+			}
+			cond.a, cond.b = a, b
+			c.nth = append(c.nth, cond)
+			i = j + k + 1
 		}
 		if i == start {
 			return nil

@@ -490,7 +490,7 @@ func TestSimpleMatcher(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("nothing checked")
 	}
-	for _, sel := range []string{"a[href]", "p:first-child", "a + b", "a ~ b", ".x\\:y", "a, b", ":root", "div >", "* *"} {
+	for _, sel := range []string{"a[href]", "p:hover", "a + b", "a ~ b", ".x\\:y", "a, b", ":root", "div >", "* *"} {
 		if s := compileSimple(sel); s != nil && sel != "* *" {
 			t.Errorf("%s compiled as simple", sel)
 		}

@@ -537,6 +537,19 @@ func (l *layouter) layoutReplacedBlock(b *Box, c cbox, f *flow) *Frag {
 		c = nc
 	}
 	ml, _, _ := blockWidths(s, c.w, bd, pd, w)
+	if b.Parent != nil && b.Parent.Style.TextAlignBlocks && !s.Margin[style.Left].IsAuto() && !s.Margin[style.Right].IsAuto() {
+		// -webkit-center and -webkit-right (<center>, align="center")
+		// align a block-level image too.
+		free := c.w - w - bd.h() - pd.h() - ml - marginOf(s, style.Right, c.w)
+		if free > 0 {
+			switch b.Parent.Style.TextAlign {
+			case style.AlignCenter:
+				ml += luHalf(free)
+			case style.AlignRight:
+				ml += free
+			}
+		}
+	}
 	fr.X = c.x + ml
 	fr.W, fr.H = w+bd.h()+pd.h(), h+bd.v()+pd.v()
 	f.strut.add(mt)

@@ -88,6 +88,9 @@ type Frag struct {
 	repeatHeader, repeatFooter *Frag
 	// flex is a flex container's line structure, for pagination.
 	flex *flexInfo
+	// splitRow marks a table row of one cell that pagination breaks
+	// inside (its cell's content), as a block.
+	splitRow bool
 	// ink is the children's ink envelope, when they are many (painting).
 	ink *inkEnvelope
 }

@@ -61,6 +61,10 @@ type pgEntry struct {
 	table *Frag
 	// name is the page name of what follows a forced break.
 	name string
+	// cellEnd is, for a candidate inside a table cell broken as a block,
+	// the bottom of the innermost such cell (0 with inCell false).
+	cellEnd float64
+	inCell  bool
 }
 
 const (
@@ -81,7 +85,9 @@ type pager struct {
 	firstName string
 	entries   []pgEntry
 	gaps      []gapAt
-	cum       []float64 // cumulative shift after each gap
+	// cells are the bottoms of the split table cells being walked.
+	cells []float64
+	cum   []float64 // cumulative shift after each gap
 }
 
 // paginate breaks the flow into pages and moves the fragments into
@@ -126,7 +132,7 @@ func (pg *pager) shiftAt(y float64, strict bool) float64 {
 // apply moves fragments into stitched coordinates.
 func (pg *pager) apply(f *Frag) {
 	d := pg.shiftAt(f.Y, false)
-	if f.Kind != FragBox || f.monolithic || (f.Box != nil && (f.Box.Kind == KindRow || f.Box.Inline)) {
+	if f.Kind != FragBox || f.monolithic || (f.Box != nil && (f.Box.Kind == KindRow && !f.splitRow || f.Box.Inline)) {
 		if f.Box != nil && f.Box.Kind == KindRow {
 			if before := pg.shiftAt(f.Y, true); before != d {
 				// A page breaks right above the row.
@@ -176,6 +182,18 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		return
 	}
 	b := f.Box
+	if b != nil && b.Kind == KindRow && !f.monolithic && !isAvoid(b.Style.BreakInside) {
+		if cell := singleCell(f); cell != nil {
+			// A row of one cell (an e-mail's layout table, say) breaks
+			// inside its cell as a block does, as Chromium breaks it; the
+			// row and the cell grow by the gaps.
+			f.splitRow, f.fixedH, cell.fixedH = true, false, false
+			pg.cells = append(pg.cells, cell.Y+cell.H)
+			pg.walk(cell, avoid, depth+1)
+			pg.cells = pg.cells[:len(pg.cells)-1]
+			return
+		}
+	}
 	if f.monolithic || (b != nil && (b.Kind == KindRow || b.Kind == KindReplaced || b.Inline)) {
 		pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: f.Y, bottom: f.Y + f.H})
 		return
@@ -249,6 +267,9 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		}
 		if prev != nil {
 			e := pgEntry{kind: entCand, y: candY, avoid: inner, prevEnd: prev.Y + prev.H}
+			if n := len(pg.cells); n > 0 {
+				e.cellEnd, e.inCell = pg.cells[n-1], true
+			}
 			if prev.Kind == FragBox && c.Kind == FragBox {
 				ba, bb := breakAfter(prev), breakBefore(c)
 				if isForced(ba) || isForced(bb) || pageName(c) != pageName(prev) {
@@ -274,9 +295,10 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 				}
 			}
 			pg.entries = append(pg.entries, e)
-		} else if b != nil && !b.isFlex() && (b.Parent == nil || !b.Parent.isFlex()) {
-			// (Chromium does not break between a flex container's or a
-			// flex item's padding and its first child: measured.)
+		} else if b != nil && !b.isFlex() && (b.Parent == nil || !b.Parent.isFlex()) && b.Kind != KindCell {
+			// (Chromium does not break between a flex container's, a flex
+			// item's or a table cell's padding and its first child:
+			// measured.)
 			bd := boxBorders(b.Style)
 			if bd[style.Top] > 0 || length(b.Style.Padding[style.Top], f.W, 0) > 0 {
 				pg.entries = append(pg.entries, pgEntry{kind: entCand, y: candY, avoid: inner, prevEnd: math.Inf(-1)})
@@ -300,6 +322,15 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		pg.walk(c, inner, depth+1)
 		prev = c
 	}
+	if any && b != nil && !f.fixedH {
+		// The box's block-end padding and border must fit on the page its
+		// content ends on: Chromium breaks before its last piece rather
+		// than leave them alone at the next page's top (measured on a
+		// table cell's bottom padding).
+		if end := boxBorders(b.Style)[style.Bottom] + length(b.Style.Padding[style.Bottom], f.W, 0); end > 0 {
+			pg.entries = append(pg.entries, pgEntry{kind: entUnit, top: f.Y + f.H - end, bottom: f.Y + f.H})
+		}
+	}
 	if b != nil && b.Style.Overflow != "visible" && b.Style.Overflow != "" {
 		pg.clip(start, f.Y+f.H)
 	}
@@ -312,6 +343,21 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	if f.fixedH {
 		pg.entries = append(pg.entries, pgEntry{kind: entFixedEnd, y: f.Y + f.H})
 	}
+}
+
+// singleCell is row fragment f's one cell when it has one and nothing but
+// decorations (part backgrounds, border segments) beside it, else nil.
+func singleCell(f *Frag) *Frag {
+	var cell *Frag
+	for _, c := range f.Children {
+		if c.Kind == FragBox && c.Box != nil && c.Box.Kind == KindCell {
+			if cell != nil || c.monolithic {
+				return nil
+			}
+			cell = c
+		}
+	}
+	return cell
 }
 
 // clip cuts the entries from start on (a clipping box's content) at the
@@ -447,13 +493,14 @@ func breakAfter(f *Frag) style.Break {
 // pgState is the filling state saved with each candidate, to restart from
 // it.
 type pgState struct {
-	g      float64
-	stack  int
-	nGaps  int
-	entry  int
-	avoid  int
-	y      float64
-	tables []*tableRun
+	g        float64
+	stack    int
+	nGaps    int
+	entry    int
+	avoid    int
+	y        float64
+	tables   []*tableRun
+	deferred []gapAt
 }
 
 // tableRun is a table with repeated parts that the filling is inside.
@@ -491,11 +538,17 @@ func (pg *pager) fill() ([]page, error) {
 	var fixedStack []float64
 	var cands []pgState
 	var tables []*tableRun
+	// deferred are gaps below the current position, added when the filling
+	// reaches them: a table cell broken inside keeps its block size, so a
+	// margin the break drops comes back at the cell's bottom (Chromium's
+	// rows are as tall as laid out before fragmentation; measured).
+	var deferred []gapAt
 	content := false
 	// breakAt ends the current page at flow position y (with the current
 	// gap g), starting the next page there (plus margin kept); the
 	// innermost table the break falls in repeats its footer on this page
 	// and its header on the next. prevEnd is where the box before y ends.
+	var carry *pgEntry // the candidate a break is taken at, if any
 	breakAt := func(y, margin, prevEnd float64, tbl *tableRun) error {
 		cur := &pages[len(pages)-1]
 		next := cur.start + cur.geom.flowH
@@ -520,6 +573,9 @@ func (pg *pager) fill() ([]page, error) {
 		}
 		pg.gaps = append(pg.gaps, gapAt{y - margin, d})
 		g += d
+		if e := carry; e != nil && margin == 0 && e.inCell && !math.IsInf(prevEnd, -1) && y-prevEnd > eps && e.cellEnd > y {
+			deferred = append(deferred, gapAt{e.cellEnd - 1.0/256, y - prevEnd})
+		}
 		if err := newPage(next); err != nil {
 			return err
 		}
@@ -540,6 +596,22 @@ func (pg *pager) fill() ([]page, error) {
 	}
 	for i := 0; i < len(pg.entries); i++ {
 		e := &pg.entries[i]
+		if len(deferred) > 0 {
+			pos := e.y
+			if e.kind == entUnit {
+				pos = e.top
+			}
+			kept := deferred[:0]
+			for _, dg := range deferred {
+				if dg.y <= pos {
+					pg.gaps = append(pg.gaps, dg)
+					g += dg.d
+				} else {
+					kept = append(kept, dg)
+				}
+			}
+			deferred = kept
+		}
 		cur := &pages[len(pages)-1]
 		end := cur.start + cur.geom.flowH
 		switch e.kind {
@@ -571,7 +643,7 @@ func (pg *pager) fill() ([]page, error) {
 			}
 			if ys > cur.start+eps {
 				cands = append(cands, pgState{g: g, stack: len(fixedStack), nGaps: len(pg.gaps), entry: i, avoid: e.avoid, y: e.y,
-					tables: append([]*tableRun(nil), tables...)})
+					tables: append([]*tableRun(nil), tables...), deferred: append([]gapAt(nil), deferred...)})
 			}
 		case entUnit:
 			top, bot := e.top+g, e.bottom+g
@@ -606,11 +678,15 @@ func (pg *pager) fill() ([]page, error) {
 				fixedStack = fixedStack[:min(c.stack, len(fixedStack))]
 				pg.gaps = pg.gaps[:c.nGaps]
 				tables = c.tables
+				deferred = c.deferred
 				var tbl *tableRun
 				if n := len(c.tables); n > 0 {
 					tbl = c.tables[n-1]
 				}
-				if err := breakAt(c.y, 0, pg.entries[c.entry].prevEnd, tbl); err != nil {
+				carry = &pg.entries[c.entry]
+				err := breakAt(c.y, 0, pg.entries[c.entry].prevEnd, tbl)
+				carry = nil
+				if err != nil {
 					return nil, err
 				}
 				i = c.entry
@@ -638,6 +714,7 @@ func (pg *pager) fill() ([]page, error) {
 			}
 		}
 	}
+	pg.gaps = append(pg.gaps, deferred...)
 	return pages, nil
 }
 

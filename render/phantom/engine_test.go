@@ -84,7 +84,7 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 		{`<style>.g{display:grid}</style><div class="g">a</div>`, []string{"display:grid"}},
 		{`<p>a</p><script>document.write("b")</script>`, []string{"script"}},
 		{`<canvas id="c"></canvas>`, []string{"element:canvas at canvas"}},
-		{`<div style="transform:rotate(2deg)">a</div>`, []string{"transform"}},
+		{`<div style="transform:rotateY(20deg)">a</div>`, []string{"transform"}},
 		{`<style>@font-face{font-family:X;src:url(data:font/woff2;base64,AAAA)}</style><p style="font-family:X">a</p>`, []string{"@font-face"}},
 		{`<style>@page{margin:20mm} @page :first{margin:20mm 60mm}</style><p>a</p>`, []string{"@page:width"}},
 		{`<style>@page{margin:10mm} @page :left{margin-left:30mm}</style><p>a</p>`, []string{"@page:width"}},

@@ -87,7 +87,7 @@ func loadCorpus(t testing.TB) []Document {
 }
 
 // TestCorpusContents checks what the corpus holds: at least 40 documents,
-// every starter, and hand-offs for grid and transforms; each one fills and wraps,
+// every starter, and hand-offs for grid and columns; each one fills and wraps,
 // and each template folder of the corpus with sample data passes the checks
 // a user's version must (the starters' own test checks theirs; a bare .html
 // file has no schema, and filling it proved it compiles).
@@ -124,7 +124,7 @@ func TestCorpusContents(t *testing.T) {
 			t.Errorf("starter %s is not in the corpus", st.Slug)
 		}
 	}
-	for _, n := range []string{"handoff-grid", "handoff-transform"} {
+	for _, n := range []string{"handoff-grid", "handoff-multicol"} {
 		if !names[n] {
 			t.Errorf("no hand-off document %s", n)
 		}

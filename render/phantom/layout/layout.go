@@ -371,5 +371,17 @@ func docWidth(f *Frag, depth int) float64 {
 	for _, c := range f.Children {
 		w = math.Max(w, docWidth(c, depth+1))
 	}
+	if f.Kind == FragBox && f.Box != nil && len(f.Box.Style.Transform) > 0 && f.Box.Parent != nil {
+		// A transform moves the box's overflow, and Chromium's print
+		// shrinks to what the transformed boxes reach.
+		m := fragTransform(f, 0, 0)
+		t := math.Inf(-1)
+		for _, x := range [2]float64{f.X, w} {
+			for _, y := range [2]float64{f.Y, f.Y + f.H} {
+				t = math.Max(t, m[0]*x+m[2]*y+m[4])
+			}
+		}
+		return t
+	}
 	return w
 }

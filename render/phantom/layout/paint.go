@@ -236,7 +236,7 @@ func makesContext(f *Frag) bool {
 		return false
 	}
 	s := f.Box.Style
-	if s.Opacity < 1 {
+	if s.Opacity < 1 || len(s.Transform) > 0 {
 		return true
 	}
 	if s.Position == style.Fixed {
@@ -267,9 +267,16 @@ func (p *painter) stackingContext(f *Frag, root bool) {
 		return
 	}
 	s := f.Box.Style
+	transformed := len(s.Transform) > 0 && !root && f.Kind == FragBox
+	if transformed {
+		p.op(draw.PushTransform{M: p.transformMatrix(f)})
+	}
 	opacity := s.Opacity < 1 && !root
 	if opacity {
 		if s.Opacity <= 0 {
+			if transformed {
+				p.op(draw.PopClip{})
+			}
 			return
 		}
 		p.op(draw.PushOpacity{Alpha: s.Opacity})
@@ -307,6 +314,45 @@ func (p *painter) stackingContext(f *Frag, root bool) {
 	if opacity {
 		p.op(draw.PopClip{})
 	}
+	if transformed {
+		p.op(draw.PopClip{})
+	}
+}
+
+// transformMatrix is f's transform in page coordinates.
+func (p *painter) transformMatrix(f *Frag) [6]float64 { return fragTransform(f, p.ox, p.oy) }
+
+// fragTransform is f's transform in coordinates offset by (dx, dy) from
+// the flow's: its functions composed in order about its transform-origin
+// (CSS Transforms 1 §6), percentages of its border box.
+func fragTransform(f *Frag, dx, dy float64) [6]float64 {
+	s := f.Box.Style
+	mul := func(m1, m2 [6]float64) [6]float64 {
+		return [6]float64{
+			m1[0]*m2[0] + m1[2]*m2[1], m1[1]*m2[0] + m1[3]*m2[1],
+			m1[0]*m2[2] + m1[2]*m2[3], m1[1]*m2[2] + m1[3]*m2[3],
+			m1[0]*m2[4] + m1[2]*m2[5] + m1[4], m1[1]*m2[4] + m1[3]*m2[5] + m1[5],
+		}
+	}
+	ox := dx + f.X + s.TransformOrigin[0].Resolve(f.W, 0)
+	oy := dy + f.Y + s.TransformOrigin[1].Resolve(f.H, 0)
+	m := [6]float64{1, 0, 0, 1, ox, oy}
+	for _, fn := range s.Transform {
+		var t [6]float64
+		switch fn.Kind {
+		case "translate":
+			t = [6]float64{1, 0, 0, 1, fn.X.Resolve(f.W, 0), fn.Y.Resolve(f.H, 0)}
+		case "rotate":
+			sin, cos := math.Sincos(fn.Angle)
+			t = [6]float64{cos, sin, -sin, cos, 0, 0}
+		case "skew":
+			t = [6]float64{1, math.Tan(fn.Angle2), math.Tan(fn.Angle), 1, 0, 0}
+		default: // matrix, scale
+			t = fn.M
+		}
+		m = mul(m, t)
+	}
+	return mul(m, [6]float64{1, 0, 0, 1, -ox, -oy})
 }
 
 func b2i(b bool) int {

@@ -1175,6 +1175,25 @@ func (st *state) apply(p propID, v []tok) bool {
 			return false
 		}
 		c.AlignSelf = a
+	case pTransform:
+		if kw1(v) == "none" {
+			c.Transform = nil
+			return true
+		}
+		fns, ok, flat := st.transform(v)
+		if !ok {
+			return false
+		}
+		if !flat {
+			st.report("transform") // 3D: Chromium's to print
+		}
+		c.Transform = fns
+	case pTransformOrigin:
+		o, ok := st.transformOrigin(v)
+		if !ok {
+			return false
+		}
+		c.TransformOrigin = o
 	case pRowGap, pColumnGap:
 		l, ok := st.lengthOf(v, allowPct, "normal")
 		if !ok {

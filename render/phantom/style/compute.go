@@ -1179,6 +1179,10 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.RowGap = src.RowGap
 	case pColumnGap:
 		c.ColumnGap = src.ColumnGap
+	case pTransform:
+		c.Transform = src.Transform
+	case pTransformOrigin:
+		c.TransformOrigin = src.TransformOrigin
 	}
 }
 
@@ -1617,6 +1621,7 @@ var initialComputed = Computed{
 	FlexShrink:        1,
 	FlexBasis:         Length{Unit: Auto},
 	RowGap:            Length{Unit: Normal},
+	TransformOrigin:   [2]Length{{V: 50, Unit: Percent}, {V: 50, Unit: Percent}},
 	ColumnGap:         Length{Unit: Normal},
 }
 

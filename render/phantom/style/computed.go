@@ -140,6 +140,16 @@ type Shadow struct {
 	Inset              bool
 }
 
+// TransformFn is one 2D transform function: Kind "matrix" (M), "translate"
+// (X, Y, lengths or percentages of the border box), "scale" (M[0], M[3]),
+// "rotate" (Angle, radians) or "skew" (Angle, Angle2, radians).
+type TransformFn struct {
+	Kind          string
+	X, Y          Length
+	M             [6]float64
+	Angle, Angle2 float64
+}
+
 // NumericVariant is a set of font-variant-numeric values, each an
 // OpenType feature: lnum, onum, pnum, tnum, frac, afrc, ordn, zero.
 type NumericVariant uint8
@@ -444,6 +454,11 @@ type Computed struct {
 	ObjectFit string // "fill", "contain", "cover", "none", "scale-down"
 	// AspectRatio is width/height, 0 for auto.
 	AspectRatio float64
+
+	// Transform is the 2D transform functions, in order (nil for none);
+	// TransformOrigin its origin's x and y in the border box.
+	Transform       []TransformFn
+	TransformOrigin [2]Length
 
 	// Flex container properties (CSS Flexbox 1).
 	FlexDirection FlexDirection

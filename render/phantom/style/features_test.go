@@ -48,9 +48,11 @@ func TestUnsupported(t *testing.T) {
 		{"grid", `#g { display: grid; grid-template-columns: 1fr 1fr; gap: 4px }`, `<div id=g>x</div>`, []string{"display:grid @ #g"}},
 		{"inline-grid", `i { display: inline-grid }`, `<i>x</i>`, []string{"display:inline-grid @ i"}},
 		{"float is laid out", `img { float: right } p { clear: both }`, `<img><p>x</p>`, nil},
-		{"transform", `.t { transform: rotate(3deg) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
+		{"2D transform is laid out", `.t { transform: rotate(3deg) translate(10px, -50%) scale(1.2); transform-origin: left top }`, `<p class=t>x</p>`, nil},
+		{"3D transform", `.t { transform: rotateY(30deg) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
 		{"transform none", `.t { transform: none }`, `<p class=t>x</p>`, nil},
-		{"transform through var", `:root { --r: rotate(3deg) } .t { transform: var(--r) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
+		{"3D transform through var", `:root { --r: perspective(100px) rotateX(3deg) } .t { transform: var(--r) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
+		{"individual transform property", `.t { rotate: 10deg }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
 		{"sticky", `th { position: sticky; top: 0 }`, `<table><tr><th>x</th></tr></table>`, []string{"position:sticky @ th"}},
 		{"font-face used", `@font-face { font-family: Brand; src: url(data:font/woff2;base64,AAAA) } h1 { font-family: Brand, sans-serif }`, `<h1>x</h1>`, []string{"@font-face @ Brand"}},
 		{"font-face unused", `@font-face { font-family: Brand; src: url(data:font/woff2;base64,AAAA) }`, `<h1>x</h1>`, nil},
@@ -129,8 +131,8 @@ func TestUASheetReportsNothing(t *testing.T) {
 // TestPseudoFeatures checks reports from ::before and ::after: those of a
 // pseudo-element that is generated, and no other.
 func TestPseudoFeatures(t *testing.T) {
-	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; transform: rotate(2deg) } .n::after { display: grid }</style><div class="c f n">x</div>`)
-	if got := fmt.Sprint(featureNames(r)); got != "[display:grid @ .n::after transform @ .f::before]" {
+	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; filter: blur(2px) } .n::after { display: grid }</style><div class="c f n">x</div>`)
+	if got := fmt.Sprint(featureNames(r)); got != "[display:grid @ .n::after filter @ .f::before]" {
 		t.Errorf("got %q", got)
 	}
 }

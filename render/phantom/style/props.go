@@ -141,6 +141,8 @@ const (
 	pAlignContent
 	pRowGap
 	pColumnGap
+	pTransform
+	pTransformOrigin
 	pSize // @page size
 	numProps
 )
@@ -233,6 +235,8 @@ var longhands = map[string]propID{
 	"align-self": pAlignSelf, "-webkit-align-self": pAlignSelf,
 	"align-content": pAlignContent, "-webkit-align-content": pAlignContent,
 	"row-gap": pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
+	"transform": pTransform, "-webkit-transform": pTransform, "-ms-transform": pTransform,
+	"transform-origin": pTransformOrigin, "-webkit-transform-origin": pTransformOrigin,
 }
 
 // propName is each longhand's canonical name, for diagnostics.
@@ -270,7 +274,7 @@ var silentProps = map[string]bool{
 	"image-rendering": true, "-webkit-text-size-adjust": true, "-moz-text-size-adjust": true,
 	"-ms-text-size-adjust": true, "text-size-adjust": true, "speak": true, "content-visibility": true,
 	"font-optical-sizing": true, "font-display": true, "isolation": true, "backface-visibility": true,
-	"-webkit-backface-visibility": true, "transform-origin": true, "transform-style": true, "transform-box": true,
+	"-webkit-backface-visibility": true, "transform-style": true, "transform-box": true,
 	"perspective-origin": true, "overflow-anchor": true, "overflow-clip-margin": true, "interactivity": true,
 	"view-transition-name": true, "view-transition-class": true, "anchor-name": true, "anchor-scope": true,
 	"container": true, "container-name": true, "container-type": true, "outline-offset-auto": true,
@@ -299,7 +303,7 @@ var silentPrefixes = []string{"transition", "animation", "scroll-", "overscroll-
 // featureProps are unimplemented properties reported under a stable name
 // of their own (rather than css:<property>) when they take effect.
 var featureProps = map[string]string{
-	"transform": "transform", "-webkit-transform": "transform", "translate": "transform", "rotate": "transform",
+	"translate": "transform", "rotate": "transform",
 	"scale": "transform", "perspective": "transform",
 	"filter": "filter", "-webkit-filter": "filter", "backdrop-filter": "filter", "-webkit-backdrop-filter": "filter",
 	"clip-path": "clip-path", "-webkit-clip-path": "clip-path",

@@ -211,11 +211,27 @@ type PushOpacity struct{ Alpha float64 }
 // in pixels) to what follows, until the matching PopClip. Used for SVG.
 type PushTransform struct{ M [6]float64 }
 
-func (Fill) isOp()          {}
-func (Stroke) isOp()        {}
-func (Text) isOp()          {}
-func (DrawImage) isOp()     {}
-func (PushClip) isOp()      {}
-func (PopClip) isOp()       {}
-func (PushOpacity) isOp()   {}
-func (PushTransform) isOp() {}
+// LinearGradient fills Path with colours that vary along the line from
+// (X0, Y0) to (X1, Y1): Stops at offsets from 0 to 1 in order, the end
+// colours extended past both ends. Colours are opaque.
+type LinearGradient struct {
+	Path           Path
+	X0, Y0, X1, Y1 float64
+	Stops          []GradientStop
+}
+
+// GradientStop is a colour at an offset along a gradient's line.
+type GradientStop struct {
+	Offset float64
+	Color  Color
+}
+
+func (LinearGradient) isOp() {}
+func (Fill) isOp()           {}
+func (Stroke) isOp()         {}
+func (Text) isOp()           {}
+func (DrawImage) isOp()      {}
+func (PushClip) isOp()       {}
+func (PopClip) isOp()        {}
+func (PushOpacity) isOp()    {}
+func (PushTransform) isOp()  {}

@@ -598,7 +598,7 @@ func (p *painter) decorations(f *Frag) {
 // background paints the background colour and image into the clip box.
 func (p *painter) background(f *Frag, s *style.Computed, x, y, w, h float64, bd edges, rr [4][2]float64) {
 	bg := &s.Background
-	if bg.Color.A == 0 && bg.Image == "" {
+	if bg.Color.A == 0 && bg.Image == "" && bg.Gradient == nil {
 		return
 	}
 	cx, cy, cw, ch := x, y, w, h
@@ -622,6 +622,125 @@ func (p *painter) background(f *Frag, s *style.Computed, x, y, w, h float64, bd 
 	if bg.Image != "" {
 		p.backgroundImage(f, s, x, y, w, h, bd, pd, cx, cy, cw, ch, cr)
 	}
+	if g := bg.Gradient; g != nil {
+		ox, oy, ow, oh := x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v()
+		switch bg.Origin {
+		case "border-box":
+			ox, oy, ow, oh = x, y, w, h
+		case "content-box":
+			ox, oy = ox+pd[style.Left], oy+pd[style.Top]
+			ow, oh = ow-pd.h(), oh-pd.v()
+		}
+		p.gradientTiles(g, bg.Repeat, ox, oy, ow, oh, cx, cy, cw, ch, cr)
+	}
+}
+
+// gradientTiles paints gradient g as the background image of positioning
+// area (ox, oy, ow, oh) in the clip box (cx, cy, cw, ch): one tile the
+// area's size, repeated over the clip box as repeat says (the border area
+// shows the next tiles, as in Chromium).
+func (p *painter) gradientTiles(g *style.Gradient, repeat string, ox, oy, ow, oh, cx, cy, cw, ch float64, cr [4][2]float64) {
+	tile, ok := linearGradient(g, ox, oy, ow, oh)
+	if !ok {
+		return
+	}
+	repX := repeat == "repeat" || repeat == "repeat-x" || repeat == ""
+	repY := repeat == "repeat" || repeat == "repeat-y" || repeat == ""
+	x0, x1 := ox, ox+ow
+	if repX {
+		x0 = ox - math.Ceil((ox-cx)/ow-1e-9)*ow
+		x1 = cx + cw
+	}
+	y0, y1 := oy, oy+oh
+	if repY {
+		y0 = oy - math.Ceil((oy-cy)/oh-1e-9)*oh
+		y1 = cy + ch
+	}
+	p.op(draw.PushClip{Path: roundedRectPath(cx, cy, cw, ch, cr)})
+	n := 0
+	for ty := y0; ty < y1-0.01; ty += oh {
+		for tx := x0; tx < x1-0.01; tx += ow {
+			if n++; n > maxTiles {
+				break
+			}
+			op := tile
+			dx, dy := tx-ox, ty-oy
+			op.X0, op.Y0, op.X1, op.Y1 = op.X0+dx, op.Y0+dy, op.X1+dx, op.Y1+dy
+			op.Path = rectPath(tx, ty, ow, oh)
+			p.op(op)
+		}
+	}
+	p.op(draw.PopClip{})
+}
+
+// linearGradient lays a linear-gradient() over the box (x, y, w, h) (CSS
+// Images 3 §3.1): the gradient line through the box's centre at the
+// gradient's angle, as long as the box's corners reach along it; stops
+// resolved along it (missing positions spread evenly, none before an
+// earlier one), and the shading's ends moved to the first and last stops.
+func linearGradient(g *style.Gradient, x, y, w, h float64) (draw.LinearGradient, bool) {
+	if w <= 0 || h <= 0 || len(g.Stops) < 2 {
+		return draw.LinearGradient{}, false
+	}
+	theta := g.Angle
+	if g.Corner {
+		// "to <corner>": perpendicular to the diagonal between the other
+		// two corners.
+		theta = math.Atan2(float64(g.CornerX)*h, -float64(g.CornerY)*w)
+	}
+	dx, dy := math.Sin(theta), -math.Cos(theta)
+	l := math.Abs(w*dx) + math.Abs(h*dy)
+	if l <= 0 {
+		return draw.LinearGradient{}, false
+	}
+	n := len(g.Stops)
+	pos := make([]float64, n)
+	set := make([]bool, n)
+	for i, s := range g.Stops {
+		if s.HasPos {
+			pos[i], set[i] = s.Pos.Resolve(l, 0)/l, true
+		}
+	}
+	if !set[0] {
+		pos[0], set[0] = 0, true
+	}
+	if !set[n-1] {
+		pos[n-1], set[n-1] = 1, true
+	}
+	for i := 1; i < n; i++ {
+		if set[i] && pos[i] < pos[i-1] {
+			pos[i] = pos[i-1]
+		}
+		if !set[i] {
+			j := i
+			for !set[j] {
+				j++
+			}
+			for k := i; k < j; k++ {
+				pos[k] = pos[i-1] + (pos[j]-pos[i-1])*float64(k-i+1)/float64(j-i+1)
+			}
+			for k := i; k < j; k++ {
+				set[k] = true
+			}
+		}
+		if pos[i] < pos[i-1] {
+			pos[i] = pos[i-1]
+		}
+	}
+	t0, t1 := pos[0], pos[n-1]
+	if t1-t0 < 1e-6 {
+		t1 = t0 + 1e-6
+	}
+	cx, cy := x+w/2, y+h/2
+	sx, sy := cx-dx*l/2, cy-dy*l/2
+	op := draw.LinearGradient{
+		X0: sx + dx*l*t0, Y0: sy + dy*l*t0,
+		X1: sx + dx*l*t1, Y1: sy + dy*l*t1,
+	}
+	for i, s := range g.Stops {
+		op.Stops = append(op.Stops, draw.GradientStop{Offset: (pos[i] - t0) / (t1 - t0), Color: s.Color})
+	}
+	return op, true
 }
 
 // borders paints the four borders as Blink's BoxBorderPainter does, since

@@ -312,6 +312,12 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 			if op != nil {
 				w.pushOpacity(op.Alpha, ops[k+1:])
 			}
+		case draw.LinearGradient:
+			w.gradient(&op)
+		case *draw.LinearGradient:
+			if op != nil {
+				w.gradient(op)
+			}
 		case draw.PopClip, *draw.PopClip:
 			w.pop()
 		}
@@ -606,6 +612,79 @@ func equalDash(a []float64, pa float64, b []float64, pb float64) bool {
 	return pa == pb
 }
 
+// gradient paints a linear gradient in its path: an axial shading (type
+// 2) whose function stitches one exponential interpolation per pair of
+// stops, extended past both ends.
+func (w *writer) gradient(g *draw.LinearGradient) {
+	if len(g.Stops) < 2 || len(g.Path) == 0 {
+		return
+	}
+	c := &w.c
+	w.pushClip(g.Path, false)
+	w.setAlpha(gsKey{1000, c.st.alpha.CA})
+	num := w.alloc()
+	b := append([]byte(nil), "<</ShadingType 2/ColorSpace/DeviceRGB/Extend[true true]/Coords["...)
+	for i, v := range [4]float64{g.X0, g.Y0, g.X1, g.Y1} {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = appendNum(b, v, 3)
+	}
+	b = append(b, "]/Function"...)
+	rgb := func(b []byte, col draw.Color) []byte {
+		b = append(b, '[')
+		for i, v := range [3]float64{col.R, col.G, col.B} {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = appendNum(b, v, 4)
+		}
+		return append(b, ']')
+	}
+	interp := func(b []byte, c0, c1 draw.Color) []byte {
+		b = append(b, "<</FunctionType 2/Domain[0 1]/N 1/C0"...)
+		b = rgb(b, c0)
+		b = append(b, "/C1"...)
+		b = rgb(b, c1)
+		return append(b, ">>"...)
+	}
+	st := g.Stops
+	if len(st) == 2 {
+		b = interp(b, st[0].Color, st[1].Color)
+	} else {
+		b = append(b, "<</FunctionType 3/Domain[0 1]/Functions["...)
+		for i := 0; i+1 < len(st); i++ {
+			b = interp(b, st[i].Color, st[i+1].Color)
+		}
+		b = append(b, "]/Bounds["...)
+		prev := 0.0
+		for i := 1; i+1 < len(st); i++ {
+			// Bounds must increase: a hard stop becomes a sliver.
+			v := math.Min(math.Max(st[i].Offset, prev+1e-5), 1)
+			prev = v
+			if i > 1 {
+				b = append(b, ' ')
+			}
+			b = appendNum(b, v, 5)
+		}
+		b = append(b, "]/Encode["...)
+		for i := 0; i+1 < len(st); i++ {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, "0 1"...)
+		}
+		b = append(b, "]>>"...)
+	}
+	b = append(b, ">>"...)
+	w.putObj(num, b)
+	c.op("/S")
+	c.b = appendInt(c.b, len(w.shadings))
+	c.op(" sh\n")
+	w.shadings = append(w.shadings, num)
+	w.pop()
+}
+
 func (w *writer) pushClip(p draw.Path, evenOdd bool) {
 	c := &w.c
 	if len(c.stack) >= maxDepth {
@@ -802,7 +881,7 @@ func paintsAtMostOne(ops []draw.Op) bool {
 	depth, paints := 0, 0
 	for _, op := range ops {
 		switch op.(type) {
-		case draw.Fill, *draw.Fill, draw.Stroke, *draw.Stroke, draw.Text, *draw.Text, draw.DrawImage, *draw.DrawImage:
+		case draw.Fill, *draw.Fill, draw.Stroke, *draw.Stroke, draw.Text, *draw.Text, draw.DrawImage, *draw.DrawImage, draw.LinearGradient, *draw.LinearGradient:
 			paints++
 			if paints > 1 {
 				return false

@@ -284,6 +284,16 @@ func (w *writer) writeResources() {
 		}
 		b = append(b, ">>"...)
 	}
+	if len(w.shadings) > 0 {
+		b = append(b, "/Shading<<"...)
+		for i, s := range w.shadings {
+			b = append(b, "/S"...)
+			b = appendInt(b, i)
+			b = append(b, ' ')
+			b = appendRef(b, s)
+		}
+		b = append(b, ">>"...)
+	}
 	if len(w.gstates) > 0 {
 		b = append(b, "/ExtGState<<"...)
 		for i, g := range w.gstates {

@@ -102,6 +102,8 @@ type writer struct {
 	gstates []gsKey
 	gsOf    map[gsKey]int
 	forms   []int // transparency group XObjects, by resource index
+	// shadings are the gradients' shading objects, by resource index.
+	shadings []int
 
 	c content
 }
@@ -136,7 +138,7 @@ func (w *writer) release() {
 	w.t3 = w.t3[:0]
 	clear(w.imageOf)
 	clear(w.gsOf)
-	w.fonts, w.images, w.gstates, w.forms = w.fonts[:0], w.images[:0], w.gstates[:0], w.forms[:0]
+	w.fonts, w.images, w.gstates, w.forms, w.shadings = w.fonts[:0], w.images[:0], w.gstates[:0], w.forms[:0], w.shadings[:0]
 	w.pageRefs = w.pageRefs[:0]
 	w.objs, w.stmN, w.stmO = w.objs[:0], w.stmN[:0], w.stmO[:0]
 	w.err = nil

@@ -1696,6 +1696,7 @@ func (st *state) bgPos(v []tok, x bool) (Length, bool) {
 // and further image layers are reported.
 func (st *state) applyBgImage(v []tok) bool {
 	b := &st.c.Background
+	b.Gradient = nil
 	img := ""
 	n := 0
 	for i, rest := 0, v; rest != nil; i++ {
@@ -1714,6 +1715,13 @@ func (st *state) applyBgImage(v []tok) bool {
 			}
 		case t.kind == tFunc && isImageFunc(t.k):
 			n++
+			if g, ok := st.linearGradient(t); ok && i == 0 && len(rest) == 0 && !st.isRootOrBody() {
+				// Painted when phantom is asked for; still reported, so
+				// the default gives the document to Chromium: the real
+				// templates that use gradients also use layouts phantom
+				// breaks across pages differently (docs/templates.md).
+				b.Gradient = g
+			}
 			if strings.Contains(t.k, "gradient") {
 				st.a.gradient = true
 			} else {
@@ -1724,6 +1732,9 @@ func (st *state) applyBgImage(v []tok) bool {
 		}
 	}
 	b.Image = img
+	if n != 1 || img != "" {
+		b.Gradient = nil
+	}
 	st.a.bgLayers = n > 1
 	return true
 }

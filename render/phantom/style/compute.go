@@ -1060,7 +1060,7 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 	case pBackgroundColor:
 		c.Background.Color, a.curBg = src.Background.Color, false
 	case pBackgroundImage:
-		c.Background.Image = src.Background.Image
+		c.Background.Image, c.Background.Gradient = src.Background.Image, src.Background.Gradient
 	case pBackgroundRepeat:
 		c.Background.Repeat = src.Background.Repeat
 	case pBackgroundPositionX:

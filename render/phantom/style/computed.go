@@ -335,9 +335,11 @@ type Counter struct {
 // layer (more layers are reported unsupported).
 type Background struct {
 	Color draw.Color
-	// Image is the url() of background-image, empty when none. Gradients
-	// are reported unsupported.
+	// Image is the url() of background-image, empty when none.
 	Image string
+	// Gradient is background-image's linear-gradient() when it is one of
+	// opaque colours (nil otherwise; other gradients are reported).
+	Gradient *Gradient
 	// Repeat: "repeat", "repeat-x", "repeat-y", "no-repeat".
 	Repeat string
 	// PositionX and PositionY: percentages or pixels.
@@ -350,6 +352,25 @@ type Background struct {
 	// Origin is the box Position and Size refer to: "padding-box" (the
 	// initial value), "border-box" or "content-box".
 	Origin string
+}
+
+// Gradient is a linear-gradient(): Angle is the gradient line's direction
+// in radians (0 up, clockwise), or Corner is set for "to <corner>" (Angle
+// then waits for the box's size: CornerX is -1 left or 1 right, CornerY -1
+// top or 1 bottom). Stops are in order, positions as written (HasPos false
+// where omitted).
+type Gradient struct {
+	Angle            float64
+	Corner           bool
+	CornerX, CornerY int
+	Stops            []GradientStop
+}
+
+// GradientStop is one colour stop.
+type GradientStop struct {
+	Color  draw.Color
+	Pos    Length
+	HasPos bool
 }
 
 // Computed is one element's computed style: what the cascade and

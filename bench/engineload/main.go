@@ -36,7 +36,7 @@ func main() {
 	perLevel := flag.Int("n", 200, "documents per measurement")
 	long := flag.Int("long", 10000, "phantom letters in the memory run (0 skips it)")
 	engines := flag.String("engines", "phantom,chromium", "engines to compare, the baseline last")
-	docs := flag.String("docs", "letter,invoice,statement", "starters to render with their sample data")
+	docs := flag.String("docs", "letter,invoice,statement", "starters to render with their sample data, or flex and float: the real-world corpus's Bootstrap 4 (flex) quote and Bootstrap 3 (float grid) invoice")
 	cpuprofile := flag.String("cpuprofile", "", "write CPU profiles of the whole process (node and load) during the phantom runs: one file per document, named by inserting the document before the extension (cpu.out gives cpu.letter.out)")
 	flag.Parse()
 
@@ -62,7 +62,15 @@ func main() {
 	fmt.Printf("%d documents per measurement; GOMAXPROCS %d\n\n", *perLevel, runtime.GOMAXPROCS(0))
 	fmt.Printf("%-10s %-9s %6s %9s %9s %9s %9s %9s %10s %11s\n", "document", "engine", "pages", "p50", "p95", "1 client", "2 clients", "4 clients", "CPU/doc", "memory")
 	for _, doc := range strings.Split(*docs, ",") {
-		c.do("POST", "/v1/templates/library/"+doc+"/copy", nil)
+		if file, ok := corpusDocs[doc]; ok {
+			html, err := os.ReadFile(filepath.Join("render", "phantom", "corpus", "realworld", file))
+			kit.Check(err)
+			c.do("POST", "/v1/templates", map[string]any{"name": doc, "slug": doc, "html": string(html),
+				"manifest": map[string]any{"pageSize": "A4"}, "sampleData": map[string]any{"n": "x y"}})
+			samples[doc] = map[string]any{"n": "x y"}
+		} else {
+			c.do("POST", "/v1/templates/library/"+doc+"/copy", nil)
+		}
 		results[doc] = map[string]figures{}
 		for _, engine := range names {
 			body := map[string]any{"templateId": doc, "data": samples[doc], "engine": engine}
@@ -121,6 +129,10 @@ func main() {
 		}
 	}
 }
+
+// corpusDocs are the documents of the real-world corpus the bench can
+// render besides the starters (run from the repository's root).
+var corpusDocs = map[string]string{"flex": "bootstrap4-flex-quote.html", "float": "bootstrap3-invoice.html"}
 
 // run generates count documents with clients in parallel and returns each
 // latency and the wall time.

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"math"
+	"sync"
 
 	"github.com/platen/platen/render/phantom/draw"
 	"github.com/platen/platen/render/phantom/style"
@@ -121,6 +122,16 @@ func (p *painter) blurred(key shadowKey, x, y, w, h, ext float64, inside func(px
 		p.op(draw.DrawImage{Image: done.img, Rect: draw.Rect{X: x, Y: y, W: done.w, H: done.h}})
 		return
 	}
+	if done, ok := sharedShadows.get(key); ok {
+		// Made for an earlier document: the same image, so the PDF
+		// writer's cache of compressed images serves it too.
+		if p.l.shadows == nil {
+			p.l.shadows = map[shadowKey]shadowImage{}
+		}
+		p.l.shadows[key] = done
+		p.op(draw.DrawImage{Image: done.img, Rect: draw.Rect{X: x, Y: y, W: done.w, H: done.h}})
+		return
+	}
 	for (w+2*ext)*(h+2*ext)*k*k > maxShadowPixels && k > 0.25 {
 		k /= 2
 	}
@@ -165,7 +176,42 @@ func (p *painter) blurred(key shadowKey, x, y, w, h, ext float64, inside func(px
 		p.l.shadows = map[shadowKey]shadowImage{}
 	}
 	p.l.shadows[key] = done
+	sharedShadows.put(key, done)
 	p.op(draw.DrawImage{Image: done.img, Rect: draw.Rect{X: x, Y: y, W: done.w, H: done.h}})
+}
+
+// sharedShadows keeps the blurred shadows' images across documents (a
+// template's shadows are the same in each of its documents): at most
+// maxSharedShadowPixels pixels, emptied when full.
+var sharedShadows shadowCache
+
+const maxSharedShadowPixels = 8 << 20
+
+type shadowCache struct {
+	mu     sync.Mutex
+	m      map[shadowKey]shadowImage
+	pixels int
+}
+
+func (c *shadowCache) get(k shadowKey) (shadowImage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.m[k]
+	return s, ok
+}
+
+func (c *shadowCache) put(k shadowKey, s shadowImage) {
+	n := s.img.Width * s.img.Height
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.pixels+n > maxSharedShadowPixels {
+		c.m, c.pixels = map[shadowKey]shadowImage{}, 0
+	}
+	if n > maxSharedShadowPixels {
+		return
+	}
+	c.m[k] = s
+	c.pixels += n
 }
 
 // gaussBlur blurs v (w × h) in place by about a Gaussian of standard

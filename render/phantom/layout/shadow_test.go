@@ -50,3 +50,30 @@ func TestShadowsShareImagesAndKeepToTheirBudget(t *testing.T) {
 		t.Fatalf("got %v, want ErrTooManyShadowPixels", err)
 	}
 }
+
+// TestShadowImagesOutliveTheirDocument: a template's blurred shadows are
+// made once and drawn from the same image in each of its documents, so
+// the PDF writer compresses them once too.
+func TestShadowImagesOutliveTheirDocument(t *testing.T) {
+	doc := `<div style="width:120px;height:40px;box-shadow:0 2px 9px rgba(0,0,0,.4)">a</div>`
+	images := func() []*draw.Image {
+		d, err := layoutString(t, doc, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []*draw.Image
+		for _, op := range d.Pages[0].Ops {
+			if di, ok := op.(draw.DrawImage); ok {
+				out = append(out, di.Image)
+			}
+		}
+		return out
+	}
+	first, second := images(), images()
+	if len(first) != 1 || len(second) != 1 {
+		t.Fatalf("%d and %d shadow images, want one each", len(first), len(second))
+	}
+	if first[0] != second[0] {
+		t.Error("the second document made its shadow image again")
+	}
+}

@@ -29,8 +29,8 @@ import (
 // answer carries internal detail, and that the node's process tree (the
 // node and the Chromium it started) is idle again within 2 s of the
 // refusal. At the end the node's RSS is within 100 MB of what it was before
-// the first input, and every document of the second organisation completed
-// within 2 s.
+// the first input, and every document of the second organisation completed,
+// none starved (bystanderBound).
 func TestHostileInputEndsWithItsRefusal(t *testing.T) {
 	tier.Full(t, "runs a node process and sends it hostile input")
 	// A node without the race detector: its CPU and memory are what is
@@ -293,7 +293,7 @@ func (b *bystander) generate(engine string) {
 		b.failures = append(b.failures, fmt.Sprintf("%s: %v", engine, err))
 	case r.Status != 201 || r.Data()["status"] != "completed":
 		b.failures = append(b.failures, fmt.Sprintf("%s: %s", engine, r))
-	case took > 2*time.Second:
+	case took > bystanderBound:
 		b.failures = append(b.failures, fmt.Sprintf("%s: completed in %s", engine, took.Round(time.Millisecond)))
 	}
 	b.took = append(b.took, took)
@@ -339,8 +339,17 @@ func (b *bystander) stop() {
 	<-b.finished
 }
 
+// bystanderBound is how long a bystander's document may take: far above
+// its usual tens of milliseconds, far below the 60 s render budget an
+// attacker could otherwise hold it for. A Chromium document made while the
+// attacker's Chromium document is being refused waits for it, about 2 s on
+// a 2-core machine (measured 2.07 to 2.66 s, at this commit and at the one
+// before this session's changes), so a tighter bound measures the machine,
+// not the node; the spread is logged.
+const bystanderBound = 10 * time.Second
+
 // check fails the test for every document of the bystander's that failed
-// or took over 2 s, and logs the spread of the times.
+// or took over bystanderBound, and logs the spread of the times.
 func (b *bystander) check(t *testing.T) {
 	t.Helper()
 	for _, f := range b.failures {

@@ -229,21 +229,8 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		mt = 0 // cleared: the border edge sits on the floats' bottom
 	}
 	if bfc && !b.Inline && !b.outOfFlow() && forceW < 0 {
-		st := f.strut
-		st.add(mt)
-		f.placeAdjoiningAt(f.y + st.sum())
-	}
-	if bfc && !b.Inline && !b.outOfFlow() && forceW < 0 && f.ex != nil && len(f.ex.floats) > 0 {
 		// A formatting context root sits beside the floats, or below.
-		st := f.strut
-		st.add(mt)
-		y0 := f.y + st.sum()
-		nc, ny := l.avoidFloats(c, f, y0, specifiedOuterWidth(s, c.w))
-		if ny > y0 {
-			f.resolve()
-			f.y = ny - mt
-		}
-		c = nc
+		c = l.besideFloats(c, f, mt, specifiedOuterWidth(s, c.w))
 	}
 	ml, _, cw := blockWidths(s, c.w, bd, pd, forceW)
 	switch {
@@ -456,23 +443,7 @@ func (l *layouter) layoutTableBlock(b *Box, c cbox, f *flow) *Frag {
 	if l.clearance(b, f, mt) {
 		mt = 0
 	}
-	{
-		st := f.strut
-		st.add(mt)
-		f.placeAdjoiningAt(f.y + st.sum())
-	}
-	if f.ex != nil && len(f.ex.floats) > 0 {
-		// A table sits beside the floats, or below.
-		st := f.strut
-		st.add(mt)
-		y0 := f.y + st.sum()
-		nc, ny := l.avoidFloats(c, f, y0, 0)
-		if ny > y0 {
-			f.resolve()
-			f.y = ny - mt
-		}
-		c = nc
-	}
+	c = l.besideFloats(c, f, mt, 0) // a table sits beside the floats, or below
 	fr := l.layoutTable(b, c.w, c.h)
 	ml, mr := marginOf(s, style.Left, c.w), marginOf(s, style.Right, c.w)
 	free := c.w - fr.W - ml - mr
@@ -519,23 +490,8 @@ func (l *layouter) layoutReplacedBlock(b *Box, c cbox, f *flow) *Frag {
 	if l.clearance(b, f, mt) {
 		mt = 0
 	}
-	{
-		st := f.strut
-		st.add(mt)
-		f.placeAdjoiningAt(f.y + st.sum())
-	}
-	if f.ex != nil && len(f.ex.floats) > 0 {
-		// A block-level image sits beside the floats, or below.
-		st := f.strut
-		st.add(mt)
-		y0 := f.y + st.sum()
-		nc, ny := l.avoidFloats(c, f, y0, w+bd.h()+pd.h()+marginOf(s, style.Left, c.w)+marginOf(s, style.Right, c.w))
-		if ny > y0 {
-			f.resolve()
-			f.y = ny - mt
-		}
-		c = nc
-	}
+	// A block-level image sits beside the floats, or below.
+	c = l.besideFloats(c, f, mt, w+bd.h()+pd.h()+marginOf(s, style.Left, c.w)+marginOf(s, style.Right, c.w))
 	ml, _, _ := blockWidths(s, c.w, bd, pd, w)
 	if b.Parent != nil && b.Parent.Style.TextAlignBlocks && !s.Margin[style.Left].IsAuto() && !s.Margin[style.Right].IsAuto() {
 		// -webkit-center and -webkit-right (<center>, align="center")

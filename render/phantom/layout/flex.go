@@ -804,10 +804,6 @@ func (fc *flexContainer) stretch(it *flexItem, ln *flexLine) {
 		}
 		return
 	}
-	if it.fr.H == h+it.bd.v()+it.pd.v() && (fc.l.flexNest > maxFlexRelayoutNest || !heightMatters(it.b)) {
-		it.fr.fixedH = true
-		return
-	}
 	fc.relayout(it, it.frW, h)
 }
 

@@ -217,6 +217,28 @@ func (l *layouter) positionFloat(b *Box, fr *Frag, mw, mh float64, c cbox, f *fl
 	return fr
 }
 
+// besideFloats places a box that must not overlap floats (a formatting
+// context root, a table, a block image), whose top margin is mt and margin
+// box need wide (0 when its width is auto), in flow f: the floats waiting
+// for the position are placed at its border edge, the flow moves down
+// below floats when the box does not fit beside them, and the containing
+// block beside them is returned.
+func (l *layouter) besideFloats(c cbox, f *flow, mt, need float64) cbox {
+	st := f.strut
+	st.add(mt)
+	y0 := f.y + st.sum()
+	f.placeAdjoiningAt(y0)
+	if f.ex == nil || len(f.ex.floats) == 0 {
+		return c
+	}
+	nc, ny := l.avoidFloats(c, f, y0, need)
+	if ny > y0 {
+		f.resolve()
+		f.y = ny - mt
+	}
+	return nc
+}
+
 // avoidFloats is the containing block a box that establishes a formatting
 // context gets beside f's floats at its top y: the widest room at y for a
 // box of width need (its specified margin box width, or 0 when auto),

@@ -103,14 +103,7 @@ func (p *painter) backgroundImage(f *Frag, s *style.Computed, x, y, w, h float64
 	if img == nil {
 		return
 	}
-	ox, oy, ow, oh := x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v()
-	switch bg.Origin {
-	case "border-box":
-		ox, oy, ow, oh = x, y, w, h
-	case "content-box":
-		ox, oy = ox+pd[style.Left], oy+pd[style.Top]
-		ow, oh = ow-pd.h(), oh-pd.v()
-	}
+	ox, oy, ow, oh := originBox(bg, x, y, w, h, bd, pd)
 	if ow <= 0 || oh <= 0 {
 		return
 	}
@@ -207,4 +200,16 @@ func (p *painter) backgroundImage(f *Frag, s *style.Computed, x, y, w, h float64
 		}
 	}
 	p.op(draw.PopClip{})
+}
+
+// originBox is a background's positioning area (background-origin) in the
+// border box (x, y, w, h) with borders bd and padding pd.
+func originBox(bg *style.Background, x, y, w, h float64, bd, pd edges) (ox, oy, ow, oh float64) {
+	switch bg.Origin {
+	case "border-box":
+		return x, y, w, h
+	case "content-box":
+		return x + bd[style.Left] + pd[style.Left], y + bd[style.Top] + pd[style.Top], w - bd.h() - pd.h(), h - bd.v() - pd.v()
+	}
+	return x + bd[style.Left], y + bd[style.Top], w - bd.h(), h - bd.v()
 }

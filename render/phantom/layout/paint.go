@@ -623,14 +623,7 @@ func (p *painter) background(f *Frag, s *style.Computed, x, y, w, h float64, bd 
 		p.backgroundImage(f, s, x, y, w, h, bd, pd, cx, cy, cw, ch, cr)
 	}
 	if g := bg.Gradient; g != nil {
-		ox, oy, ow, oh := x+bd[style.Left], y+bd[style.Top], w-bd.h(), h-bd.v()
-		switch bg.Origin {
-		case "border-box":
-			ox, oy, ow, oh = x, y, w, h
-		case "content-box":
-			ox, oy = ox+pd[style.Left], oy+pd[style.Top]
-			ow, oh = ow-pd.h(), oh-pd.v()
-		}
+		ox, oy, ow, oh := originBox(bg, x, y, w, h, bd, pd)
 		p.gradientTiles(g, bg.Repeat, ox, oy, ow, oh, cx, cy, cw, ch, cr)
 	}
 }

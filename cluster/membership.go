@@ -182,10 +182,12 @@ func (e *memberEvents) set(n *memberlist.Node, alive bool) {
 			list = append(list, Member{ID: id, Addr: meta.Actors, Run: meta.Run})
 		}
 	}
-	m.mu.Unlock()
 	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	// The placement changes under the member table's lock, so whoever sees
+	// a member in Members also finds it placed.
 	before := m.placement.Members()
 	m.placement.SetMembers(list)
+	m.mu.Unlock()
 	// A change of load alone moves nothing.
 	if m.onChange != nil && !slices.Equal(before, m.placement.Members()) {
 		m.onChange()

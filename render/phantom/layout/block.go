@@ -321,6 +321,8 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	nMarkers := len(l.markers)
 	if b.isFlex() {
 		l.layoutFlex(b, fr, inner, &g, ch, c.h)
+	} else if b.isGrid() {
+		l.layoutGrid(b, fr, inner, &g, ch, c.h)
 	} else if b.InlineContent {
 		l.layoutInline(b, fr, inner, &g)
 	} else {
@@ -689,8 +691,8 @@ func (l *layouter) layoutAtomic(b *Box, avail, cbH float64) (fr *Frag, mw, mh, b
 	fr.translate(0, 0)
 	mw, mh = ml+fr.W+mr, mt+fr.H+mb
 	baseline = mh
-	if b.isFlex() {
-		// A flex container's baseline is its first item's.
+	if b.isFlexOrGrid() {
+		// A flex or grid container's baseline is its first item's.
 		if y, ok := firstBaseline(fr); ok {
 			baseline = y
 		}

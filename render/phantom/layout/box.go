@@ -180,8 +180,8 @@ func (b *Box) establishesBFC() bool {
 	case style.DisplayFlex, style.DisplayGrid, style.DisplayInlineFlex, style.DisplayInlineGrid:
 		return true
 	}
-	if b.Parent != nil && b.Parent.isFlex() {
-		return true // a flex item
+	if b.Parent != nil && b.Parent.isFlexOrGrid() {
+		return true // a flex or grid item
 	}
 	return b.Parent == nil
 }

@@ -611,8 +611,8 @@ func (b *builder) fixup(box *Box) {
 			hasBlock = true
 		}
 	}
-	if hasInline && box.isFlex() {
-		hasBlock = true // a flex container's text runs are anonymous items
+	if hasInline && box.isFlexOrGrid() {
+		hasBlock = true // a flex or grid container's text runs are anonymous items
 	}
 	if !hasBlock {
 		box.InlineContent = hasInline

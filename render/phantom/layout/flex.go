@@ -30,13 +30,7 @@ type flexInfo struct {
 // flexItem is one in-flow child of a flex container during layout. Sizes
 // are content-box sizes unless said otherwise.
 type flexItem struct {
-	b      *Box
-	s      *style.Computed
-	bd, pd edges
-	// m are the margins by physical side, auto ones as zero; auto says
-	// which are auto.
-	m    [4]float64
-	auto [4]bool
+	itemBox
 
 	base, hypo       float64
 	minMain, maxMain float64
@@ -53,6 +47,32 @@ type flexItem struct {
 	// ascent is the baseline's distance from the margin box's cross-start
 	// edge, for baseline alignment.
 	ascent float64
+}
+
+// itemBox is what flex and grid layout keep of one item's box.
+type itemBox struct {
+	b      *Box
+	s      *style.Computed
+	bd, pd edges
+	// m are the margins by physical side, auto ones as zero; auto says
+	// which are auto.
+	m    [4]float64
+	auto [4]bool
+}
+
+// newItemBox reads an item's borders, padding and margins, percentages
+// against the container's content width cw.
+func newItemBox(b *Box, cw float64) itemBox {
+	s := b.Style
+	it := itemBox{b: b, s: s, bd: boxBorders(s), pd: boxPadding(s, cw)}
+	for side := 0; side < 4; side++ {
+		if s.Margin[side].IsAuto() {
+			it.auto[side] = true
+		} else {
+			it.m[side] = marginOf(s, side, cw)
+		}
+	}
+	return it
 }
 
 // flexContainer is one flex container's layout state.
@@ -288,15 +308,7 @@ func gapOf(v style.Length, base float64) float64 {
 
 func (fc *flexContainer) newItem(b *Box) *flexItem {
 	s := b.Style
-	cw := fc.inner.w
-	it := &flexItem{b: b, s: s, bd: boxBorders(s), pd: boxPadding(s, cw), frW: -1, frH: -1}
-	for side := 0; side < 4; side++ {
-		if s.Margin[side].IsAuto() {
-			it.auto[side] = true
-		} else {
-			it.m[side] = marginOf(s, side, cw)
-		}
-	}
+	it := &flexItem{itemBox: newItemBox(b, fc.inner.w), frW: -1, frH: -1}
 	it.align = s.AlignSelf
 	if it.align == style.AxAuto {
 		it.align = fc.s.AlignItems
@@ -453,7 +465,7 @@ func (fc *flexContainer) measureColumn(it *flexItem) {
 		return
 	}
 	w := fc.crossWidth(it)
-	it.fr = fc.l.flexItemFrag(it, fc.inner, w, -1)
+	it.fr = fc.l.itemFrag(&it.itemBox, fc.inner, w, -1)
 	it.frW = w
 	it.frH = it.fr.H - it.bd.v() - it.pd.v()
 }
@@ -553,9 +565,9 @@ func (fc *flexContainer) resolveFlexible(ln *flexLine, mainSize float64) {
 	}
 }
 
-// flexItemFrag lays out an item at content width w and height h (-1:
-// free) in the container's content box c.
-func (l *layouter) flexItemFrag(it *flexItem, c cbox, w, h float64) *Frag {
+// itemFrag lays out a flex or grid item at content width w and height h
+// (-1: free) in containing block c.
+func (l *layouter) itemFrag(it *itemBox, c cbox, w, h float64) *Frag {
 	b := it.b
 	switch b.Kind {
 	case KindReplaced:
@@ -591,7 +603,7 @@ func (fc *flexContainer) layoutAtMain(it *flexItem) {
 		fc.relayout(it, it.frW, it.target)
 		return
 	}
-	it.fr = l.flexItemFrag(it, fc.inner, it.target, -1)
+	it.fr = l.itemFrag(&it.itemBox, fc.inner, it.target, -1)
 	it.frW, it.frH = it.target, -1
 }
 
@@ -606,7 +618,7 @@ func (fc *flexContainer) relayout(it *flexItem, w, h float64) {
 		it.frH = h
 		return
 	}
-	it.fr = fc.l.flexItemFrag(it, fc.inner, w, h)
+	it.fr = fc.l.itemFrag(&it.itemBox, fc.inner, w, h)
 	it.frW, it.frH = w, h
 }
 
@@ -792,7 +804,7 @@ func (fc *flexContainer) stretch(it *flexItem, ln *flexLine) {
 		if it.b.Kind == KindReplaced || w == it.frW {
 			return
 		}
-		it.fr = fc.l.flexItemFrag(it, fc.inner, w, it.frH)
+		it.fr = fc.l.itemFrag(&it.itemBox, fc.inner, w, it.frH)
 		it.frW = w
 		return
 	}

@@ -22,6 +22,8 @@ func (l *layouter) intrinsicWidths(b *Box) (minW, maxW float64) {
 		minW, maxW = l.tableIntrinsicWidths(b)
 	case b.isFlex():
 		minW, maxW = l.flexIntrinsic(b)
+	case b.isGrid():
+		minW, maxW = l.gridIntrinsic(b)
 	case b.InlineContent:
 		minW, maxW = l.inlineIntrinsic(b)
 	default:

@@ -295,7 +295,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 				}
 			}
 			pg.entries = append(pg.entries, e)
-		} else if b != nil && !b.isFlex() && (b.Parent == nil || !b.Parent.isFlex()) && b.Kind != KindCell {
+		} else if b != nil && !b.isFlexOrGrid() && (b.Parent == nil || !b.Parent.isFlexOrGrid()) && b.Kind != KindCell {
 			// (Chromium does not break between a flex container's, a flex
 			// item's or a table cell's padding and its first child:
 			// measured.)

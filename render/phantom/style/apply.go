@@ -1194,6 +1194,63 @@ func (st *state) apply(p propID, v []tok) bool {
 			return false
 		}
 		c.TransformOrigin = o
+	case pGridTemplateColumns, pGridTemplateRows:
+		tl, ok := st.trackList(v)
+		if !ok {
+			return false
+		}
+		if p == pGridTemplateColumns {
+			c.GridTemplateColumns = tl
+		} else {
+			c.GridTemplateRows = tl
+		}
+	case pGridTemplateAreas:
+		a, ok := gridAreas(v)
+		if !ok {
+			return false
+		}
+		c.GridTemplateAreas = a
+	case pGridAutoColumns, pGridAutoRows:
+		ts, ok := st.autoTracks(v)
+		if !ok {
+			return false
+		}
+		if p == pGridAutoColumns {
+			c.GridAutoColumns = ts
+		} else {
+			c.GridAutoRows = ts
+		}
+	case pGridAutoFlow:
+		f, ok := gridFlow(v)
+		if !ok {
+			return false
+		}
+		c.GridAutoFlow = f
+	case pGridRowStart, pGridRowEnd, pGridColumnStart, pGridColumnEnd:
+		g, ok := gridLine(v)
+		if !ok {
+			return false
+		}
+		switch p {
+		case pGridRowStart:
+			c.GridRowStart = g
+		case pGridRowEnd:
+			c.GridRowEnd = g
+		case pGridColumnStart:
+			c.GridColumnStart = g
+		default:
+			c.GridColumnEnd = g
+		}
+	case pJustifyItems, pJustifySelf:
+		a, ok := parseJustify(v, p == pJustifyItems)
+		if !ok {
+			return false
+		}
+		if p == pJustifyItems {
+			c.JustifyItems = a
+		} else {
+			c.JustifySelf = a
+		}
 	case pRowGap, pColumnGap:
 		l, ok := st.lengthOf(v, allowPct, "normal")
 		if !ok {

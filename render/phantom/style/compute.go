@@ -1179,6 +1179,30 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.RowGap = src.RowGap
 	case pColumnGap:
 		c.ColumnGap = src.ColumnGap
+	case pGridTemplateColumns:
+		c.GridTemplateColumns = src.GridTemplateColumns
+	case pGridTemplateRows:
+		c.GridTemplateRows = src.GridTemplateRows
+	case pGridTemplateAreas:
+		c.GridTemplateAreas = src.GridTemplateAreas
+	case pGridAutoColumns:
+		c.GridAutoColumns = src.GridAutoColumns
+	case pGridAutoRows:
+		c.GridAutoRows = src.GridAutoRows
+	case pGridAutoFlow:
+		c.GridAutoFlow = src.GridAutoFlow
+	case pGridRowStart:
+		c.GridRowStart = src.GridRowStart
+	case pGridRowEnd:
+		c.GridRowEnd = src.GridRowEnd
+	case pGridColumnStart:
+		c.GridColumnStart = src.GridColumnStart
+	case pGridColumnEnd:
+		c.GridColumnEnd = src.GridColumnEnd
+	case pJustifyItems:
+		c.JustifyItems = src.JustifyItems
+	case pJustifySelf:
+		c.JustifySelf = src.JustifySelf
 	case pTransform:
 		c.Transform = src.Transform
 	case pTransformOrigin:
@@ -1332,12 +1356,6 @@ func resolveAlign(k alignKw, rtl bool) (TextAlign, bool) {
 func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyle, st *state) {
 	c := &e.c
 	where := func(p propID) string { return cp.where(cp.win[p].src, n) }
-	switch c.Display {
-	case DisplayGrid:
-		cp.report(Feature{"display:grid", where(pDisplay)})
-	case DisplayInlineGrid:
-		cp.report(Feature{"display:inline-grid", where(pDisplay)})
-	}
 	switch st.a.display {
 	case "-webkit-box", "-webkit-inline-box":
 		// The legacy box model (-webkit-box-flex, -orient, -pack,
@@ -1618,6 +1636,7 @@ var initialComputed = Computed{
 	Widows:            2,
 	ObjectFit:         "fill",
 	AlignSelf:         AxAuto,
+	JustifySelf:       AxAuto,
 	FlexShrink:        1,
 	FlexBasis:         Length{Unit: Auto},
 	RowGap:            Length{Unit: Normal},

@@ -497,4 +497,16 @@ type Computed struct {
 	FlexGrow, FlexShrink float64
 	FlexBasis            Length
 	Order                int
+
+	// Grid container properties (CSS Grid Layout 1): nil templates and
+	// areas are none, nil auto tracks auto.
+	GridTemplateColumns, GridTemplateRows *TrackList
+	GridTemplateAreas                     *GridAreas
+	GridAutoColumns, GridAutoRows         []TrackSize
+	GridAutoFlow                          GridFlow
+	// Grid item properties: the lines of the item's area.
+	GridRowStart, GridRowEnd, GridColumnStart, GridColumnEnd GridLine
+	// JustifyItems is the items' default JustifySelf; JustifySelf is
+	// AxAuto to follow it.
+	JustifyItems, JustifySelf AxisAlign
 }

@@ -42,11 +42,12 @@ func TestUnsupported(t *testing.T) {
 		{"inline-flex is laid out", ``, `<span style="display: inline-flex; -webkit-justify-content: space-between">x</span>`, nil},
 		{"legacy -webkit-box", `.b { display: -webkit-box; -webkit-box-orient: vertical }`, `<div class=b>x</div>`, []string{"display:-webkit-box @ .b"}},
 		{"-webkit-flex is flex", `.b { display: -webkit-flex }`, `<div class=b>x</div>`, nil},
-		{"grid matching nothing", `.row { display: grid }`, `<div class=col>x</div>`, nil},
-		{"grid inside display none", `.row { display: grid } .off { display: none }`, `<div class=off><div class=row>x</div></div>`, nil},
-		{"grid overridden", `.row { display: grid } div.row { display: block }`, `<div class=row>x</div>`, nil},
-		{"grid", `#g { display: grid; grid-template-columns: 1fr 1fr; gap: 4px }`, `<div id=g>x</div>`, []string{"display:grid @ #g"}},
-		{"inline-grid", `i { display: inline-grid }`, `<i>x</i>`, []string{"display:inline-grid @ i"}},
+		{"columns matching nothing", `.row { columns: 2 }`, `<div class=col>x</div>`, nil},
+		{"columns inside display none", `.row { columns: 2 } .off { display: none }`, `<div class=off><div class=row>x</div></div>`, nil},
+		{"columns overridden", `.row { columns: 2 } div.row { columns: auto }`, `<div class=row>x</div>`, nil},
+		{"grid", `#g { display: grid; grid-template-columns: 1fr 1fr; gap: 4px }`, `<div id=g>x</div>`, nil},
+		{"inline-grid", `i { display: inline-grid }`, `<i>x</i>`, nil},
+		{"subgrid", `#g { display: grid; grid-template-columns: subgrid }`, `<div id=g>x</div>`, []string{"grid-template:subgrid @ #g"}},
 		{"float is laid out", `img { float: right } p { clear: both }`, `<img><p>x</p>`, nil},
 		{"2D transform is laid out", `.t { transform: rotate(3deg) translate(10px, -50%) scale(1.2); transform-origin: left top }`, `<p class=t>x</p>`, nil},
 		{"3D transform", `.t { transform: rotateY(30deg) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
@@ -94,10 +95,10 @@ func TestUnsupported(t *testing.T) {
 		{"is and where", `p:is(.a, .b) { color: red } :where(ul, ol) li { margin: 0 }`, `<p class=a>x</p>`, nil},
 		{"vendor scrollbar selector", `::-webkit-scrollbar { width: 0 }`, `<p>x</p>`, nil},
 		{"hover rules never apply", `a:hover { transform: scale(2) }`, `<a href=x>x</a>`, nil},
-		{"media screen", `@media screen { .row { display: grid } }`, `<div class=row>x</div>`, nil},
-		{"media print", `@media print { .row { display: grid } }`, `<div class=row>x</div>`, []string{"display:grid @ .row"}},
-		{"supports grid", `@supports (display: grid) { .g { display: grid } }`, `<div class=g>x</div>`, []string{"display:grid @ .g"}},
-		{"supports unknown", `@supports (frobnicate: 1) { .g { display: grid } }`, `<div class=g>x</div>`, []string{"@supports @ (frobnicate:1)"}},
+		{"media screen", `@media screen { .row { columns: 2 } }`, `<div class=row>x</div>`, nil},
+		{"media print", `@media print { .row { columns: 2 } }`, `<div class=row>x</div>`, []string{"columns @ .row"}},
+		{"supports grid", `@supports (display: grid) { .g { columns: 2 } }`, `<div class=g>x</div>`, []string{"columns @ .g"}},
+		{"supports unknown", `@supports (frobnicate: 1) { .g { columns: 2 } }`, `<div class=g>x</div>`, []string{"@supports @ (frobnicate:1)"}},
 		{"script", ``, `<script>var a;</script><script type="application/ld+json">{}</script>`, []string{"script @ script"}},
 		{"calc mixing percent in min", `.w { width: min(100%, 300px) }`, `<div class=w>x</div>`, []string{"calc @ .w"}},
 		{"calc resolved", `.w { width: calc(100% - 2 * 10px); margin: calc(1em + 2px) }`, `<div class=w>x</div>`, nil},
@@ -136,8 +137,8 @@ func TestUASheetReportsNothing(t *testing.T) {
 // TestPseudoFeatures checks reports from ::before and ::after: those of a
 // pseudo-element that is generated, and no other.
 func TestPseudoFeatures(t *testing.T) {
-	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; filter: blur(2px) } .n::after { display: grid }</style><div class="c f n">x</div>`)
-	if got := fmt.Sprint(featureNames(r)); got != "[display:grid @ .n::after filter @ .f::before]" {
+	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; filter: blur(2px) } .n::after { columns: 2 }</style><div class="c f n">x</div>`)
+	if got := fmt.Sprint(featureNames(r)); got != "[columns @ .n::after filter @ .f::before]" {
 		t.Errorf("got %q", got)
 	}
 }

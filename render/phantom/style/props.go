@@ -141,6 +141,18 @@ const (
 	pAlignContent
 	pRowGap
 	pColumnGap
+	pGridTemplateColumns
+	pGridTemplateRows
+	pGridTemplateAreas
+	pGridAutoColumns
+	pGridAutoRows
+	pGridAutoFlow
+	pGridRowStart
+	pGridRowEnd
+	pGridColumnStart
+	pGridColumnEnd
+	pJustifyItems
+	pJustifySelf
 	pTransform
 	pTransformOrigin
 	pSize // @page size
@@ -234,6 +246,11 @@ var longhands = map[string]propID{
 	"align-items": pAlignItems, "-webkit-align-items": pAlignItems,
 	"align-self": pAlignSelf, "-webkit-align-self": pAlignSelf,
 	"align-content": pAlignContent, "-webkit-align-content": pAlignContent,
+	"grid-template-columns": pGridTemplateColumns, "grid-template-rows": pGridTemplateRows,
+	"grid-template-areas": pGridTemplateAreas, "grid-auto-columns": pGridAutoColumns, "grid-auto-rows": pGridAutoRows,
+	"grid-auto-flow": pGridAutoFlow, "grid-row-start": pGridRowStart, "grid-row-end": pGridRowEnd,
+	"grid-column-start": pGridColumnStart, "grid-column-end": pGridColumnEnd,
+	"justify-items": pJustifyItems, "justify-self": pJustifySelf,
 	"row-gap": pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
 	"transform": pTransform, "-webkit-transform": pTransform, "-ms-transform": pTransform,
 	"transform-origin": pTransformOrigin, "-webkit-transform-origin": pTransformOrigin,

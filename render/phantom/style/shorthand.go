@@ -80,8 +80,16 @@ func init() {
 		"gap":               {longhands: []propID{pRowGap, pColumnGap}, expand: expandPair([]propID{pRowGap, pColumnGap})},
 		"grid-gap":          {longhands: []propID{pRowGap, pColumnGap}, expand: expandPair([]propID{pRowGap, pColumnGap})},
 		"place-content":     {longhands: []propID{pAlignContent, pJustifyContent}, expand: expandPlace},
-		"place-items":       {longhands: []propID{pAlignItems}, expand: expandPlaceFirst},
-		"place-self":        {longhands: []propID{pAlignSelf}, expand: expandPlaceFirst},
+		"place-items":       {longhands: []propID{pAlignItems, pJustifyItems}, expand: expandPlaceSelf},
+		"place-self":        {longhands: []propID{pAlignSelf, pJustifySelf}, expand: expandPlaceSelf},
+		"grid-row":          {longhands: []propID{pGridRowStart, pGridRowEnd}, expand: expandGridLinePair},
+		"grid-column":       {longhands: []propID{pGridColumnStart, pGridColumnEnd}, expand: expandGridLinePair},
+		"grid-area": {longhands: []propID{pGridRowStart, pGridRowEnd, pGridColumnStart, pGridColumnEnd},
+			expand: expandGridArea},
+		"grid-template": {longhands: []propID{pGridTemplateRows, pGridTemplateColumns, pGridTemplateAreas},
+			expand: expandGridTemplate},
+		"grid": {longhands: []propID{pGridTemplateRows, pGridTemplateColumns, pGridTemplateAreas, pGridAutoRows,
+			pGridAutoColumns, pGridAutoFlow}, expand: expandGrid},
 		"page-break-before": {longhands: []propID{pBreakBefore}, expand: legacyBreak},
 		"page-break-after":  {longhands: []propID{pBreakAfter}, expand: legacyBreak},
 		"page-break-inside": {longhands: []propID{pBreakInside}, expand: legacyBreak},
@@ -958,22 +966,19 @@ func expandPlace(v []tok) ([][]tok, bool) {
 	return [][]tok{v, v}, true
 }
 
-// expandPlaceFirst expands place-items and place-self, whose second half
-// (justify-items, justify-self) has no effect on flex items: only the
-// align half is kept; a second value is checked and dropped.
-func expandPlaceFirst(v []tok) ([][]tok, bool) {
+// expandPlaceSelf expands place-items and place-self: the align value,
+// then the justify value (the same when alone).
+func expandPlaceSelf(v []tok) ([][]tok, bool) {
 	if len(v) == 1 {
-		return [][]tok{v}, true
+		return [][]tok{v, v}, true
 	}
 	for i := 1; i < len(v); i++ {
-		if _, ok := parseAxisAlign(v[:i], selfAligns); ok {
-			if kw1(v[:i]) == "auto" {
-				continue
-			}
-			rest := v[i:]
-			if _, ok := parseAxisAlign(rest, selfAligns); ok || kw1(rest) == "auto" || kw1(rest) == "left" || kw1(rest) == "right" || kw1(rest) == "legacy" {
-				return [][]tok{v[:i]}, true
-			}
+		first, rest := v[:i], v[i:]
+		if _, ok := parseAxisAlign(first, selfAligns); !ok && kw1(first) != "auto" {
+			continue
+		}
+		if _, ok := parseJustify(rest, true); ok || kw1(rest) == "auto" {
+			return [][]tok{first, rest}, true
 		}
 	}
 	return nil, false

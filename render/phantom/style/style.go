@@ -24,7 +24,7 @@ const (
 )
 
 // Feature is one thing the document uses that phantom does not lay out.
-// Name is stable ("display:grid", "transform", "css:text-shadow", ...) so the
+// Name is stable ("columns", "filter", "css:text-shadow", ...) so the
 // support check and the document's record can name it; Where says where it
 // applies (a selector or an element's description).
 type Feature struct{ Name, Where string }
@@ -101,7 +101,8 @@ func (r *Result) Pseudo(n *html.Node, p Pseudo) *Computed {
 // not lay out, each Name and Where once: first those of the style sheets
 // themselves (@import, selectors phantom cannot parse, @layer), then the
 // elements' in document order. Names: "display:-webkit-box",
-// "display:grid", "display:inline-grid", "transform",
+// "grid-template:subgrid", "grid-template:masonry", "grid-template:tracks"
+// (more than MaxGridTracks), "transform",
 // "position:sticky", "@font-face", "@import", "@supports", "@layer",
 // "columns", "writing-mode", "background-image:gradient", "filter",
 // "clip-path", "mask", "::first-line", "::first-letter", "form-control",

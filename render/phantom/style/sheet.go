@@ -867,12 +867,9 @@ func rightmostKey(sel string) (kind byte, key string) {
 			}
 			i++
 		case c == '#' || c == '.':
-			j := i + 1
-			for j < len(comp) && isNameByte(comp[j]) {
-				j++
-			}
+			j, escaped := nameEnd(comp, i+1)
 			name := comp[i+1 : j]
-			if j < len(comp) && comp[j] == '\\' {
+			if escaped {
 				name = "" // escaped names: leave to the universal bucket
 			}
 			if c == '#' && id == "" {
@@ -1069,11 +1066,8 @@ func appendCompoundHashes(out []uint32, comp string) []uint32 {
 			if c == '#' || c == '.' {
 				j++
 			}
-			k := j
-			for k < len(comp) && isNameByte(comp[k]) {
-				k++
-			}
-			if k > j && (k == len(comp) || comp[k] != '\\' && comp[k] != '|') {
+			k, escaped := nameEnd(comp, j)
+			if k > j && !escaped && (k == len(comp) || comp[k] != '|') {
 				prefix := byte('t')
 				name := comp[j:k]
 				if c == '#' || c == '.' {
@@ -1098,6 +1092,24 @@ func appendCompoundHashes(out []uint32, comp string) []uint32 {
 		}
 	}
 	return out
+}
+
+// nameEnd is the end of the name that starts at i in a selector, escapes
+// included, and whether it had one.
+func nameEnd(s string, i int) (int, bool) {
+	escaped := false
+	for i < len(s) {
+		switch {
+		case isNameByte(s[i]):
+			i++
+		case s[i] == '\\' && i+1 < len(s):
+			escaped = true
+			i += 2
+		default:
+			return i, escaped
+		}
+	}
+	return i, escaped
 }
 
 // selHash hashes a simple selector (FNV-1a over the kind and the name).

@@ -123,6 +123,7 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 		return nil, 0, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
 	opt := layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer}
+	opt.Restyle = func(w, h float64) (*style.Result, error) { return style.Compute(p.doc, styleOptions(job, sh, w, h)) }
 	if f := job.Findings; f != nil {
 		sh.Track()
 		opt.OnImageError = func(src string, err error) { f.AddFailedAsset(src, imageFailure(err)) }
@@ -197,6 +198,20 @@ func (e *Engine) take(ctx context.Context) (*fonts.Shaper, error) {
 
 func (e *Engine) put(sh *fonts.Shaper) { e.shapers <- sh }
 
+// styleOptions are the options a job's style is computed with; vw and vh,
+// when not zero, are the viewport a shrunk document is laid out in.
+func styleOptions(job render.Job, sh *fonts.Shaper, vw, vh float64) style.Options {
+	g := job.Geometry
+	return style.Options{
+		PageWidth: g.SheetWidthMM() * pxPerMM, PageHeight: g.SheetHeightMM() * pxPerMM,
+		ViewportWidth: vw, ViewportHeight: vh,
+		FontMetrics: func(families []string, weight int, fs style.FontStyle, size float64) (float64, float64) {
+			m := sh.Metrics(fonts.Query{Families: families, Weight: weight, Style: fs, Stretch: 100}, size)
+			return m.XHeight, m.ZeroWidth
+		},
+	}
+}
+
 // prepared is a parsed and styled document, read-only once made.
 type prepared struct {
 	doc         *html.Node
@@ -217,14 +232,7 @@ func (e *Engine) prepare(job render.Job, sh *fonts.Shaper) (*prepared, error) {
 	if depth(doc, 0) > maxDepth {
 		return nil, fmt.Errorf("elements nest more than %d deep", maxDepth)
 	}
-	g := job.Geometry
-	st, err := style.Compute(doc, style.Options{
-		PageWidth: g.SheetWidthMM() * pxPerMM, PageHeight: g.SheetHeightMM() * pxPerMM,
-		FontMetrics: func(families []string, weight int, fs style.FontStyle, size float64) (float64, float64) {
-			m := sh.Metrics(fonts.Query{Families: families, Weight: weight, Style: fs, Stretch: 100}, size)
-			return m.XHeight, m.ZeroWidth
-		},
-	})
+	st, err := style.Compute(doc, styleOptions(job, sh, 0, 0))
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,10 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 		want   []string
 	}{
 		{`<div style="display:-webkit-box"><p>a</p></div>`, []string{"display:-webkit-box"}},
-		{`<style>.g{display:grid}</style><div class="g">a</div>`, []string{"display:grid"}},
+		{`<style>.g{display:grid;grid-template-columns:subgrid}</style><div class="g">a</div>`, []string{"grid-template:subgrid"}},
+		{`<style>svg path{fill:red}</style><p><svg viewBox="0 0 2 2"><path d="M0 0h2v2z"/></svg></p>`, []string{"inline <svg>:css at svg path"}},
+		{`<style>.icon{stroke:blue}</style><p class="icon"><svg viewBox="0 0 2 2"><path d="M0 0h2v2z"/></svg></p>`, []string{"inline <svg>:css at .icon"}},
+		{`<p><svg viewBox="0 0 20 20"><text x="1" y="10">a</text></svg></p>`, []string{"svg:text at svg"}},
 		{`<p>a</p><script>document.write("b")</script>`, []string{"script"}},
 		{`<canvas id="c"></canvas>`, []string{"element:canvas at canvas"}},
 		{`<div style="transform:rotateY(20deg)">a</div>`, []string{"transform"}},
@@ -98,7 +101,9 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 			}
 		}
 	}
-	plain := `<table><tr><td style="display:inline-block;border:1px solid">a</td></tr></table><ol><li>b</li></ol><p style="position:absolute;top:10mm">c</p>`
+	plain := `<table><tr><td style="display:inline-block;border:1px solid">a</td></tr></table><ol><li>b</li></ol><p style="position:absolute;top:10mm">c</p>` +
+		`<style>*{box-sizing:border-box;border:0 solid} svg{display:block;vertical-align:middle} .g{display:grid;grid-template-columns:1fr auto}</style>` +
+		`<div class="g"><p style="color:green"><svg class="h-5" width="20" height="20" viewBox="0 0 20 20" fill="currentColor"><path d="M0 0h20v20z"/></svg></p><p>d</p></div>`
 	if got := e.Unsupported(context.Background(), job(plain)); len(got) != 0 {
 		t.Errorf("a document of tables, lists and positioning was judged unsupported: %v", got)
 	}

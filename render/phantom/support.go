@@ -50,7 +50,17 @@ func unsupported(doc *html.Node, st *style.Result) []string {
 			}
 		}
 		if n.Type == html.ElementNode && n.Namespace == "svg" && n.Data == "svg" {
-			add("inline <svg>", describe(n))
+			// Drawn as an image of its own markup, its currentColor from the
+			// page (the style reports the page's CSS that paints inside it).
+			img, err := images.InlineSVG(layout.InlineSVGMarkup(n, st.Style(n)))
+			switch {
+			case err != nil:
+				add("inline <svg>", describe(n))
+			case img.SVG != nil:
+				for _, d := range img.SVG.Dropped {
+					add("svg:"+d, describe(n))
+				}
+			}
 			return
 		}
 		if n.Type == html.ElementNode {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"unicode"
 
 	"github.com/platen/platen/internal/lcs"
@@ -221,8 +222,9 @@ func displacement(a, b flatWord) float64 {
 
 func (r *Result) compareWords(ref, got *Analysis) {
 	a, b := flatten(ref), flatten(got)
-	r.RefWords, r.GotWords = len(a), len(b)
 	pairs := matchWords(a, b)
+	a, b, pairs = joinSplitWords(a, b, pairs)
+	r.RefWords, r.GotWords = len(a), len(b)
 	r.Matched = len(pairs)
 	n := max(len(a), len(b))
 	if n == 0 {
@@ -387,3 +389,127 @@ func nearestSameText(a, b []flatWord, pairs [][2]int) [][2]int {
 	}
 	return out
 }
+
+// joinSplitWords pairs a word of one document with the run of words of the
+// other that spell it on the same line, where pdftotext cut one and not the
+// other: letter-spaced text puts a gap of about a tenth of the font size
+// between letters, pdftotext's threshold for a word break, and glyph
+// positions a few millionths of a point apart fall either side of it. The
+// run is joined into one word whose box covers its parts, so the pair is
+// still measured by where it is printed. Runs of up to maxSplit words,
+// left unpaired by matchWords, are joined; it returns the words and pairs
+// with the runs replaced.
+func joinSplitWords(a, b []flatWord, pairs [][2]int) ([]flatWord, []flatWord, [][2]int) {
+	usedA := make([]bool, len(a))
+	usedB := make([]bool, len(b))
+	for _, p := range pairs {
+		usedA[p[0]], usedB[p[1]] = true, true
+	}
+	var joinsA, joinsB [][2]int // [first, end) runs joined into one word
+	var extra [][2]int          // pairs of a word and a joined run: {a or -run-1, b or -run-1}
+	// run finds, after one, the unpaired words of ws that spell w.
+	run := func(w flatWord, ws []flatWord, used []bool) (int, int, bool) {
+		for j := range ws {
+			if used[j] || ws[j].page != w.page || !strings.HasPrefix(w.key, ws[j].key) || ws[j].key == w.key {
+				continue
+			}
+			text := ws[j].key
+			k := j + 1
+			for k < len(ws) && k-j < maxSplit && len(text) < len(w.key) && !used[k] && ws[k].page == w.page &&
+				math.Abs(ws[k].YMin-ws[j].YMin) < 1 && strings.HasPrefix(w.key, text+ws[k].key) {
+				text += ws[k].key
+				k++
+			}
+			if text == w.key && k-j > 1 {
+				return j, k, true
+			}
+		}
+		return 0, 0, false
+	}
+	for i := range a {
+		if usedA[i] {
+			continue
+		}
+		if j, k, ok := run(a[i], b, usedB); ok {
+			for x := j; x < k; x++ {
+				usedB[x] = true
+			}
+			usedA[i] = true
+			joinsB = append(joinsB, [2]int{j, k})
+			extra = append(extra, [2]int{i, -len(joinsB)})
+		}
+	}
+	for j := range b {
+		if usedB[j] {
+			continue
+		}
+		if i, k, ok := run(b[j], a, usedA); ok {
+			for x := i; x < k; x++ {
+				usedA[x] = true
+			}
+			usedB[j] = true
+			joinsA = append(joinsA, [2]int{i, k})
+			extra = append(extra, [2]int{-len(joinsA), j})
+		}
+	}
+	if len(extra) == 0 {
+		return a, b, pairs
+	}
+	// Rebuild each side with the runs joined, and map the old indexes.
+	rebuild := func(ws []flatWord, joins [][2]int) ([]flatWord, []int, []int) {
+		runAt := map[int]int{}
+		for r, jn := range joins {
+			runAt[jn[0]] = r
+		}
+		var out []flatWord
+		index := make([]int, len(ws))
+		runIndex := make([]int, len(joins))
+		for x := 0; x < len(ws); x++ {
+			if r, ok := runAt[x]; ok {
+				jn := joins[r]
+				w := ws[jn[0]]
+				w.Text, w.key = "", ""
+				for y := jn[0]; y < jn[1]; y++ {
+					w.Text += ws[y].Text
+					w.key += ws[y].key
+					w.XMin, w.YMin = min(w.XMin, ws[y].XMin), min(w.YMin, ws[y].YMin)
+					w.XMax, w.YMax = max(w.XMax, ws[y].XMax), max(w.YMax, ws[y].YMax)
+					index[y] = -1
+				}
+				runIndex[r] = len(out)
+				out = append(out, w)
+				x = jn[1] - 1
+				continue
+			}
+			index[x] = len(out)
+			out = append(out, ws[x])
+		}
+		return out, index, runIndex
+	}
+	na, ia, ra := rebuild(a, joinsA)
+	nb, ib, rb := rebuild(b, joinsB)
+	out := make([][2]int, 0, len(pairs)+len(extra))
+	for _, p := range pairs {
+		out = append(out, [2]int{ia[p[0]], ib[p[1]]})
+	}
+	for _, e := range extra {
+		x, y := e[0], e[1]
+		if x < 0 {
+			x = ra[-x-1]
+		} else {
+			x = ia[x]
+		}
+		if y < 0 {
+			y = rb[-y-1]
+		} else {
+			y = ib[y]
+		}
+		out = append(out, [2]int{x, y})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return na, nb, out
+}
+
+// maxSplit bounds the words joinSplitWords joins into one: a word spelt
+// letter by letter.
+const maxSplit = 40

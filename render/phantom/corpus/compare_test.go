@@ -183,6 +183,36 @@ func TestRightToLeftWordsMatchInEitherOrder(t *testing.T) {
 	}
 }
 
+// TestLetterSpacedWordsCutDifferently: pdftotext may cut a letter-spaced
+// word into pieces in one document and not in the other; the pieces that
+// spell the word on its line are measured as one word, where they are
+// printed, and pieces elsewhere or spelling something else are not.
+func TestLetterSpacedWordsCutDifferently(t *testing.T) {
+	word := func(text string, x0, x1, y float64) Word { return Word{Text: text, XMin: x0, YMin: y, XMax: x1, YMax: y + 10} }
+	ref := &Analysis{Pages: []Page{{Width: 100, Height: 100, Words: []Word{
+		word("NORTHQUAY", 10, 90, 10), word("ENGINEERING", 10, 90, 30), word("after", 10, 30, 50)}}}}
+	got := &Analysis{Pages: []Page{{Width: 100, Height: 100, Words: []Word{
+		word("NO", 10, 25, 10), word("RT", 27, 40, 10), word("HQUAY", 42, 90, 10),
+		word("E", 10, 16, 30), word("NGINEERING", 20, 95, 30), word("after", 10, 30, 50)}}}}
+	r := Compare(ref, got, 2, 0.1)
+	if r.Matched != 3 || r.RefWords != 3 || r.GotWords != 3 {
+		t.Fatalf("matched %d of %d (got %d words): want the split words joined", r.Matched, r.RefWords, r.GotWords)
+	}
+	if r.Within != 2.0/3 {
+		t.Errorf("within %g: ENGINEERING's pieces end 5 pt to the right, want 2 of 3 within 2 pt", r.Within)
+	}
+	// The other way round, and pieces on another line are not joined.
+	r = Compare(got, ref, 2, 0.1)
+	if r.Matched != 3 {
+		t.Errorf("joined in the reference: matched %d, want 3", r.Matched)
+	}
+	apart := clone(got)
+	apart.Pages[0].Words[1].YMin, apart.Pages[0].Words[1].YMax = 60, 70
+	if r := Compare(ref, apart, 2, 0.1); r.Matched != 2 {
+		t.Errorf("pieces on two lines: matched %d, want 2", r.Matched)
+	}
+}
+
 // TestMyersIsALongestCommonSubsequence checks the diff against the
 // quadratic dynamic programme on word lists with repeats.
 func TestMyersIsALongestCommonSubsequence(t *testing.T) {

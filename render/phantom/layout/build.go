@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -296,14 +298,10 @@ func (b *builder) image(parent *Box, n *html.Node, s *style.Computed) {
 }
 
 // inlineSVG draws an <svg> element of the document as an image: its markup
-// is serialised into a data: URI for images.Load.
+// is serialised (with the colour its currentColor means) for
+// images.InlineSVG.
 func (b *builder) inlineSVG(parent *Box, n *html.Node, s *style.Computed) {
-	var sb strings.Builder
-	if err := html.Render(&sb, n); err != nil {
-		return
-	}
-	src := "data:image/svg+xml;utf8," + sb.String()
-	img, err := b.l.opt.LoadImage(src)
+	img, err := images.InlineSVG(InlineSVGMarkup(n, s))
 	box := b.newBox(KindReplaced, s, n)
 	box.Inline = s.Display == style.DisplayInline || s.Display == style.DisplayInlineBlock
 	if s.Position == style.Absolute || s.Position == style.Fixed {
@@ -316,6 +314,26 @@ func (b *builder) inlineSVG(parent *Box, n *html.Node, s *style.Computed) {
 		b.l.opt.OnImageError("inline <svg>", err)
 	}
 	appendChild(parent, box)
+}
+
+// InlineSVGMarkup serialises an <svg> element of an HTML document for
+// images.InlineSVG. Its currentColor is the element's CSS color (the page's
+// cascade, inherited from the HTML around it), given as the root's color
+// attribute unless the markup sets one; s is the element's computed style
+// (nil leaves the markup as it is).
+func InlineSVGMarkup(n *html.Node, s *style.Computed) string {
+	root := *n
+	if s != nil && attr(n, "color") == "" {
+		c := s.Color
+		root.Attr = append(append([]html.Attribute(nil), n.Attr...), html.Attribute{Key: "color",
+			Val: fmt.Sprintf("rgba(%d,%d,%d,%s)", int(math.Round(c.R*255)), int(math.Round(c.G*255)), int(math.Round(c.B*255)),
+				strconv.FormatFloat(c.A, 'f', -1, 64))})
+	}
+	var sb strings.Builder
+	if err := html.Render(&sb, &root); err != nil {
+		return ""
+	}
+	return sb.String()
 }
 
 // pseudo builds a ::before or ::after box from its content.

@@ -95,13 +95,18 @@ func ltLayoutDoc(t testing.TB, markup string, g render.Geometry, opt Options) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := style.Compute(doc, style.Options{
-		PageWidth: g.SheetWidthMM() * 96 / 25.4, PageHeight: g.SheetHeightMM() * 96 / 25.4,
-		FontMetrics: func(families []string, weight int, fs style.FontStyle, size float64) (float64, float64) {
-			m := sh.Metrics(fonts.Query{Families: families, Weight: weight, Style: fs, Stretch: 100}, size)
-			return m.XHeight, m.ZeroWidth
-		},
-	})
+	styleOpt := func(vw, vh float64) style.Options {
+		return style.Options{
+			PageWidth: g.SheetWidthMM() * 96 / 25.4, PageHeight: g.SheetHeightMM() * 96 / 25.4,
+			ViewportWidth: vw, ViewportHeight: vh,
+			FontMetrics: func(families []string, weight int, fs style.FontStyle, size float64) (float64, float64) {
+				m := sh.Metrics(fonts.Query{Families: families, Weight: weight, Style: fs, Stretch: 100}, size)
+				return m.XHeight, m.ZeroWidth
+			},
+		}
+	}
+	st, err := style.Compute(doc, styleOpt(0, 0))
+	opt.Restyle = func(w, h float64) (*style.Result, error) { return style.Compute(doc, styleOpt(w, h)) }
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,6 +387,22 @@ func TestMatchesChromium(t *testing.T) {
 <p dir="rtl" style="font-family:'DejaVu Sans'"><span class="b">مرحبا <b>بالعالم</b> 123</span></p>`, 0.1},
 		{"fixed heights across page breaks", `<div style="height:1000px"></div><div style="height:200px;overflow:hidden;background:#eee">` + strings.Repeat("<div>clipped line</div>", 20) + `</div>
 <div style="height:150px;background:#ccc">tall block</div><div>after the tall block</div><div style="height:900px"></div><div style="height:150px;background:#ccc"></div><div>after the empty block</div>`, 0.1},
+		{"text-overflow: ellipsis", `<style>.t{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;width:200px;border:1px solid #ccc}</style>
+<p class="t">A long line of text that will not fit in two hundred pixels</p>
+<p class="t"><span style="display:inline-block;width:10px;height:10px;background:red"></span> NQ-P-118 SCADA integration testing with a long name</p>
+<p class="t" style="color:#06c">Short</p><p class="t"><b>Bold start</b> and then <i>italic words that go on and on</i></p>
+<p class="t" style="width:120px">Supercalifragilisticexpialidocious</p>
+<table style="table-layout:fixed;width:300px"><tr><td style="width:100px"><p class="t" style="width:auto;margin:0">cell text truncated here at the end</p></td><td>other</td></tr></table>`, 0.1},
+		{"shrunk to fit a fraction of a pixel too wide", `<div style="position:relative;margin-left:300px;height:100px">marker text<div style="position:absolute;width:800px;height:10px;background:#eee;top:40px;left:100.25px"></div></div><p style="text-align:right;margin:0">right</p>`, 0.1},
+		{"static positions of absolute boxes", `<div style="position:relative;height:100px">first text <div style="position:absolute">block abs</div> after</div>
+<div style="position:relative;height:100px">first text <span style="position:absolute">inline abs</span> after</div>
+<div style="position:relative;height:100px;text-align:center">centred text <div style="position:absolute">centred block abs</div> after</div>`, 0.1},
+		{"absolute boxes below the flow get pages", `<div style="height:1200px;background:#eee;position:relative"><div>top</div><div style="position:absolute;bottom:0">bottom of box</div></div>
+<div style="position:relative;height:50px">x<div style="position:absolute;top:1300px">far below</div></div>`, 0.1},
+		{"viewport units measure the page area", `<style>@page{size:A5;margin:20mm 10mm}</style><div style="height:50vh;background:#eee"></div><div>after half vh</div>
+<div style="width:50vw;background:#ccc">half vw box text</div><div style="margin-left:50vw">at half vw</div>`, 0.1},
+		{"a sidebar as tall as the page", `<style>@page{size:letter;margin:0}html,body{height:100%}body{margin:0}</style><div style="display:flex;min-height:100vh">
+<aside style="width:33%;background:#222;color:#fff;display:flex;flex-direction:column;padding:20px"><div>top</div><div style="margin-top:auto">bottom of sidebar</div></aside><main style="flex:1;padding:20px">main</main></div>`, 0.1},
 		{"max-height across a page break", `<div style="height:1000px"></div><div style="max-height:200px;overflow:hidden;background:#eee">` + strings.Repeat("<div>held line</div>", 12) + `</div><div>after the held box</div>`, 0.1},
 		{"margin boxes", `<style>@page{margin:25mm 20mm;@top-left{content:"Top left";font:9pt Arial}@bottom-center{content:"Page " counter(page) " of " counter(pages);font:9pt Arial}@bottom-right{content:counter(page)}}</style>` +
 			strings.Repeat("<p>"+lorem+"</p>", 30), 0.1},

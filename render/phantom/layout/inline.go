@@ -878,13 +878,24 @@ func (ic *inlineCtx) placeLine(from, to int, indent float64, first, last, forced
 	lineFr.X, lineFr.Y, lineFr.W, lineFr.H = ic.c.x, lineTop, ic.c.w, lineH
 	lineFr.Baseline, lineFr.HasBaseline = baseline, true
 	lineFr.contentRight = dx + m.lineW
+	if bst := ic.b.Style; bst.TextEllipsis && bst.Overflow != "visible" && bst.Overflow != "" && bst.Direction != "rtl" &&
+		lineFr.contentRight > ic.c.x+ic.c.w+1.0/64 {
+		ic.ellipsize(lineFr, lineTop)
+	}
 	lineFr.lineIndex = ic.line
 	ic.line++
 	g.y = lineTop + lineH
 	for _, a := range abs {
+		b := p.items[a.item].box
+		if !b.Style.OuterInline {
+			// A block-level box: at the start of the next line, as a
+			// block would be (measured).
+			l.addAbs(b, ic.fr, ic.c.x, lineTop+lineH, ic.c.x+ic.c.w)
+			continue
+		}
 		// Right to left, a logical offset from the line's start is one
 		// from its right end (exact where the line is all at one level).
-		l.addAbs(p.items[a.item].box, ic.fr, dx+a.x, lineTop, dx+m.lineW-a.x)
+		l.addAbs(b, ic.fr, dx+a.x, lineTop, dx+m.lineW-a.x)
 	}
 	if n := len(l.markers); n > 0 {
 		mk := l.markers[n-1]
@@ -1268,4 +1279,95 @@ func countSpaces(b []byte) int {
 		}
 	}
 	return n
+}
+
+// ellipsize ends a line that overflows its block with an ellipsis
+// (text-overflow: ellipsis): the content that would cross the ellipsis is
+// cut at a glyph cluster (an atomic inline goes whole), and "…" in the
+// block's font follows what is left (CSS Overflow 3 §3.1, as Blink's line
+// truncator places it).
+func (ic *inlineCtx) ellipsize(lineFr *Frag, lineTop float64) {
+	l := ic.l
+	s := ic.b.Style
+	runs := l.sh.Shape(fontQuery(s), s.FontSize, "\u2026", shapeOpt(s, false))
+	ellW := 0.0
+	for _, r := range runs {
+		ellW += r.Width
+	}
+	limit := ic.c.x + ic.c.w - ellW
+	end := ic.c.x
+	var cut func(kids []*Frag) []*Frag
+	cut = func(kids []*Frag) []*Frag {
+		out := kids[:0]
+		for _, f := range kids {
+			switch {
+			case f.Kind == FragText:
+				if f.X >= limit {
+					continue
+				}
+				if f.X+f.W > limit {
+					x, keep := f.X, 0
+					gs := f.Text.Glyphs
+					for keep < len(gs) {
+						// A cluster: a glyph with text and the marks after it.
+						n := 1
+						for keep+n < len(gs) && gs[keep+n].Text == "" {
+							n++
+						}
+						w := 0.0
+						for _, g := range gs[keep : keep+n] {
+							w += g.Advance
+						}
+						if x+w > limit+1.0/64 {
+							break
+						}
+						x += w
+						keep += n
+					}
+					if keep == 0 {
+						continue
+					}
+					t := *f.Text
+					t.Glyphs = gs[:keep]
+					f.Text = &t
+					f.W = x - f.X
+				}
+				end = math.Max(end, f.X+f.W)
+			case f.Kind == FragBox:
+				if f.X+f.W > limit+1.0/64 {
+					continue
+				}
+				end = math.Max(end, f.X+f.W)
+			case f.Kind == FragInline:
+				if f.X >= limit {
+					continue
+				}
+				f.Children = cut(f.Children)
+				if f.X+f.W > limit {
+					f.W = limit - f.X
+					f.NoEnd = true
+				}
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	lineFr.Children = cut(lineFr.Children)
+	x := end
+	for _, r := range runs {
+		if len(r.Glyphs) == 0 {
+			continue
+		}
+		gs := l.allocGlyphs(len(r.Glyphs))
+		copy(gs, r.Glyphs)
+		f := l.frags.new(FragText, ic.b)
+		f.Text = &TextRun{Font: r.Font, Size: r.Size, FakeBold: r.FakeBold, FakeItalic: r.FakeItalic, Metrics: r.Metrics, Glyphs: gs}
+		ta, td := luRound(r.Metrics.Ascent), luRound(r.Metrics.Descent)
+		f.X, f.W = x, r.Width
+		f.Baseline, f.lineTop = lineFr.Baseline, lineTop
+		f.Y, f.H = f.Baseline-ta, ta+td
+		x += r.Width
+		lineFr.Children = append(lineFr.Children, f)
+	}
+	lineFr.contentRight = x
 }

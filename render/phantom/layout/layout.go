@@ -55,6 +55,11 @@ type Options struct {
 	// OnImageError, when set, is told of each image that failed to load
 	// (it is then drawn as nothing, as Chromium draws a broken image).
 	OnImageError func(src string, err error)
+	// Restyle, when set, computes the document's style again for a
+	// viewport of w × h px: a document wider than its page is laid out
+	// again at a wider viewport, and its viewport units grow with it (as
+	// in Chromium). Nil keeps the first style.
+	Restyle func(w, h float64) (*style.Result, error)
 }
 
 // Default limits: far beyond business documents, well within a worker's
@@ -188,11 +193,24 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 		// are scaled down when printed
 		// (LocalFrameView::ForceLayoutForPagination).
 		if w := docWidth(rootFrag, 0); w > l.icbW+1.0/64 {
-			nw := math.Min(math.Round(w), math.Round(maxShrink*first.areaW))
-			l.scale = first.areaW / nw
+			nw := math.Min(math.Ceil(w-1e-6), math.Round(maxShrink*first.areaW))
+			// The scale is the content's own width's (measured: it moves
+			// with fractions of a pixel), the layout width whole pixels
+			// rounded up (measured).
+			l.scale = first.areaW / math.Min(w, maxShrink*first.areaW)
 			l.icbW, l.icbH = nw, first.areaH/l.scale
 			l.viewW, l.viewH = nw, math.Floor(first.trueH/l.scale)
 			l.positioned, l.fixed, l.fixedFrags, l.markers = nil, nil, nil, nil
+			if l.opt.Restyle != nil && l.st.ViewportUnits() {
+				st, err := l.opt.Restyle(l.viewW, l.viewH)
+				if err != nil {
+					return nil, err
+				}
+				l.st = st
+				if root, err = l.buildTree(doc); err != nil {
+					return nil, err
+				}
+			}
 			rootFrag = l.layoutRoot(root)
 			if l.err != nil {
 				return nil, l.err

@@ -109,10 +109,48 @@ func (l *layouter) paginate(root *Frag) ([]page, error) {
 		acc += g.d
 		pg.cum[i] = acc
 	}
+	if root != nil {
+		// Absolutely positioned boxes below the flow's end get pages of
+		// their own, as in Chromium (it prints them; they are not cut).
+		if bottom := pg.absBottom(root, 0); bottom > 0 {
+			for {
+				last := &pages[len(pages)-1]
+				end := last.start + last.geom.flowH
+				if bottom <= end+0.01 {
+					break
+				}
+				if len(pages) >= l.opt.MaxPages {
+					return nil, ErrTooManyPages
+				}
+				geom := pageGeometry(l.st.PageNamed(len(pages), false, ""))
+				geom.flowH = geom.areaH / l.scale
+				pages = append(pages, page{geom: geom, start: end})
+			}
+		}
+	}
 	if root != nil && len(pg.gaps) > 0 {
 		pg.apply(root)
 	}
 	return pages, nil
+}
+
+// absBottom is the lowest stitched bottom of the absolutely positioned
+// boxes in f.
+func (pg *pager) absBottom(f *Frag, depth int) float64 {
+	bottom := 0.0
+	if depth > 512 {
+		return bottom
+	}
+	for _, c := range f.Children {
+		if c.Kind != FragBox {
+			continue
+		}
+		if c.Box != nil && c.Box.IsOutOfFlow() && c.Box.Style.Position == style.Absolute {
+			bottom = math.Max(bottom, c.Y+c.H+pg.shiftAt(c.Y, false))
+		}
+		bottom = math.Max(bottom, pg.absBottom(c, depth+1))
+	}
+	return bottom
 }
 
 // shiftAt is the total gap at or before flow position y (strict: before).

@@ -32,3 +32,29 @@ func TestSVGImageStretchedToSnappedBox(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineSVGTakesThePageColour: an inline <svg> is drawn from its own
+// markup, its currentColor the color the page's CSS gives it, and a "#"
+// in its attributes (a fragment mark in a URL) is a colour.
+func TestInlineSVGTakesThePageColour(t *testing.T) {
+	d, err := layoutString(t, `<!DOCTYPE html><style>.ok{color:#0a0}</style><p class="ok"><svg width="20" height="20" viewBox="0 0 20 20" fill="currentColor"><path d="M0 0h20v20z"/></svg>`+
+		`<svg width="20" height="20" viewBox="0 0 20 20"><path fill="#0000ff" d="M0 0h20v20z"/></svg></p>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []draw.Color
+	for _, op := range d.Pages[0].Ops {
+		if f, ok := op.(draw.Fill); ok {
+			got = append(got, f.Color)
+		}
+	}
+	want := []draw.Color{{R: 0, G: 0xaa / 255.0, B: 0, A: 1}, {B: 1, A: 1}}
+	if len(got) != len(want) {
+		t.Fatalf("fills %v, want %v", got, want)
+	}
+	for i := range want {
+		if math.Abs(got[i].R-want[i].R)+math.Abs(got[i].G-want[i].G)+math.Abs(got[i].B-want[i].B)+math.Abs(got[i].A-want[i].A) > 0.01 {
+			t.Errorf("fill %d is %v, want %v", i, got[i], want[i])
+		}
+	}
+}

@@ -95,7 +95,10 @@ func (st *state) report(name string) {
 func (st *state) len() *lenCtx {
 	if !st.lcOK {
 		st.lcOK = true
-		st.lc = lenCtx{em: st.c.FontSize, rem: st.rootFS, vw: st.opt.PageWidth / 100, vh: st.opt.PageHeight / 100}
+		st.lc = lenCtx{em: st.c.FontSize, rem: st.rootFS, vw: st.opt.ViewportWidth / 100, vh: st.opt.ViewportHeight / 100}
+		if st.cp != nil {
+			st.lc.viewport = &st.cp.viewport
+		}
 		if fm := st.opt.FontMetrics; fm != nil {
 			c := st.c
 			st.lc.exFn = func() (float64, float64) { return fm(c.FontFamily, c.FontWeight, c.FontStyle, c.FontSize) }
@@ -126,7 +129,7 @@ type scratch struct {
 
 var (
 	scratchPool = sync.Pool{New: func() any { return new(scratch) }}
-	scratchOpt  = Options{PageWidth: 800, PageHeight: 1000}
+	scratchOpt  = Options{PageWidth: 800, PageHeight: 1000, ViewportWidth: 800, ViewportHeight: 1000}
 )
 
 // rootInfo is the parent info of the root element.
@@ -1241,6 +1244,27 @@ func (st *state) apply(p propID, v []tok) bool {
 		default:
 			c.GridColumnEnd = g
 		}
+	case pTextOverflow:
+		switch kw1(v) {
+		case "clip":
+			c.TextEllipsis = false
+		case "ellipsis":
+			c.TextEllipsis = true
+			if c.Direction == "rtl" {
+				st.report("css:text-overflow") // phantom ellipsizes left to right lines
+			}
+		default:
+			// A string, or a value for each end: Chromium's to print.
+			if len(v) == 0 || len(v) > 2 {
+				return false
+			}
+			for i := range v {
+				if v[i].kind != tString && !v[i].isIdent("clip") && !v[i].isIdent("ellipsis") {
+					return false
+				}
+			}
+			st.report("css:text-overflow")
+		}
 	case pJustifyItems, pJustifySelf:
 		a, ok := parseJustify(v, p == pJustifyItems)
 		if !ok {
@@ -1539,7 +1563,10 @@ func (st *state) applyFontSize(v []tok) bool {
 		return true
 	}
 	// Lengths: em, ex and ch against the parent's font.
-	lc := lenCtx{em: pc.FontSize, rem: st.rootFS, vw: st.opt.PageWidth / 100, vh: st.opt.PageHeight / 100}
+	lc := lenCtx{em: pc.FontSize, rem: st.rootFS, vw: st.opt.ViewportWidth / 100, vh: st.opt.ViewportHeight / 100}
+	if st.cp != nil {
+		lc.viewport = &st.cp.viewport
+	}
 	if fm := st.opt.FontMetrics; fm != nil {
 		lc.exFn = func() (float64, float64) { return fm(pc.FontFamily, pc.FontWeight, pc.FontStyle, pc.FontSize) }
 	}

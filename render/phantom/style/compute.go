@@ -2,6 +2,7 @@ package style
 
 import (
 	"errors"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -49,6 +50,20 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 	// with a system id) keeps only the line height calculation quirk,
 	// which layout applies.
 	cp.collectSheets(doc)
+	// Viewport units measure the first page's area as the @page rules
+	// give it, in whole pixels rounded down (measured in Chromium; the
+	// rules' em are the initial 16px).
+	if cp.opt.ViewportWidth <= 0 || cp.opt.ViewportHeight <= 0 {
+		cp.opt.ViewportWidth, cp.opt.ViewportHeight = cp.opt.PageWidth, cp.opt.PageHeight
+		if first := cp.pageSet().compute(pageKey{first: true, right: true}); first != nil {
+			if w := math.Floor(first.Width - first.Margin[Left] - first.Margin[Right] + 1e-6); w > 0 {
+				cp.opt.ViewportWidth = w
+			}
+			if h := math.Floor(first.Height - first.Margin[Top] - first.Margin[Bottom] + 1e-6); h > 0 {
+				cp.opt.ViewportHeight = h
+			}
+		}
+	}
 	n := cp.countElements(doc)
 	r := &Result{elems: make(map[*html.Node]*elemStyle, n)}
 	cp.res = r
@@ -62,6 +77,7 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 	}
 	r.pages = cp.pageSet()
 	r.feats = cp.feats
+	r.viewport = cp.viewport
 	cp.feats = nil
 	return r, nil
 }
@@ -97,6 +113,11 @@ type computer struct {
 	filter   ancestorFilter
 	// sib caches elements' positions among their siblings (siblings).
 	sib map[*html.Node]sibInfo
+	// viewport is set when a value used a viewport unit.
+	viewport bool
+	// svgPaint is the first rule that sets an SVG painting property on an
+	// HTML element, reported at an inline <svg> after it.
+	svgPaint Feature
 }
 
 var computers = sync.Pool{New: func() any { return &computer{seen: map[Feature]bool{}} }}
@@ -120,6 +141,8 @@ func (cp *computer) release() {
 	cp.stack = cp.stack[:0]
 	cp.clsBuf = cp.clsBuf[:0]
 	cp.sib = nil // it holds the document's nodes
+	cp.svgPaint = Feature{}
+	cp.viewport = false
 	cp.opt = Options{}
 	computers.Put(cp)
 }
@@ -279,6 +302,7 @@ func (cp *computer) element(n *html.Node, parent *elemStyle, depth int, hidden, 
 			cp.report(f)
 		}
 		cp.elementFeatures(n, e, parent, st)
+		cp.svgFeatures(n)
 	}
 	cp.elementTypeFeatures(n, hid)
 	cp.pseudos(n, e, hid)
@@ -1203,6 +1227,8 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.JustifyItems = src.JustifyItems
 	case pJustifySelf:
 		c.JustifySelf = src.JustifySelf
+	case pTextOverflow:
+		c.TextEllipsis = src.TextEllipsis
 	case pTransform:
 		c.Transform = src.Transform
 	case pTransformOrigin:
@@ -1300,6 +1326,10 @@ func (st *state) finish(n *html.Node, parent *elemStyle, isRoot, pseudo bool) {
 	if c.Position == Absolute || c.Position == Fixed {
 		c.Float = "none"
 	}
+	switch c.Display {
+	case DisplayInline, DisplayInlineBlock, DisplayInlineTable, DisplayInlineFlex, DisplayInlineGrid:
+		c.OuterInline = true
+	}
 	if blockify {
 		switch c.Display {
 		case DisplayInline, DisplayInlineBlock, DisplayTableRowGroup, DisplayTableHeaderGroup,
@@ -1382,6 +1412,74 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 			}
 		}
 	}
+}
+
+// svgFeatures reports the page's CSS that changes how an inline <svg>
+// draws: phantom draws one as an image of its own markup, with its
+// currentColor from the page, so the page's rules may size and place the
+// <svg> box but not paint inside it. It reports a rule that sets an SVG
+// painting property (fill, stroke, ...) on an <svg> or on an HTML element
+// (whose inline drawings would inherit it), or anything but box
+// properties on an element inside an <svg>.
+func (cp *computer) svgFeatures(n *html.Node) {
+	inSVG := n.Namespace == "svg"
+	inner := inSVG && !(n.Data == "svg" && n.Parent != nil && (n.Parent.Namespace == "" || n.Parent.Namespace == "html"))
+	for i := range cp.matches {
+		m := &cp.matches[i]
+		if m.key>>22&0x3ff == 0 {
+			continue // the user-agent sheet
+		}
+		for j := range m.r.decls {
+			d := &m.r.decls[j]
+			paint := d.prop == pOther && svgPaintProps[d.name]
+			switch {
+			case !inSVG:
+				if paint {
+					cp.svgPaint = Feature{"inline <svg>:css", cp.where(m.r.text, n)}
+				}
+				continue
+			case paint, inner && !svgBoxProp(d):
+			default:
+				continue
+			}
+			cp.report(Feature{"inline <svg>:css", cp.where(m.r.text, n)})
+			return
+		}
+	}
+	if inSVG && !inner && cp.svgPaint.Name != "" {
+		cp.report(cp.svgPaint)
+	}
+}
+
+// svgPaintProps are the SVG properties that paint shapes and text, all
+// inherited.
+var svgPaintProps = map[string]bool{
+	"fill": true, "fill-opacity": true, "fill-rule": true, "stroke": true, "stroke-width": true,
+	"stroke-opacity": true, "stroke-linecap": true, "stroke-linejoin": true, "stroke-dasharray": true,
+	"stroke-dashoffset": true, "stroke-miterlimit": true, "paint-order": true, "marker": true,
+	"marker-start": true, "marker-mid": true, "marker-end": true, "text-anchor": true,
+	"dominant-baseline": true, "vector-effect": true, "stop-color": true, "stop-opacity": true,
+	"clip-rule": true, "shape-rendering": true,
+}
+
+// svgBoxProp reports whether a declaration only sets CSS box properties,
+// which elements inside an <svg> ignore (Tailwind's preflight gives every
+// element a border style, for one).
+func svgBoxProp(d *decl) bool {
+	switch d.prop {
+	case pBoxSizing, pBorderTopWidth, pBorderRightWidth, pBorderBottomWidth, pBorderLeftWidth,
+		pBorderTopStyle, pBorderRightStyle, pBorderBottomStyle, pBorderLeftStyle,
+		pBorderTopColor, pBorderRightColor, pBorderBottomColor, pBorderLeftColor,
+		pBorderInlineStartWidth, pBorderInlineEndWidth, pBorderInlineStartStyle, pBorderInlineEndStyle,
+		pBorderInlineStartColor, pBorderInlineEndColor,
+		pMarginTop, pMarginRight, pMarginBottom, pMarginLeft, pMarginInlineStart, pMarginInlineEnd,
+		pPaddingTop, pPaddingRight, pPaddingBottom, pPaddingLeft, pPaddingInlineStart, pPaddingInlineEnd,
+		pOutlineWidth, pOutlineStyle, pOutlineColor, pOutlineOffset, pBoxShadow, pCustom:
+		return true
+	case pOther:
+		return silentProps[d.name] || d.name == "text-shadow" && kw1(d.v) == "none"
+	}
+	return false
 }
 
 // elementTypeFeatures reports elements phantom does not lay out, whatever

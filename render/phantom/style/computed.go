@@ -498,6 +498,14 @@ type Computed struct {
 	FlexBasis            Length
 	Order                int
 
+	// TextEllipsis is text-overflow: ellipsis (clip otherwise).
+	TextEllipsis bool
+
+	// OuterInline is set when the box was inline-level before
+	// blockification: an absolutely positioned box's static position is
+	// on its line if so, else at the start of the next line.
+	OuterInline bool
+
 	// Grid container properties (CSS Grid Layout 1): nil templates and
 	// areas are none, nil auto tracks auto.
 	GridTemplateColumns, GridTemplateRows *TrackList

@@ -153,6 +153,7 @@ const (
 	pGridColumnEnd
 	pJustifyItems
 	pJustifySelf
+	pTextOverflow
 	pTransform
 	pTransformOrigin
 	pSize // @page size
@@ -250,7 +251,7 @@ var longhands = map[string]propID{
 	"grid-template-areas": pGridTemplateAreas, "grid-auto-columns": pGridAutoColumns, "grid-auto-rows": pGridAutoRows,
 	"grid-auto-flow": pGridAutoFlow, "grid-row-start": pGridRowStart, "grid-row-end": pGridRowEnd,
 	"grid-column-start": pGridColumnStart, "grid-column-end": pGridColumnEnd,
-	"justify-items": pJustifyItems, "justify-self": pJustifySelf,
+	"justify-items": pJustifyItems, "justify-self": pJustifySelf, "text-overflow": pTextOverflow,
 	"row-gap": pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
 	"transform": pTransform, "-webkit-transform": pTransform, "-ms-transform": pTransform,
 	"transform-origin": pTransformOrigin, "-webkit-transform-origin": pTransformOrigin,
@@ -342,7 +343,6 @@ var initialKeywords = map[string]bool{
 // initialValues are further per-property initial values of unimplemented
 // properties, so that restating them is not a use.
 var initialValues = map[string]map[string]bool{
-	"text-overflow":                {"clip": true},
 	"text-shadow":                  {"none": true},
 	"font-kerning":                 {"auto": true, "normal": true},
 	"font-synthesis":               {"weight style small-caps": true, "weight style": true},

@@ -6,9 +6,13 @@ import (
 
 // Options are what computing a document's style needs from outside it.
 type Options struct {
-	// PageWidth and PageHeight are the page area in px, for vw, vh and media
-	// queries.
+	// PageWidth and PageHeight are the page area in px, for media queries
+	// (and for vw and vh when no @page rule gives the first page's area).
 	PageWidth, PageHeight float64
+	// ViewportWidth and ViewportHeight, when set, are what vw and vh
+	// measure instead of the first page's area: the viewport of a document
+	// laid out again wider to be shrunk onto its pages.
+	ViewportWidth, ViewportHeight float64
 	// FontMetrics gives the x-height and the width of "0" for ex and ch; nil
 	// means 0.5em for both.
 	FontMetrics func(families []string, weight int, style FontStyle, size float64) (xHeight, zeroWidth float64)
@@ -49,7 +53,13 @@ type Result struct {
 	elems map[*html.Node]*elemStyle
 	feats []Feature
 	pages *pageSet
+	// viewport is set when a value used a viewport unit.
+	viewport bool
 }
+
+// ViewportUnits reports whether the style used vw, vh, vmin or vmax: a
+// document laid out at another viewport needs its style computed again.
+func (r *Result) ViewportUnits() bool { return r != nil && r.viewport }
 
 // elemStyle is an element's style and its pseudo-elements' (nil when they
 // generate no box).

@@ -17,6 +17,8 @@ type lenCtx struct {
 	// unresolved is set when a math function is valid but compares a
 	// percentage with a length, which phantom cannot resolve before layout.
 	unresolved bool
+	// viewport, when set, is set when a viewport unit is used.
+	viewport *bool
 }
 
 func (lc *lenCtx) exch() (float64, float64) {
@@ -72,6 +74,13 @@ func (lc *lenCtx) unitPx(n float64, u string) (float64, bool) {
 	case "lh", "rlh":
 		lc.fontRelative = true
 		return n * lc.em * 1.2, true
+	case "vw", "svw", "lvw", "dvw", "vi", "svi", "lvi", "dvi", "vh", "svh", "lvh", "dvh", "vb", "svb", "lvb", "dvb",
+		"vmin", "svmin", "lvmin", "dvmin", "vmax", "svmax", "lvmax", "dvmax":
+		if lc.viewport != nil {
+			*lc.viewport = true
+		}
+	}
+	switch u {
 	case "vw", "svw", "lvw", "dvw", "vi", "svi", "lvi", "dvi":
 		return n * lc.vw, true
 	case "vh", "svh", "lvh", "dvh", "vb", "svb", "lvb", "dvb":

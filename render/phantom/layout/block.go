@@ -234,6 +234,10 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	}
 	ml, _, cw := blockWidths(s, c.w, bd, pd, forceW)
 	switch {
+	case b.Kind == KindCell:
+		// Margins do not apply to table cells (CSS 2.1 §17.5): a cell's
+		// "margin: 0 auto" from an e-mail framework centres nothing.
+		ml, mt, mb = 0, 0, 0
 	case b.Inline || b.outOfFlow():
 		// Auto margins are zero on inline-blocks; abspos resolves its own.
 		ml = marginOf(s, style.Left, c.w)

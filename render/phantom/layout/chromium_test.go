@@ -394,6 +394,9 @@ func TestMatchesChromium(t *testing.T) {
 <p class="t" style="width:120px">Supercalifragilisticexpialidocious</p>
 <table style="table-layout:fixed;width:300px"><tr><td style="width:100px"><p class="t" style="width:auto;margin:0">cell text truncated here at the end</p></td><td>other</td></tr></table>`, 0.1},
 		{"shrunk to fit a fraction of a pixel too wide", `<div style="position:relative;margin-left:300px;height:100px">marker text<div style="position:absolute;width:800px;height:10px;background:#eee;top:40px;left:100.25px"></div></div><p style="text-align:right;margin:0">right</p>`, 0.1},
+		{"table cells have no margins", `<table style="width:580px;border-collapse:collapse"><tr><td style="padding:0"><table style="border-collapse:collapse;width:100%"><tr>
+<th style="margin:0 auto;padding:0 8px 16px 16px;text-align:left;width:80.67px">IMG</th><th style="margin:0 auto;padding:0 8px 16px 8px;text-align:left;width:370px"><p style="margin:4px 0">Fjord ANC Over-Ear Headphones</p></th>
+<th style="margin:20px;padding:0 16px 16px 8px;text-align:left;width:80.67px"><p style="text-align:right;margin:4px 0">x 1</p></th></tr></table></td></tr></table>`, 0.1},
 		{"static positions of absolute boxes", `<div style="position:relative;height:100px">first text <div style="position:absolute">block abs</div> after</div>
 <div style="position:relative;height:100px">first text <span style="position:absolute">inline abs</span> after</div>
 <div style="position:relative;height:100px;text-align:center">centred text <div style="position:absolute">centred block abs</div> after</div>`, 0.1},

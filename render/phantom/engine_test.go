@@ -84,7 +84,7 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 		{`<style>.g{display:grid;grid-template-columns:subgrid}</style><div class="g">a</div>`, []string{"grid-template:subgrid"}},
 		{`<style>svg path{fill:red}</style><p><svg viewBox="0 0 2 2"><path d="M0 0h2v2z"/></svg></p>`, []string{"inline <svg>:css at svg path"}},
 		{`<style>.icon{stroke:blue}</style><p class="icon"><svg viewBox="0 0 2 2"><path d="M0 0h2v2z"/></svg></p>`, []string{"inline <svg>:css at .icon"}},
-		{`<p><svg viewBox="0 0 20 20"><text x="1" y="10">a</text></svg></p>`, []string{"svg:text at svg"}},
+		{`<p><svg viewBox="0 0 20 20"><text x="1 5" y="10">ab</text></svg></p>`, []string{"svg:text at svg"}},
 		{`<p>a</p><script>document.write("b")</script>`, []string{"script"}},
 		{`<canvas id="c"></canvas>`, []string{"element:canvas at canvas"}},
 		{`<div style="transform:rotateY(20deg)">a</div>`, []string{"transform"}},

@@ -18,6 +18,7 @@ type SVG struct {
 	hasViewBox    bool
 	align         aspect
 	ops           []draw.Op // in the root's user space
+	texts         []svgText // laid out when drawn, sorted by their place in ops
 	cost          int       // approximate bytes held, for the cache
 }
 
@@ -67,6 +68,12 @@ func (s *SVG) Draw(box draw.Rect) []draw.Op { return s.DrawLaidOut(box, box.W, b
 // <img> 40.4 px wide painted 41 px wide is drawn 41 px wide, not 40
 // centred).
 func (s *SVG) DrawLaidOut(box draw.Rect, w, h float64) []draw.Op {
+	return s.DrawWithText(box, w, h, nil)
+}
+
+// DrawWithText is DrawLaidOut with the drawing's text shaped by shape (nil
+// draws no text).
+func (s *SVG) DrawWithText(box draw.Rect, w, h float64, shape TextShaper) []draw.Op {
 	if box.W <= 0 || box.H <= 0 || !(w > 0) || !(h > 0) {
 		return nil
 	}
@@ -76,7 +83,18 @@ func (s *SVG) DrawLaidOut(box draw.Rect, w, h float64) []draw.Op {
 	clip := rectPath(box.X, box.Y, box.W, box.H)
 	out := make([]draw.Op, 0, len(s.ops)+4)
 	out = append(out, draw.PushClip{Path: clip}, draw.PushTransform{M: m})
-	out = append(out, s.ops...)
+	if shape == nil || len(s.texts) == 0 {
+		out = append(out, s.ops...)
+	} else {
+		at := 0
+		for i := range s.texts {
+			t := &s.texts[i]
+			out = append(out, s.ops[at:t.at]...)
+			out = append(out, t.ops(shape)...)
+			at = t.at
+		}
+		out = append(out, s.ops[at:]...)
+	}
 	out = append(out, draw.PopClip{}, draw.PopClip{})
 	return out
 }

@@ -36,6 +36,8 @@ type converter struct {
 	visits  int
 	matches int // selector matches tried
 	err     error
+	// texts are the <text> elements, by where their glyphs go in ops.
+	texts []svgText
 }
 
 // convertSVG parses an SVG document and converts it into an SVG.
@@ -101,6 +103,7 @@ func convertSVG(data []byte, inline bool) (*SVG, error) {
 		return nil, c.err
 	}
 	s.ops = c.ops
+	s.texts = c.texts
 	s.Dropped = c.dropped
 	s.cost = 512 + 64*len(c.ops) + 56*c.segs
 	return s, nil
@@ -212,13 +215,7 @@ func (c *converter) element(n *node, parent svgStyle, root bool) {
 		return
 	}
 	switch n.name {
-	case "svg", "g", "a", "switch", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "use":
-	case "text":
-		st := c.computeStyle(n, parent)
-		if !st.displayNone {
-			c.drop(DropText)
-		}
-		return
+	case "svg", "g", "a", "switch", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "use", "text":
 	case "image":
 	case "foreignObject":
 		c.drop(DropForeignObject)
@@ -264,7 +261,7 @@ func (c *converter) element(n *node, parent svgStyle, root bool) {
 		c.emit(draw.PushOpacity{Alpha: st.opacity})
 		pushes++
 	}
-	before := len(c.ops)
+	before, textsBefore := len(c.ops), len(c.texts)
 
 	switch n.name {
 	case "svg":
@@ -286,11 +283,13 @@ func (c *converter) element(n *node, parent svgStyle, root bool) {
 		c.use(n, st)
 	case "image":
 		c.image(n, st)
+	case "text":
+		c.text(n, st)
 	default:
 		c.shape(n, st)
 	}
 
-	if len(c.ops) == before {
+	if len(c.ops) == before && len(c.texts) == textsBefore {
 		c.ops = c.ops[:mark] // nothing drawn: no pushes either
 		return
 	}

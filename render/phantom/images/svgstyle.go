@@ -42,6 +42,16 @@ type svgStyle struct {
 	miterLimit                 float64
 	hidden                     bool
 	markers                    bool
+	// Text: font-family (nil for the default), font-size in px,
+	// font-weight, italic, text-anchor (0 start, 1 middle, 2 end),
+	// letter-spacing in px, dominant-baseline.
+	fontFamily    []string
+	fontSize      float64
+	fontWeight    int
+	italic        bool
+	anchor        uint8
+	letterSpacing float64
+	baseline      string
 	// Not inherited.
 	opacity        float64
 	displayNone    bool
@@ -59,6 +69,8 @@ var initialStyle = svgStyle{
 	color:         draw.Color{A: 1},
 	opacity:       1,
 	miterLimit:    4,
+	fontSize:      16,
+	fontWeight:    400,
 }
 
 // child returns the style an element starts from: its parent's inherited
@@ -81,6 +93,8 @@ var presentation = map[string]bool{
 	"stroke-dasharray": true, "stroke-dashoffset": true, "opacity": true, "color": true,
 	"visibility": true, "display": true, "clip-path": true, "mask": true, "filter": true,
 	"marker-start": true, "marker-mid": true, "marker-end": true, "vector-effect": true,
+	"font-family": true, "font-size": true, "font-weight": true, "font-style": true, "text-anchor": true,
+	"letter-spacing": true, "dominant-baseline": true,
 }
 
 // computeStyle resolves n's declarations over its parent's style: the
@@ -254,6 +268,46 @@ func (c *converter) apply(s *svgStyle, parent svgStyle, prop, value string, attr
 		if !attr {
 			s.cssTransform = true
 		}
+	case "font-family":
+		if f := parseFamilies(value); len(f) > 0 {
+			s.fontFamily = f
+		}
+	case "font-size":
+		if v, ok := fontSizeOf(value, parent.fontSize); ok {
+			s.fontSize = v
+		}
+	case "font-weight":
+		if w, ok := fontWeightOf(value, parent.fontWeight); ok {
+			s.fontWeight = w
+		}
+	case "font-style":
+		switch value {
+		case "normal":
+			s.italic = false
+		case "italic", "oblique":
+			s.italic = true
+		}
+	case "text-anchor":
+		switch value {
+		case "start":
+			s.anchor = 0
+		case "middle":
+			s.anchor = 1
+		case "end":
+			s.anchor = 2
+		}
+	case "letter-spacing":
+		if value == "normal" {
+			s.letterSpacing = 0
+		} else if l, ok := parseLength(value); ok && l.unit != "%" {
+			if l.unit == "em" {
+				s.letterSpacing = l.v * s.fontSize
+			} else {
+				s.letterSpacing, _ = l.absolute()
+			}
+		}
+	case "dominant-baseline":
+		s.baseline = value
 	}
 }
 
@@ -289,6 +343,20 @@ func (c *converter) inherit(s *svgStyle, p svgStyle, prop string) {
 		s.hidden = p.hidden
 	case "display":
 		s.displayNone = p.displayNone
+	case "font-family":
+		s.fontFamily = p.fontFamily
+	case "font-size":
+		s.fontSize = p.fontSize
+	case "font-weight":
+		s.fontWeight = p.fontWeight
+	case "font-style":
+		s.italic = p.italic
+	case "text-anchor":
+		s.anchor = p.anchor
+	case "letter-spacing":
+		s.letterSpacing = p.letterSpacing
+	case "dominant-baseline":
+		s.baseline = p.baseline
 	}
 }
 

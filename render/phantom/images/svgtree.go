@@ -40,7 +40,7 @@ type node struct {
 	attrs    []xml.Attr
 	children []*node
 	parent   *node
-	text     strings.Builder // character data of a <style>
+	text     strings.Builder // character data of a <style> or a "#text" node
 	classes  []string
 	id       string
 	// matched caches the <style> rules matching this element.
@@ -141,8 +141,18 @@ func parseTree(data []byte, inline bool) (*node, error) {
 				cur = cur.parent
 			}
 		case xml.CharData:
-			if cur != nil && cur.name == "style" {
+			switch {
+			case cur == nil:
+			case cur.name == "style":
 				cur.text.Write(t)
+			case cur.name == "text" || cur.name == "tspan":
+				// Text content: a child of its own, between the spans.
+				if count++; count > maxSVGElements {
+					return nil, fmt.Errorf("%w: over %d elements", ErrSVGTooComplex, maxSVGElements)
+				}
+				tn := &node{name: "#text", parent: cur}
+				tn.text.Write(t)
+				cur.children = append(cur.children, tn)
 			}
 		}
 	}

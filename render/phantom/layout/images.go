@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/platen/platen/render/phantom/draw"
+	"github.com/platen/platen/render/phantom/fonts"
 	"github.com/platen/platen/render/phantom/images"
 	"github.com/platen/platen/render/phantom/style"
 )
@@ -71,7 +72,7 @@ func (p *painter) drawImage(img *images.Image, x, y, w, h, lw, lh float64) {
 	case img.Raster != nil:
 		p.op(draw.DrawImage{Image: img.Raster, Rect: draw.Rect{X: x, Y: y, W: w, H: h}})
 	case img.SVG != nil:
-		p.pg.Ops = append(p.pg.Ops, img.SVG.DrawLaidOut(draw.Rect{X: x, Y: y, W: w, H: h}, lw, lh)...)
+		p.pg.Ops = append(p.pg.Ops, img.SVG.DrawWithText(draw.Rect{X: x, Y: y, W: w, H: h}, lw, lh, p.l.svgText)...)
 	}
 }
 
@@ -212,4 +213,25 @@ func originBox(bg *style.Background, x, y, w, h float64, bd, pd edges) (ox, oy, 
 		return x + bd[style.Left] + pd[style.Left], y + bd[style.Top] + pd[style.Top], w - bd.h() - pd.h(), h - bd.v() - pd.v()
 	}
 	return x + bd[style.Left], y + bd[style.Top], w - bd.h(), h - bd.v()
+}
+
+// svgText shapes an SVG drawing's text with the document's fonts (an SVG
+// image's text in Chromium is set in the same fonts as the page's; the
+// default family is the standard serif).
+func (l *layouter) svgText(q images.TextQuery) []images.TextRun {
+	families := q.Families
+	if len(families) == 0 {
+		families = []string{"serif"}
+	}
+	fs := style.FontNormal
+	if q.Italic {
+		fs = style.FontItalic
+	}
+	runs := l.sh.Shape(fonts.Query{Families: families, Weight: q.Weight, Style: fs, Stretch: 100}, q.Size, q.Text, fonts.ShapeOptions{})
+	out := make([]images.TextRun, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, images.TextRun{Font: r.Font, Size: r.Size, Glyphs: r.Glyphs, Width: r.Width, FakeBold: r.FakeBold,
+			FakeItalic: r.FakeItalic, Ascent: r.Metrics.Ascent, Descent: r.Metrics.Descent, XHt: r.Metrics.XHeight})
+	}
+	return out
 }

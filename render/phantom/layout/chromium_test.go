@@ -400,6 +400,22 @@ func TestMatchesChromium(t *testing.T) {
 		{"text in SVG drawings", `<img width="200" height="100" src="data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' width='200' height='100' viewBox='0 0 200 100'><rect width='200' height='100' fill='%23eef'/><text x='10' y='30' font-family='Arial, sans-serif' font-size='16'>Fernhill Supply</text><text x='100' y='60' text-anchor='middle' font-family='monospace' font-size='12' fill='%23c00'>03318 <tspan font-weight='bold'>BOLD</tspan></text><text x='190' y='90' text-anchor='end' font-family='Georgia, serif' font-size='10'>ACCREDITED</text></svg>">
 <p>After <svg width="120" height="30" viewBox="0 0 120 30"><text x="2" y="20" font-family="Liberation Sans, Arial, sans-serif" font-size="14" font-weight="700" font-style="italic">VISA card</text></svg> text</p>
 <img width="150" height="40" src="data:image/svg+xml;utf8,<svg xmlns='http://www.w3.org/2000/svg' width='150' height='40'><rect width='150' height='40' fill='%23333'/><text x='48' y='24' font-family='Arial, Helvetica, sans-serif' font-weight='bold' font-size='15' fill='%23fff' font-style='italic' textLength='66' lengthAdjust='spacingAndGlyphs'>SWIFTLINE</text></svg>">`, 0.1},
+		{"a table pushed to the next page keeps its border", `<div style="height:1100px;background:#eee">filler</div>
+<table style="width:100%;margin-top:26px;border:3px solid #d9dee5" cellpadding="0" cellspacing="2"><tr><td style="padding:16px 20px">Prefer a bank transfer?<br>line two</td></tr></table>
+<p>after text</p>
+`, 0.1},
+		{"an e-mail's content cell beside a coloured cell breaks inside", `<table style="width:100%" cellpadding="0" cellspacing="0"><tr><td style="background:#fff">
+<table style="width:640px" cellpadding="0" cellspacing="0"><tr><td width="6" style="width:6px;background:#e4572e;font-size:0;line-height:0">&nbsp;</td>
+<td style="padding:8px 0 0 34px">
+<div style="height:1000px;background:#eee">filler</div>
+<table style="width:100%;margin-top:6px" cellpadding="0" cellspacing="0"><tr><td style="width:45%">&nbsp;</td><td style="width:55%">
+<table style="width:100%" cellpadding="0" cellspacing="0"><tr><td style="padding:6px 0;font-size:14px">Subtotal</td><td class="num" style="padding:6px 0">$5.00</td></tr>
+<tr><td style="padding:12px 0 6px;border-top:2px solid #17324d;font-size:15px;font-weight:700">Amount due</td><td class="num" style="padding:12px 0 6px;border-top:2px solid #17324d;font-size:18px">$3,784.50</td></tr></table>
+</td></tr></table>
+<table style="width:100%;margin-top:26px;border:1px solid #d9dee5;border-radius:8px" cellpadding="0" cellspacing="0"><tr><td style="padding:16px 20px"><div style="font-size:14px;font-weight:700;padding-bottom:8px">Prefer a bank transfer?</div>
+<table style="width:100%;font-size:13px;line-height:21px" cellpadding="0" cellspacing="0"><tr><td style="width:36%">Account name</td><td>Bright Harbor</td></tr><tr><td>Bank</td><td>Willamette</td></tr></table></td></tr></table>
+<p>after text</p>
+</td></tr></table></td></tr></table>`, 0.1},
 		{"static positions of absolute boxes", `<div style="position:relative;height:100px">first text <div style="position:absolute">block abs</div> after</div>
 <div style="position:relative;height:100px">first text <span style="position:absolute">inline abs</span> after</div>
 <div style="position:relative;height:100px;text-align:center">centred text <div style="position:absolute">centred block abs</div> after</div>`, 0.1},

@@ -221,11 +221,15 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	}
 	b := f.Box
 	if b != nil && b.Kind == KindRow && !f.monolithic && !isAvoid(b.Style.BreakInside) {
-		if cell := singleCell(f); cell != nil {
+		if cell, others := singleCell(f); cell != nil {
 			// A row of one cell (an e-mail's layout table, say) breaks
 			// inside its cell as a block does, as Chromium breaks it; the
-			// row and the cell grow by the gaps.
+			// row and the cell grow by the gaps, and so do the empty cells
+			// beside it (a coloured rule, a spacer).
 			f.splitRow, f.fixedH, cell.fixedH = true, false, false
+			for _, o := range others {
+				o.fixedH = false
+			}
 			pg.cells = append(pg.cells, cell.Y+cell.H)
 			pg.walk(cell, avoid, depth+1)
 			pg.cells = pg.cells[:len(pg.cells)-1]
@@ -333,9 +337,11 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 				}
 			}
 			pg.entries = append(pg.entries, e)
-		} else if b != nil && !b.isFlexOrGrid() && (b.Parent == nil || !b.Parent.isFlexOrGrid()) && b.Kind != KindCell {
+		} else if b != nil && !b.isFlexOrGrid() && (b.Parent == nil || !b.Parent.isFlexOrGrid()) && b.Kind != KindCell &&
+			b.Kind != KindTable && b.Kind != KindRowGroup && b.Kind != KindTableWrapper {
 			// (Chromium does not break between a flex container's, a flex
-			// item's or a table cell's padding and its first child:
+			// item's or a table cell's padding and its first child, nor
+			// between a table's top border and spacing and its first row:
 			// measured.)
 			bd := boxBorders(b.Style)
 			if bd[style.Top] > 0 || length(b.Style.Padding[style.Top], f.W, 0) > 0 {
@@ -383,19 +389,41 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 	}
 }
 
-// singleCell is row fragment f's one cell when it has one and nothing but
-// decorations (part backgrounds, border segments) beside it, else nil.
-func singleCell(f *Frag) *Frag {
-	var cell *Frag
+// singleCell is row fragment f's one cell with content when it has one
+// and nothing but decorations (part backgrounds, border segments, cells
+// that hold nothing taller than a pixel) beside it, else nil; others are
+// the empty cells.
+func singleCell(f *Frag) (cell *Frag, others []*Frag) {
 	for _, c := range f.Children {
 		if c.Kind == FragBox && c.Box != nil && c.Box.Kind == KindCell {
+			if !c.monolithic && emptyCell(c) {
+				others = append(others, c)
+				continue
+			}
 			if cell != nil || c.monolithic {
-				return nil
+				return nil, nil
 			}
 			cell = c
 		}
 	}
-	return cell
+	return cell, others
+}
+
+// emptyCell reports whether a cell holds nothing but lines at most a pixel
+// tall (an e-mail's "&nbsp;" at font-size 0): breaking beside it needs no
+// place of its own.
+func emptyCell(c *Frag) bool {
+	for _, k := range c.Children {
+		if k.Kind != FragLine || k.H > 1 {
+			return false
+		}
+		for _, t := range k.Children {
+			if t.Kind != FragText {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // clip cuts the entries from start on (a clipping box's content) at the

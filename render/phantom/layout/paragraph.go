@@ -777,5 +777,5 @@ func (l *layouter) str(b []byte) string { return string(b) }
 
 // shapeOpt are the shaping options of text in style s.
 func shapeOpt(s *style.Computed, rtl bool) fonts.ShapeOptions {
-	return fonts.ShapeOptions{SmallCaps: s.SmallCaps, Numeric: uint8(s.Numeric), RTL: rtl}
+	return fonts.ShapeOptions{SmallCaps: s.SmallCaps, Numeric: uint8(s.Numeric | s.FeatureNumeric), RTL: rtl}
 }

@@ -288,6 +288,15 @@ func (st *state) apply(p propID, v []tok) bool {
 			return false
 		}
 		c.Numeric = n
+	case pFontFeatureSettings:
+		n, ok, other := parseFeatureSettings(v)
+		if !ok {
+			return false
+		}
+		if other {
+			st.report("css:font-feature-settings") // features beyond the numeric ones
+		}
+		c.FeatureNumeric = n
 	case pFontVariantCaps:
 		switch kw1(v) {
 		case "normal":
@@ -2047,3 +2056,47 @@ func parseNumericVariant(v []tok) (NumericVariant, bool) {
 	}
 	return n, len(v) > 0
 }
+
+// parseFeatureSettings reads font-feature-settings: normal, or a list of
+// "tag" [integer | on | off]. It returns the numeric features turned on
+// (those font-variant-numeric also names) and whether any other feature is
+// set, which phantom does not shape.
+func parseFeatureSettings(v []tok) (n NumericVariant, ok, other bool) {
+	if kw1(v) == "normal" {
+		return 0, true, false
+	}
+	for _, part := range splitCommas(v) {
+		if len(part) == 0 || len(part) > 2 || part[0].kind != tString || len(part[0].s) != 4 {
+			return 0, false, false
+		}
+		on := true
+		if len(part) == 2 {
+			switch {
+			case part[1].isIdent("on"):
+			case part[1].isIdent("off"):
+				on = false
+			case part[1].kind == tNumber && part[1].n >= 0 && part[1].n == math.Trunc(part[1].n):
+				on = part[1].n != 0
+			default:
+				return 0, false, false
+			}
+		}
+		bit := -1
+		for i, name := range numericFeatureTags {
+			if part[0].s == name {
+				bit = i
+			}
+		}
+		switch {
+		case bit < 0:
+			other = true
+		case on:
+			n |= 1 << bit
+		}
+	}
+	return n, true, other
+}
+
+// numericFeatureTags are the OpenType features of NumericVariant's bits, in
+// fonts.NumericFeatures' order.
+var numericFeatureTags = [8]string{"lnum", "onum", "pnum", "tnum", "frac", "afrc", "ordn", "zero"}

@@ -796,8 +796,8 @@ func (cp *computer) cascade(ms []match, hints []decl, attrDecls []decl, marker b
 // markerProps are the properties that apply to ::marker (CSS Lists 3,
 // section 3.2, and Chromium's list).
 var markerProps = func() (m [numProps + 3]bool) {
-	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontVariantNumeric, pFontStretch,
-		pLineHeight, pColor, pDirection, pUnicodeBidi, pContent, pWhiteSpaceCollapse, pTextWrapMode,
+	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontVariantNumeric, pFontFeatureSettings,
+		pFontStretch, pLineHeight, pColor, pDirection, pUnicodeBidi, pContent, pWhiteSpaceCollapse, pTextWrapMode,
 		pLetterSpacing, pWordSpacing, pTextTransform, pTextDecorationLine, pTextDecorationStyle,
 		pTextDecorationColor, pTextDecorationThickness} {
 		m[p] = true
@@ -1009,6 +1009,8 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.SmallCaps = src.SmallCaps
 	case pFontVariantNumeric:
 		c.Numeric = src.Numeric
+	case pFontFeatureSettings:
+		c.FeatureNumeric = src.FeatureNumeric
 	case pFontStretch:
 		c.FontStretch = src.FontStretch
 	case pLineHeight:
@@ -1768,6 +1770,7 @@ func inheritAll(c, p *Computed) {
 	c.FontStyle = p.FontStyle
 	c.SmallCaps = p.SmallCaps
 	c.Numeric = p.Numeric
+	c.FeatureNumeric = p.FeatureNumeric
 	c.FontStretch = p.FontStretch
 	c.LineHeight = p.LineHeight
 	c.LineHeightNumber = p.LineHeightNumber

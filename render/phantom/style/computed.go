@@ -418,6 +418,9 @@ type Computed struct {
 	SmallCaps  bool
 	// Numeric is font-variant-numeric: the OpenType features it turns on.
 	Numeric     NumericVariant
+	// FeatureNumeric are the numeric features font-feature-settings turns
+	// on ("tnum", "lnum", ...), added to Numeric's.
+	FeatureNumeric NumericVariant
 	FontStretch float64 // percent, 100 normal
 	// LineHeight: Normal, a Px length, or a number (Unit Px with Number set).
 	LineHeight       Length

@@ -19,8 +19,8 @@
 // float inside display: none, box-shadow: none are not uses. Properties
 // without effect in print (cursor, transitions, user-select, ...) are
 // ignored silently; grid item and container properties are covered by the
-// display they need. font-feature-settings is reported when set, since it
-// changes glyphs.
+// display they need. font-feature-settings is laid out for the numeric
+// features font-variant-numeric also names, and reported for any other.
 //
 // Parts of Computed that layout must know about:
 //   - Styles are shared: elements styled from the same parent style, rules,

@@ -14,6 +14,7 @@ const (
 	pFontStyle
 	pFontVariantCaps
 	pFontVariantNumeric
+	pFontFeatureSettings
 	pFontStretch
 	pLineHeight
 	pColor
@@ -162,8 +163,8 @@ const (
 
 // inheritedProps marks the inherited properties.
 var inheritedProps = func() (m [numProps]bool) {
-	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontVariantNumeric, pFontStretch,
-		pLineHeight, pColor, pDirection, pWritingMode, pVisibility, pTextAlign, pTextAlignLast, pTextIndent,
+	for _, p := range []propID{pFontFamily, pFontSize, pFontWeight, pFontStyle, pFontVariantCaps, pFontVariantNumeric, pFontFeatureSettings,
+		pFontStretch, pLineHeight, pColor, pDirection, pWritingMode, pVisibility, pTextAlign, pTextAlignLast, pTextIndent,
 		pTextTransform, pLetterSpacing, pWordSpacing, pWhiteSpaceCollapse, pTextWrapMode, pWordBreak,
 		pOverflowWrap, pHyphens, pTabSize, pListStyleType, pListStylePosition, pListStyleImage, pQuotes,
 		pBorderCollapse, pBorderSpacing, pCaptionSide, pEmptyCells, pOrphans, pWidows} {
@@ -177,7 +178,8 @@ var inheritedProps = func() (m [numProps]bool) {
 // block-axis logical properties: phantom lays out horizontal text only).
 var longhands = map[string]propID{
 	"font-family": pFontFamily, "font-size": pFontSize, "font-weight": pFontWeight, "font-style": pFontStyle,
-	"font-variant-caps": pFontVariantCaps, "font-variant-numeric": pFontVariantNumeric, "font-stretch": pFontStretch, "font-width": pFontStretch,
+	"font-variant-caps": pFontVariantCaps, "font-variant-numeric": pFontVariantNumeric,
+	"font-feature-settings": pFontFeatureSettings, "-webkit-font-feature-settings": pFontFeatureSettings, "font-stretch": pFontStretch, "font-width": pFontStretch,
 	"line-height": pLineHeight, "color": pColor, "direction": pDirection, "writing-mode": pWritingMode,
 	"display": pDisplay, "position": pPosition, "top": pTop, "right": pRight, "bottom": pBottom, "left": pLeft,
 	"inset-block-start": pTop, "inset-block-end": pBottom, "inset-inline-start": pInsetInlineStart,

@@ -828,7 +828,7 @@ func isNameByte(c byte) bool {
 // form parts).
 func ignorableSelector(text string) bool {
 	lower := strings.ToLower(text)
-	for _, p := range []string{"::-webkit-", "::-moz-", ":-moz-", "::-ms-", ":-ms-", "::selection", "::placeholder", "::backdrop", "::cue", "::file-selector-button", "::scrollbar", "::highlight", "::spelling-error", "::grammar-error", "::view-transition", "::target-text", "::search-text", "::picker", "::checkmark", "::picker-icon", "::details-content", "::part(", "::slotted(", ":host", "::column", "::scroll-"} {
+	for _, p := range []string{"::-webkit-", "::-moz-", ":-moz-", "::-ms-", ":-ms-", "::-o-", ":-o-", "::selection", "::placeholder", "::backdrop", "::cue", "::file-selector-button", "::scrollbar", "::highlight", "::spelling-error", "::grammar-error", "::view-transition", "::target-text", "::search-text", "::picker", "::checkmark", "::picker-icon", "::details-content", "::part(", "::slotted(", ":host", "::column", "::scroll-"} {
 		if strings.Contains(lower, p) {
 			return true
 		}

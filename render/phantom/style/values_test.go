@@ -496,3 +496,23 @@ func TestSimpleMatcher(t *testing.T) {
 		}
 	}
 }
+
+// TestFontFeatureSettings reads the numeric features of
+// font-feature-settings onto the bits font-variant-numeric uses, inherited.
+func TestFontFeatureSettings(t *testing.T) {
+	for _, c := range []struct {
+		css  string
+		want NumericVariant
+	}{
+		{`font-feature-settings: "tnum"`, NumTabular},
+		{`font-feature-settings: "onum" on, "zero" 1, "frac" 0`, NumOldstyle | NumSlashedZero},
+		{`-webkit-font-feature-settings: "lnum" 1`, NumLining},
+		{`font-feature-settings: "tnum"; font-feature-settings: normal`, 0},
+		{`font-feature-settings: "tnum"; font-feature-settings: tnum`, NumTabular}, // invalid: the first stands
+	} {
+		s := styleOf(t, `<!DOCTYPE html><html><body><div style='`+c.css+`'><span id=x>1</span></div></body></html>`, "x")
+		if s.FeatureNumeric != c.want {
+			t.Errorf("%s: features %b, want %b", c.css, s.FeatureNumeric, c.want)
+		}
+	}
+}

@@ -188,7 +188,9 @@ func TestRightToLeftWordsMatchInEitherOrder(t *testing.T) {
 // spell the word on its line are measured as one word, where they are
 // printed, and pieces elsewhere or spelling something else are not.
 func TestLetterSpacedWordsCutDifferently(t *testing.T) {
-	word := func(text string, x0, x1, y float64) Word { return Word{Text: text, XMin: x0, YMin: y, XMax: x1, YMax: y + 10} }
+	word := func(text string, x0, x1, y float64) Word {
+		return Word{Text: text, XMin: x0, YMin: y, XMax: x1, YMax: y + 10}
+	}
 	ref := &Analysis{Pages: []Page{{Width: 100, Height: 100, Words: []Word{
 		word("NORTHQUAY", 10, 90, 10), word("ENGINEERING", 10, 90, 30), word("after", 10, 30, 50)}}}}
 	got := &Analysis{Pages: []Page{{Width: 100, Height: 100, Words: []Word{

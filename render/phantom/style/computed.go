@@ -417,11 +417,11 @@ type Computed struct {
 	FontStyle  FontStyle
 	SmallCaps  bool
 	// Numeric is font-variant-numeric: the OpenType features it turns on.
-	Numeric     NumericVariant
+	Numeric NumericVariant
 	// FeatureNumeric are the numeric features font-feature-settings turns
 	// on ("tnum", "lnum", ...), added to Numeric's.
 	FeatureNumeric NumericVariant
-	FontStretch float64 // percent, 100 normal
+	FontStretch    float64 // percent, 100 normal
 	// LineHeight: Normal, a Px length, or a number (Unit Px with Number set).
 	LineHeight       Length
 	LineHeightNumber bool

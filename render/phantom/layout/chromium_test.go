@@ -416,6 +416,11 @@ func TestMatchesChromium(t *testing.T) {
 <table style="width:100%;font-size:13px;line-height:21px" cellpadding="0" cellspacing="0"><tr><td style="width:36%">Account name</td><td>Bright Harbor</td></tr><tr><td>Bank</td><td>Willamette</td></tr></table></td></tr></table>
 <p>after text</p>
 </td></tr></table></td></tr></table>`, 0.1},
+		{"a body of height 100% holding a long page", `<style>html,body{height:100%}</style><div style="height:860px;background:#eee">filler</div>
+<table width="600" cellspacing="0" cellpadding="0"><tr><td height="100%" valign="top" style="padding:10px 20px;background:#fafaf9"><table width="100%" cellspacing="0" cellpadding="0">
+<tr><td width="18%" valign="top"><div style="width:72px;height:72px;background:#fed"></div></td><td valign="top"><h2 style="margin:0 0 4px;font-size:16px">Shared style guides</h2><p>Lock fonts, colours and spacing for the whole team so every draft starts on-brand.</p></td></tr>
+<tr><td width="18%" valign="top"><div style="width:72px;height:72px;background:#def"></div></td><td valign="top"><h2 style="margin:0 0 4px;font-size:16px">Scheduled publishing</h2><p>Queue posts and newsletters to go out at the right hour.</p></td></tr>
+</table></td></tr><tr><td style="padding:20px">View as a Web Page</td></tr></table><p>after the table</p>`, 0.1},
 		{"static positions of absolute boxes", `<div style="position:relative;height:100px">first text <div style="position:absolute">block abs</div> after</div>
 <div style="position:relative;height:100px">first text <span style="position:absolute">inline abs</span> after</div>
 <div style="position:relative;height:100px;text-align:center">centred text <div style="position:absolute">centred block abs</div> after</div>`, 0.1},

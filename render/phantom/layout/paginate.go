@@ -385,7 +385,22 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		pg.entries = append(pg.entries, pgEntry{kind: entTableEnd, table: f})
 	}
 	if f.fixedH {
-		pg.entries = append(pg.entries, pgEntry{kind: entFixedEnd, y: f.Y + f.H})
+		// The box keeps its height across the breaks inside it: what
+		// follows it moves back up by them. Content that overflows the box
+		// (a body of height 100% holding a long page) still moves with
+		// its breaks, so the height is given back after the overflow (a
+		// box that clips it is cut at its end).
+		end := f.Y + f.H
+		clips := b != nil && b.Style.Overflow != "visible" && b.Style.Overflow != ""
+		for _, c := range f.Children {
+			if clips {
+				break
+			}
+			if (c.Kind == FragBox || c.Kind == FragLine) && (c.Box == nil || !c.Box.IsOutOfFlow()) {
+				end = math.Max(end, c.Y+c.H)
+			}
+		}
+		pg.entries = append(pg.entries, pgEntry{kind: entFixedEnd, y: end})
 	}
 }
 

@@ -222,8 +222,8 @@ func displacement(a, b flatWord) float64 {
 
 func (r *Result) compareWords(ref, got *Analysis) {
 	a, b := flatten(ref), flatten(got)
+	a, b, _ = joinSplitWords(a, b, nil)
 	pairs := matchWords(a, b)
-	a, b, pairs = joinSplitWords(a, b, pairs)
 	r.RefWords, r.GotWords = len(a), len(b)
 	r.Matched = len(pairs)
 	n := max(len(a), len(b))
@@ -390,15 +390,15 @@ func nearestSameText(a, b []flatWord, pairs [][2]int) [][2]int {
 	return out
 }
 
-// joinSplitWords pairs a word of one document with the run of words of the
-// other that spell it on the same line, where pdftotext cut one and not the
-// other: letter-spaced text puts a gap of about a tenth of the font size
-// between letters, pdftotext's threshold for a word break, and glyph
-// positions a few millionths of a point apart fall either side of it. The
-// run is joined into one word whose box covers its parts, so the pair is
-// still measured by where it is printed. Runs of up to maxSplit words,
-// left unpaired by matchWords, are joined; it returns the words and pairs
-// with the runs replaced.
+// joinSplitWords joins the runs of words of the two documents that start
+// at the same place on a line and spell the same text, where pdftotext cut
+// them differently (into one word in one and pieces in the other, or into
+// different pieces): letter-spaced text puts a gap of about a tenth of the
+// font size between letters, pdftotext's threshold for a word break, and
+// glyph positions a few millionths of a point apart fall either side of
+// it. Each run becomes one word whose box covers its parts, so the word is
+// still measured by where it is printed. Words already paired (pairs) are
+// left alone; it returns the words, and pairs with the joined runs paired.
 func joinSplitWords(a, b []flatWord, pairs [][2]int) ([]flatWord, []flatWord, [][2]int) {
 	usedA := make([]bool, len(a))
 	usedB := make([]bool, len(b))
@@ -407,49 +407,53 @@ func joinSplitWords(a, b []flatWord, pairs [][2]int) ([]flatWord, []flatWord, []
 	}
 	var joinsA, joinsB [][2]int // [first, end) runs joined into one word
 	var extra [][2]int          // pairs of a word and a joined run: {a or -run-1, b or -run-1}
-	// run finds, after one, the unpaired words of ws that spell w.
-	run := func(w flatWord, ws []flatWord, used []bool) (int, int, bool) {
-		for j := range ws {
-			if used[j] || ws[j].page != w.page || !strings.HasPrefix(w.key, ws[j].key) || ws[j].key == w.key {
-				continue
-			}
-			text := ws[j].key
-			k := j + 1
-			for k < len(ws) && k-j < maxSplit && len(text) < len(w.key) && !used[k] && ws[k].page == w.page &&
-				math.Abs(ws[k].YMin-ws[j].YMin) < 1 && strings.HasPrefix(w.key, text+ws[k].key) {
-				text += ws[k].key
-				k++
-			}
-			if text == w.key && k-j > 1 {
-				return j, k, true
-			}
-		}
-		return 0, 0, false
-	}
+	// For each unpaired word, a run of unpaired words of each document
+	// that starts at the same place and spells the same text.
 	for i := range a {
 		if usedA[i] {
 			continue
 		}
-		if j, k, ok := run(a[i], b, usedB); ok {
-			for x := j; x < k; x++ {
-				usedB[x] = true
+		for j := range b {
+			if usedA[i] {
+				break
 			}
-			usedA[i] = true
-			joinsB = append(joinsB, [2]int{j, k})
-			extra = append(extra, [2]int{i, -len(joinsB)})
-		}
-	}
-	for j := range b {
-		if usedB[j] {
-			continue
-		}
-		if i, k, ok := run(b[j], a, usedA); ok {
-			for x := i; x < k; x++ {
-				usedA[x] = true
+			if usedB[j] || b[j].page != a[i].page || math.Abs(b[j].XMin-a[i].XMin) > 2 || math.Abs(b[j].YMin-a[i].YMin) > 2 ||
+				!strings.HasPrefix(a[i].key, b[j].key) && !strings.HasPrefix(b[j].key, a[i].key) {
+				continue
 			}
-			usedB[j] = true
-			joinsA = append(joinsA, [2]int{i, k})
-			extra = append(extra, [2]int{-len(joinsA), j})
+			ia, ib := i+1, j+1
+			ta, tb := a[i].key, b[j].key
+			ok := true
+			next := func(ws []flatWord, used []bool, k, first int, t, other string) (string, bool) {
+				if k >= len(ws) || k-first >= maxSplit || used[k] || ws[k].page != ws[first].page || math.Abs(ws[k].YMin-ws[first].YMin) > 1 {
+					return "", false
+				}
+				n := t + ws[k].key
+				return n, strings.HasPrefix(other, n) || strings.HasPrefix(n, other)
+			}
+			for ok && ta != tb {
+				if len(ta) < len(tb) {
+					ta, ok = next(a, usedA, ia, i, ta, tb)
+					ia++
+				} else {
+					tb, ok = next(b, usedB, ib, j, tb, ta)
+					ib++
+				}
+			}
+			if !ok || ia-i == 1 && ib-j == 1 {
+				continue
+			}
+			ref := func(first, end int, used []bool, joins *[][2]int) int {
+				for x := first; x < end; x++ {
+					used[x] = true
+				}
+				if end-first == 1 {
+					return first
+				}
+				*joins = append(*joins, [2]int{first, end})
+				return -len(*joins)
+			}
+			extra = append(extra, [2]int{ref(i, ia, usedA, &joinsA), ref(j, ib, usedB, &joinsB)})
 		}
 	}
 	if len(extra) == 0 {

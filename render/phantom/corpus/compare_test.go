@@ -208,6 +208,12 @@ func TestLetterSpacedWordsCutDifferently(t *testing.T) {
 	if r.Matched != 3 {
 		t.Errorf("joined in the reference: matched %d, want 3", r.Matched)
 	}
+	// Cut in both, at different letters.
+	both := &Analysis{Pages: []Page{{Width: 100, Height: 100, Words: []Word{word("COUN", 10, 50, 10), word("T", 52, 60, 10)}}}}
+	both2 := &Analysis{Pages: []Page{{Width: 100, Height: 100, Words: []Word{word("CO", 10, 30, 10), word("UNT", 32, 60, 10)}}}}
+	if r := Compare(both, both2, 2, 0.1); r.Matched != 1 || r.Within != 1 {
+		t.Errorf("cut in both: matched %d within %g, want one word in place", r.Matched, r.Within)
+	}
 	apart := clone(got)
 	apart.Pages[0].Words[1].YMin, apart.Pages[0].Words[1].YMax = 60, 70
 	if r := Compare(ref, apart, 2, 0.1); r.Matched != 2 {

@@ -1809,15 +1809,9 @@ func (st *state) applyBgImage(v []tok) bool {
 		case t.kind == tFunc && isImageFunc(t.k):
 			n++
 			if g, ok := st.linearGradient(t); ok && i == 0 && len(rest) == 0 && !st.isRootOrBody() {
-				// Painted when phantom is asked for; still reported, so
-				// the default gives the document to Chromium: the real
-				// templates that use gradients also use layouts phantom
-				// breaks across pages differently (docs/templates.md).
-				b.Gradient = g
+				b.Gradient = g // painted; others are reported below
 			}
-			if strings.Contains(t.k, "gradient") {
-				st.a.gradient = true
-			} else {
+			if !strings.Contains(t.k, "gradient") {
 				st.report("css:background-image")
 			}
 		default:
@@ -1828,6 +1822,9 @@ func (st *state) applyBgImage(v []tok) bool {
 	if n != 1 || img != "" {
 		b.Gradient = nil
 	}
+	// A gradient phantom does not paint (transparent stops, repeating,
+	// radial, several layers, on the root) goes to Chromium.
+	st.a.gradient = b.Gradient == nil && hasGradient(v)
 	st.a.bgLayers = n > 1
 	return true
 }
@@ -2100,3 +2097,13 @@ func parseFeatureSettings(v []tok) (n NumericVariant, ok, other bool) {
 // numericFeatureTags are the OpenType features of NumericVariant's bits, in
 // fonts.NumericFeatures' order.
 var numericFeatureTags = [8]string{"lnum", "onum", "pnum", "tnum", "frac", "afrc", "ordn", "zero"}
+
+// hasGradient reports whether a background-image value has a gradient.
+func hasGradient(v []tok) bool {
+	for i := range v {
+		if v[i].kind == tFunc && strings.Contains(v[i].k, "gradient") {
+			return true
+		}
+	}
+	return false
+}

@@ -421,6 +421,8 @@ func TestMatchesChromium(t *testing.T) {
 <tr><td width="18%" valign="top"><div style="width:72px;height:72px;background:#fed"></div></td><td valign="top"><h2 style="margin:0 0 4px;font-size:16px">Shared style guides</h2><p>Lock fonts, colours and spacing for the whole team so every draft starts on-brand.</p></td></tr>
 <tr><td width="18%" valign="top"><div style="width:72px;height:72px;background:#def"></div></td><td valign="top"><h2 style="margin:0 0 4px;font-size:16px">Scheduled publishing</h2><p>Queue posts and newsletters to go out at the right hour.</p></td></tr>
 </table></td></tr><tr><td style="padding:20px">View as a Web Page</td></tr></table><p>after the table</p>`, 0.1},
+		{"repeating linear gradients", `<div style="height:70px;border:1px solid #ccc;background:repeating-linear-gradient(90deg,#000 0 2px,#fff 2px 4px,#000 4px 7px,#fff 7px 9px)">bars</div>
+<div style="height:40px;background:repeating-linear-gradient(45deg,#ffd 0 10px,#ddf 10px 20px)">stripes</div><div style="height:30px;background:repeating-linear-gradient(to right,red,blue 50px)">ramp</div>`, 0.1},
 		{"static positions of absolute boxes", `<div style="position:relative;height:100px">first text <div style="position:absolute">block abs</div> after</div>
 <div style="position:relative;height:100px">first text <span style="position:absolute">inline abs</span> after</div>
 <div style="position:relative;height:100px;text-align:center">centred text <div style="position:absolute">centred block abs</div> after</div>`, 0.1},

@@ -364,6 +364,9 @@ type Gradient struct {
 	Corner           bool
 	CornerX, CornerY int
 	Stops            []GradientStop
+	// Repeating is repeating-linear-gradient(): the stops repeat along the
+	// gradient line with the first-to-last distance as the period.
+	Repeating bool
 }
 
 // GradientStop is one colour stop.

@@ -2,6 +2,7 @@ package style
 
 import (
 	"math"
+	"strings"
 
 	"golang.org/x/net/html/atom"
 )
@@ -11,15 +12,20 @@ import (
 // colour stops, each with up to two positions. Transparent stops,
 // interpolation hints and repeating gradients are not phantom's: false.
 func (st *state) linearGradient(t *tok) (*Gradient, bool) {
-	if t.k != "linear-gradient" && t.k != "-webkit-linear-gradient" {
+	repeating := false
+	switch t.k {
+	case "linear-gradient", "-webkit-linear-gradient":
+	case "repeating-linear-gradient", "-webkit-repeating-linear-gradient":
+		repeating = true
+	default:
 		return nil, false
 	}
-	legacy := t.k == "-webkit-linear-gradient"
+	legacy := strings.HasPrefix(t.k, "-webkit-")
 	args := fnArgs(t)
 	if len(args) < 2 {
 		return nil, false
 	}
-	g := &Gradient{Angle: math.Pi}
+	g := &Gradient{Angle: math.Pi, Repeating: repeating}
 	first := args[0]
 	switch {
 	case len(first) == 1 && (first[0].kind == tDim || first[0].kind == tNumber && first[0].n == 0):

@@ -13,8 +13,8 @@ import (
 // repeated over a page would otherwise make a million draws.
 const maxTiles = 4096
 
-// replaced paints an image into its content box with object-fit (the
-// object-position is the centre).
+// replaced paints an image into its content box with object-fit and
+// object-position.
 func (p *painter) replaced(f *Frag, x, y, w, h float64, bd edges) {
 	img := f.Box.Image
 	if img == nil {
@@ -54,8 +54,10 @@ func (p *painter) replaced(f *Frag, x, y, w, h float64, bd edges) {
 		dw, dh = iw, ih
 		lw, lh = dw, dh
 	}
-	dx, dy := cx+(cw-dw)/2, cy+(ch-dh)/2
-	clip := dw > cw+0.01 || dh > ch+0.01
+	dx := cx + s.ObjectPosition[0].Resolve(cw-dw, (cw-dw)/2)
+	dy := cy + s.ObjectPosition[1].Resolve(ch-dh, (ch-dh)/2)
+	const eps = 0.01
+	clip := dx < cx-eps || dy < cy-eps || dx+dw > cx+cw+eps || dy+dh > cy+ch+eps
 	if clip {
 		p.op(draw.PushClip{Path: rectPath(cx, cy, cw, ch)})
 	}

@@ -1101,6 +1101,17 @@ func (st *state) apply(p propID, v []tok) bool {
 		default:
 			return false
 		}
+	case pObjectPosition:
+		x, y, ok := splitPosition(v)
+		if !ok {
+			return false
+		}
+		lx, ok1 := st.bgPos(x, true)
+		ly, ok2 := st.bgPos(y, false)
+		if !ok1 || !ok2 {
+			return false
+		}
+		c.ObjectPosition = [2]Length{lx, ly}
 	case pAspectRatio:
 		r, ok := parseRatio(v)
 		if !ok {

@@ -1177,6 +1177,8 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.Page = src.Page
 	case pObjectFit:
 		c.ObjectFit = src.ObjectFit
+	case pObjectPosition:
+		c.ObjectPosition = src.ObjectPosition
 	case pAspectRatio:
 		c.AspectRatio = src.AspectRatio
 	case pBoxShadow:
@@ -1735,6 +1737,7 @@ var initialComputed = Computed{
 	Orphans:           2,
 	Widows:            2,
 	ObjectFit:         "fill",
+	ObjectPosition:    [2]Length{{V: 50, Unit: Percent}, {V: 50, Unit: Percent}},
 	AlignSelf:         AxAuto,
 	JustifySelf:       AxAuto,
 	FlexShrink:        1,

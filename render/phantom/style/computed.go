@@ -479,6 +479,9 @@ type Computed struct {
 	Page string
 
 	ObjectFit string // "fill", "contain", "cover", "none", "scale-down"
+	// ObjectPosition places the image in its box (x and y, percentages of
+	// the space left over).
+	ObjectPosition [2]Length
 	// AspectRatio is width/height, 0 for auto.
 	AspectRatio float64
 

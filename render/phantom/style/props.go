@@ -128,6 +128,7 @@ const (
 	pWidows
 	pPage
 	pObjectFit
+	pObjectPosition
 	pAspectRatio
 	pBoxShadow
 	pFlexDirection
@@ -254,6 +255,7 @@ var longhands = map[string]propID{
 	"grid-auto-flow": pGridAutoFlow, "grid-row-start": pGridRowStart, "grid-row-end": pGridRowEnd,
 	"grid-column-start": pGridColumnStart, "grid-column-end": pGridColumnEnd,
 	"justify-items": pJustifyItems, "justify-self": pJustifySelf, "text-overflow": pTextOverflow,
+	"object-position": pObjectPosition,
 	"row-gap": pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
 	"transform": pTransform, "-webkit-transform": pTransform, "-ms-transform": pTransform,
 	"transform-origin": pTransformOrigin, "-webkit-transform-origin": pTransformOrigin,
@@ -350,7 +352,6 @@ var initialValues = map[string]map[string]bool{
 	"font-synthesis":               {"weight style small-caps": true, "weight style": true},
 	"mix-blend-mode":               {"normal": true},
 	"background-blend-mode":        {"normal": true},
-	"object-position":              {"50% 50%": true, "center": true, "center center": true},
 	"text-decoration-skip-ink":     {"auto": true},
 	"text-underline-offset":        {"auto": true},
 	"text-underline-position":      {"auto": true},

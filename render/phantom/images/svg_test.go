@@ -417,7 +417,7 @@ func TestSVGClipPath(t *testing.T) {
 func TestSVGDropped(t *testing.T) {
 	img := loadSVG(t, `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
 		<style>rect:hover{fill:red}</style>
-		<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f"/></linearGradient>
+		<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="#00f" stop-opacity="0.999"/></linearGradient>
 		<filter id="f"/></defs>
 		<text x="1" y="10" rotate="10">Hello</text>
 		<rect width="10" height="10" fill="url(#g)" filter="url(#f)"/>

@@ -581,8 +581,10 @@ func (c *converter) shape(n *node, st svgStyle) {
 		return
 	}
 	if !line {
-		if col, ok := c.resolvePaint(st.fill, st, st.fillOpacity); ok {
-			c.emit(draw.Fill{Path: p, Color: col, EvenOdd: st.evenOdd})
+		if !c.gradientFill(n, p, st) {
+			if col, ok := c.resolvePaint(st.fill, st, st.fillOpacity); ok {
+				c.emit(draw.Fill{Path: p, Color: col, EvenOdd: st.evenOdd})
+			}
 		}
 	}
 	if w := st.strokeWidth.user(axisDiag, c.vw, c.vh); w > 0 {

@@ -94,3 +94,40 @@ func TestSVGTextDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestSVGLinearGradient fills shapes with their linear gradients: in the
+// shape's box by default (drawn through the box's transform over the unit
+// square, clipped to the shape), or in user space.
+func TestSVGLinearGradient(t *testing.T) {
+	img := loadSVG(t, `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+		<defs><linearGradient id="v" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#f6c58f"/><stop offset="100%" stop-color="#f3e4cf"/></linearGradient>
+		<linearGradient id="u" gradientUnits="userSpaceOnUse" x1="10" y1="0" x2="90" y2="0" href="#v"/></defs>
+		<rect x="10" y="20" width="50" height="40" fill="url(#v)"/>
+		<rect x="0" y="70" width="100" height="10" fill="url(#u)"/>
+	</svg>`)
+	if !slices.Equal(img.SVG.Dropped, []string{DropGradient}) {
+		t.Fatalf("dropped %v, want gradient (the default's hand-off)", img.SVG.Dropped)
+	}
+	var grads []draw.LinearGradient
+	var boxes [][6]float64
+	for _, op := range img.SVG.Draw(draw.Rect{W: 100, H: 100}) {
+		switch o := op.(type) {
+		case draw.LinearGradient:
+			grads = append(grads, o)
+		case draw.PushTransform:
+			boxes = append(boxes, o.M)
+		}
+	}
+	if len(grads) != 2 {
+		t.Fatalf("%d gradients", len(grads))
+	}
+	if g := grads[0]; g.X0 != 0 || g.Y0 != 0 || g.X1 != 0 || g.Y1 != 1 || len(g.Stops) != 2 || g.Stops[1].Offset != 1 {
+		t.Errorf("bounding-box gradient %+v", g)
+	}
+	if len(boxes) < 2 || boxes[1] != [6]float64{50, 0, 0, 40, 10, 20} {
+		t.Errorf("transforms %v: want the rect's box", boxes)
+	}
+	if g := grads[1]; g.X0 != 10 || g.X1 != 90 || g.Y0 != 0 || g.Y1 != 0 || len(g.Stops) != 2 {
+		t.Errorf("user-space gradient (stops through href) %+v", g)
+	}
+}

@@ -256,7 +256,7 @@ var longhands = map[string]propID{
 	"grid-column-start": pGridColumnStart, "grid-column-end": pGridColumnEnd,
 	"justify-items": pJustifyItems, "justify-self": pJustifySelf, "text-overflow": pTextOverflow,
 	"object-position": pObjectPosition,
-	"row-gap": pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
+	"row-gap":         pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
 	"transform": pTransform, "-webkit-transform": pTransform, "-ms-transform": pTransform,
 	"transform-origin": pTransformOrigin, "-webkit-transform-origin": pTransformOrigin,
 }

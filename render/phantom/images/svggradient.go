@@ -1,6 +1,7 @@
 package images
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -122,6 +123,11 @@ func (c *converter) gradientFill(n *node, p draw.Path, st svgStyle) bool {
 	if !bbox {
 		x2 = coord("x2", c.vw, axisX)
 	}
+	if x1 == x2 && y1 == y2 {
+		// No vector: the area is painted in the last stop's colour.
+		c.emit(draw.Fill{Path: p, Color: gs[len(gs)-1].Color})
+		return true
+	}
 	// The shading's ends at the first and last stops, offsets within.
 	t0, t1 := gs[0].Offset, gs[len(gs)-1].Offset
 	if t1-t0 < 1e-9 {
@@ -158,7 +164,7 @@ func fraction(v string) float64 {
 	pct := strings.HasSuffix(v, "%")
 	v = strings.TrimSuffix(v, "%")
 	x, err := strconv.ParseFloat(v, 64)
-	if err != nil {
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
 	}
 	if pct {

@@ -246,10 +246,11 @@ func (gc *gridContainer) place(cw, ch float64) bool {
 		explicit[gridRows] = max(explicit[gridRows], ar.Rows)
 	}
 	for a := range names {
+		// A copy: the style's lists are shared with other grids.
+		names[a] = append([][]string(nil), names[a]...)
 		for len(names[a]) < explicit[a]+1 {
 			names[a] = append(names[a], nil)
 		}
-		names[a] = append([][]string(nil), names[a]...)
 	}
 	if ar := s.GridTemplateAreas; ar != nil {
 		for name, g := range ar.Areas {
@@ -336,13 +337,25 @@ func (gc *gridContainer) place(cw, ch float64) bool {
 	}
 	// The rest, by the cursor.
 	curMajor, curMinor := 0, 0
+	// Dense placement searches from the start for each item; where an
+	// item of the same spans (and column) was placed last, everything
+	// before was full for it then and still is.
+	denseFrom := map[[3]int][2]int{}
 	for i, it := range gc.items {
 		if definite[i][major] {
 			continue
 		}
 		n := spans[i][major]
+		var key [3]int
 		if dense {
 			curMajor, curMinor = occ.firstOpen(minorCount), 0
+			key = [3]int{-1, spans[i][minor], n}
+			if definite[i][minor] {
+				key = [3]int{it.start[minor], it.end[minor], n}
+			}
+			if from, ok := denseFrom[key]; ok && (from[0] > curMajor || from[0] == curMajor && from[1] > curMinor) {
+				curMajor, curMinor = from[0], from[1]
+			}
 		}
 		if definite[i][minor] {
 			s0, s1 := it.start[minor], it.end[minor]
@@ -367,12 +380,16 @@ func (gc *gridContainer) place(cw, ch float64) bool {
 					curMinor = 0
 					continue
 				}
-				if occ.free(curMajor, curMajor+n, curMinor, curMinor+w) {
+				end := occ.blocked(curMajor, curMajor+n, curMinor, curMinor+w)
+				if end < 0 {
 					break
 				}
-				curMinor++
+				curMinor = end // past what is in the way
 			}
 			it.start[minor], it.end[minor] = curMinor, curMinor+w
+		}
+		if dense {
+			denseFrom[key] = [2]int{curMajor, it.start[minor]}
 		}
 		it.start[major], it.end[major] = curMajor, curMajor+n
 		if !occ.mark(it.start[major], it.end[major], it.start[minor], it.end[minor]) {
@@ -454,7 +471,9 @@ func (gc *gridContainer) repetitions(tl *style.TrackList, avail, gap float64) in
 		return 1
 	}
 	n := int(math.Floor((avail - other + gap) / per))
-	return max(1, min(n, style.MaxGridTracks))
+	// Within the track bound, whatever the repeated tracks' count.
+	n = min(n, (style.MaxGridTracks-len(tl.Sizes))/max(1, len(tl.Repeat)))
+	return max(1, n)
 }
 
 // resolveLines resolves an item's lines on one axis (§8.3): its start and
@@ -554,9 +573,13 @@ func lineOf(g style.GridLine, isEnd bool, names [][]string, explicit int) int {
 func spanNamed(from int, g style.GridLine, names [][]string, explicit, dir int) int {
 	n := g.N
 	for i := from + dir; ; i += dir {
-		if i < 0 || i >= len(names) {
-			// Past the explicit grid every line has the name.
+		if dir < 0 && i < 0 || dir > 0 && i >= len(names) {
+			// Past the explicit grid on the search's side every line has
+			// the name.
 			return i + dir*(n-1)
+		}
+		if i < 0 || i >= len(names) {
+			continue // an implicit line behind the search: unnamed
 		}
 		if hasName(names[i], g.Name) {
 			if n--; n == 0 {
@@ -582,6 +605,23 @@ type gridOccupancy struct {
 	// full is the first major track that may have a free cell: the
 	// tracks before it are occupied from 0 to at least fullAt.
 	full, fullAt int
+}
+
+// blocked is -1 when the cells are free, else the end of the occupied
+// range in the way that ends last.
+func (o *gridOccupancy) blocked(m0, m1, n0, n1 int) int {
+	end := -1
+	for m := m0; m < m1 && m < len(o.rows); m++ {
+		for _, r := range o.rows[m] {
+			if r[0] >= n1 {
+				break
+			}
+			if n0 < r[1] {
+				end = max(end, r[1])
+			}
+		}
+	}
+	return end
 }
 
 func (o *gridOccupancy) free(m0, m1, n0, n1 int) bool {

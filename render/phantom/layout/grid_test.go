@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/platen/platen/render/phantom/style"
 )
 
 // gridCases are grid documents printed by both engines in
@@ -95,5 +97,57 @@ func TestGridBounds(t *testing.T) {
 	}
 	if r := float64(costs[400]) / float64(costs[200]); r > 2.6 {
 		t.Errorf("twice the items cost %.1f times the work (%d and %d units), want about 2", r, costs[400], costs[200])
+	}
+}
+
+// TestNamedSpans: a named span counts the implicit lines only on the side
+// it searches (CSS Grid 1 §8.3.1): beyond the explicit grid's end they
+// are not the name's when searching back.
+func TestNamedSpans(t *testing.T) {
+	names := [][]string{{"foo"}, nil, nil}
+	for _, c := range []struct {
+		s, e       style.GridLine
+		start, end int
+	}{
+		{style.GridLine{Span: true, N: 1, Name: "foo"}, style.GridLine{N: 6}, 0, 5},
+		{style.GridLine{N: 2}, style.GridLine{Span: true, N: 1, Name: "foo"}, 1, 3},
+		{style.GridLine{Span: true, N: 2, Name: "foo"}, style.GridLine{N: 2}, -1, 1},
+	} {
+		start, end, _, ok := resolveLines(c.s, c.e, names, 2)
+		if !ok || start != c.start || end != c.end {
+			t.Errorf("%+v / %+v: lines %d to %d, want %d to %d", c.s, c.e, start, end, c.start, c.end)
+		}
+	}
+}
+
+// TestGridBoundsMore: an automatic repetition of a fine track stays within
+// the track bound, dense placement of items locked to columns costs work in
+// proportion to them, and an absolutely positioned box clipped away adds
+// no page.
+func TestGridBoundsMore(t *testing.T) {
+	if _, err := layoutString(t, `<div style="display:grid;grid-template-columns:repeat(auto-fill,0.01px 0.01px)">x</div>`, Options{}); err != nil {
+		t.Errorf("a repetition of fine tracks: %v", err)
+	}
+	work := 0
+	testHookWork = func(n int) { work = n }
+	defer func() { testHookWork = nil }()
+	costs := map[int]int{}
+	for _, n := range []int{300, 600} {
+		doc := `<div style="display:grid;grid-template-columns:repeat(40,1px);grid-auto-flow:row dense">` +
+			strings.Repeat(`<div style="grid-column:1 / 39">a</div><div style="grid-column:2 / 40">b</div>`, n) + `</div>`
+		if _, err := layoutString(t, doc, Options{MaxPages: 1000}); err != nil {
+			t.Fatalf("%d items: %v", 2*n, err)
+		}
+		costs[n] = work
+	}
+	if r := float64(costs[600]) / float64(costs[300]); r > 2.6 {
+		t.Errorf("twice the dense items cost %.1f times the work (%d and %d units), want about 2", r, costs[600], costs[300])
+	}
+	d, err := layoutString(t, `<div style="position:relative;overflow:hidden;height:50px">x<div style="position:absolute;top:5000px">clipped</div></div>`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Pages) != 1 {
+		t.Errorf("%d pages for a box clipped away, want 1", len(d.Pages))
 	}
 }

@@ -135,7 +135,7 @@ func (l *layouter) paginate(root *Frag) ([]page, error) {
 }
 
 // absBottom is the lowest stitched bottom of the absolutely positioned
-// boxes in f.
+// boxes in f, outside boxes that clip their overflow.
 func (pg *pager) absBottom(f *Frag, depth int) float64 {
 	bottom := 0.0
 	if depth > 512 {
@@ -147,6 +147,9 @@ func (pg *pager) absBottom(f *Frag, depth int) float64 {
 		}
 		if c.Box != nil && c.Box.IsOutOfFlow() && c.Box.Style.Position == style.Absolute {
 			bottom = math.Max(bottom, c.Y+c.H+pg.shiftAt(c.Y, false))
+		}
+		if c.Box != nil && c.Box.Style.Overflow != "visible" && c.Box.Style.Overflow != "" {
+			continue // what it holds is clipped to it
 		}
 		bottom = math.Max(bottom, pg.absBottom(c, depth+1))
 	}

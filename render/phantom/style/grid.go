@@ -292,6 +292,10 @@ func (st *state) trackList(v []tok) (*TrackList, bool) {
 						return nil, false
 					}
 				}
+				if len(tl.Sizes)+len(sizes) > MaxGridTracks {
+					st.report("grid-template:tracks")
+					return nil, true
+				}
 				tl.RepeatAt = len(tl.Sizes)
 				tl.Repeat, tl.RepeatNames, tl.AutoFit = sizes, names, c.k == "auto-fit"
 				flush() // the names before the repetition

@@ -695,34 +695,7 @@ func (c *converter) gradientColor(g *node) (draw.Color, bool) {
 		if ch.name != "stop" {
 			continue
 		}
-		col, op := draw.Color{A: 1}, 1.0
-		read := func(prop, v string) {
-			switch prop {
-			case "stop-color":
-				if cv, ok := parseColor(v); ok && !cv.current {
-					col = cv.c
-				}
-			case "stop-opacity":
-				if x, ok := parseOpacity(v); ok {
-					op = x
-				}
-			}
-		}
-		for _, at := range ch.attrs {
-			if at.Name.Space == "" {
-				read(at.Name.Local, strings.TrimSpace(at.Value))
-			}
-		}
-		for _, r := range c.matchedRules(ch) {
-			for _, d := range r.decls {
-				read(d.prop, d.value)
-			}
-		}
-		if v, ok := ch.attr("style"); ok {
-			for _, d := range parseDecls(v) {
-				read(d.prop, d.value)
-			}
-		}
+		col, op := c.stopColor(ch)
 		w := col.A * op
 		r += col.R * w
 		gr += col.G * w
@@ -862,4 +835,39 @@ func (c *converter) bbox(n *node) (draw.Rect, bool) {
 		return draw.Rect{}, false
 	}
 	return draw.Rect{X: minX, Y: minY, W: maxX - minX, H: maxY - minY}, true
+}
+
+// stopColor is a <stop>'s stop-color and stop-opacity, from its
+// attributes, the <style> rules and its style attribute.
+func (c *converter) stopColor(s *node) (col draw.Color, op float64) {
+	col, op = draw.Color{A: 1}, 1.0
+	read := func(prop, v string) {
+		v = strings.TrimSpace(v)
+		switch prop {
+		case "stop-color":
+			if cv, ok := parseColor(v); ok && !cv.current {
+				col = cv.c
+			}
+		case "stop-opacity":
+			if x, ok := parseOpacity(v); ok {
+				op = x
+			}
+		}
+	}
+	for _, at := range s.attrs {
+		if at.Name.Space == "" {
+			read(at.Name.Local, at.Value)
+		}
+	}
+	for _, r := range c.matchedRules(s) {
+		for _, d := range r.decls {
+			read(d.prop, d.value)
+		}
+	}
+	if v, ok := s.attr("style"); ok {
+		for _, d := range parseDecls(v) {
+			read(d.prop, d.value)
+		}
+	}
+	return col, op
 }

@@ -58,35 +58,8 @@ func (c *converter) gradientFill(n *node, p draw.Path, st svgStyle) bool {
 	var gs []draw.GradientStop
 	last := 0.0
 	for _, s := range stops {
-		col, op, off := draw.Color{A: 1}, 1.0, 0.0
-		read := func(prop, v string) {
-			v = strings.TrimSpace(v)
-			switch prop {
-			case "stop-color":
-				if cv, ok := parseColor(v); ok && !cv.current {
-					col = cv.c
-				}
-			case "stop-opacity":
-				if x, ok := parseOpacity(v); ok {
-					op = x
-				}
-			}
-		}
-		for _, at := range s.attrs {
-			if at.Name.Space == "" {
-				read(at.Name.Local, at.Value)
-			}
-		}
-		for _, r := range c.matchedRules(s) {
-			for _, d := range r.decls {
-				read(d.prop, d.value)
-			}
-		}
-		if v, ok := s.attr("style"); ok {
-			for _, d := range parseDecls(v) {
-				read(d.prop, d.value)
-			}
-		}
+		col, op := c.stopColor(s)
+		off := 0.0
 		if col.A*op < 1 {
 			return false // translucent stops: not phantom's
 		}

@@ -713,27 +713,26 @@ func expandGrid(v []tok) ([][]tok, bool) {
 		return flow, p[i:], has
 	}
 	if len(parts) == 2 {
-		if f, rest, ok := autoFlow(parts[0]); ok {
-			flow := []tok{ident("row")}
+		for side, axis := range []string{"row", "column"} {
+			f, rest, ok := autoFlow(parts[side])
+			if !ok {
+				continue
+			}
+			flow := []tok{ident(axis)}
 			if len(f) == 2 {
 				flow = append(flow, ident("dense"))
 			}
-			autoRows := kwAuto
+			autoTracks := kwAuto
 			if len(rest) > 0 {
-				autoRows = rest
+				autoTracks = rest
 			}
-			return [][]tok{kwNone, parts[1], kwNone, autoRows, kwAuto, flow}, len(parts[1]) > 0
-		}
-		if f, rest, ok := autoFlow(parts[1]); ok {
-			flow := []tok{ident("column")}
-			if len(f) == 2 {
-				flow = append(flow, ident("dense"))
+			other := parts[1-side]
+			if side == 0 {
+				// auto-flow [dense] <auto-rows>? / <columns>
+				return [][]tok{kwNone, other, kwNone, autoTracks, kwAuto, flow}, len(other) > 0
 			}
-			autoCols := kwAuto
-			if len(rest) > 0 {
-				autoCols = rest
-			}
-			return [][]tok{parts[0], kwNone, kwNone, kwAuto, autoCols, flow}, len(parts[0]) > 0
+			// <rows> / auto-flow [dense] <auto-columns>?
+			return [][]tok{other, kwNone, kwNone, kwAuto, autoTracks, flow}, len(other) > 0
 		}
 	}
 	t, ok := expandGridTemplate(v)

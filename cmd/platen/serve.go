@@ -109,7 +109,6 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stdout, "Platen %s listening on http://%s (node %s)\n", version, n.HTTPAddr(), n.ID())
 	if *dev {
 		url := cfg.BaseURL
 		if url == "" {
@@ -119,6 +118,8 @@ func serve(args []string) error {
 			fmt.Fprintf(os.Stderr, "platen serve --dev: the first key was not saved as a profile: %v\n", err)
 		}
 	}
+	// Last: whoever waits for this line finds the profile saved.
+	fmt.Fprintf(os.Stdout, "Platen %s listening on http://%s (node %s)\n", version, n.HTTPAddr(), n.ID())
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)

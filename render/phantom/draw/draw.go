@@ -213,11 +213,14 @@ type PushTransform struct{ M [6]float64 }
 
 // LinearGradient fills Path with colours that vary along the line from
 // (X0, Y0) to (X1, Y1): Stops at offsets from 0 to 1 in order, the end
-// colours extended past both ends. Colours are opaque.
+// colours extended past both ends, or, with Repeat, the whole period
+// from (X0, Y0) to (X1, Y1) repeated both ways along the line. Colours
+// are opaque.
 type LinearGradient struct {
 	Path           Path
 	X0, Y0, X1, Y1 float64
 	Stops          []GradientStop
+	Repeat         bool
 }
 
 // GradientStop is a colour at an offset along a gradient's line.

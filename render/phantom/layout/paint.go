@@ -724,9 +724,15 @@ func linearGradient(g *style.Gradient, x, y, w, h float64) (draw.LinearGradient,
 	for i, s := range g.Stops {
 		colors[i] = s.Color
 	}
+	repeat := false
 	if g.Repeating {
-		pos, colors = repeatStops(pos, colors)
-		n = len(pos)
+		if p := pos[n-1] - pos[0]; p > 1e-9 && 1/p <= maxRepeats {
+			// One period, which the shading repeats.
+			repeat = true
+		} else {
+			pos, colors = meanStops(pos, colors)
+			n = len(pos)
+		}
 	}
 	t0, t1 := pos[0], pos[n-1]
 	if t1-t0 < 1e-6 {
@@ -737,6 +743,7 @@ func linearGradient(g *style.Gradient, x, y, w, h float64) (draw.LinearGradient,
 	op := draw.LinearGradient{
 		X0: sx + dx*l*t0, Y0: sy + dy*l*t0,
 		X1: sx + dx*l*t1, Y1: sy + dy*l*t1,
+		Repeat: repeat,
 	}
 	for i := range pos {
 		op.Stops = append(op.Stops, draw.GradientStop{Offset: (pos[i] - t0) / (t1 - t0), Color: colors[i]})
@@ -744,44 +751,29 @@ func linearGradient(g *style.Gradient, x, y, w, h float64) (draw.LinearGradient,
 	return op, true
 }
 
-// maxRepeatStops bounds the stops a repeating gradient unrolls to: a period
-// far shorter than its box is painted as its colours' mean, as a renderer
-// shows such a fine pattern.
-const maxRepeatStops = 4096
+// maxRepeats bounds the periods a repeating gradient shows along its
+// line: a period far shorter than its box is painted as its colours'
+// mean, as a renderer shows such a fine pattern.
+const maxRepeats = 4096
 
-// repeatStops unrolls a repeating gradient's stops (positions as fractions
-// of the gradient line) over the line, from before 0 to past 1.
-func repeatStops(pos []float64, colors []draw.Color) ([]float64, []draw.Color) {
+// meanStops is a repeating gradient's period as one colour: the mean over
+// the period (the last stop's when the period is empty).
+func meanStops(pos []float64, colors []draw.Color) ([]float64, []draw.Color) {
 	n := len(pos)
 	period := pos[n-1] - pos[0]
-	if period <= 1e-9 || float64(n)*(1/period+2) > maxRepeatStops {
-		// One colour: the mean over a period (the last stop's when the
-		// period is empty).
-		mean := colors[n-1]
-		if period > 1e-9 {
-			mean = draw.Color{}
-			for i := 1; i < n; i++ {
-				w := (pos[i] - pos[i-1]) / period
-				a, b := colors[i-1], colors[i]
-				mean.R += w * (a.R + b.R) / 2
-				mean.G += w * (a.G + b.G) / 2
-				mean.B += w * (a.B + b.B) / 2
-				mean.A += w * (a.A + b.A) / 2
-			}
-		}
-		return []float64{0, 1}, []draw.Color{mean, mean}
-	}
-	first := math.Floor(-pos[0] / period)
-	last := math.Ceil((1 - pos[0]) / period)
-	var op []float64
-	var oc []draw.Color
-	for m := first; m <= last; m++ {
-		for i := range pos {
-			op = append(op, pos[i]+m*period)
-			oc = append(oc, colors[i])
+	mean := colors[n-1]
+	if period > 1e-9 {
+		mean = draw.Color{}
+		for i := 1; i < n; i++ {
+			w := (pos[i] - pos[i-1]) / period
+			a, b := colors[i-1], colors[i]
+			mean.R += w * (a.R + b.R) / 2
+			mean.G += w * (a.G + b.G) / 2
+			mean.B += w * (a.B + b.B) / 2
+			mean.A += w * (a.A + b.A) / 2
 		}
 	}
-	return op, oc
+	return []float64{0, 1}, []draw.Color{mean, mean}
 }
 
 // borders paints the four borders as Blink's BoxBorderPainter does, since

@@ -619,6 +619,10 @@ func (w *writer) gradient(g *draw.LinearGradient) {
 	if len(g.Stops) < 2 || len(g.Path) == 0 {
 		return
 	}
+	if g.Repeat {
+		w.repeatingGradient(g)
+		return
+	}
 	c := &w.c
 	w.pushClip(g.Path, false)
 	w.setAlpha(gsKey{1000, c.st.alpha.CA})
@@ -683,6 +687,129 @@ func (w *writer) gradient(g *draw.LinearGradient) {
 	c.op(" sh\n")
 	w.shadings = append(w.shadings, num)
 	w.pop()
+}
+
+// repeatingGradient paints a repeating linear gradient as Chromium (Skia)
+// writes one: a function-based shading (type 1) over the path's bounds,
+// in a space whose first axis runs along the gradient line in periods,
+// and a PostScript calculator function (type 4) that keeps the fraction
+// of that position and looks it up in the period's stops. One shading
+// covers the box however many periods it holds, and a reader samples it
+// as it samples Chromium's.
+func (w *writer) repeatingGradient(g *draw.LinearGradient) {
+	ax, ay := g.X1-g.X0, g.Y1-g.Y0
+	d := ax*ax + ay*ay
+	if !(d > 1e-12) || d > maxNum {
+		return
+	}
+	// The path's bounds in the shading's space (u along the line, in
+	// periods; v across it).
+	u0, v0, u1, v1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, sg := range g.Path {
+		n := 0
+		switch sg.Kind {
+		case draw.MoveTo, draw.LineTo:
+			n = 1
+		case draw.CubicTo:
+			n = 3
+		}
+		for _, pt := range sg.P[:n] {
+			dx, dy := pt.X-g.X0, pt.Y-g.Y0
+			u, v := (dx*ax+dy*ay)/d, (dy*ax-dx*ay)/d
+			if math.IsNaN(u+v) || math.IsInf(u+v, 0) {
+				continue
+			}
+			u0, u1 = math.Min(u0, u), math.Max(u1, u)
+			v0, v1 = math.Min(v0, v), math.Max(v1, v)
+		}
+	}
+	if !(u1 > u0) || !(v1 > v0) || u1-u0 > maxNum || v1-v0 > maxNum {
+		return
+	}
+	c := &w.c
+	w.pushClip(g.Path, false)
+	w.setAlpha(gsKey{1000, c.st.alpha.CA})
+
+	dom := []byte("/Domain[")
+	for i, v := range [4]float64{math.Floor(u0), math.Ceil(u1), math.Floor(v0), math.Ceil(v1)} {
+		if i > 0 {
+			dom = append(dom, ' ')
+		}
+		dom = appendNum(dom, v, 0)
+	}
+	dom = append(dom, ']')
+
+	fn := []byte("{pop dup floor sub ")
+	fn = appendStopLookup(fn, g.Stops, 0, len(g.Stops)-2)
+	fn = append(fn, '}')
+	fnum := w.alloc()
+	w.putStream(fnum, append(append([]byte("/FunctionType 4"), dom...), "/Range[0 1 0 1 0 1]"...), fn)
+
+	num := w.alloc()
+	b := append([]byte(nil), "<</ShadingType 1/ColorSpace/DeviceRGB"...)
+	b = append(b, dom...)
+	b = append(b, "/Matrix["...)
+	for i, v := range [6]float64{ax, ay, -ay, ax, g.X0, g.Y0} {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = appendNum(b, v, 4)
+	}
+	b = append(b, "]/Function "...)
+	b = appendInt(b, fnum)
+	b = append(b, " 0 R>>"...)
+	w.putObj(num, b)
+	c.op("/S")
+	c.b = appendInt(c.b, len(w.shadings))
+	c.op(" sh\n")
+	w.shadings = append(w.shadings, num)
+	w.pop()
+}
+
+// appendStopLookup writes the PostScript that maps the position t on the
+// stack (0 to 1) to the colour of the stops' segments lo to hi (segment i
+// runs from stop i to stop i+1): a binary search of nested ifelse, then
+// the segment's interpolation.
+func appendStopLookup(b []byte, st []draw.GradientStop, lo, hi int) []byte {
+	if lo < hi {
+		mid := (lo + hi + 1) / 2
+		b = append(b, "dup "...)
+		b = appendNum(b, st[mid].Offset, 6)
+		b = append(b, " lt {"...)
+		b = appendStopLookup(b, st, lo, mid-1)
+		b = append(b, "} {"...)
+		b = appendStopLookup(b, st, mid, hi)
+		return append(b, "} ifelse "...)
+	}
+	c0, c1 := st[lo].Color, st[lo+1].Color
+	span := st[lo+1].Offset - st[lo].Offset
+	if span < 1e-9 || (c0.R == c1.R && c0.G == c1.G && c0.B == c1.B) {
+		b = append(b, "pop "...)
+		for _, v := range [3]float64{c1.R, c1.G, c1.B} {
+			b = appendNum(b, v, 4)
+			b = append(b, ' ')
+		}
+		return b
+	}
+	// s = (t - offset) / span; then each channel c0 + s * (c1 - c0).
+	b = appendNum(b, st[lo].Offset, 6)
+	b = append(b, " sub "...)
+	b = appendNum(b, 1/span, 6)
+	b = append(b, " mul "...)
+	ch := [3][2]float64{{c0.R, c1.R - c0.R}, {c0.G, c1.G - c0.G}, {c0.B, c1.B - c0.B}}
+	for i, c := range ch {
+		if i < 2 {
+			b = append(b, "dup "...)
+		}
+		b = appendNum(b, c[1], 6)
+		b = append(b, " mul "...)
+		b = appendNum(b, c[0], 6)
+		b = append(b, " add "...)
+		if i < 2 {
+			b = append(b, "exch "...)
+		}
+	}
+	return b
 }
 
 func (w *writer) pushClip(p draw.Path, evenOdd bool) {

@@ -69,6 +69,8 @@ func TestPDFiumDrawsTheSame(t *testing.T) {
 		draw.PopClip{},
 		draw.Fill{Path: rect(200, 160, 120, 60), Color: draw.Color{G: 0.5, A: 1}},
 		draw.DrawImage{Image: photo, Rect: draw.Rect{X: 200, Y: 160, W: 120, H: 60}},
+		draw.LinearGradient{Path: rect(330, 100, 60, 120), X0: 330, Y0: 100, X1: 342, Y1: 112, Repeat: true,
+			Stops: []draw.GradientStop{{Offset: 0, Color: red}, {Offset: 0.5, Color: red}, {Offset: 0.5, Color: blue}, {Offset: 1, Color: blue}}},
 	}
 	_, pdf := writePDF(t, &draw.Document{Pages: []*draw.Page{{Width: 400, Height: 240, Ops: ops}}}, Options{})
 	pop := renderBytes(t, pdf)

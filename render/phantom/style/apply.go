@@ -1834,11 +1834,8 @@ func (st *state) applyBgImage(v []tok) bool {
 		b.Gradient = nil
 	}
 	// A gradient phantom does not paint (transparent stops, radial,
-	// several layers, on the root) goes to Chromium, and so does a
-	// repeating one: painted when phantom is asked for, but Chromium
-	// writes it as a function shading that readers rasterise otherwise
-	// (a barcode of hard stops differs in a fifth of its pixels).
-	st.a.gradient = (b.Gradient == nil || b.Gradient.Repeating) && hasGradient(v)
+	// several layers, on the root) goes to Chromium.
+	st.a.gradient = b.Gradient == nil && hasGradient(v)
 	st.a.bgLayers = n > 1
 	return true
 }

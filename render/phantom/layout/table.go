@@ -219,7 +219,9 @@ func (l *layouter) tableBuild(w *Box) *tableBuilt {
 				g.cells = append(g.cells, tableCell{
 					colspan: cb.ColSpan, rowspan: cb.RowSpan,
 					width: cs.Width, minWidth: cs.MinWidth, maxWidth: cs.MaxWidth, height: cs.Height,
-					borderBox: cs.BorderBox, padding: cs.Padding, border: tableBordersIn(cs),
+					// Quirks mode measures a cell's height as its border
+					// box's (Chromium; measured).
+					borderBox: cs.BorderBox || l.quirks, padding: cs.Padding, border: tableBordersIn(cs),
 					valign: tableVAlignOf(cs.VerticalAlign),
 				})
 				tb.cells = append(tb.cells, cb)

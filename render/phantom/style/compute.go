@@ -41,15 +41,20 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 	if cp.opt.PageHeight <= 0 {
 		cp.opt.PageHeight = 1122.5196850393702 - 2*37.79527559055118
 	}
-	if QuirksMode(doc) {
-		// Quirks mode changes the UA sheet, selector matching and layout;
-		// phantom lays out standards mode only.
-		cp.report(Feature{"quirks-mode", "document"})
-	}
-	// Limited quirks mode (XHTML 1.0 Transitional, HTML 4.01 Transitional
-	// with a system id) keeps only the line height calculation quirk,
-	// which layout applies.
+	// Quirks mode (no doctype, or a legacy one) adds Chromium's
+	// quirks.css to the user-agent sheet, and layout applies its quirks
+	// (the line height calculation, quirky margins, the body and
+	// percentages filling the page). Phantom reports what else quirks mode
+	// changes: class and id selectors that match only ignoring case, and
+	// values only quirks mode accepts (unitless lengths, colours without
+	// their #). Limited quirks mode (XHTML 1.0 Transitional, HTML 4.01
+	// Transitional with a system id) keeps only the line height
+	// calculation quirk, which layout applies.
+	cp.quirks = QuirksMode(doc)
 	cp.collectSheets(doc)
+	if cp.quirks {
+		cp.selectorCase(doc)
+	}
 	// Viewport units measure the first page's area as the @page rules
 	// give it, in whole pixels rounded down (measured in Chromium; the
 	// rules' em are the initial 16px).
@@ -85,7 +90,9 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 // computer is the scratch state of one Compute call, pooled so its
 // buffers are reused between documents.
 type computer struct {
-	opt      Options
+	opt Options
+	// quirks is set for a document in quirks mode.
+	quirks   bool
 	sheets   []*sheet
 	active   [][]bool
 	res      *Result
@@ -123,6 +130,7 @@ type computer struct {
 var computers = sync.Pool{New: func() any { return &computer{seen: map[Feature]bool{}} }}
 
 func (cp *computer) release() {
+	cp.quirks = false
 	cp.sheets = cp.sheets[:0]
 	cp.active = cp.active[:0]
 	cp.res = nil
@@ -165,6 +173,9 @@ type winner struct {
 // elements in document order, and evaluates their media conditions.
 func (cp *computer) collectSheets(doc *html.Node) {
 	cp.sheets = append(cp.sheets, uaSheet())
+	if cp.quirks {
+		cp.sheets = append(cp.sheets, quirksSheet())
+	}
 	var walk func(n *html.Node, depth int)
 	walk = func(n *html.Node, depth int) {
 		if depth > maxDepth {
@@ -746,8 +757,9 @@ func (cp *computer) cascade(ms []match, hints []decl, attrDecls []decl, marker b
 		}
 		cp.win[d.prop] = winner{d: d, prio: prio, src: src}
 	}
-	// The user-agent sheet is always sheets[0].
-	isUA := func(m *match) bool { return m.key>>22&0x3ff == 0 }
+	// The user-agent sheets come first: sheets[0], and in quirks mode
+	// sheets[1].
+	isUA := cp.isUA
 	pass := func(imp bool) {
 		for i := range ms {
 			if isUA(&ms[i]) {
@@ -892,6 +904,14 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 			}
 		}
 		if later {
+			continue
+		}
+		if strings.HasPrefix(w.d.name, quirkyPrefix) {
+			// A value only quirks mode accepts: invalid, and dropped, in
+			// the other modes.
+			if cp.quirks {
+				cp.pending = append(cp.pending, Feature{w.d.name, cp.where(w.src, n)})
+			}
 			continue
 		}
 		if name := otherFeature(w.d, e.info.custom); name != "" {
@@ -1418,6 +1438,13 @@ func (cp *computer) elementFeatures(n *html.Node, e *elemStyle, parent *elemStyl
 	}
 }
 
+// isUA reports whether m comes from a user-agent sheet: sheets[0], and
+// in quirks mode sheets[1].
+func (cp *computer) isUA(m *match) bool {
+	si := m.key >> 22 & 0x3ff
+	return si == 0 || si == 1 && cp.quirks
+}
+
 // svgFeatures reports the page's CSS that changes how an inline <svg>
 // draws: phantom draws one as an image of its own markup, with its
 // currentColor from the page, so the page's rules may size and place the
@@ -1430,8 +1457,8 @@ func (cp *computer) svgFeatures(n *html.Node) {
 	inner := inSVG && !(n.Data == "svg" && n.Parent != nil && (n.Parent.Namespace == "" || n.Parent.Namespace == "html"))
 	for i := range cp.matches {
 		m := &cp.matches[i]
-		if m.key>>22&0x3ff == 0 {
-			continue // the user-agent sheet
+		if cp.isUA(m) {
+			continue
 		}
 		for j := range m.r.decls {
 			d := &m.r.decls[j]
@@ -1900,4 +1927,83 @@ var quirkyPublicPrefixes = []string{
 	"-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html experimental 19960712//",
 	"-//w3c//dtd html experimental 970421//", "-//w3c//dtd w3 html//", "-//w3o//dtd w3 html 3.0//",
 	"-//webtechs//dtd mozilla html 2.0//", "-//webtechs//dtd mozilla html//",
+}
+
+// selectorCase reports, in quirks mode, a class or id selector of the
+// document's style sheets that matches one of its elements only when case
+// is ignored: quirks mode matches class and id selectors ASCII
+// case-insensitively, and phantom matches them exactly.
+func (cp *computer) selectorCase(doc *html.Node) {
+	exact := map[string]bool{}
+	folded := map[string]bool{}
+	add := func(k string) {
+		exact[k] = true
+		folded[strings.ToLower(k)] = true
+	}
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if id := attr(c, "id"); id != "" {
+				add("#" + id)
+			}
+			forEachField(attr(c, "class"), func(cl string) { add("." + cl) })
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
+	for si, sh := range cp.sheets {
+		if si == 0 || si == 1 && cp.quirks {
+			continue
+		}
+		for i := range sh.rules {
+			r := &sh.rules[i]
+			found := false
+			selectorNames(r.text, func(k string) {
+				if !found && !exact[k] && folded[strings.ToLower(k)] {
+					found = true
+				}
+			})
+			if found {
+				cp.report(Feature{"quirks-mode:selector-case", r.text})
+				return
+			}
+		}
+	}
+}
+
+// selectorNames calls f with each class ("." and the name) and id ("#"
+// and the name) a selector's text names, outside attribute selectors and
+// strings. A name with an escape is left out.
+func selectorNames(sel string, f func(string)) {
+	depth := 0
+	for i := 0; i < len(sel); i++ {
+		switch c := sel[i]; {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == '"' || c == '\'':
+			j := strings.IndexByte(sel[i+1:], c)
+			if j < 0 {
+				return
+			}
+			i += j + 1
+		case (c == '.' || c == '#') && depth <= 0:
+			j := i + 1
+			for j < len(sel) && (sel[j] == '-' || sel[j] == '_' || sel[j] >= 0x80 ||
+				sel[j] >= '0' && sel[j] <= '9' || sel[j] >= 'a' && sel[j] <= 'z' || sel[j] >= 'A' && sel[j] <= 'Z') {
+				j++
+			}
+			if j > i+1 && (j == len(sel) || sel[j] != '\\') {
+				f(sel[i:j])
+			}
+			i = j - 1
+		}
+	}
 }

@@ -162,9 +162,8 @@ func TestFlexItemsDoNotFloat(t *testing.T) {
 	}
 }
 
-// TestQuirksMode checks which doctypes mean which mode: a document in
-// quirks mode (no doctype, a legacy one) is reported; one in limited quirks
-// mode is not (phantom lays out its one quirk), nor is a standards-mode one.
+// TestQuirksMode checks which doctypes mean which mode, and that no mode is
+// reported by itself: phantom lays out quirks and limited-quirks modes.
 func TestQuirksMode(t *testing.T) {
 	for doc, mode := range map[string]string{
 		`<!DOCTYPE html><p>x`: "",
@@ -180,7 +179,7 @@ func TestQuirksMode(t *testing.T) {
 		for _, f := range r.Unsupported() {
 			got += f.Name
 		}
-		if want := strings.TrimPrefix(mode, "limited-quirks-mode"); got != want {
+		if got != "" {
 			t.Errorf("%s: %v", doc, r.Unsupported())
 		}
 		root, err := html.Parse(strings.NewReader(doc))
@@ -191,4 +190,56 @@ func TestQuirksMode(t *testing.T) {
 			t.Errorf("%s: quirks %v, limited quirks %v, want %s", doc, q, lq, mode)
 		}
 	}
+}
+
+// TestQuirksModeStyle: quirks mode adds Chromium's quirks.css (tables
+// reset the font they inherit), and reports what phantom does not match:
+// a class or id selector that matches only ignoring case, and a value only
+// quirks mode accepts (a unitless length, a colour without #). The same
+// document with a doctype reports nothing: those values are invalid there.
+func TestQuirksModeStyle(t *testing.T) {
+	const css = `<style>body { font-size: 12px; font-weight: bold } .Box { color: red } #Main { color: blue }</style>`
+	r, doc := compute(t, `<html><head>`+css+`</head><body><table><tr><td id=cell>x</td></tr></table><p class=box id=main>y</p>`)
+	td := byID(doc, "cell")
+	if s := r.Style(td); s.FontSize != 16 || s.FontWeight != 400 {
+		t.Errorf("quirks mode: a table cell's font is %vpx weight %d, want 16px 400 (the table resets it)", s.FontSize, s.FontWeight)
+	}
+	if got := names(r.Unsupported()); got != "quirks-mode:selector-case" {
+		t.Errorf("quirks mode, selectors that match ignoring case: reported %q", got)
+	}
+	r, doc = compute(t, `<!DOCTYPE html><html><head>`+css+`</head><body><table><tr><td id=cell>x</td></tr></table><p class=box id=main>y</p>`)
+	if s := r.Style(byID(doc, "cell")); s.FontSize != 12 || s.FontWeight != 700 {
+		t.Errorf("standards mode: a table cell's font is %vpx weight %d, want 12px 700 (inherited)", s.FontSize, s.FontWeight)
+	}
+	if got := names(r.Unsupported()); got != "" {
+		t.Errorf("standards mode: reported %q", got)
+	}
+	for _, c := range []struct{ decl, want string }{
+		{"width: 300", "quirks-mode:width"},
+		{"margin: 10 0", "quirks-mode:margin"},
+		{"color: 336699", "quirks-mode:color"},
+		{"background-color: ff0000", "quirks-mode:background-color"},
+		{"border-color: 00ff00", "quirks-mode:border-color"},
+		{"width: 300px", ""},
+		{"color: bogus", ""},
+	} {
+		for _, doctype := range []string{"", "<!DOCTYPE html>"} {
+			r, _ := compute(t, doctype+`<html><head><style>.c { `+c.decl+` }</style></head><body><div class=c>x</div>`)
+			want := c.want
+			if doctype != "" {
+				want = ""
+			}
+			if got := names(r.Unsupported()); got != want {
+				t.Errorf("%q %q: reported %q, want %q", doctype, c.decl, got, want)
+			}
+		}
+	}
+}
+
+func names(fs []Feature) string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Name)
+	}
+	return strings.Join(out, ",")
 }

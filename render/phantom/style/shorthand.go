@@ -133,16 +133,24 @@ func expandDecl(name string, v []tok, imp bool, out []decl) []decl {
 		}
 		return append(out, decl{prop: pOther, imp: imp, name: name, v: v})
 	}
+	// An invalid declaration that quirks mode may accept is kept under a
+	// name that only the quirks-mode check reads (compute.go).
+	invalid := func(out []decl) []decl {
+		if quirkyValue(v) {
+			return append(out, decl{prop: pOther, imp: imp, name: quirkyPrefix + name, v: v})
+		}
+		return out
+	}
 	switch {
 	case isLong:
 		if !validLonghand(id, v) {
-			return out
+			return invalid(out)
 		}
 		return append(out, decl{prop: id, imp: imp, v: v})
 	case sh != nil:
 		vals, ok := sh.expand(v)
 		if !ok || len(vals) != len(sh.longhands) {
-			return out
+			return invalid(out)
 		}
 		n := len(out)
 		for i, p := range sh.longhands {
@@ -150,7 +158,7 @@ func expandDecl(name string, v []tok, imp bool, out []decl) []decl {
 			if lv == nil {
 				lv = kwInitial
 			} else if !validLonghand(p, lv) {
-				return out[:n] // the whole declaration is invalid
+				return invalid(out[:n]) // the whole declaration is invalid
 			}
 			out = append(out, decl{prop: p, imp: imp, v: lv})
 		}
@@ -164,6 +172,37 @@ func expandDecl(name string, v []tok, imp bool, out []decl) []decl {
 		return out
 	}
 	return append(out, decl{prop: pOther, imp: imp, name: name, v: v})
+}
+
+// quirkyPrefix names an invalid declaration that quirks mode may accept.
+const quirkyPrefix = "quirks-mode:"
+
+// quirkyValue reports whether an invalid value holds what only quirks mode
+// accepts: a length without its unit (a number other than 0) or a colour
+// without its # (three or six hex digits).
+func quirkyValue(v []tok) bool {
+	isHex := func(s string) bool { return strings.Trim(strings.ToLower(s), "0123456789abcdef") == "" }
+	for i := range v {
+		t := &v[i]
+		switch t.kind {
+		case tNumber:
+			return true
+		case tDim:
+			// 00ff00 is a number with the unit ff00.
+			if isHex(t.k) {
+				return true
+			}
+		case tIdent:
+			if (len(t.s) == 3 || len(t.s) == 6) && isHex(t.s) {
+				return true
+			}
+		case tFunc, tParen:
+			if quirkyValue(t.args) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // expandForPending expands a substituted var() value and returns the value

@@ -132,6 +132,29 @@ func uaSheet() *sheet {
 	return uaParsed
 }
 
+// quirksCSS is what Chromium's quirks.css adds to the user-agent sheet in
+// quirks mode (form controls left out, as above; a table's color is
+// inherited in every mode).
+const quirksCSS = `
+img[align=left i] { margin-right: 3px }
+img[align=right i] { margin-left: 3px }
+table { white-space: normal; line-height: normal; font-weight: normal; font-size: medium;
+  font-variant: normal; font-style: normal; text-align: start }
+form { margin-bottom: 1em }
+`
+
+var (
+	quirksOnce   sync.Once
+	quirksParsed *sheet
+)
+
+// quirksSheet returns the parsed quirks-mode additions to the user-agent
+// sheet.
+func quirksSheet() *sheet {
+	quirksOnce.Do(func() { quirksParsed = parseSheet(quirksCSS) })
+	return quirksParsed
+}
+
 // uaPageCSS is html.css's @page block: the margin boxes' alignment.
 const uaPageCSS = `
 top-left-corner { text-align: right; vertical-align: middle }

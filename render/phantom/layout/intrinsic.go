@@ -121,8 +121,16 @@ func (l *layouter) inlineIntrinsic(b *Box) (minW, maxW float64) {
 		lineW, pendingTrail = 0, 0
 	}
 	atoms := map[*Box][2]float64{}
+	// closeEdges is set after a word that a line may end after, but with
+	// no space: the end edges of the inline boxes that close right after
+	// it stay with it, as Chromium keeps them on its line.
+	closeEdges := false
 	for _, e := range p.elements(nil) {
 		it := &p.items[e.item]
+		if closeEdges && it.kind != itClose {
+			flushPiece()
+			closeEdges = false
+		}
 		switch it.kind {
 		case itOpen:
 			lineW += it.edge
@@ -188,7 +196,11 @@ func (l *layouter) inlineIntrinsic(b *Box) (minW, maxW float64) {
 				}
 			}
 			if sg.brk == brkSoft && canWrap(it.s) {
-				flushPiece()
+				if sg.trailW == 0 {
+					closeEdges = true
+				} else {
+					flushPiece()
+				}
 			} else {
 				piece += sg.trailW
 			}

@@ -124,7 +124,7 @@ func TestCorpusContents(t *testing.T) {
 			t.Errorf("starter %s is not in the corpus", st.Slug)
 		}
 	}
-	for _, n := range []string{"handoff-subgrid", "handoff-multicol"} {
+	for _, n := range []string{"handoff-subgrid", "handoff-column-span"} {
 		if !names[n] {
 			t.Errorf("no hand-off document %s", n)
 		}

@@ -29,12 +29,9 @@ const realWorldDir = "realworld"
 const realWorldMinPass = 0.95
 
 // realWorldMinShare is the least share of the real-world corpus that the
-// default must give phantom: what it gives now, so that a change which
-// hands more to Chromium fails (54 % of 61 documents: the corpus grew from
-// 25 with 36 documents in the styles of e-mail services, CSS frameworks and
-// print style sheets, many using grid, gradients and transforms). Issue 25's
-// target is 85 %; raise this as phantom learns more.
-const realWorldMinShare = 0.78
+// default must give phantom: issue 25's target, 85 % (52 of 61 documents
+// now), so that a change which hands more to Chromium fails.
+const realWorldMinShare = 0.85
 
 // TestRealWorld renders every real-world document with Chromium and with
 // phantom forced, and asks the platform default (render.Renderer.Choose,

@@ -299,6 +299,16 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		g.ex = l.newExclusions()
 	}
 	inner := cbox{x: fr.X + bd[style.Left] + pd[style.Left], w: cw, h: ch}
+	// A multi-column container lays its content out in one column box's
+	// width, then cuts it into columns (multicol.go).
+	var cols struct {
+		n      int
+		w, gap float64
+	}
+	if b.isMulticol() {
+		cols.n, cols.w, cols.gap = usedColumns(s, cw)
+		inner.w = cols.w
+	}
 	if l.quirks && ch < 0 && forceH < 0 {
 		switch {
 		case b.Parent == nil:
@@ -386,6 +396,9 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 	if bfc && g.ex != f.ex {
 		// A formatting context root holds its floats.
 		contentBottom = math.Max(contentBottom, g.ex.bottom())
+	}
+	if cols.n > 0 {
+		contentBottom = l.columns(b, fr, inner.x, cw, contentTop, contentBottom, cols.n, cols.w, cols.gap)
 	}
 	h := ch
 	if h < 0 {

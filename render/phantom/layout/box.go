@@ -173,7 +173,7 @@ func (b *Box) establishesBFC() bool {
 	if b.Inline || b.Kind == KindCell || b.Kind == KindCaption || b.IsOutOfFlow() || b.isFloat() {
 		return true
 	}
-	if s.Overflow != "visible" && s.Overflow != "" || s.FlowRoot {
+	if s.Overflow != "visible" && s.Overflow != "" || s.FlowRoot || b.isMulticol() {
 		return true
 	}
 	switch s.Display {

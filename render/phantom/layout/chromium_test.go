@@ -447,6 +447,11 @@ func TestMatchesChromium(t *testing.T) {
 		{"quirks mode", `<html><body style="font:14px Arial"><p>First paragraph, its margin dropped.</p>
 <div><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" style="width:50px;height:30px"></div><div>after image</div>
 <div style="height:50%;background:#eee">half the page</div><p>last</p></body></html>`},
+		{"multi-column", `<!DOCTYPE html><html><body style="font:14px Arial;margin:0">
+<div style="columns:2;column-gap:20px;width:300px;column-rule:2px dashed #888"><h3 style="margin:0">Head</h3><p style="margin:0 0 20px">` + lorem + `</p><p style="margin:0 0 20px">` + lorem + `</p></div><div>after two</div>
+<div style="columns:3;column-gap:20px;width:400px"><p style="margin:0 0 20px">` + lorem + `</p><p style="margin:0 0 20px">` + lorem + `</p><p style="margin:0 0 20px">Short.</p></div><div>after three</div>
+<div style="column-width:120px;column-gap:1em;text-align:justify;direction:rtl">` + lorem + lorem + `</div>
+<table style="width:100%"><colgroup><col style="width:10%"><col></colgroup><tr><td><span style="padding:0 6px;background:#def;text-transform:uppercase">Withdrawal</span></td><td>next cell</td></tr></table></body></html>`},
 		{"quirks mode tables", `<html><head><style>body{font:13px Verdana;font-weight:bold;text-align:center} .Note{color:red} td.cell{padding:3px}</style></head><body>
 <table width="100%" height="100%" border="1" cellspacing="0"><tr><td valign="top" class="cell"><p>Paragraph in a cell, its margins dropped.</p>
 <h3>Heading</h3><p class="note">table text in the initial font</p><font size="2">small <b>bold</b></font><br><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" width="40" height="20"></td>

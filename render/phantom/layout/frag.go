@@ -88,6 +88,8 @@ type Frag struct {
 	repeatHeader, repeatFooter *Frag
 	// flex is a flex container's line structure, for pagination.
 	flex *flexInfo
+	// multicol is a multi-column container's columns, for its rules.
+	multicol *multicolInfo
 	// splitRow marks a table row of one cell that pagination breaks
 	// inside (its cell's content), as a block.
 	splitRow bool
@@ -158,5 +160,12 @@ func (f *Frag) translate(dx, dy float64) {
 	}
 	if f.marker != nil {
 		f.marker.translate(dx, dy)
+	}
+	if m := f.multicol; m != nil && (dx != 0 || dy != 0) {
+		xs := make([]float64, len(m.xs))
+		for i, x := range m.xs {
+			xs[i] = x + dx
+		}
+		f.multicol = &multicolInfo{xs: xs, w: m.w, top: m.top + dy, h: m.h, s: m.s}
 	}
 }

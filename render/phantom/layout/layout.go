@@ -129,6 +129,12 @@ type layouter struct {
 	tables any
 	// fixedFrags are the position: fixed boxes, painted on every page.
 	fixedFrags []*Frag
+	// colHints are where multi-column containers that run past their
+	// page's end break (multicol.go); multicols the containers laid out.
+	colHints  map[*Box]colHint
+	multicols []*multicolRec
+	// pager is the last pagination's, for the multi-column check.
+	pager *pager
 	// markers are outside list markers waiting for their first line box
 	// (innermost last).
 	markers []*Box
@@ -217,14 +223,35 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 			}
 		}
 	}
-	for _, b := range l.paras {
-		b.para = nil
-	}
-	l.paras, l.tables = nil, nil
 	pages, err := l.paginate(rootFrag)
 	if err != nil {
 		return nil, err
 	}
+	// A multi-column container that runs past its page's end is laid out
+	// again in rows of columns that end where the pages do, one container
+	// a pass, in document order (each moves what follows it).
+	for pass := 0; pass < maxColumnPasses && root != nil; pass++ {
+		b, hint, ok := l.columnsPastPage(pages)
+		if !ok {
+			break
+		}
+		if l.colHints == nil {
+			l.colHints = map[*Box]colHint{}
+		}
+		l.colHints[b] = hint
+		l.positioned, l.fixed, l.fixedFrags, l.markers, l.multicols = nil, nil, nil, nil, nil
+		rootFrag = l.layoutRoot(root)
+		if l.err != nil {
+			return nil, l.err
+		}
+		if pages, err = l.paginate(rootFrag); err != nil {
+			return nil, err
+		}
+	}
+	for _, b := range l.paras {
+		b.para = nil
+	}
+	l.paras, l.tables = nil, nil
 	if err := l.paint(rootFrag, pages); err != nil {
 		return nil, err
 	}

@@ -212,6 +212,7 @@ func FuzzLayout(f *testing.F) {
 		`<li style="list-style:square inside;letter-spacing:-20px;word-spacing:1e6px">w w</li>`,
 		`<div style="display:flex;flex-flow:column wrap-reverse;height:-5px;gap:1e9px"><b style="flex:1e300 1e300 1e300px;order:-999999999">a</b><i style="margin:auto;min-width:1e9px;max-width:-1px">b</i>c</div>`,
 		`<div style="float:right;width:200%;clear:both"><p style="float:left;overflow:hidden">a<span style="float:right;margin:-1e9px">b</span>c</p></div><table style="float:left"><tr><td style="float:right">t</table><img style="float:left;width:-1px" src="data:image/png;base64,AAAA"><p style="clear:left">x</p>`,
+		`<div style="columns:3 1px;column-gap:-5px;column-rule:1e9px solid;height:5px"><p style="break-before:column;margin:1e9px 0">a</p><div style="columns:1000;break-inside:avoid">b<img style="height:300vh" src="data:image/png;base64,AAAA"></div><table><tr><td style="column-count:2">c</table></div>`,
 		`<div style="display:inline-flex;align-items:last baseline;justify-content:space-evenly"><img src="data:image/png;base64,AAAA" style="flex:0 0 150%"><table><tr><td>t</table><div style="display:flex;flex-direction:row-reverse"><p>x</p></div></div>`,
 	}
 	for _, s := range seeds {

@@ -88,12 +88,29 @@ type pager struct {
 	// cells are the bottoms of the split table cells being walked.
 	cells []float64
 	cum   []float64 // cumulative shift after each gap
+	// colHeight, when set, makes the pages columns (of these heights)
+	// from origin on, at most maxCols of them (multicol.go).
+	colHeight func(i int) float64
+	origin    float64
+	maxCols   int
+}
+
+// sortGaps orders the gaps by position and sums their shifts, for apply.
+func (pg *pager) sortGaps() {
+	pg.cum = make([]float64, len(pg.gaps))
+	sort.SliceStable(pg.gaps, func(i, j int) bool { return pg.gaps[i].y < pg.gaps[j].y })
+	acc := 0.0
+	for i, g := range pg.gaps {
+		acc += g.d
+		pg.cum[i] = acc
+	}
 }
 
 // paginate breaks the flow into pages and moves the fragments into
 // stitched coordinates.
 func (l *layouter) paginate(root *Frag) ([]page, error) {
 	pg := &pager{l: l}
+	l.pager = pg
 	if root != nil {
 		pg.firstName = pageName(root)
 		pg.walk(root, 0, 0)
@@ -102,13 +119,7 @@ func (l *layouter) paginate(root *Frag) ([]page, error) {
 	if err != nil {
 		return nil, err
 	}
-	pg.cum = make([]float64, len(pg.gaps))
-	sort.SliceStable(pg.gaps, func(i, j int) bool { return pg.gaps[i].y < pg.gaps[j].y })
-	acc := 0.0
-	for i, g := range pg.gaps {
-		acc += g.d
-		pg.cum[i] = acc
-	}
+	pg.sortGaps()
 	if root != nil {
 		// Absolutely positioned boxes below the flow's end get pages of
 		// their own, as in Chromium (it prints them; they are not cut).
@@ -602,6 +613,13 @@ func (pg *pager) fill() ([]page, error) {
 	name := pg.firstName
 	blankNext := false // no blank pages today: Chromium leaves none
 	newPage := func(start float64) error {
+		if pg.colHeight != nil {
+			if len(pages) >= pg.maxCols {
+				return errColumnsFull
+			}
+			pages = append(pages, page{geom: pageGeom{flowH: pg.colHeight(len(pages))}, start: start})
+			return nil
+		}
 		if len(pages) >= l.opt.MaxPages {
 			return ErrTooManyPages
 		}
@@ -614,7 +632,7 @@ func (pg *pager) fill() ([]page, error) {
 		blankNext = false
 		return nil
 	}
-	if err := newPage(0); err != nil {
+	if err := newPage(pg.origin); err != nil {
 		return nil, err
 	}
 	const eps = 0.01

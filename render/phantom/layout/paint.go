@@ -549,6 +549,10 @@ func snapSize(n, v float64) float64 {
 // decorations paints a box's (or an inline box part's) background and
 // borders, and an image's content.
 func (p *painter) decorations(f *Frag) {
+	if f.Box == nil && f.multicol != nil && f.multicol.s.Visibility == "visible" {
+		p.columnRules(f) // a row of columns on a page of its own
+		return
+	}
 	if f.Box == nil || f.symbol != 0 {
 		return
 	}
@@ -593,6 +597,32 @@ func (p *painter) decorations(f *Frag) {
 		p.replaced(f, x, y, w, h, bd)
 	}
 	p.borders(s, x, y, w, h, bd, rr, f.Box.Kind == KindTable || f.Box.Kind == KindCell)
+	if f.multicol != nil {
+		p.columnRules(f)
+	}
+}
+
+// columnRules paints a multi-column container's rules: one in the middle
+// of each gap between columns (those that hold content), as tall as the
+// columns, drawn as a box's left side.
+func (p *painter) columnRules(f *Frag) {
+	m := f.multicol
+	s := m.s
+	rule := s.ColumnRule
+	if rule.Width <= 0 || rule.Style == style.BorderNone || rule.Style == style.BorderHidden || rule.Color.A == 0 {
+		return
+	}
+	rs := *s
+	rs.Border = [4]style.Border{}
+	rs.Border[style.Left] = rule
+	var bd edges
+	bd[style.Left] = rule.Width
+	for i := 0; i+1 < len(m.xs); i++ {
+		left, right := math.Min(m.xs[i], m.xs[i+1]), math.Max(m.xs[i], m.xs[i+1])
+		mid := left + m.w + (right-left-m.w)/2
+		x, y, w, h := p.snapRect(mid-rule.Width/2, m.top, rule.Width, m.h)
+		p.borders(&rs, x, y, w, h, bd, [4][2]float64{}, false)
+	}
 }
 
 // background paints the background colour and image into the clip box.

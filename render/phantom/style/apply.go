@@ -19,7 +19,9 @@ type elemInfo struct {
 	last    alignKw
 	wsColl  uint8 // white-space-collapse: 0 collapse, 1 preserve, 2 preserve-breaks, 3 break-spaces
 	nowrap  bool  // text-wrap-mode: nowrap
-	custom  *customSet
+	// multicol is set inside (and on) a multi-column container.
+	multicol bool
+	custom   *customSet
 }
 
 // alignKw is a text-align or text-align-last keyword as specified.
@@ -50,6 +52,8 @@ var alignKeywords = map[string]alignKw{
 type aux struct {
 	bw         [4]float64 // border widths before a none style zeroes them
 	ow         float64    // outline width likewise
+	crw        float64    // column rule width likewise
+	curRule    bool       // column rule colour is currentColor
 	curBorder  [4]bool    // border colour is currentColor
 	curOutline bool
 	curDeco    bool
@@ -552,6 +556,57 @@ func (st *state) apply(p propID, v []tok) bool {
 			return false
 		}
 		c.Outline.Color, st.a.curOutline = col.c, col.current
+	case pColumnCount:
+		if kw1(v) == "auto" {
+			c.ColumnCount = 0
+			return true
+		}
+		if len(v) != 1 || v[0].kind != tNumber || v[0].n < 1 || v[0].n != math.Trunc(v[0].n) {
+			return false
+		}
+		c.ColumnCount = int(math.Min(v[0].n, 1000))
+	case pColumnWidth:
+		l, ok := st.lengthOf(v, 0, "auto")
+		if !ok || l.Unit != Px && l.Unit != Auto {
+			return false
+		}
+		c.ColumnWidth = l
+	case pColumnRuleWidth:
+		w, ok := st.lineWidth(v)
+		if !ok {
+			return false
+		}
+		st.a.crw = w
+	case pColumnRuleStyle:
+		s, ok := borderStyles[kw1(v)]
+		if !ok {
+			return false
+		}
+		c.ColumnRule.Style = s
+	case pColumnRuleColor:
+		col, ok := st.color(v)
+		if !ok {
+			return false
+		}
+		c.ColumnRule.Color, st.a.curRule = col.c, col.current
+	case pColumnSpan:
+		switch kw1(v) {
+		case "none":
+			c.ColumnSpanAll = false
+		case "all":
+			c.ColumnSpanAll = true
+		default:
+			return false
+		}
+	case pColumnFill:
+		switch kw1(v) {
+		case "balance", "balance-all":
+			c.ColumnFillAuto = false
+		case "auto":
+			c.ColumnFillAuto = true
+		default:
+			return false
+		}
 	case pOutlineOffset:
 		l, ok := st.lengthOf(v, allowNegative)
 		if !ok || l.Unit != Px {

@@ -832,7 +832,8 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 	e.c = initialComputed
 	inheritAll(&e.c, &parent.c)
 	e.info = elemInfo{fontKw: parent.info.fontKw, fontAbs: parent.info.fontAbs, align: parent.info.align,
-		last: parent.info.last, wsColl: parent.info.wsColl, nowrap: parent.info.nowrap, custom: parent.info.custom}
+		last: parent.info.last, wsColl: parent.info.wsColl, nowrap: parent.info.nowrap, custom: parent.info.custom,
+		multicol: parent.info.multicol}
 	if n != nil {
 		if l, ok := attrOK(n, "lang"); ok {
 			e.c.Lang = l
@@ -844,6 +845,8 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 	*st = state{c: &e.c, p: &parent.c, pi: &parent.info, info: &e.info, opt: &cp.opt, rootFS: cp.rootFS, cp: cp, node: n}
 	st.a.bw = [4]float64{3, 3, 3, 3}
 	st.a.ow = 3
+	st.a.crw = 3
+	st.a.curRule = true
 	st.a.curBorder = [4]bool{true, true, true, true}
 	st.a.curOutline, st.a.curDeco = true, true
 	st.a.ovx, st.a.ovy = "visible", "visible"
@@ -893,6 +896,7 @@ func (cp *computer) compute(e *elemStyle, parent *elemStyle, n *html.Node, isRoo
 		st.fixFontSize()
 	}
 	st.finish(n, parent, isRoot, pseudo)
+	cp.multicolFeatures(e, parent, n)
 	// Unimplemented properties: the last declaration of each name decides.
 	for i := range cp.others {
 		w := &cp.others[i]
@@ -1227,6 +1231,24 @@ func (st *state) copyProp(p propID, src *Computed, si *elemInfo, initial bool) {
 		c.RowGap = src.RowGap
 	case pColumnGap:
 		c.ColumnGap = src.ColumnGap
+	case pColumnCount:
+		c.ColumnCount = src.ColumnCount
+	case pColumnWidth:
+		c.ColumnWidth = src.ColumnWidth
+	case pColumnRuleWidth:
+		if initial {
+			a.crw = 3
+		} else {
+			a.crw = src.ColumnRule.Width
+		}
+	case pColumnRuleStyle:
+		c.ColumnRule.Style = src.ColumnRule.Style
+	case pColumnRuleColor:
+		c.ColumnRule.Color, a.curRule = src.ColumnRule.Color, initial
+	case pColumnSpan:
+		c.ColumnSpanAll = src.ColumnSpanAll
+	case pColumnFill:
+		c.ColumnFillAuto = src.ColumnFillAuto
 	case pGridTemplateColumns:
 		c.GridTemplateColumns = src.GridTemplateColumns
 	case pGridTemplateRows:
@@ -1285,6 +1307,14 @@ func (st *state) finish(n *html.Node, parent *elemStyle, isRoot, pseudo bool) {
 	}
 	if a.curOutline {
 		c.Outline.Color = c.Color
+	}
+	if c.ColumnRule.Style == BorderNone || c.ColumnRule.Style == BorderHidden {
+		c.ColumnRule.Width = 0
+	} else {
+		c.ColumnRule.Width = snapBorder(a.crw)
+	}
+	if a.curRule {
+		c.ColumnRule.Color = c.Color
 	}
 	if a.curDeco {
 		c.Decoration.Color = c.Color
@@ -1772,6 +1802,8 @@ var initialComputed = Computed{
 	RowGap:            Length{Unit: Normal},
 	TransformOrigin:   [2]Length{{V: 50, Unit: Percent}, {V: 50, Unit: Percent}},
 	ColumnGap:         Length{Unit: Normal},
+	ColumnWidth:       Length{Unit: Auto},
+	ColumnRule:        Border{Width: 3},
 }
 
 // Initial returns every property at its initial value: the style of a box
@@ -2006,4 +2038,32 @@ func selectorNames(sel string, f func(string)) {
 			i = j - 1
 		}
 	}
+}
+
+// multicolFeatures marks a multi-column container's subtree and reports
+// the parts of multi-column layout phantom leaves to Chromium: an element
+// that spans the columns, columns filled in turn rather than balanced, and
+// columns inside columns.
+func (cp *computer) multicolFeatures(e, parent *elemStyle, n *html.Node) {
+	c := &e.c
+	if c.Display == DisplayNone {
+		return
+	}
+	if c.ColumnSpanAll && parent.info.multicol {
+		cp.pending = append(cp.pending, Feature{"column-span", cp.where("", n)})
+	}
+	if c.ColumnCount == 0 && c.ColumnWidth.Unit != Px {
+		return
+	}
+	switch c.Display {
+	case DisplayFlex, DisplayInlineFlex, DisplayGrid, DisplayInlineGrid, DisplayInline, DisplayTable, DisplayInlineTable:
+		return // not a block container: the columns do not apply
+	}
+	if parent.info.multicol {
+		cp.pending = append(cp.pending, Feature{"columns:nested", cp.where("", n)})
+	}
+	if c.ColumnFillAuto && !c.Height.IsAuto() {
+		cp.pending = append(cp.pending, Feature{"column-fill", cp.where("", n)})
+	}
+	e.info.multicol = true
 }

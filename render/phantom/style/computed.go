@@ -498,8 +498,17 @@ type Computed struct {
 	// AlignSelf.
 	JustifyContent, AlignContent, AlignItems AxisAlign
 	// RowGap and ColumnGap are the gaps between lines and items (Normal,
-	// which is 0 in flex layout, or a length or percentage).
+	// which is 0 in flex layout and 1em between columns, or a length or
+	// percentage).
 	RowGap, ColumnGap Length
+	// Multi-column layout: ColumnCount is 0 for auto; ColumnWidth is Auto
+	// or px; ColumnRule is the rule between columns; ColumnSpanAll is
+	// column-span: all; ColumnFillAuto is column-fill: auto.
+	ColumnCount    int
+	ColumnWidth    Length
+	ColumnRule     Border
+	ColumnSpanAll  bool
+	ColumnFillAuto bool
 	// Flex item properties: AlignSelf is AxAuto to follow the container's
 	// AlignItems; FlexBasis is Auto, MaxContent for content, or a length.
 	AlignSelf            AxisAlign

@@ -42,9 +42,9 @@ func TestUnsupported(t *testing.T) {
 		{"inline-flex is laid out", ``, `<span style="display: inline-flex; -webkit-justify-content: space-between">x</span>`, nil},
 		{"legacy -webkit-box", `.b { display: -webkit-box; -webkit-box-orient: vertical }`, `<div class=b>x</div>`, []string{"display:-webkit-box @ .b"}},
 		{"-webkit-flex is flex", `.b { display: -webkit-flex }`, `<div class=b>x</div>`, nil},
-		{"columns matching nothing", `.row { columns: 2 }`, `<div class=col>x</div>`, nil},
-		{"columns inside display none", `.row { columns: 2 } .off { display: none }`, `<div class=off><div class=row>x</div></div>`, nil},
-		{"columns overridden", `.row { columns: 2 } div.row { columns: auto }`, `<div class=row>x</div>`, nil},
+		{"filter matching nothing", `.row { filter: blur(1px) }`, `<div class=col>x</div>`, nil},
+		{"filter inside display none", `.row { filter: blur(1px) } .off { display: none }`, `<div class=off><div class=row>x</div></div>`, nil},
+		{"filter overridden", `.row { filter: blur(1px) } div.row { filter: none }`, `<div class=row>x</div>`, nil},
 		{"grid", `#g { display: grid; grid-template-columns: 1fr 1fr; gap: 4px }`, `<div id=g>x</div>`, nil},
 		{"inline-grid", `i { display: inline-grid }`, `<i>x</i>`, nil},
 		{"subgrid", `#g { display: grid; grid-template-columns: subgrid }`, `<div id=g>x</div>`, []string{"grid-template:subgrid @ #g"}},
@@ -63,7 +63,11 @@ func TestUnsupported(t *testing.T) {
 		{"font-face of a local font", `@font-face { font-family: Brand; src: local("DejaVu Sans") } h1 { font-family: Brand }`, `<h1>x</h1>`, []string{"@font-face @ Brand"}},
 		{"properties no browser knows", `td { -premailer-width: 100; -moz-box-sizing: border-box; supported-color-schemes: light dark; colr: red; -o-border-radius: 3px; -premailer-cellpadding: 0 }`, `<table><tr><td>x</td></tr></table>`, nil},
 		{"a -webkit- property Chromium knows", `.s { -webkit-text-stroke: 1px red }`, `<p class=s>x</p>`, []string{"css:-webkit-text-stroke @ .s"}},
-		{"columns", `.c { columns: 2 }`, `<div class=c>x</div>`, []string{"columns @ .c"}},
+		{"columns", `.c { columns: 2; column-rule: 1px solid; column-gap: 2em }`, `<div class=c>x</div>`, nil},
+		{"a spanner in columns", `.c { columns: 2 } h1 { column-span: all }`, `<div class=c><h1>x</h1></div>`, []string{"column-span @ h1"}},
+		{"a spanner outside columns", `h1 { column-span: all }`, `<div><h1>x</h1></div>`, nil},
+		{"columns in columns", `.c { columns: 2 }`, `<div class=c><div class=c>x</div></div>`, []string{"columns:nested @ div"}},
+		{"columns filled in turn", `.c { columns: 2; column-fill: auto; height: 100px }`, `<div class=c>x</div>`, []string{"column-fill @ div"}},
 		{"column-count auto", `.c { column-count: auto }`, `<div class=c>x</div>`, nil},
 		{"writing-mode", `.v { writing-mode: vertical-rl }`, `<div class=v>x</div>`, []string{"writing-mode @ .v"}},
 		{"writing-mode horizontal", `.v { writing-mode: horizontal-tb }`, `<div class=v>x</div>`, nil},
@@ -100,10 +104,10 @@ func TestUnsupported(t *testing.T) {
 		{"is and where", `p:is(.a, .b) { color: red } :where(ul, ol) li { margin: 0 }`, `<p class=a>x</p>`, nil},
 		{"vendor scrollbar selector", `::-webkit-scrollbar { width: 0 }`, `<p>x</p>`, nil},
 		{"hover rules never apply", `a:hover { transform: scale(2) }`, `<a href=x>x</a>`, nil},
-		{"media screen", `@media screen { .row { columns: 2 } }`, `<div class=row>x</div>`, nil},
-		{"media print", `@media print { .row { columns: 2 } }`, `<div class=row>x</div>`, []string{"columns @ .row"}},
-		{"supports grid", `@supports (display: grid) { .g { columns: 2 } }`, `<div class=g>x</div>`, []string{"columns @ .g"}},
-		{"supports unknown", `@supports (frobnicate: 1) { .g { columns: 2 } }`, `<div class=g>x</div>`, []string{"@supports @ (frobnicate:1)"}},
+		{"media screen", `@media screen { .row { filter: blur(1px) } }`, `<div class=row>x</div>`, nil},
+		{"media print", `@media print { .row { filter: blur(1px) } }`, `<div class=row>x</div>`, []string{"filter @ .row"}},
+		{"supports grid", `@supports (display: grid) { .g { filter: blur(1px) } }`, `<div class=g>x</div>`, []string{"filter @ .g"}},
+		{"supports unknown", `@supports (frobnicate: 1) { .g { filter: blur(1px) } }`, `<div class=g>x</div>`, []string{"@supports @ (frobnicate:1)"}},
 		{"script", ``, `<script>var a;</script><script type="application/ld+json">{}</script>`, []string{"script @ script"}},
 		{"calc mixing percent in min", `.w { width: min(100%, 300px) }`, `<div class=w>x</div>`, []string{"calc @ .w"}},
 		{"calc resolved", `.w { width: calc(100% - 2 * 10px); margin: calc(1em + 2px) }`, `<div class=w>x</div>`, nil},
@@ -142,8 +146,8 @@ func TestUASheetReportsNothing(t *testing.T) {
 // TestPseudoFeatures checks reports from ::before and ::after: those of a
 // pseudo-element that is generated, and no other.
 func TestPseudoFeatures(t *testing.T) {
-	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; filter: blur(2px) } .n::after { columns: 2 }</style><div class="c f n">x</div>`)
-	if got := fmt.Sprint(featureNames(r)); got != "[columns @ .n::after filter @ .f::before]" {
+	r, _ := compute(t, `<!DOCTYPE html><style>.c::after { content: ""; display: table; clear: both } .f::before { content: "x"; filter: blur(2px) } .n::after { clip-path: circle(50%) }</style><div class="c f n">x</div>`)
+	if got := fmt.Sprint(featureNames(r)); got != "[clip-path @ .n::after filter @ .f::before]" {
 		t.Errorf("got %q", got)
 	}
 }

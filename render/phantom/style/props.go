@@ -143,6 +143,13 @@ const (
 	pAlignContent
 	pRowGap
 	pColumnGap
+	pColumnCount
+	pColumnWidth
+	pColumnRuleWidth
+	pColumnRuleStyle
+	pColumnRuleColor
+	pColumnSpan
+	pColumnFill
 	pGridTemplateColumns
 	pGridTemplateRows
 	pGridTemplateAreas
@@ -256,7 +263,13 @@ var longhands = map[string]propID{
 	"grid-column-start": pGridColumnStart, "grid-column-end": pGridColumnEnd,
 	"justify-items": pJustifyItems, "justify-self": pJustifySelf, "text-overflow": pTextOverflow,
 	"object-position": pObjectPosition,
-	"row-gap":         pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
+	"column-count":    pColumnCount, "-webkit-column-count": pColumnCount, "column-width": pColumnWidth,
+	"-webkit-column-width": pColumnWidth, "column-rule-width": pColumnRuleWidth, "-webkit-column-rule-width": pColumnRuleWidth,
+	"column-rule-style": pColumnRuleStyle, "-webkit-column-rule-style": pColumnRuleStyle,
+	"column-rule-color": pColumnRuleColor, "-webkit-column-rule-color": pColumnRuleColor,
+	"column-span": pColumnSpan, "-webkit-column-span": pColumnSpan, "column-fill": pColumnFill,
+	"-webkit-column-gap": pColumnGap,
+	"row-gap":            pRowGap, "grid-row-gap": pRowGap, "column-gap": pColumnGap, "grid-column-gap": pColumnGap,
 	"transform": pTransform, "-webkit-transform": pTransform, "-ms-transform": pTransform,
 	"transform-origin": pTransformOrigin, "-webkit-transform-origin": pTransformOrigin,
 }
@@ -312,9 +325,6 @@ var silentProps = map[string]bool{
 	"grid-row": true, "grid-column": true, "grid-row-start": true, "grid-row-end": true,
 	"grid-column-start": true, "grid-column-end": true, "-webkit-box-orient": true, "-webkit-box-pack": true,
 	"-webkit-box-align": true, "-webkit-box-flex": true, "-webkit-box-direction": true,
-	// Multi-column details: the columns themselves are reported.
-	"column-rule": true, "column-rule-width": true, "column-rule-style": true, "column-rule-color": true,
-	"column-fill": true, "column-span": true,
 }
 
 // silentPrefixes are families of properties ignored like silentProps.
@@ -333,8 +343,6 @@ var featureProps = map[string]string{
 	"mask-size": "", "mask-repeat": "", "mask-position": "", "mask-mode": "", "mask-origin": "", "mask-clip": "",
 	"mask-composite": "", "mask-type": "", "-webkit-mask-size": "", "-webkit-mask-repeat": "", "-webkit-mask-position": "",
 	"-webkit-mask-box-image": "mask", "mask-border": "mask",
-	"columns": "columns", "column-count": "columns", "column-width": "columns", "-webkit-columns": "columns",
-	"-webkit-column-count": "columns", "-webkit-column-width": "columns",
 }
 
 // initialKeywords are values that leave an unimplemented property at (or

@@ -58,7 +58,11 @@ func init() {
 			pBorderTopColor, pBorderBottomColor}, expand: expandBorderAll(2)},
 		"border-inline": {longhands: []propID{pBorderInlineStartWidth, pBorderInlineEndWidth, pBorderInlineStartStyle,
 			pBorderInlineEndStyle, pBorderInlineStartColor, pBorderInlineEndColor}, expand: expandBorderAll(2)},
-		"outline": {longhands: []propID{pOutlineWidth, pOutlineStyle, pOutlineColor}, expand: expandLine(pOutlineWidth, pOutlineStyle, pOutlineColor)},
+		"columns":             {longhands: []propID{pColumnWidth, pColumnCount}, expand: expandColumns},
+		"-webkit-columns":     {longhands: []propID{pColumnWidth, pColumnCount}, expand: expandColumns},
+		"column-rule":         {longhands: []propID{pColumnRuleWidth, pColumnRuleStyle, pColumnRuleColor}, expand: expandLine(pColumnRuleWidth, pColumnRuleStyle, pColumnRuleColor)},
+		"-webkit-column-rule": {longhands: []propID{pColumnRuleWidth, pColumnRuleStyle, pColumnRuleColor}, expand: expandLine(pColumnRuleWidth, pColumnRuleStyle, pColumnRuleColor)},
+		"outline":             {longhands: []propID{pOutlineWidth, pOutlineStyle, pOutlineColor}, expand: expandLine(pOutlineWidth, pOutlineStyle, pOutlineColor)},
 		"border-radius": {longhands: []propID{pBorderTopLeftRadius, pBorderTopRightRadius, pBorderBottomRightRadius,
 			pBorderBottomLeftRadius}, expand: expandRadius},
 		"font": {longhands: []propID{pFontStyle, pFontVariantCaps, pFontWeight, pFontStretch, pFontSize, pLineHeight,
@@ -172,6 +176,28 @@ func expandDecl(name string, v []tok, imp bool, out []decl) []decl {
 		return out
 	}
 	return append(out, decl{prop: pOther, imp: imp, name: name, v: v})
+}
+
+// expandColumns splits columns: a column width and a column count in
+// either order, either left out or auto (CSS Multi-column 1 §3.3).
+func expandColumns(v []tok) ([][]tok, bool) {
+	if len(v) == 0 || len(v) > 2 {
+		return nil, false
+	}
+	var width, count []tok
+	for i := range v {
+		t := v[i : i+1]
+		switch {
+		case t[0].isIdent("auto"):
+		case t[0].kind == tNumber && count == nil:
+			count = t
+		case width == nil && validLonghand(pColumnWidth, t):
+			width = t
+		default:
+			return nil, false
+		}
+	}
+	return [][]tok{width, count}, true
 }
 
 // quirkyPrefix names an invalid declaration that quirks mode may accept.

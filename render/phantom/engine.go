@@ -205,6 +205,7 @@ func styleOptions(job render.Job, sh *fonts.Shaper, vw, vh float64) style.Option
 	return style.Options{
 		PageWidth: g.SheetWidthMM() * pxPerMM, PageHeight: g.SheetHeightMM() * pxPerMM,
 		ViewportWidth: vw, ViewportHeight: vh,
+		LocalFont: sh.HasLocal,
 		FontMetrics: func(families []string, weight int, fs style.FontStyle, size float64) (float64, float64) {
 			m := sh.Metrics(fonts.Query{Families: families, Weight: weight, Style: fs, Stretch: 100}, size)
 			return m.XHeight, m.ZeroWidth

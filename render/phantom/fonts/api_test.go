@@ -123,3 +123,26 @@ func runsWidth(rs []Run) float64 {
 	}
 	return w
 }
+
+// TestHasLocal: local() names a face by its full name or its PostScript
+// name, in any case; a family name alone or a font the machine lacks is
+// not found.
+func TestHasLocal(t *testing.T) {
+	l, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{
+		"Liberation Sans":          true, // the regular face's full name
+		"liberation sans bold":     true,
+		"LiberationSerif-Italic":   true, // a PostScript name
+		"Liberation":               false,
+		"Marianne":                 false,
+		"PinyonScript-Regular":     false,
+		"Liberation Sans Narrowed": false,
+	} {
+		if got := l.HasLocal(name); got != want {
+			t.Errorf("HasLocal(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

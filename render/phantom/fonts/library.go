@@ -109,6 +109,21 @@ func Default() (*Library, error) {
 	return defaultLib, defaultErr
 }
 
+// HasLocal reports whether the library holds a face whose full name or
+// PostScript name is name, ignoring case: the face an @font-face local()
+// names (Chromium looks local() names up by those two on Linux).
+func (l *Library) HasLocal(name string) bool {
+	for _, fc := range l.faces {
+		if fc.info == nil {
+			continue
+		}
+		if strings.EqualFold(fc.info.fullName, name) || strings.EqualFold(fc.info.postScriptName, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // NewLibrary scans dirs (recursively) for OpenType and TrueType fonts, with
 // the fontconfig rules of /etc/fonts. Tests use it to see a machine with
 // fewer fonts; the engine uses Default.

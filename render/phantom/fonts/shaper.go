@@ -142,6 +142,10 @@ func (s *Shaper) shFace(fc *face) *shFace {
 	return sf
 }
 
+// HasLocal reports whether the shaper's library has the font an
+// @font-face local() names.
+func (s *Shaper) HasLocal(name string) bool { return s.lib.HasLocal(name) }
+
 // Metrics returns the metrics of q's primary face at size px.
 func (s *Shaper) Metrics(q Query, size float64) Metrics {
 	size = blinkSize(size)

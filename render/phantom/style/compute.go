@@ -230,10 +230,13 @@ func (cp *computer) collectSheets(doc *html.Node) {
 			cp.report(f)
 		}
 		for _, ff := range s.fontFaces {
+			if !cp.faceLoads(ff) {
+				continue // as if the rule were not there, as in Chromium
+			}
 			if cp.faces == nil {
 				cp.faces = map[string]bool{}
 			}
-			cp.faces[ff] = true
+			cp.faces[ff.family] = true
 		}
 	}
 }
@@ -2066,4 +2069,18 @@ func (cp *computer) multicolFeatures(e, parent *elemStyle, n *html.Node) {
 		cp.pending = append(cp.pending, Feature{"column-fill", cp.where("", n)})
 	}
 	e.info.multicol = true
+}
+
+// faceLoads reports whether an @font-face rule loads a font: a data: URI,
+// or a local() face the machine has (any, when Options.LocalFont is nil).
+func (cp *computer) faceLoads(ff fontFace) bool {
+	if ff.data {
+		return true
+	}
+	for _, name := range ff.locals {
+		if cp.opt.LocalFont == nil || cp.opt.LocalFont(name) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package style
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -246,4 +247,37 @@ func names(fs []Feature) string {
 		out = append(out, f.Name)
 	}
 	return strings.Join(out, ",")
+}
+
+// TestLocalFontFaces: an @font-face whose only loadable sources are local()
+// faces the machine does not have loads nothing, as in Chromium, and is no
+// reason to hand off; one the machine has is reported, and so is one when
+// the check is not given (it may load).
+func TestLocalFontFaces(t *testing.T) {
+	const css = `@font-face { font-family: Brand; src: local("Brand Sans"), local(Brand-Regular), url(fonts/brand.woff2) format("woff2") }
+@font-face { font-family: Other; src: url(/static/other.ttf), local("Other Regular") } h1 { font-family: Brand, sans-serif } h2 { font-family: Other }`
+	has := func(names ...string) func(string) bool {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	for _, c := range []struct {
+		local func(string) bool
+		want  string
+	}{
+		{has(), ""},
+		{has("Brand-Regular"), "@font-face"},
+		{has("Other Regular"), "@font-face"},
+		{nil, "@font-face,@font-face"},
+	} {
+		root, err := html.Parse(strings.NewReader(`<!DOCTYPE html><style>` + css + `</style><h1>x</h1><h2>y</h2>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Compute(root, Options{PageWidth: 718, PageHeight: 1047, LocalFont: c.local})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := names(r.Unsupported()); got != c.want {
+			t.Errorf("local fonts %v: reported %q, want %q", c.local != nil, got, c.want)
+		}
+	}
 }

@@ -100,10 +100,19 @@ type sheet struct {
 	universal []int32
 	media     []mediaList
 	pages     []pageRule
-	fontFaces []string // @font-face families, lower-case
+	fontFaces []fontFace
 	// feats are uses of unsupported features that do not depend on which
 	// elements match (@import, selectors phantom cannot parse).
 	feats []Feature
+}
+
+// fontFace is an @font-face rule whose src may load: its family
+// (lower-case), whether a source is a data: URI, and the names its local()
+// sources give, which load if the machine has the font.
+type fontFace struct {
+	family string
+	data   bool
+	locals []string
 }
 
 // pageRule is an @page rule.
@@ -254,8 +263,9 @@ func parseSheet(text string) *sheet {
 	}
 	nDecls := 0
 	fontFamily := ""
-	// fontLoads is whether the @font-face being read can load a font.
-	fontLoads := false
+	// fontData and fontLocals are the @font-face being read's sources that
+	// may load a font: a data: URI, local() names.
+	fontData, fontLocals := false, []string(nil)
 	for steps := 0; steps < maxParseSteps; steps++ {
 		gt, _, data := p.Next()
 		switch gt {
@@ -308,7 +318,7 @@ func parseSheet(text string) *sheet {
 				}
 			case name == "@font-face":
 				f.kind = fFontFace
-				fontFamily, fontLoads = "", false
+				fontFamily, fontData, fontLocals = "", false, nil
 			case name == "@layer":
 				s.feats = append(s.feats, Feature{"@layer", strings.TrimSpace(valuesText(p.Values()))})
 				f.kind = fGroup
@@ -330,8 +340,8 @@ func parseSheet(text string) *sheet {
 				case fPage:
 					s.pages = append(s.pages, *f.page)
 				case fFontFace:
-					if fontFamily != "" && fontLoads {
-						s.fontFaces = append(s.fontFaces, fontFamily)
+					if fontFamily != "" && (fontData || len(fontLocals) > 0) {
+						s.fontFaces = append(s.fontFaces, fontFace{fontFamily, fontData, fontLocals})
 					}
 				}
 				stack = stack[:len(stack)-1]
@@ -388,7 +398,7 @@ func parseSheet(text string) *sheet {
 					}
 				case "src":
 					v, _ := lexValue(p.Values())
-					fontLoads = fontSrcLoads(v)
+					fontData, fontLocals = fontSrc(v)
 				}
 			}
 		case css.TokenGrammar:
@@ -427,18 +437,27 @@ func importLoads(vals []css.Token) bool {
 	return false
 }
 
-// fontSrcLoads reports whether an @font-face src can load a font: a data:
-// URI, or a local() face, which the machine may have.
-func fontSrcLoads(v []tok) bool {
+// fontSrc reads an @font-face src for the sources that can load a font: a
+// data: URI, and local() faces, which the machine may have (the names
+// they give, a string or identifiers).
+func fontSrc(v []tok) (data bool, locals []string) {
 	for _, t := range v {
 		switch {
 		case t.kind == tURL && isDataURL(t.s):
-			return true
+			data = true
 		case t.kind == tFunc && t.k == "local":
-			return true
+			var words []string
+			for _, a := range t.args {
+				if a.kind == tString || a.kind == tIdent {
+					words = append(words, a.s)
+				}
+			}
+			if name := strings.Join(words, " "); name != "" && len(locals) < 16 {
+				locals = append(locals, name)
+			}
 		}
 	}
-	return false
+	return data, locals
 }
 
 func isDataURL(u string) bool {

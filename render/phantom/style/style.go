@@ -16,6 +16,10 @@ type Options struct {
 	// FontMetrics gives the x-height and the width of "0" for ex and ch; nil
 	// means 0.5em for both.
 	FontMetrics func(families []string, weight int, style FontStyle, size float64) (xHeight, zeroWidth float64)
+	// LocalFont reports whether the machine has the font an @font-face
+	// local() names (by its full or PostScript name); nil to assume it
+	// may.
+	LocalFont func(name string) bool
 }
 
 // Pseudo names a pseudo-element that generates a box of its own.

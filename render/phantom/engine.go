@@ -122,6 +122,9 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %v", render.ErrRender, err)
 	}
+	if p.lib != nil {
+		sh = p.lib.NewShaper() // the pooled one goes back to the pool
+	}
 	opt := layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer}
 	opt.Restyle = func(w, h float64) (*style.Result, error) { return style.Compute(p.doc, styleOptions(job, sh, w, h)) }
 	if f := job.Findings; f != nil {
@@ -218,6 +221,9 @@ type prepared struct {
 	doc         *html.Node
 	style       *style.Result
 	unsupported []string
+	// lib is the machine's fonts with the document's web fonts, nil when
+	// it has none; each render shapes with a shaper of its own from it.
+	lib *fonts.Library
 }
 
 // prepare parses and styles the job's markup, or returns what the support
@@ -238,7 +244,31 @@ func (e *Engine) prepare(job render.Job, sh *fonts.Shaper) (*prepared, error) {
 		return nil, err
 	}
 	p := &prepared{doc: doc, style: st}
-	p.unsupported = unsupported(doc, st)
+	var unreadable []string
+	if wfs := st.WebFonts(); len(wfs) > 0 {
+		// The document's @font-face fonts given as data: URIs: its style
+		// is computed again with them (ex and ch measure its fonts).
+		faces := make([]fonts.WebFace, 0, len(wfs))
+		for _, w := range wfs {
+			_, data, err := images.DecodeDataURI(w.Data)
+			if err != nil {
+				unreadable = append(unreadable, w.Family)
+				continue
+			}
+			faces = append(faces, fonts.WebFace{Family: w.Family, Data: data, WeightMin: w.WeightMin, WeightMax: w.WeightMax, Style: w.Style, Ranges: w.Ranges})
+		}
+		lib, bad := e.lib.WithWebFaces(faces)
+		unreadable = append(unreadable, bad...)
+		if st, err = style.Compute(doc, styleOptions(job, lib.NewShaper(), 0, 0)); err != nil {
+			return nil, err
+		}
+		p.style, p.lib = st, lib
+	}
+	p.unsupported = unsupported(doc, p.style)
+	for _, fam := range unreadable {
+		// A font phantom cannot read may be one Chromium reads.
+		p.unsupported = append(p.unsupported, "@font-face:unreadable at "+fam)
+	}
 	if len(job.HTML) <= preparedMaxBytes {
 		e.prepared.put(job.HTML, p)
 	}

@@ -2,6 +2,7 @@ package phantom
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"os"
 	"os/exec"
@@ -205,5 +206,64 @@ func TestUnsupportedNamesNoData(t *testing.T) {
 		if strings.Contains(got, leak) {
 			t.Errorf("the reason %q carries %q from the data", got, leak)
 		}
+	}
+}
+
+// TestWebFontsRenderInPhantom: a document whose @font-face fonts are data:
+// URIs phantom reads is phantom's, prints in them (embedded, subset), and
+// renders alike when several render it at once; the machine's shapers are
+// untouched by it.
+func TestWebFontsRenderInPhantom(t *testing.T) {
+	e := testEngine(t)
+	ttf, err := os.ReadFile("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	markup := `<style>@font-face{font-family:"Brand";src:url(data:font/ttf;base64,` + base64.StdEncoding.EncodeToString(ttf) +
+		`) format("truetype")}</style><p style="font-family:Brand,Arial">Invoice INV-7</p><p>Total due</p>`
+	if got := e.Unsupported(context.Background(), job(markup)); len(got) != 0 {
+		t.Fatalf("a document with a readable web font goes to Chromium: %v", got)
+	}
+	var wg sync.WaitGroup
+	pdfs := make([][]byte, 3)
+	for i := range pdfs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pdf, err := e.Render(context.Background(), job(markup))
+			if err != nil {
+				t.Error(err)
+			}
+			pdfs[i] = pdf
+		}()
+	}
+	wg.Wait()
+	for _, pdf := range pdfs[1:] {
+		if string(pdf) != string(pdfs[0]) {
+			t.Fatal("renders at once gave different bytes")
+		}
+	}
+	f := filepath.Join(t.TempDir(), "web.pdf")
+	if err := os.WriteFile(f, pdfs[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdffonts", f).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "+DejaVuSerif") {
+		t.Errorf("the web font is not embedded:\n%s", out)
+	}
+	// The same family name in another document is not the web font.
+	pdf, err := e.Render(context.Background(), job(`<p style="font-family:Brand,'Liberation Mono'">Invoice</p>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = exec.Command("pdffonts", f).Output()
+	if strings.Contains(string(out), "DejaVuSerif") || !strings.Contains(string(out), "LiberationMono") {
+		t.Errorf("a later document without the web font prints in:\n%s", out)
 	}
 }

@@ -1,9 +1,11 @@
 package fonts
 
 import (
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/platen/platen/render/phantom/internal/fonttest"
 	"github.com/platen/platen/render/phantom/style"
 )
 
@@ -52,5 +54,33 @@ func FuzzParseXML(f *testing.F) {
 			ld.element(e, "/nonexistent")
 		}
 		ld.cfg.substitute("Arial")
+	})
+}
+
+// FuzzWebFace reads arbitrary bytes as a web font (cut, corrupted or
+// wrapped fonts among the seeds): it is read or refused, never a panic or
+// a runaway, and text shapes in it or around it.
+func FuzzWebFace(f *testing.F) {
+	ttf, err := os.ReadFile(testTTF)
+	if err != nil {
+		f.Fatal(err)
+	}
+	woff2 := fonttest.WOFF2(ttf)
+	for _, b := range [][]byte{ttf[:4096], fonttest.WOFF(ttf)[:2048], woff2[:1024], []byte("wOF2"), []byte("OTTO\x00\x05")} {
+		f.Add(b)
+	}
+	l, err := Default()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1<<20 {
+			return
+		}
+		ol, _ := l.WithWebFaces([]WebFace{{Family: "Web", Data: b, WeightMin: 400, WeightMax: 400, Ranges: [][2]rune{{0, 0xff}}}})
+		runs := ol.NewShaper().Shape(Query{Families: []string{"Web", "serif"}, Weight: 700}, 12, "Invoice Ω", ShapeOptions{})
+		if len(runs) == 0 || runs[len(runs)-1].End != len("Invoice Ω") {
+			t.Fatalf("runs %v", runs)
+		}
 	})
 }

@@ -54,6 +54,9 @@ type Library struct {
 	// byPS maps PostScript names to families (FamilyOf), made once.
 	psOnce sync.Once
 	byPS   map[string]string
+
+	// web are a document's web faces by folded family (WithWebFaces).
+	web map[string][]*face
 }
 
 // face is one face of one font file: what the scan learned, and the parsed
@@ -64,6 +67,11 @@ type face struct {
 	path  string
 	index int
 	info  *sfntInfo
+	// data, key and web are a web face's: the font file in memory, its
+	// key for the writer, its @font-face descriptors.
+	data []byte
+	key  string
+	web  *webDesc
 
 	folded   []string // foldFamily of each family name
 	weight   int      // CSS weight, from OS/2 usWeightClass
@@ -306,10 +314,14 @@ func foldFamily(s string) string {
 // go-text font for shaping.
 func (fc *face) load() error {
 	fc.once.Do(func() {
-		data, err := os.ReadFile(fc.path)
-		if err != nil {
-			fc.err = err
-			return
+		data, key := fc.data, fc.key
+		if data == nil {
+			var err error
+			if data, err = os.ReadFile(fc.path); err != nil {
+				fc.err = err
+				return
+			}
+			key = fmt.Sprintf("%s#%d", fc.path, fc.index)
 		}
 		lds, err := ot.NewLoaders(bytes.NewReader(data))
 		if err != nil {
@@ -336,7 +348,7 @@ func (fc *face) load() error {
 			capHeight = in.hheaAscent
 		}
 		fc.font = &draw.Font{
-			Key:            fmt.Sprintf("%s#%d", fc.path, fc.index),
+			Key:            key,
 			Data:           data,
 			Index:          fc.index,
 			PostScriptName: ps,

@@ -143,6 +143,12 @@ func (l *Library) resolveUncached(q Query) resolution {
 	r := resolution{query: q}
 	r.query.Families = append([]string(nil), q.Families...)
 	for _, fam := range q.Families {
+		if ws := l.webFamily(fam, q); ws != nil {
+			for _, res := range ws {
+				r.chain = appendUnique(r.chain, res)
+			}
+			continue
+		}
 		if res := l.resolveFamily(fam, q); res != nil {
 			r.chain = appendUnique(r.chain, res)
 		}
@@ -171,6 +177,17 @@ func (l *Library) resolveUncached(q Query) resolution {
 		r.chain = append(r.chain, l.intern(Resolved{face: &face{lib: l, info: &sfntInfo{unitsPerEm: 1000, families: []string{""}}}}))
 	}
 	r.primary = r.chain[0]
+	if r.primary.face.web != nil {
+		// A family split by unicode-range: the primary font is the first
+		// whose range holds the space (Blink's
+		// FontFallbackList::DeterminePrimarySimpleFontData).
+		for _, c := range r.chain {
+			if c.face.covers(' ') {
+				r.primary = c
+				break
+			}
+		}
+	}
 	return r
 }
 

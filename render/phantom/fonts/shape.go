@@ -56,7 +56,7 @@ func (s *Shaper) shapeItem(runs []Run, res *resolution, size float64, text strin
 	}
 	primary := res.primary
 	// Most text has every character in its first face: one shaping, one run.
-	if s.shapeRange(primary, rsz, text, it.start, it.end, it, opt) && !s.hasNotdef(text) {
+	if (primary.face.web == nil || !primary.face.web.ranged) && s.shapeRange(primary, rsz, text, it.start, it.end, it, opt) && !s.hasNotdef(text) {
 		return append(runs, s.runFromBuffer(primary, rsz, text, it.start, it.end, opt))
 	}
 	pieces := s.pieces[:0]
@@ -68,7 +68,16 @@ func (s *Shaper) shapeItem(runs []Run, res *resolution, size float64, text strin
 		}
 		used[r.face] = true
 		var next []span
-		for _, h := range holes {
+		todo := holes
+		if w := r.face.web; w != nil && w.ranged {
+			// A face with a unicode-range sets only the characters in
+			// it: the rest stay holes for the next face.
+			todo = nil
+			for _, h := range holes {
+				todo, next = splitCovered(r.face, text, h, todo, next)
+			}
+		}
+		for _, h := range todo {
 			if !s.shapeRange(r, rsz, text, h.start, h.end, it, opt) {
 				next = append(next, h)
 				continue

@@ -83,6 +83,11 @@ func payloadEstimate(n int, b64 bool) int {
 	return n
 }
 
+// DecodeDataURI returns a data: URI's MIME type essence and its payload
+// (at most MaxBytes), for the other resources a document gives as data:
+// URIs (fonts).
+func DecodeDataURI(src string) (mime string, data []byte, err error) { return dataURI(src) }
+
 // isDataURI reports whether src has the data: scheme.
 func isDataURI(src string) bool {
 	s := strings.TrimLeft(src, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")

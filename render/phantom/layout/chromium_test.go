@@ -21,6 +21,7 @@ import (
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
 	"github.com/platen/platen/render/phantom/fonts"
+	"github.com/platen/platen/render/phantom/images"
 	"github.com/platen/platen/render/phantom/pdfw"
 	"github.com/platen/platen/render/phantom/style"
 )
@@ -99,6 +100,7 @@ func ltLayoutDoc(t testing.TB, markup string, g render.Geometry, opt Options) (*
 		return style.Options{
 			PageWidth: g.SheetWidthMM() * 96 / 25.4, PageHeight: g.SheetHeightMM() * 96 / 25.4,
 			ViewportWidth: vw, ViewportHeight: vh,
+			LocalFont: sh.HasLocal,
 			FontMetrics: func(families []string, weight int, fs style.FontStyle, size float64) (float64, float64) {
 				m := sh.Metrics(fonts.Query{Families: families, Weight: weight, Style: fs, Stretch: 100}, size)
 				return m.XHeight, m.ZeroWidth
@@ -106,13 +108,37 @@ func ltLayoutDoc(t testing.TB, markup string, g render.Geometry, opt Options) (*
 		}
 	}
 	st, err := style.Compute(doc, styleOpt(0, 0))
-	opt.Restyle = func(w, h float64) (*style.Result, error) { return style.Compute(doc, styleOpt(w, h)) }
 	if err != nil {
 		t.Fatal(err)
 	}
+	shared := true
+	if wfs := st.WebFonts(); len(wfs) > 0 {
+		// The document's web fonts, loaded as the engine loads them.
+		lib, err := fonts.Default()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var faces []fonts.WebFace
+		for _, w := range wfs {
+			if _, data, err := images.DecodeDataURI(w.Data); err == nil {
+				faces = append(faces, fonts.WebFace{Family: w.Family, Data: data, WeightMin: w.WeightMin, WeightMax: w.WeightMax, Style: w.Style, Ranges: w.Ranges})
+			}
+		}
+		ol, bad := lib.WithWebFaces(faces)
+		if len(bad) > 0 {
+			t.Logf("web fonts phantom cannot read: %v", bad)
+		}
+		sh, shared = ol.NewShaper(), false
+		if st, err = style.Compute(doc, styleOpt(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt.Restyle = func(w, h float64) (*style.Result, error) { return style.Compute(doc, styleOpt(w, h)) }
 	return doc, st, nil, func() ([]byte, error) {
-		ltShMu.Lock()
-		defer ltShMu.Unlock()
+		if shared {
+			ltShMu.Lock()
+			defer ltShMu.Unlock()
+		}
 		d, err := Layout(context.Background(), doc, st, sh, opt)
 		if err != nil {
 			return nil, err

@@ -70,7 +70,7 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 		}
 	}
 	n := cp.countElements(doc)
-	r := &Result{elems: make(map[*html.Node]*elemStyle, n)}
+	r := &Result{elems: make(map[*html.Node]*elemStyle, n), webFonts: cp.webFonts}
 	cp.res = r
 	cp.left = n
 	cp.rootFS = 16
@@ -91,6 +91,8 @@ func Compute(doc *html.Node, opt Options) (*Result, error) {
 // buffers are reused between documents.
 type computer struct {
 	opt Options
+	// webFonts are the @font-face rules' data: fonts (Result.WebFonts).
+	webFonts []WebFont
 	// quirks is set for a document in quirks mode.
 	quirks   bool
 	sheets   []*sheet
@@ -131,6 +133,7 @@ var computers = sync.Pool{New: func() any { return &computer{seen: map[Feature]b
 
 func (cp *computer) release() {
 	cp.quirks = false
+	cp.webFonts = nil
 	cp.sheets = cp.sheets[:0]
 	cp.active = cp.active[:0]
 	cp.res = nil
@@ -230,13 +233,13 @@ func (cp *computer) collectSheets(doc *html.Node) {
 			cp.report(f)
 		}
 		for _, ff := range s.fontFaces {
-			if !cp.faceLoads(ff) {
-				continue // as if the rule were not there, as in Chromium
+			active := true
+			for _, c := range ff.conds {
+				active = active && act[c]
 			}
-			if cp.faces == nil {
-				cp.faces = map[string]bool{}
+			if active {
+				cp.fontFace(ff)
 			}
-			cp.faces[ff.family] = true
 		}
 	}
 }
@@ -2071,16 +2074,25 @@ func (cp *computer) multicolFeatures(e, parent *elemStyle, n *html.Node) {
 	e.info.multicol = true
 }
 
-// faceLoads reports whether an @font-face rule loads a font: a data: URI,
-// or a local() face the machine has (any, when Options.LocalFont is nil).
-func (cp *computer) faceLoads(ff fontFace) bool {
-	if ff.data {
-		return true
-	}
-	for _, name := range ff.locals {
-		if cp.opt.LocalFont == nil || cp.opt.LocalFont(name) {
-			return true
+// fontFace takes an @font-face rule's first source that loads: a data:
+// URI gives a web font for the engine to load (Result.WebFonts); a local()
+// face the machine has (any, when Options.LocalFont is nil) is reported
+// where its family is used. A rule with neither is as if it were not
+// there, as in Chromium.
+func (cp *computer) fontFace(ff fontFace) {
+	for _, src := range ff.srcs {
+		if src.data != "" {
+			w := ff.desc
+			w.Data = src.data
+			cp.webFonts = append(cp.webFonts, w)
+			return
+		}
+		if cp.opt.LocalFont == nil || cp.opt.LocalFont(src.local) {
+			if cp.faces == nil {
+				cp.faces = map[string]bool{}
+			}
+			cp.faces[ff.family] = true
+			return
 		}
 	}
-	return false
 }

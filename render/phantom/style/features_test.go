@@ -56,7 +56,8 @@ func TestUnsupported(t *testing.T) {
 		{"3D transform through var", `:root { --r: perspective(100px) rotateX(3deg) } .t { transform: var(--r) }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
 		{"individual transform property", `.t { rotate: 10deg }`, `<p class=t>x</p>`, []string{"transform @ .t"}},
 		{"sticky", `th { position: sticky; top: 0 }`, `<table><tr><th>x</th></tr></table>`, []string{"position:sticky @ th"}},
-		{"font-face used", `@font-face { font-family: Brand; src: url(data:font/woff2;base64,AAAA) } h1 { font-family: Brand, sans-serif }`, `<h1>x</h1>`, []string{"@font-face @ Brand"}},
+		{"font-face of a data: font", `@font-face { font-family: Brand; src: url(data:font/woff2;base64,AAAA) } h1 { font-family: Brand, sans-serif }`, `<h1>x</h1>`, nil},
+		{"font-face of a local font before a data: font", `@font-face { font-family: Brand; src: local("DejaVu Sans"), url(data:font/woff2;base64,AAAA) } h1 { font-family: Brand }`, `<h1>x</h1>`, []string{"@font-face @ Brand"}},
 		{"font-face unused", `@font-face { font-family: Brand; src: url(data:font/woff2;base64,AAAA) }`, `<h1>x</h1>`, nil},
 		{"import of a data URI", `@import url("data:text/css,p{color:red}");`, `<p>x</p>`, []string{`@import @ url("data:text/css,p{color:red}")`}},
 		{"import that cannot load", `@import url(https://fonts.googleapis.com/css?family=Roboto); @import "other.css"; p { font-family: Roboto, sans-serif }`, `<p>x</p>`, nil},
@@ -279,5 +280,39 @@ func TestLocalFontFaces(t *testing.T) {
 		if got := names(r.Unsupported()); got != c.want {
 			t.Errorf("local fonts %v: reported %q, want %q", c.local != nil, got, c.want)
 		}
+	}
+}
+
+// TestWebFonts: the @font-face rules whose first source that loads is a
+// data: URI are listed with their descriptors, in rule order; a missing
+// local() before it is skipped, a rule in a media query that does not hold
+// or with no data: source is left out.
+func TestWebFonts(t *testing.T) {
+	root, err := html.Parse(strings.NewReader(`<!DOCTYPE html><style>
+@font-face { font-family: "Brand Sans"; src: local("No Such Font"), url("data:font/ttf;base64,AAEAAA") format("truetype"); font-weight: 300 700; font-style: italic; unicode-range: U+0000-00FF, U+0131, U+02??; }
+@font-face { font-family: Brand; src: url(https://example.com/b.woff2); }
+@media screen { @font-face { font-family: Screen; src: url(data:font/woff2;base64,AAAA) } }
+@font-face { font-family: Mono; src: url(data:font/woff;base64,d09GRg==); font-weight: bold }
+</style><p>x`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Compute(root, Options{PageWidth: 718, PageHeight: 1047, LocalFont: func(string) bool { return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.WebFonts()
+	if len(got) != 2 {
+		t.Fatalf("web fonts: %+v", got)
+	}
+	a, b := got[0], got[1]
+	if a.Family != "Brand Sans" || a.Data != "data:font/ttf;base64,AAEAAA" || a.WeightMin != 300 || a.WeightMax != 700 || a.Style != FontItalic {
+		t.Errorf("first: %+v", a)
+	}
+	if want := [][2]rune{{0, 0xFF}, {0x131, 0x131}, {0x200, 0x2FF}}; !slices.Equal(a.Ranges, want) {
+		t.Errorf("unicode-range %v, want %v", a.Ranges, want)
+	}
+	if b.Family != "Mono" || b.WeightMin != 700 || b.WeightMax != 700 || b.Style != FontNormal || b.Ranges != nil {
+		t.Errorf("second: %+v", b)
 	}
 }

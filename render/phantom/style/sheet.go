@@ -2,6 +2,7 @@ package style
 
 import (
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,12 +108,35 @@ type sheet struct {
 }
 
 // fontFace is an @font-face rule whose src may load: its family
-// (lower-case), whether a source is a data: URI, and the names its local()
-// sources give, which load if the machine has the font.
+// (lower-case), its sources that may load (data: URIs, and local() names,
+// which load if the machine has the font) in order, and its descriptors.
 type fontFace struct {
 	family string
-	data   bool
-	locals []string
+	srcs   []fontSource
+	conds  []int32 // media conditions that must all hold
+	// WebFont's descriptors (Family as written).
+	desc WebFont
+}
+
+// fontSource is one source of an @font-face src that may load: a data:
+// URI, or a local() name.
+type fontSource struct {
+	data, local string
+}
+
+// WebFont is an @font-face rule whose font is given as a data: URI, for
+// the engine to load (Result.WebFonts).
+type WebFont struct {
+	Family string
+	// Data is the first data: URI of its src (the font as written in the
+	// URI: decoded by the engine).
+	Data string
+	// WeightMin and WeightMax are font-weight's range (400 400 when not
+	// given; one value gives both).
+	WeightMin, WeightMax int
+	Style                FontStyle
+	// Ranges is unicode-range (nil for every character).
+	Ranges [][2]rune
 }
 
 // pageRule is an @page rule.
@@ -263,9 +287,11 @@ func parseSheet(text string) *sheet {
 	}
 	nDecls := 0
 	fontFamily := ""
-	// fontData and fontLocals are the @font-face being read's sources that
-	// may load a font: a data: URI, local() names.
-	fontData, fontLocals := false, []string(nil)
+	// fontSrcs are the @font-face being read's sources that may load a
+	// font, fontDesc its descriptors, fontConds its media conditions.
+	var fontSrcs []fontSource
+	var fontDesc WebFont
+	var fontConds []int32
 	for steps := 0; steps < maxParseSteps; steps++ {
 		gt, _, data := p.Next()
 		switch gt {
@@ -318,7 +344,9 @@ func parseSheet(text string) *sheet {
 				}
 			case name == "@font-face":
 				f.kind = fFontFace
-				fontFamily, fontData, fontLocals = "", false, nil
+				fontFamily, fontSrcs = "", nil
+				fontDesc = WebFont{WeightMin: 400, WeightMax: 400}
+				fontConds = f.conds
 			case name == "@layer":
 				s.feats = append(s.feats, Feature{"@layer", strings.TrimSpace(valuesText(p.Values()))})
 				f.kind = fGroup
@@ -340,8 +368,9 @@ func parseSheet(text string) *sheet {
 				case fPage:
 					s.pages = append(s.pages, *f.page)
 				case fFontFace:
-					if fontFamily != "" && (fontData || len(fontLocals) > 0) {
-						s.fontFaces = append(s.fontFaces, fontFace{fontFamily, fontData, fontLocals})
+					if fontFamily != "" && len(fontSrcs) > 0 && len(s.fontFaces) < maxFontFaces {
+						s.fontFaces = append(s.fontFaces, fontFace{family: strings.ToLower(fontFamily), srcs: fontSrcs, conds: fontConds, desc: fontDesc})
+						s.fontFaces[len(s.fontFaces)-1].desc.Family = fontFamily
 					}
 				}
 				stack = stack[:len(stack)-1]
@@ -394,11 +423,29 @@ func parseSheet(text string) *sheet {
 				case "font-family":
 					v, _ := lexValue(p.Values())
 					if fam := parseFamilies(v); len(fam) == 1 {
-						fontFamily = strings.ToLower(fam[0])
+						fontFamily = fam[0]
 					}
 				case "src":
 					v, _ := lexValue(p.Values())
-					fontData, fontLocals = fontSrc(v)
+					fontSrcs = fontSrc(v)
+				case "font-weight":
+					v, _ := lexValue(p.Values())
+					if lo, hi, ok := faceWeight(v); ok {
+						fontDesc.WeightMin, fontDesc.WeightMax = lo, hi
+					}
+				case "font-style":
+					v, _ := lexValue(p.Values())
+					switch kw1(v[:min(len(v), 1)]) {
+					case "normal":
+						fontDesc.Style = FontNormal
+					case "italic":
+						fontDesc.Style = FontItalic
+					case "oblique":
+						fontDesc.Style = FontOblique
+					}
+				case "unicode-range":
+					v, _ := lexValue(p.Values())
+					fontDesc.Ranges = unicodeRanges(p.Values(), v)
 				}
 			}
 		case css.TokenGrammar:
@@ -437,14 +484,23 @@ func importLoads(vals []css.Token) bool {
 	return false
 }
 
-// fontSrc reads an @font-face src for the sources that can load a font: a
-// data: URI, and local() faces, which the machine may have (the names
-// they give, a string or identifiers).
-func fontSrc(v []tok) (data bool, locals []string) {
+// maxFontFaces bounds the @font-face rules one sheet keeps.
+const maxFontFaces = 64
+
+// fontSrc reads an @font-face src for the sources that can load a font, in
+// order: data: URIs (url() or a url function with a string), and local()
+// faces, which the machine may have (the names they give, a string or
+// identifiers).
+func fontSrc(v []tok) (out []fontSource) {
 	for _, t := range v {
+		if len(out) >= 16 {
+			break
+		}
 		switch {
 		case t.kind == tURL && isDataURL(t.s):
-			data = true
+			out = append(out, fontSource{data: t.s})
+		case t.kind == tFunc && t.k == "url" && len(t.args) > 0 && t.args[0].kind == tString && isDataURL(t.args[0].s):
+			out = append(out, fontSource{data: t.args[0].s})
 		case t.kind == tFunc && t.k == "local":
 			var words []string
 			for _, a := range t.args {
@@ -452,12 +508,69 @@ func fontSrc(v []tok) (data bool, locals []string) {
 					words = append(words, a.s)
 				}
 			}
-			if name := strings.Join(words, " "); name != "" && len(locals) < 16 {
-				locals = append(locals, name)
+			if name := strings.Join(words, " "); name != "" {
+				out = append(out, fontSource{local: name})
 			}
 		}
 	}
-	return data, locals
+	return out
+}
+
+// faceWeight reads an @font-face font-weight: one weight or a range, each
+// a number from 1 to 1000 or normal or bold.
+func faceWeight(v []tok) (lo, hi int, ok bool) {
+	var ws []int
+	for _, t := range v {
+		switch {
+		case t.kind == tNumber && t.n >= 1 && t.n <= 1000:
+			ws = append(ws, int(math.Round(t.n)))
+		case t.isIdent("normal"):
+			ws = append(ws, 400)
+		case t.isIdent("bold"):
+			ws = append(ws, 700)
+		default:
+			return 0, 0, false
+		}
+	}
+	switch len(ws) {
+	case 1:
+		return ws[0], ws[0], true
+	case 2:
+		return min(ws[0], ws[1]), max(ws[0], ws[1]), true
+	}
+	return 0, 0, false
+}
+
+// unicodeRanges reads unicode-range (U+0-7F, U+0100-024F, U+4??): from the
+// raw tokens, since the value lexer does not keep them as written.
+func unicodeRanges(raw []css.Token, _ []tok) [][2]rune {
+	var b strings.Builder
+	for _, t := range raw {
+		b.Write(t.Data)
+	}
+	var out [][2]rune
+	for _, part := range strings.Split(b.String(), ",") {
+		part = strings.TrimSpace(part)
+		if len(part) < 3 || (part[0] != 'U' && part[0] != 'u') || part[1] != '+' {
+			return nil
+		}
+		part = part[2:]
+		lo, hi := part, part
+		if i := strings.IndexByte(part, '-'); i >= 0 {
+			lo, hi = part[:i], part[i+1:]
+		} else if strings.Contains(part, "?") {
+			lo, hi = strings.ReplaceAll(part, "?", "0"), strings.ReplaceAll(part, "?", "F")
+		}
+		a, err1 := strconv.ParseUint(lo, 16, 32)
+		z, err2 := strconv.ParseUint(hi, 16, 32)
+		if err1 != nil || err2 != nil || a > z || z > 0x10FFFF {
+			return nil
+		}
+		if len(out) < 256 {
+			out = append(out, [2]rune{rune(a), rune(z)})
+		}
+	}
+	return out
 }
 
 func isDataURL(u string) bool {

@@ -59,6 +59,18 @@ type Result struct {
 	pages *pageSet
 	// viewport is set when a value used a viewport unit.
 	viewport bool
+	// webFonts are the @font-face fonts given as data: URIs, in the
+	// order of their rules.
+	webFonts []WebFont
+}
+
+// WebFonts lists the @font-face rules whose font is a data: URI, in the
+// order of their rules (a later rule wins a tie).
+func (r *Result) WebFonts() []WebFont {
+	if r == nil {
+		return nil
+	}
+	return r.webFonts
 }
 
 // ViewportUnits reports whether the style used vw, vh, vmin or vmax: a

@@ -42,8 +42,10 @@ type multicolInfo struct {
 // check that it does not run past its page's end (layout.go).
 type multicolRec struct {
 	b *Box
-	// flowY is the container's top before pagination; contentOff its
-	// columns' offset from there; h their height in one row.
+	f *Frag
+	// flowY is the container's top when pagination starts (its fragment
+	// may move after it is laid out: a table cell's content is aligned);
+	// contentOff its columns' offset from there; h their height.
 	flowY, contentOff, h float64
 }
 
@@ -254,7 +256,7 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 		}
 		fr.Children = append(kids, out...)
 	}
-	l.multicols = append(l.multicols, &multicolRec{b: b, flowY: fr.Y, contentOff: top - fr.Y, h: rowTop[nRows] - top})
+	l.multicols = append(l.multicols, &multicolRec{b: b, f: fr, contentOff: top - fr.Y, h: rowTop[nRows] - top})
 	return rowTop[nRows]
 }
 

@@ -111,6 +111,9 @@ func (pg *pager) sortGaps() {
 func (l *layouter) paginate(root *Frag) ([]page, error) {
 	pg := &pager{l: l}
 	l.pager = pg
+	for _, m := range l.multicols {
+		m.flowY = m.f.Y
+	}
 	if root != nil {
 		pg.firstName = pageName(root)
 		pg.walk(root, 0, 0)

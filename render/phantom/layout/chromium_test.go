@@ -478,6 +478,12 @@ func TestMatchesChromium(t *testing.T) {
 <div style="columns:3;column-gap:20px;width:400px"><p style="margin:0 0 20px">` + lorem + `</p><p style="margin:0 0 20px">` + lorem + `</p><p style="margin:0 0 20px">Short.</p></div><div>after three</div>
 <div style="column-width:120px;column-gap:1em;text-align:justify;direction:rtl">` + lorem + lorem + `</div>
 <table style="width:100%"><colgroup><col style="width:10%"><col></colgroup><tr><td><span style="padding:0 6px;background:#def;text-transform:uppercase">Withdrawal</span></td><td>next cell</td></tr></table></body></html>`},
+		{"column breaks", `<!DOCTYPE html><html><body style="font:14px Arial;margin:20px"><div style="columns:3;column-gap:20px;width:500px">
+<div style="break-inside:avoid-column;border:1px solid #999;margin-bottom:8px;padding:4px">Card one with a few lines of text that wrap inside the card box here and there.</div>
+<div style="-webkit-column-break-inside:avoid;border:1px solid #999;margin-bottom:8px;padding:4px">Card two with a few lines of text that wrap inside the card box here and there and more.</div>
+<div style="break-inside:avoid-column;border:1px solid #999;margin-bottom:8px;padding:4px">Card three with a few lines of text.</div>
+<h3 style="break-before:column;margin:0">Forced column</h3><p style="margin:0">After a forced column break.</p>
+</div><p>Below: break-before column outside columns does nothing.</p><p style="break-before:column">Still here.</p><p style="break-before:avoid-column;break-after:column">And here.</p></body></html>`},
 		{"quirks mode tables", `<html><head><style>body{font:13px Verdana;font-weight:bold;text-align:center} .Note{color:red} td.cell{padding:3px}</style></head><body>
 <table width="100%" height="100%" border="1" cellspacing="0"><tr><td valign="top" class="cell"><p>Paragraph in a cell, its margins dropped.</p>
 <h3>Heading</h3><p class="note">table text in the initial font</p><font size="2">small <b>bold</b></font><br><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" width="40" height="20"></td>

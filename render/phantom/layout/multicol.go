@@ -123,8 +123,6 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 		return bottom
 	}
 	root := &Frag{Kind: FragBox, X: fr.X, Y: top, W: fr.W, H: total, Children: flow}
-	pg := &pager{l: l, origin: top}
-	pg.walk(root, 0, 0)
 	var rows []float64 // the heights of the rows before the last
 	last := 0.0
 	height := func(i int) float64 {
@@ -133,7 +131,10 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 		}
 		return last
 	}
-	pg.colHeight = height
+	// The pager cuts columns (column breaks and avoids count) from the
+	// walk on.
+	pg := &pager{l: l, origin: top, colHeight: height}
+	pg.walk(root, 0, 0)
 	fits := func(h float64, maxCols int) bool {
 		last = h
 		pg.gaps = pg.gaps[:0]

@@ -237,7 +237,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		return
 	}
 	b := f.Box
-	if b != nil && b.Kind == KindRow && !f.monolithic && !isAvoid(b.Style.BreakInside) {
+	if b != nil && b.Kind == KindRow && !f.monolithic && !pg.avoid(b.Style.BreakInside) {
 		if cell, others := singleCell(f); cell != nil {
 			// A row of one cell (an e-mail's layout table, say) breaks
 			// inside its cell as a block does, as Chromium breaks it; the
@@ -258,7 +258,7 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 		return
 	}
 	inner := avoid
-	if b != nil && (b.Style.BreakInside == style.BreakAvoid || b.Style.BreakInside == style.BreakAvoidPage) {
+	if b != nil && pg.avoid(b.Style.BreakInside) {
 		inner++
 	}
 	if f.fixedH {
@@ -331,14 +331,14 @@ func (pg *pager) walk(f *Frag, avoid int, depth int) {
 			}
 			if prev.Kind == FragBox && c.Kind == FragBox {
 				ba, bb := breakAfter(prev), breakBefore(c)
-				if isForced(ba) || isForced(bb) || pageName(c) != pageName(prev) {
+				if pg.forced(ba) || pg.forced(bb) || pageName(c) != pageName(prev) && pg.colHeight == nil {
 					e.forced = true
 					// A left or right break is a page break: Chromium leaves
 					// no blank page to reach the side (measured).
 					e.name = pageName(c)
 					e.margin = leadingMargin(f.Children, ci, f.W)
 				}
-				if isAvoid(breakAfter(prev)) || isAvoid(breakBefore(c)) {
+				if pg.avoid(breakAfter(prev)) || pg.avoid(breakBefore(c)) {
 					e.avoid++
 				}
 				if prev == f.repeatHeader {
@@ -554,24 +554,36 @@ func firstInFlowBox(f *Frag) *Frag {
 
 func isAvoid(b style.Break) bool { return b == style.BreakAvoid || b == style.BreakAvoidPage }
 
-// breakBefore is a box's break-before, or its first in-flow child's (a
-// forced break propagates to the outer boxes it adjoins).
-func breakBefore(f *Frag) style.Break {
-	for f != nil && f.Kind == FragBox && f.Box != nil {
-		if v := f.Box.Style.BreakBefore; v != style.BreakAuto {
-			return v
-		}
-		f = firstInFlowBox(f)
-	}
-	return style.BreakAuto
+// forced reports whether b forces a break in what this pager cuts: pages,
+// or a multi-column container's columns (where column breaks count too).
+func (pg *pager) forced(b style.Break) bool {
+	return isForced(b) || b == style.BreakColumn && pg.colHeight != nil
 }
 
-// breakAfter is a box's break-after, or its last in-flow child's.
-func breakAfter(f *Frag) style.Break {
+// avoid reports whether b avoids a break in what this pager cuts.
+func (pg *pager) avoid(b style.Break) bool {
+	return isAvoid(b) || b == style.BreakAvoidColumn && pg.colHeight != nil
+}
+
+// breakBefore is a box's break-before, or its first in-flow child's (a
+// forced break propagates to the outer boxes it adjoins). Where several
+// meet, a forced break wins over an avoid, and a page break over a
+// column break; otherwise the outermost is taken.
+func breakBefore(f *Frag) style.Break {
+	best := style.BreakAuto
 	for f != nil && f.Kind == FragBox && f.Box != nil {
-		if v := f.Box.Style.BreakAfter; v != style.BreakAuto {
-			return v
-		}
+		best = strongerBreak(best, f.Box.Style.BreakBefore)
+		f = firstInFlowBox(f)
+	}
+	return best
+}
+
+// breakAfter is a box's break-after, or its last in-flow child's, as
+// breakBefore combines them.
+func breakAfter(f *Frag) style.Break {
+	best := style.BreakAuto
+	for f != nil && f.Kind == FragBox && f.Box != nil {
+		best = strongerBreak(best, f.Box.Style.BreakAfter)
 		var next *Frag
 		for i := len(f.Children) - 1; i >= 0; i-- {
 			c := f.Children[i]
@@ -585,7 +597,30 @@ func breakAfter(f *Frag) style.Break {
 		}
 		f = next
 	}
-	return style.BreakAuto
+	return best
+}
+
+// strongerBreak combines an outer break value a with an inner one b: a
+// page break (left, right) over a column break over an avoid over a
+// column's avoid, the outer on a tie.
+func strongerBreak(a, b style.Break) style.Break {
+	rank := func(v style.Break) int {
+		switch v {
+		case style.BreakPage, style.BreakLeft, style.BreakRight:
+			return 4
+		case style.BreakColumn:
+			return 3
+		case style.BreakAvoid, style.BreakAvoidPage:
+			return 2
+		case style.BreakAvoidColumn:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
 }
 
 // pgState is the filling state saved with each candidate, to restart from

@@ -1089,8 +1089,12 @@ func (st *state) apply(p propID, v []tok) bool {
 	case pBreakBefore, pBreakAfter:
 		var b Break
 		switch kw1(v) {
-		case "auto", "column", "avoid-column", "region", "avoid-region":
+		case "auto", "region", "avoid-region":
 			b = BreakAuto
+		case "column":
+			b = BreakColumn
+		case "avoid-column":
+			b = BreakAvoidColumn
 		case "avoid":
 			b = BreakAvoid
 		case "avoid-page":
@@ -1121,8 +1125,10 @@ func (st *state) apply(p propID, v []tok) bool {
 		}
 	case pBreakInside:
 		switch kw1(v) {
-		case "auto", "avoid-column", "avoid-region":
+		case "auto", "avoid-region":
 			c.BreakInside = BreakAuto
+		case "avoid-column":
+			c.BreakInside = BreakAvoidColumn
 		case "avoid":
 			c.BreakInside = BreakAvoid
 		case "avoid-page":

@@ -297,6 +297,10 @@ const (
 	// right and verso left in a left-to-right document).
 	BreakLeft
 	BreakRight
+	// BreakColumn and BreakAvoidColumn act in a multi-column container's
+	// columns only.
+	BreakColumn
+	BreakAvoidColumn
 )
 
 // ContentItem is one part of a ::before or ::after content value (or of a

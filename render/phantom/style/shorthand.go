@@ -97,6 +97,9 @@ func init() {
 		"page-break-before": {longhands: []propID{pBreakBefore}, expand: legacyBreak},
 		"page-break-after":  {longhands: []propID{pBreakAfter}, expand: legacyBreak},
 		"page-break-inside": {longhands: []propID{pBreakInside}, expand: legacyBreak},
+		"-webkit-column-break-before": {longhands: []propID{pBreakBefore}, expand: legacyColumnBreak},
+		"-webkit-column-break-after":  {longhands: []propID{pBreakAfter}, expand: legacyColumnBreak},
+		"-webkit-column-break-inside": {longhands: []propID{pBreakInside}, expand: legacyColumnBreak},
 	}
 	delete(shorthands, "border-spacing-pair")
 }
@@ -940,6 +943,23 @@ func legacyBreak(v []tok) ([][]tok, bool) {
 	case "always":
 		return [][]tok{{ident("page")}}, true
 	case "auto", "avoid", "left", "right":
+		return [][]tok{v}, true
+	}
+	return nil, false
+}
+
+// legacyColumnBreak maps -webkit-column-break-* values to break-*: always
+// is column, avoid avoid-column (as Blink maps them).
+func legacyColumnBreak(v []tok) ([][]tok, bool) {
+	if len(v) != 1 || v[0].kind != tIdent {
+		return nil, false
+	}
+	switch v[0].k {
+	case "always":
+		return [][]tok{{ident("column")}}, true
+	case "avoid":
+		return [][]tok{{ident("avoid-column")}}, true
+	case "auto":
 		return [][]tok{v}, true
 	}
 	return nil, false

@@ -84,7 +84,7 @@ func TestGenerateWaitsAndDownloads(t *testing.T) {
 	if d.Status != "completed" || d.PageCount != 2 || d.TemplateVersion != 1 {
 		t.Fatalf("generate: %s", r)
 	}
-	if d.CorrelationID != "order-42" || d.Filename != "march invoice.pdf" || d.Engine != "chromium" || d.ByteSize < 1000 {
+	if d.CorrelationID != "order-42" || d.Filename != "march invoice.pdf" || d.Engine != "phantom" || d.ByteSize < 1000 {
 		t.Fatalf("record fields: %+v", d)
 	}
 	if m := testnode.Decode[struct {

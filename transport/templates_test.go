@@ -69,10 +69,10 @@ func TestTemplateVersionsActivationAndPinning(t *testing.T) {
 		t.Fatalf("save v2: %s", r)
 	}
 	if v := testnode.DataAs[testnode.Version](t, r); v.Version != 2 || v.Active || v.Engine == nil ||
-		v.Engine.Engine != "chromium" || !strings.Contains(v.Engine.Reason, "platform default") {
+		v.Engine.Engine != "phantom" || !strings.Contains(v.Engine.Reason, "platform default") {
 		t.Fatalf("save v2 (with the engine its sample gets): %s", r)
 	}
-	if v := testnode.DataAs[testnode.Version](t, testnode.Do(t, "GET", url+"/invoice/versions/2", n.Key, nil)); v.Engine == nil || v.Engine.Engine != "chromium" {
+	if v := testnode.DataAs[testnode.Version](t, testnode.Do(t, "GET", url+"/invoice/versions/2", n.Key, nil)); v.Engine == nil || v.Engine.Engine != "phantom" {
 		t.Fatalf("read v2: no engine choice: %+v", v.Engine)
 	}
 	if tpl := testnode.DataAs[testnode.Template](t, testnode.Do(t, "GET", url+"/invoice", n.Key, nil)); tpl.ActiveVersion != 1 || tpl.LatestVersion != 2 {
@@ -116,7 +116,7 @@ func TestTemplateVersionsActivationAndPinning(t *testing.T) {
 	}
 	data["items"] = items
 	r = testnode.Do(t, "POST", url+"/invoice/preview", n.Key, map[string]any{"data": data, "version": 1})
-	if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" || r.Header.Get("X-Platen-Pages") != "3" || r.Header.Get("X-Platen-Engine") != "chromium" ||
+	if r.Status != 200 || r.Header.Get("Content-Type") != "application/pdf" || r.Header.Get("X-Platen-Pages") != "3" || r.Header.Get("X-Platen-Engine") != "phantom" ||
 		!strings.Contains(r.Header.Get("X-Platen-Engine-Reason"), "platform default") {
 		t.Fatalf("preview: HTTP %d %v", r.Status, r.Header)
 	}

@@ -56,7 +56,10 @@ func (s *Shaper) shapeItem(runs []Run, res *resolution, size float64, text strin
 	}
 	primary := res.primary
 	// Most text has every character in its first face: one shaping, one run.
-	if (primary.face.web == nil || !primary.face.web.ranged) && s.shapeRange(primary, rsz, text, it.start, it.end, it, opt) && !s.hasNotdef(text) {
+	// (Not when a unicode-range face comes first: it sets only its range,
+	// and the primary font may be a later one.)
+	if primary == res.chain[0] && (primary.face.web == nil || !primary.face.web.ranged) &&
+		s.shapeRange(primary, rsz, text, it.start, it.end, it, opt) && !s.hasNotdef(text) {
 		return append(runs, s.runFromBuffer(primary, rsz, text, it.start, it.end, opt))
 	}
 	pieces := s.pieces[:0]

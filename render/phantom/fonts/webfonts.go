@@ -2,11 +2,15 @@ package fonts
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"io"
 	"sort"
+
+	"github.com/andybalholm/brotli"
 
 	tdfont "github.com/tdewolff/font"
 
@@ -30,8 +34,13 @@ type WebFace struct {
 // declared size is checked before it is decompressed.
 const maxWebFontBytes = 24 << 20
 
-// maxWebFaces bounds the web faces of one document.
-const maxWebFaces = 64
+// maxWebFaces bounds the web faces of one document, and
+// maxWebFontsBytes their decoded fonts together (a face that repeats
+// another's font shares its bytes).
+const (
+	maxWebFaces      = 64
+	maxWebFontsBytes = 32 << 20
+)
 
 // ErrWebFont is a web font phantom cannot read.
 var ErrWebFont = errors.New("fonts: not a font phantom can read")
@@ -52,12 +61,25 @@ func (l *Library) WithWebFaces(faces []WebFace) (ol *Library, bad []string) {
 		interned: make(map[internKey]*Resolved),
 		web:      make(map[string][]*face),
 	}
+	decoded := map[[32]byte][]byte{}
+	total := 0
 	for i, wf := range faces {
 		if i >= maxWebFaces {
 			bad = append(bad, wf.Family)
 			continue
 		}
-		fc, err := ol.webFace(wf, i)
+		sum := sha256.Sum256(wf.Data)
+		data, ok := decoded[sum]
+		if !ok {
+			var err error
+			if data, err = toSFNTSafe(wf.Data); err != nil || total+len(data) > maxWebFontsBytes {
+				bad = append(bad, wf.Family)
+				continue
+			}
+			decoded[sum] = data
+			total += len(data)
+		}
+		fc, err := ol.webFace(wf, data, i)
 		if err != nil {
 			bad = append(bad, wf.Family)
 			continue
@@ -68,22 +90,30 @@ func (l *Library) WithWebFaces(faces []WebFace) (ol *Library, bad []string) {
 	return ol, bad
 }
 
-// webFace reads one web font into a face held in memory.
-func (l *Library) webFace(wf WebFace, order int) (fc *face, err error) {
+// toSFNTSafe is toSFNT that turns a fault in the decoders (tdewolff/font
+// trusts some offsets) into a refusal.
+func toSFNTSafe(b []byte) (out []byte, err error) {
 	defer func() {
-		// tdewolff/font trusts some offsets: a corrupt font fails its
-		// face, never the document.
+		if r := recover(); r != nil {
+			out, err = nil, ErrWebFont
+		}
+	}()
+	return toSFNT(b)
+}
+
+// webFace reads one web font, decoded to SFNT, into a face held in
+// memory. A variable font (an fvar table) is refused: phantom sets no
+// instance of its axes, where Chromium takes the weight from them.
+func (l *Library) webFace(wf WebFace, data []byte, order int) (fc *face, err error) {
+	defer func() {
+		// A corrupt font fails its face, never the document.
 		if r := recover(); r != nil {
 			fc, err = nil, ErrWebFont
 		}
 	}()
-	data, err := toSFNT(wf.Data)
-	if err != nil {
-		return nil, err
-	}
 	r := bytes.NewReader(data)
 	offs, err := readSFNTOffsets(r)
-	if err != nil || len(offs) == 0 {
+	if err != nil || len(offs) == 0 || hasTable(data, offs[0], "fvar") {
 		return nil, ErrWebFont
 	}
 	info, err := readSFNTInfo(r, offs[0])
@@ -118,30 +148,150 @@ func (l *Library) webFace(wf WebFace, order int) (fc *face, err error) {
 	return fc, nil
 }
 
-// toSFNT returns a font file as SFNT: WOFF and WOFF2 are decoded, once
-// their declared size is within bounds.
+// toSFNT returns a font file as SFNT: WOFF and WOFF2 are decoded once
+// their tables are known to decompress to no more than they declare, and
+// that within bounds (a few bytes must not unpack to gigabytes).
 func toSFNT(b []byte) ([]byte, error) {
 	if len(b) < 12 {
 		return nil, ErrWebFont
 	}
+	var err error
 	switch string(b[:4]) {
-	case "wOFF", "wOF2":
-		if len(b) < 20 || binary.BigEndian.Uint32(b[16:20]) > maxWebFontBytes {
-			return nil, ErrWebFont
-		}
-		out, err := tdfont.ToSFNT(b)
-		if err != nil || len(out) > maxWebFontBytes {
-			return nil, ErrWebFont
-		}
-		return out, nil
+	case "wOFF":
+		err = checkWOFF(b)
+	case "wOF2":
+		err = checkWOFF2(b)
 	case "\x00\x01\x00\x00", "OTTO", "true":
 		if len(b) > maxWebFontBytes {
 			return nil, ErrWebFont
 		}
 		return b, nil
+	default:
+		return nil, ErrWebFont
 	}
-	return nil, ErrWebFont
+	if err != nil {
+		return nil, err
+	}
+	out, err := tdfont.ToSFNT(b)
+	if err != nil || len(out) > maxWebFontBytes {
+		return nil, ErrWebFont
+	}
+	return out, nil
 }
+
+// checkWOFF checks a WOFF 1.0 file's tables: each within the file, the
+// declared sizes within bounds, and each compressed table inflating to
+// exactly its declared size.
+func checkWOFF(b []byte) error {
+	if len(b) < 44 {
+		return ErrWebFont
+	}
+	n := int(binary.BigEndian.Uint16(b[12:]))
+	if n == 0 || 44+20*n > len(b) {
+		return ErrWebFont
+	}
+	total := 0
+	for i := 0; i < n; i++ {
+		e := b[44+20*i:]
+		off, comp, orig := binary.BigEndian.Uint32(e[4:]), binary.BigEndian.Uint32(e[8:]), binary.BigEndian.Uint32(e[12:])
+		if uint64(off)+uint64(comp) > uint64(len(b)) || comp > orig {
+			return ErrWebFont
+		}
+		if total += int(orig); total > maxWebFontBytes {
+			return ErrWebFont
+		}
+		if comp == orig {
+			continue
+		}
+		zr, err := zlib.NewReader(bytes.NewReader(b[off : off+comp]))
+		if err != nil {
+			return ErrWebFont
+		}
+		got, err := io.Copy(io.Discard, io.LimitReader(zr, int64(orig)+1))
+		if err != nil || got != int64(orig) {
+			return ErrWebFont
+		}
+	}
+	return nil
+}
+
+// checkWOFF2 checks a WOFF 2.0 file: a single font (no collection) whose
+// tables' declared sizes are within bounds, and whose Brotli stream
+// decompresses to no more than the sum of the sizes its table directory
+// gives.
+func checkWOFF2(b []byte) error {
+	if len(b) < 48 || string(b[4:8]) == "ttcf" {
+		return ErrWebFont
+	}
+	n := int(binary.BigEndian.Uint16(b[12:]))
+	if n == 0 || binary.BigEndian.Uint32(b[16:]) > maxWebFontBytes {
+		return ErrWebFont
+	}
+	comp := binary.BigEndian.Uint32(b[20:])
+	pos := 48
+	base128 := func() (uint32, bool) {
+		var v uint32
+		for i := 0; i < 5 && pos < len(b); i++ {
+			c := b[pos]
+			pos++
+			if v&0xFE000000 != 0 {
+				return 0, false
+			}
+			v = v<<7 | uint32(c&0x7f)
+			if c&0x80 == 0 {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	var stream uint64
+	for i := 0; i < n; i++ {
+		if pos >= len(b) {
+			return ErrWebFont
+		}
+		flags := b[pos]
+		pos++
+		tag := ""
+		if flags&0x3f == 63 {
+			if pos+4 > len(b) {
+				return ErrWebFont
+			}
+			tag = string(b[pos : pos+4])
+			pos += 4
+		} else if int(flags&0x3f) < len(woff2Tags) {
+			tag = woff2Tags[flags&0x3f]
+		}
+		orig, ok := base128()
+		if !ok {
+			return ErrWebFont
+		}
+		length := orig
+		version := flags >> 6
+		if (tag == "glyf" || tag == "loca") && version == 0 || tag == "hmtx" && version == 1 {
+			if length, ok = base128(); !ok {
+				return ErrWebFont
+			}
+		}
+		if stream += uint64(length); stream > maxWebFontBytes {
+			return ErrWebFont
+		}
+	}
+	if uint64(pos)+uint64(comp) > uint64(len(b)) {
+		return ErrWebFont
+	}
+	got, err := io.Copy(io.Discard, io.LimitReader(brotli.NewReader(bytes.NewReader(b[pos:pos+int(comp)])), int64(stream)+1))
+	if err != nil || uint64(got) > stream {
+		return ErrWebFont
+	}
+	return nil
+}
+
+// woff2Tags are the WOFF 2.0 known table tags by index (WOFF 2.0 §5.1).
+var woff2Tags = []string{"cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "cvt ", "fpgm", "glyf", "loca",
+	"prep", "CFF ", "VORG", "EBDT", "EBLC", "gasp", "hdmx", "kern", "LTSH", "PCLT", "VDMX", "vhea", "vmtx", "BASE", "GDEF",
+	"GPOS", "GSUB", "EBSC", "JSTF", "MATH", "CBDT", "CBLC", "COLR", "CPAL", "SVG ", "sbix", "acnt", "avar", "bdat", "bloc",
+	"bsln", "cvar", "fdsc", "feat", "fmtx", "fvar", "gvar", "hsty", "just", "lcar", "mort", "morx", "opbd", "prop", "trak",
+	"Zapf", "Silf", "Glat", "Gloc", "Feat", "Sill"}
 
 // webDesc is a web face's @font-face descriptors.
 type webDesc struct {
@@ -283,4 +433,22 @@ func weightScore(want, lo, hi int) float64 {
 		}
 		return 2000 + w - float64(hi)
 	}
+}
+
+// hasTable reports whether the SFNT table directory at off lists tag.
+func hasTable(b []byte, off uint32, tag string) bool {
+	if uint64(off)+12 > uint64(len(b)) {
+		return false
+	}
+	n := int(binary.BigEndian.Uint16(b[off+4:]))
+	for i := 0; i < n; i++ {
+		e := int(off) + 12 + 16*i
+		if e+4 > len(b) {
+			return false
+		}
+		if string(b[e:e+4]) == tag {
+			return true
+		}
+	}
+	return false
 }

@@ -1,8 +1,14 @@
 package fonts
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
 	"os"
+	"runtime"
 	"testing"
+
+	"github.com/andybalholm/brotli"
 
 	"github.com/platen/platen/render/phantom/internal/fonttest"
 	"github.com/platen/platen/render/phantom/style"
@@ -82,8 +88,72 @@ func TestWebFaces(t *testing.T) {
 		}
 		t.Errorf("unicode-range: %d runs", len(runs))
 	}
+	// A face of one range first: text outside it takes the next family,
+	// though that family's face is the primary font (it has the space).
+	ol2, _ := lib.WithWebFaces([]WebFace{{Family: "Greek Only", Data: ttf, WeightMin: 400, WeightMax: 400, Ranges: [][2]rune{{0x370, 0x3ff}}}})
+	runs = ol2.NewShaper().Shape(Query{Families: []string{"Greek Only", "Liberation Mono"}, Weight: 400}, 16, "abc Ωμέγα", ShapeOptions{})
+	if len(runs) != 2 || runs[0].Font.PostScriptName != "LiberationMono" || runs[1].Font.PostScriptName != "DejaVuSerif" {
+		for _, r := range runs {
+			t.Logf("run %d-%d in %s", r.Start, r.End, r.Font.PostScriptName)
+		}
+		t.Errorf("a Greek-only face first: %d runs", len(runs))
+	}
 	// The base library is untouched.
 	if r := lib.Resolve(Query{Families: []string{"Brand TTF", "Liberation Mono"}, Weight: 400}); r.Font.PostScriptName != "LiberationMono" {
 		t.Errorf("the machine's library resolves a web family: %s", r.Font.PostScriptName)
+	}
+}
+
+// TestWebFontBombs: a WOFF or WOFF2 whose tables inflate past what they
+// declare is refused after reading a little more than declared, never
+// decompressed whole; a variable font (fvar) is refused too.
+func TestWebFontBombs(t *testing.T) {
+	zeros := make([]byte, 64<<20)
+	// WOFF: one table declaring 1,000 bytes whose zlib stream holds 64 MB.
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(zeros)
+	zw.Close()
+	woff := make([]byte, 44+20)
+	copy(woff, "wOFF\x00\x01\x00\x00")
+	binary.BigEndian.PutUint16(woff[12:], 1)
+	copy(woff[44:], "glyf")
+	binary.BigEndian.PutUint32(woff[48:], 64)
+	binary.BigEndian.PutUint32(woff[52:], uint32(z.Len()))
+	binary.BigEndian.PutUint32(woff[56:], 1000)
+	woff = append(woff, z.Bytes()...)
+	binary.BigEndian.PutUint32(woff[8:], uint32(len(woff)))
+	// WOFF2: one table declaring 1,000 bytes, a Brotli stream of 64 MB.
+	var bz bytes.Buffer
+	bw := brotli.NewWriterLevel(&bz, 1)
+	bw.Write(zeros)
+	bw.Close()
+	woff2 := make([]byte, 48)
+	copy(woff2, "wOF2\x00\x01\x00\x00")
+	binary.BigEndian.PutUint16(woff2[12:], 1)
+	binary.BigEndian.PutUint32(woff2[16:], 1000)
+	binary.BigEndian.PutUint32(woff2[20:], uint32(bz.Len()))
+	woff2 = append(woff2, 10|3<<6, 0x87, 0x68) // glyf, null transform, 1,000 (base 128)
+	woff2 = append(woff2, bz.Bytes()...)
+	binary.BigEndian.PutUint32(woff2[8:], uint32(len(woff2)))
+	for name, b := range map[string][]byte{"WOFF": woff, "WOFF2": woff2} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := toSFNTSafe(b); err == nil {
+			t.Errorf("%s bomb read", name)
+		}
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+			t.Errorf("%s bomb: allocated %d MB refusing it", name, grew>>20)
+		}
+	}
+	// A table directory listing fvar marks a variable font.
+	dir := make([]byte, 12+32)
+	binary.BigEndian.PutUint16(dir[4:], 2)
+	copy(dir[12:], "cmap")
+	copy(dir[28:], "fvar")
+	if !hasTable(dir, 0, "fvar") || hasTable(dir, 0, "gvar") {
+		t.Error("hasTable misreads the directory")
 	}
 }

@@ -488,7 +488,8 @@ func TestMatchesChromium(t *testing.T) {
 <table width="100%" height="100%" border="1" cellspacing="0"><tr><td valign="top" class="cell"><p>Paragraph in a cell, its margins dropped.</p>
 <h3>Heading</h3><p class="note">table text in the initial font</p><font size="2">small <b>bold</b></font><br><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" width="40" height="20"></td>
 <td width="30%"><table height="50%" width="100%" bgcolor="#eeeeee"><tr><td>nested half height</td></tr></table></td></tr>
-<tr><td colspan="2" height="40">last row</td></tr></table><p>after</p></body></html>`},
+<tr><td colspan="2" height="40">last row</td></tr></table><p>after</p>
+<table cellspacing="0" border="1"><tr><td style="width:200px;padding:0 50px">padded cell</td><td>next cell</td></tr></table></body></html>`},
 		{"viewport and fixed", `<!DOCTYPE html><html><head><style>@page{margin:20mm}</style></head><body style="font:14px Arial">
 <div style="position:absolute;top:0;right:0">corner</div><div style="position:absolute;top:50%;left:50%">half</div>
 <div style="position:fixed;bottom:0;left:0;width:100%;text-align:center">fixed footer</div>` + strings.Repeat("<p>"+lorem+"</p>", 25) + `</body></html>`},

@@ -219,9 +219,9 @@ func (l *layouter) tableBuild(w *Box) *tableBuilt {
 				g.cells = append(g.cells, tableCell{
 					colspan: cb.ColSpan, rowspan: cb.RowSpan,
 					width: cs.Width, minWidth: cs.MinWidth, maxWidth: cs.MaxWidth, height: cs.Height,
-					// Quirks mode measures a cell's height as its border
-					// box's (Chromium; measured).
-					borderBox: cs.BorderBox || l.quirks, padding: cs.Padding, border: tableBordersIn(cs),
+					// Quirks mode measures a cell's height (not its width)
+					// as its border box's (Chromium; measured).
+					borderBox: cs.BorderBox, heightBorderBox: cs.BorderBox || l.quirks, padding: cs.Padding, border: tableBordersIn(cs),
 					valign: tableVAlignOf(cs.VerticalAlign),
 				})
 				tb.cells = append(tb.cells, cb)

@@ -235,9 +235,12 @@ type tableCell struct {
 	maxWidth         style.Length
 	height           style.Length
 	borderBox        bool
-	padding          [4]style.Length
-	border           [4]style.Border
-	valign           tableVAlign
+	// heightBorderBox measures the specified height as the border box's
+	// (box-sizing, or quirks mode, which does so for heights only).
+	heightBorderBox bool
+	padding         [4]style.Length
+	border          [4]style.Border
+	valign          tableVAlign
 	// minContent and maxContent are the content box's intrinsic widths.
 	minContent, maxContent float64
 
@@ -2042,7 +2045,7 @@ func (t *tableGrid) minimumRow(ri int, rowspans *[]tableRowspanCell) {
 		hasCSS := false
 		if fixedH {
 			v := unitPx(c.height.V)
-			if c.borderBox {
+			if c.heightBorderBox {
 				css = maxUnit(bs+be, v)
 			} else {
 				css = bs + be + v

@@ -665,7 +665,7 @@ func (tt *tTable) grid() (*tableGrid, []*tCell) {
 				c := &r.cells[ci]
 				tc := tableCell{colspan: tableParseSpan(c.colspan, 1, 1000, 1), rowspan: tableParseSpan(c.rowspan, 0, 65534, 1),
 					width: tLen(c.width), height: tLen(c.height), minWidth: tLen(c.minWidth), maxWidth: tLen(""),
-					border: tBorders(c.border), borderBox: c.borderBox}
+					border: tBorders(c.border), borderBox: c.borderBox, heightBorderBox: c.borderBox}
 				for i := range tc.padding {
 					tc.padding[i] = style.Length{V: c.pad[i], Unit: style.Px}
 				}

@@ -398,7 +398,7 @@ func (l *layouter) layoutBlockBox(b *Box, c cbox, f *flow, forceW, forceH float6
 		contentBottom = math.Max(contentBottom, g.ex.bottom())
 	}
 	if cols.n > 0 {
-		contentBottom = l.columns(b, fr, inner.x, cw, contentTop, contentBottom, cols.n, cols.w, cols.gap)
+		contentBottom = l.columns(b, fr, inner.x, cw, contentTop, contentBottom, ch, cols.n, cols.w, cols.gap)
 	}
 	h := ch
 	if h < 0 {

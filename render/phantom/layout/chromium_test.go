@@ -484,6 +484,16 @@ func TestMatchesChromium(t *testing.T) {
 <div style="break-inside:avoid-column;border:1px solid #999;margin-bottom:8px;padding:4px">Card three with a few lines of text.</div>
 <h3 style="break-before:column;margin:0">Forced column</h3><p style="margin:0">After a forced column break.</p>
 </div><p>Below: break-before column outside columns does nothing.</p><p style="break-before:column">Still here.</p><p style="break-before:avoid-column;break-after:column">And here.</p></body></html>`},
+		{"columns near the page end", `<!DOCTYPE html><html><body style="margin:0;font:16px Arial">
+<div style="height:1110px;background:#eee">filler</div>
+<div style="columns:2;column-gap:20px"><p style="margin:0">Line1 of the columns</p><p style="margin:0">Line2</p><p style="margin:0">Line3</p><p style="margin:0">Line4</p></div><p>after</p></body></html>`},
+		{"columns of a fixed height", `<!DOCTYPE html><html><body style="margin:20px;font:16px Arial">
+<div style="columns:2;column-gap:20px;height:40px;width:400px"><p style="margin:0">Alpha one</p><p style="margin:0">Bravo two</p><p style="margin:0">Charlie three</p><p style="margin:0">Delta four</p><p style="margin:0">Echo five</p><p style="margin:0">Foxtrot six</p></div><p>after the fixed height</p></body></html>`},
+		{"a one-cell row in columns", `<!DOCTYPE html><html><body style="margin:20px;font:16px Arial">
+<div style="columns:2;column-gap:20px;width:400px"><table><tr><td>Line1<br>Line2<br>Line3<br>Line4<br>Line5<br>Line6<br>Line7<br>Line8<br>Line9<br>Line10</td></tr></table><p>Echo</p></div></body></html>`},
+		{"a table header in columns", `<!DOCTYPE html><html><body style="margin:20px;font:16px Arial">
+<div style="columns:2;column-gap:20px;width:400px"><table><thead><tr><th>Head</th></tr></thead><tbody>
+<tr><td>r1</td></tr><tr><td>r2</td></tr><tr><td>r3</td></tr><tr><td>r4</td></tr><tr><td>r5</td></tr><tr><td>r6</td></tr><tr><td>r7</td></tr><tr><td>r8</td></tr></tbody></table></div></body></html>`},
 		{"quirks mode tables", `<html><head><style>body{font:13px Verdana;font-weight:bold;text-align:center} .Note{color:red} td.cell{padding:3px}</style></head><body>
 <table width="100%" height="100%" border="1" cellspacing="0"><tr><td valign="top" class="cell"><p>Paragraph in a cell, its margins dropped.</p>
 <h3>Heading</h3><p class="note">table text in the initial font</p><font size="2">small <b>bold</b></font><br><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" width="40" height="20"></td>

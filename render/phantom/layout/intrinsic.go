@@ -49,6 +49,9 @@ func (l *layouter) intrinsicWidths(b *Box) (minW, maxW float64) {
 	if maxW < minW {
 		maxW = minW
 	}
+	if b.isMulticol() {
+		minW, maxW = multicolIntrinsic(b.Style, minW, maxW)
+	}
 	b.minW, b.maxW, b.intrinsicDone = minW, maxW, true
 	return minW, maxW
 }
@@ -231,4 +234,28 @@ func (l *layouter) widestChar(p *paragraph, sg *seg) float64 {
 		}
 	}
 	return w
+}
+
+// multicolIntrinsic turns a multi-column container's content widths (one
+// column's) into its own, as Blink does (NGColumnLayoutAlgorithm::
+// ComputeMinMaxSizes): a column-width bounds the column's min-content
+// from above and its max-content from below; then the count of columns
+// (1 when auto) and the gaps between them multiply it.
+func multicolIntrinsic(s *style.Computed, minW, maxW float64) (float64, float64) {
+	if s.ColumnWidth.Unit == style.Px {
+		cw := lu(s.ColumnWidth.V)
+		minW = math.Min(minW, cw)
+		maxW = math.Max(maxW, cw)
+		maxW = math.Max(maxW, minW)
+	}
+	n := max(s.ColumnCount, 1)
+	gap := 0.0
+	switch s.ColumnGap.Unit {
+	case style.Normal:
+		gap = s.FontSize
+	case style.Px:
+		gap = s.ColumnGap.V
+	}
+	gap = lu(math.Max(0, gap))
+	return minW*float64(n) + gap*float64(n-1), maxW*float64(n) + gap*float64(n-1)
 }

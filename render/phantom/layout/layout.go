@@ -206,7 +206,7 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 			l.scale = first.areaW / math.Min(w, maxShrink*first.areaW)
 			l.icbW, l.icbH = nw, first.areaH/l.scale
 			l.viewW, l.viewH = nw, math.Floor(first.trueH/l.scale)
-			l.positioned, l.fixed, l.fixedFrags, l.markers = nil, nil, nil, nil
+			l.positioned, l.fixed, l.fixedFrags, l.markers, l.multicols = nil, nil, nil, nil, nil
 			if l.opt.Restyle != nil && l.st.ViewportUnits() {
 				st, err := l.opt.Restyle(l.viewW, l.viewH)
 				if err != nil {

@@ -96,17 +96,18 @@ func usedColumns(s *style.Computed, u float64) (n int, w, gap float64) {
 // there are.
 var errColumnsFull = errors.New("layout: more columns than the container has")
 
-// maxOverflowColumns bounds the columns content that does not fit makes
-// (they overflow to the side, as in Chromium).
-const maxOverflowColumns = 1000
+// maxColumns bounds the columns a container makes, however they overflow:
+// content past them is not laid out in columns.
+const maxColumns = 2000
 
 // columns cuts fr's in-flow children, laid out in one column from top to
 // bottom at the left of fr's content box (x, u wide), into rows of n
-// columns of width w with gap between them, and returns the columns'
-// bottom. The children of fr end up in their columns: in one row, or, when
+// columns of width w with gap between them, at most maxH tall when the
+// container's height is definite (else maxH < 0), and returns the
+// columns' bottom. The children of fr end up in their columns: in one row, or, when
 // pagination found the container running past its page's end (a hint for
 // b), in rows that end where the pages do.
-func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w, gap float64) float64 {
+func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom, maxH float64, n int, w, gap float64) float64 {
 	total := bottom - top
 	if total <= 0 || len(fr.Children) == 0 {
 		return bottom
@@ -158,12 +159,36 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 	}
 	h := total
 	hint, hinted := l.colHints[b]
+	perRow := n // the columns of a row; more overflow to the side
 	switch {
 	case hinted && !fits(hint.first, n):
-		// The rest of the page holds the first row; each page after it
-		// holds a row; the last row is balanced.
-		rows = []float64{hint.first}
-		for len(rows) < l.opt.MaxPages && !fits(hint.page, (len(rows)+1)*n) {
+		// The rest of the page holds the first row (unless its first
+		// line does not fit there: the columns then start on the next
+		// page); each page after it holds a row; the last row is
+		// balanced. One fill with every later row a page tall says how
+		// many rows there are.
+		first := hint.first
+		for _, e := range pg.entries {
+			if e.kind == entUnit {
+				if e.bottom-top > first+0.01 {
+					first = hint.page
+				}
+				break
+			}
+		}
+		if first == hint.page && fits(hint.page, n) {
+			// They all fit on the next page: one balanced row there.
+			h = balance(total/float64(n), hint.page)
+			break
+		}
+		rows, last = []float64{first}, hint.page
+		pg.gaps = pg.gaps[:0]
+		pg.maxCols = maxColumns
+		cols, err := pg.fill()
+		if err != nil {
+			return bottom
+		}
+		for len(rows) < (len(cols)+n-1)/n-1 {
 			rows = append(rows, hint.page)
 		}
 		// Balancing starts from the rest of the content (its trailing
@@ -171,7 +196,6 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 		// Chromium's column balancer does, and grows until it fits.
 		pg.gaps = pg.gaps[:0]
 		pg.maxCols = (len(rows) + 1) * n
-		last = hint.page
 		rest := hint.page
 		if cols, err := pg.fill(); err == nil && len(cols) > len(rows)*n {
 			shift := 0.0
@@ -181,16 +205,28 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 			rest = (bottom + shift - cols[len(rows)*n].start) / float64(n)
 		}
 		h = balance(rest, hint.page)
+	case maxH >= 0 && !fits(maxH, n):
+		// A height holds the columns: they fill it in turn, and what does
+		// not fit overflows to the side (as in Chromium).
+		rows, last, perRow = nil, maxH, maxColumns
+		h = maxH
 	case !fits(total, n):
 		// Even one column of the whole content makes more columns
-		// (forced breaks): they overflow to the side.
+		// (forced breaks): more rows of them follow.
 		rows, last = nil, total
 	default:
-		h = balance(total/float64(n), total)
+		hi := total
+		if maxH >= 0 {
+			hi = math.Min(hi, maxH)
+		}
+		h = balance(math.Min(total/float64(n), hi), hi)
 	}
-	maxCols := (len(rows) + 1) * n
+	maxCols := min((len(rows)+1)*n, maxColumns)
+	if perRow > n {
+		maxCols = maxColumns
+	}
 	if !fits(h, maxCols) {
-		maxCols = maxOverflowColumns
+		maxCols = maxColumns
 		if !fits(h, maxCols) {
 			return bottom
 		}
@@ -206,8 +242,9 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 	}
 	// Column i shows the stitched flow from starts[i], in row i / n.
 	k := len(cols)
+	perRow = min(perRow, max(k, n))
 	cs := &columnSplit{starts: make([]float64, k), dx: make([]float64, k), dy: make([]float64, k)}
-	nRows := (k + n - 1) / n
+	nRows := (k + perRow - 1) / perRow
 	rowTop := make([]float64, nRows+1)
 	rowTop[0] = top
 	for r := 0; r < nRows; r++ {
@@ -226,19 +263,26 @@ func (l *layouter) columns(b *Box, fr *Frag, x, u, top, bottom float64, n int, w
 	}
 	for i, c := range cols {
 		cs.starts[i] = c.start
-		cs.dx[i] = colDx(i % n)
-		cs.dy[i] = rowTop[i/n] - c.start
+		cs.dx[i] = colDx(i % perRow)
+		cs.dy[i] = rowTop[i/perRow] - c.start
 	}
 	byRow := make([][]*Frag, nRows)
 	for _, c := range flow {
 		for _, p := range cs.split(c, 0) {
-			r := p.col / n
+			r := p.col / perRow
 			byRow[r] = append(byRow[r], p.f)
+		}
+	}
+	for i, c := range cols {
+		// A table's header and footer repeated in the column.
+		for _, f := range c.repeats {
+			f.translate(cs.dx[i], cs.dy[i])
+			byRow[i/perRow] = append(byRow[i/perRow], f)
 		}
 	}
 	info := func(r int) *multicolInfo {
 		m := &multicolInfo{w: w, top: rowTop[r], h: rowTop[r+1] - rowTop[r], s: b.Style}
-		for c := 0; c < n && r*n+c < k; c++ {
+		for c := 0; c < perRow && r*perRow+c < k; c++ {
 			m.xs = append(m.xs, x+colDx(c))
 		}
 		return m
@@ -295,7 +339,7 @@ func (cs *columnSplit) split(f *Frag, depth int) []piece {
 	first := cs.col(f.Y)
 	last := cs.col(f.Y + f.H - 1.0/64)
 	if f.Kind != FragBox || f.monolithic || last <= first || depth > 512 ||
-		(f.Box != nil && (f.Box.Kind == KindRow || f.Box.Kind == KindReplaced || f.Box.Inline)) {
+		(f.Box != nil && (f.Box.Kind == KindRow && !f.splitRow || f.Box.Kind == KindReplaced || f.Box.Inline)) {
 		f.translate(cs.dx[first], cs.dy[first])
 		return []piece{{first, f}}
 	}
@@ -347,8 +391,12 @@ func (l *layouter) columnsPastPage(pages []page) (*Box, colHint, bool) {
 	if pg == nil || len(pages) == 0 {
 		return nil, colHint{}, false
 	}
+	lastRec := map[*Box]*multicolRec{}
 	for _, m := range l.multicols {
-		if _, done := l.colHints[m.b]; done {
+		lastRec[m.b] = m // a box laid out again (measured first) keeps its last
+	}
+	for _, m := range l.multicols {
+		if _, done := l.colHints[m.b]; done || lastRec[m.b] != m {
 			continue
 		}
 		// Where the columns would start had nothing pushed them.

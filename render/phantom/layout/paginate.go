@@ -652,7 +652,7 @@ func (pg *pager) fill() ([]page, error) {
 	blankNext := false // no blank pages today: Chromium leaves none
 	newPage := func(start float64) error {
 		if pg.colHeight != nil {
-			if len(pages) >= pg.maxCols {
+			if len(pages) >= pg.maxCols || !l.check() {
 				return errColumnsFull
 			}
 			pages = append(pages, page{geom: pageGeom{flowH: pg.colHeight(len(pages))}, start: start})

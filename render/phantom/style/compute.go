@@ -2068,6 +2068,11 @@ func (cp *computer) multicolFeatures(e, parent *elemStyle, n *html.Node) {
 	if parent.info.multicol {
 		cp.pending = append(cp.pending, Feature{"columns:nested", cp.where("", n)})
 	}
+	if c.Width.IsAuto() && (c.Display == DisplayInlineBlock || c.Display == DisplayTableCell || c.Position == Absolute || c.Position == Fixed) {
+		// Sized to its content: Chromium's widths and balancing of such
+		// columns are not phantom's (a float's are).
+		cp.pending = append(cp.pending, Feature{"columns:shrink-to-fit", cp.where("", n)})
+	}
 	if c.ColumnFillAuto && !c.Height.IsAuto() {
 		cp.pending = append(cp.pending, Feature{"column-fill", cp.where("", n)})
 	}

@@ -68,6 +68,8 @@ func TestUnsupported(t *testing.T) {
 		{"columns", `.c { columns: 2; column-rule: 1px solid; column-gap: 2em }`, `<div class=c>x</div>`, nil},
 		{"a spanner in columns", `.c { columns: 2 } h1 { column-span: all }`, `<div class=c><h1>x</h1></div>`, []string{"column-span @ h1"}},
 		{"a spanner outside columns", `h1 { column-span: all }`, `<div><h1>x</h1></div>`, nil},
+		{"columns in an inline-block", `.c { columns: 2; display: inline-block }`, `<div class=c>x</div>`, []string{"columns:shrink-to-fit @ div"}},
+		{"columns in a float", `.c { columns: 2; float: left }`, `<div class=c>x</div>`, nil},
 		{"columns in columns", `.c { columns: 2 }`, `<div class=c><div class=c>x</div></div>`, []string{"columns:nested @ div"}},
 		{"columns filled in turn", `.c { columns: 2; column-fill: auto; height: 100px }`, `<div class=c>x</div>`, []string{"column-fill @ div"}},
 		{"column-count auto", `.c { column-count: auto }`, `<div class=c>x</div>`, nil},

@@ -85,12 +85,16 @@ func usedColumns(s *style.Computed, u float64) (n int, w, gap float64) {
 		return n, math.Max(0, luFloor((u-float64(n-1)*gap)/float64(n))), gap
 	}
 	cw := math.Max(s.ColumnWidth.V, 1.0/64)
-	n = max(1, int(math.Floor((u+gap)/(cw+gap))))
+	n = max(1, min(int(math.Floor((u+gap)/(cw+gap))), maxColumnCount))
 	if s.ColumnCount > 0 {
 		n = min(n, s.ColumnCount)
 	}
 	return n, math.Max(0, luFloor((u+gap)/float64(n)-gap)), gap
 }
+
+// maxColumnCount bounds the columns a row holds (column-count is held to
+// it when styled too).
+const maxColumnCount = 1000
 
 // errColumnsFull stops a trial column height that needs more columns than
 // there are.

@@ -700,6 +700,8 @@ func (w *writer) repeatingGradient(g *draw.LinearGradient) {
 	ax, ay := g.X1-g.X0, g.Y1-g.Y0
 	d := ax*ax + ay*ay
 	if !(d > 1e-12) || d > maxNum {
+		// A period too long to write (or none): its first colour.
+		w.fill(&draw.Fill{Path: g.Path, Color: g.Stops[0].Color})
 		return
 	}
 	// The path's bounds in the shading's space (u along the line, in
@@ -753,7 +755,7 @@ func (w *writer) repeatingGradient(g *draw.LinearGradient) {
 		if i > 0 {
 			b = append(b, ' ')
 		}
-		b = appendNum(b, v, 4)
+		b = appendNum(b, v, 6)
 	}
 	b = append(b, "]/Function "...)
 	b = appendInt(b, fnum)

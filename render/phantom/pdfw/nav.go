@@ -152,6 +152,11 @@ func (w *writer) writeNav(doc *draw.Document, nav *navState) int {
 	if title != "" {
 		b = append(b, "/ViewerPreferences<</DisplayDocTitle true>>"...)
 	}
+	if w.opt.PDFA != "" {
+		w.tmp = b
+		pdfa := w.writePDFA(title)
+		b = append(w.tmp, pdfa...)
+	}
 	b = append(b, ">>"...)
 	w.tmp = b
 	w.putObj(w.catalog, b)

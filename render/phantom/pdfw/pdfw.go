@@ -22,7 +22,13 @@ type Options struct {
 	// cross-reference table (PDF 1.4 style) instead of packing dictionaries
 	// into a compressed object stream with a cross-reference stream.
 	NoObjectStreams bool
+	// PDFA, when set, makes the file PDF/A of that part and level
+	// (pdfa.go); Write refuses a level it does not write.
+	PDFA Conformance
 }
+
+// ErrPDFA is returned for a PDF/A level the writer does not write.
+var ErrPDFA = errors.New("pdfw: PDF/A levels written are 2b, 2u, 3b and 3u")
 
 // ErrNoPages is returned for a document without pages: a PDF needs one.
 var ErrNoPages = errors.New("pdfw: the document has no pages")
@@ -43,6 +49,9 @@ func Write(w io.Writer, doc *draw.Document, opt Options) error {
 	}
 	if len(doc.Pages) > maxPages {
 		return ErrTooLarge
+	}
+	if opt.PDFA != "" && !opt.PDFA.valid() {
+		return ErrPDFA
 	}
 	pw := writerPool.Get().(*writer)
 	defer pw.release()

@@ -1,0 +1,119 @@
+package pdfw
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"github.com/platen/platen/render/phantom/draw"
+)
+
+// TestPDFA: a PDF/A file carries XMP metadata claiming its part and level,
+// with the title and producer its Info dictionary has, and an sRGB output
+// intent; pdfcpu's strict validation accepts it; equal documents stay
+// equal bytes; a level the writer does not write is refused.
+func TestPDFA(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	doc := &draw.Document{Title: "Invoice <INV-7> & co", Lang: "en", Pages: []*draw.Page{{Width: 400, Height: 200, Ops: []draw.Op{
+		draw.Fill{Path: rect(0, 0, 400, 40), Color: draw.Color{R: 0.1, G: 0.2, B: 0.4, A: 1}},
+		sans.textOp(16, 20, 80, "Invoice INV-7 total €12.50"),
+	}}}}
+	for _, level := range []Conformance{PDFA2B, PDFA3U} {
+		path, pdf := writePDF(t, doc, Options{PDFA: level, Producer: "Platen"})
+		meta, err := exec.Command("pdfinfo", "-meta", path).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := string(meta)
+		for _, want := range []string{
+			"<pdfaid:part>" + string(level[:1]) + "</pdfaid:part>",
+			"<pdfaid:conformance>" + strings.ToUpper(string(level[1:])) + "</pdfaid:conformance>",
+			"<rdf:li xml:lang=\"x-default\">Invoice &lt;INV-7&gt; &amp; co</rdf:li>",
+			"<pdf:Producer>Platen</pdf:Producer>",
+		} {
+			if !strings.Contains(m, want) {
+				t.Errorf("%s: the XMP lacks %s:\n%s", level, want, m)
+			}
+		}
+		_, flat := writePDF(t, doc, Options{PDFA: level, Producer: "Platen", NoObjectStreams: true})
+		for _, want := range []string{"/OutputIntents[", "/S/GTS_PDFA1", "/Type/Metadata/Subtype/XML"} {
+			if !bytes.Contains(flat, []byte(want)) {
+				t.Errorf("%s: the file lacks %s", level, want)
+			}
+		}
+		conf := model.NewDefaultConfiguration()
+		conf.ValidationMode = model.ValidationStrict
+		if err := api.Validate(bytes.NewReader(pdf), conf); err != nil {
+			t.Errorf("%s: pdfcpu strict validation: %v", level, err)
+		}
+		_, again := writePDF(t, doc, Options{PDFA: level, Producer: "Platen"})
+		if !bytes.Equal(pdf, again) {
+			t.Errorf("%s: the same document gave other bytes", level)
+		}
+	}
+	if _, plain := writePDF(t, doc, Options{NoObjectStreams: true}); bytes.Contains(plain, []byte("/OutputIntents")) {
+		t.Error("a plain PDF has an output intent")
+	}
+	if err := Write(&bytes.Buffer{}, doc, Options{PDFA: "1a"}); !errors.Is(err, ErrPDFA) {
+		t.Errorf("PDF/A-1a: %v, want ErrPDFA", err)
+	}
+}
+
+// TestSRGBProfile reads the ICC profile back: a version 2 RGB display
+// profile whose header, tag table and tags hold together, with the D50
+// white point, primaries whose sum is that white, and a transfer curve
+// that rises from 0 to 1 through sRGB's mid-grey.
+func TestSRGBProfile(t *testing.T) {
+	p := sRGBProfile()
+	be := binary.BigEndian
+	if int(be.Uint32(p)) != len(p) || string(p[36:40]) != "acsp" || string(p[12:16]) != "mntr" || string(p[16:20]) != "RGB " || be.Uint32(p[8:]) != 0x02100000 {
+		t.Fatalf("header: %x", p[:40])
+	}
+	s15 := func(b []byte) float64 { return float64(int32(be.Uint32(b))) / 65536 }
+	tags := map[string][]byte{}
+	n := int(be.Uint32(p[128:]))
+	for i := 0; i < n; i++ {
+		e := p[132+12*i:]
+		off, size := int(be.Uint32(e[4:])), int(be.Uint32(e[8:]))
+		if off%4 != 0 || off+size > len(p) || off < 132+12*n {
+			t.Fatalf("tag %s at %d+%d outside the profile", e[:4], off, size)
+		}
+		tags[string(e[:4])] = p[off : off+size]
+	}
+	for _, sig := range []string{"desc", "cprt", "wtpt", "rXYZ", "gXYZ", "bXYZ", "rTRC", "gTRC", "bTRC"} {
+		if tags[sig] == nil {
+			t.Fatalf("no %s tag", sig)
+		}
+	}
+	w := tags["wtpt"]
+	if x, y, z := s15(w[8:]), s15(w[12:]), s15(w[16:]); math.Abs(x-0.9642) > 1e-4 || math.Abs(y-1) > 1e-4 || math.Abs(z-0.8249) > 1e-4 {
+		t.Errorf("white point %v %v %v", x, y, z)
+	}
+	var sum [3]float64
+	for _, sig := range []string{"rXYZ", "gXYZ", "bXYZ"} {
+		for k := 0; k < 3; k++ {
+			sum[k] += s15(tags[sig][8+4*k:])
+		}
+	}
+	if math.Abs(sum[0]-0.9642) > 2e-3 || math.Abs(sum[1]-1) > 2e-3 || math.Abs(sum[2]-0.8249) > 2e-3 {
+		t.Errorf("the primaries sum to %v, not the white point", sum)
+	}
+	c := tags["rTRC"]
+	count := int(be.Uint32(c[8:]))
+	at := func(i int) float64 { return float64(be.Uint16(c[12+2*i:])) / 65535 }
+	if count != 1024 || at(0) != 0 || at(count-1) != 1 || math.Abs(at(511)-0.2140) > 0.002 {
+		t.Errorf("curve: %d points, %v .. %v, middle %v", count, at(0), at(count-1), at(511))
+	}
+	for i := 1; i < count; i++ {
+		if at(i) < at(i-1) {
+			t.Fatalf("the curve falls at %d", i)
+		}
+	}
+}

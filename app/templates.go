@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/png"
 	"strconv"
+	"strings"
 
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/internal/fault"
@@ -190,6 +191,26 @@ func inDraft(err error) error {
 		return err
 	}
 	return &fault.FieldError{Kind: fe.Kind, Field: "draft." + fe.Field, Msg: fe.Msg}
+}
+
+// CheckPDFA refuses, before it is saved, a version whose manifest asks
+// for PDF/A when its sample data would not print as PDF/A: phantom writes
+// it, and the sample uses what phantom does not support (or the node does
+// not run phantom). A version that fails its own checks is left to the
+// save, which names the field.
+func (a *App) CheckPDFA(v render.Version) error {
+	if m, err := render.ParseManifest(v.Manifest, "manifest"); err != nil || m.PDFA == "" {
+		return nil // most versions: no second check of the whole version
+	}
+	checked, err := v.Check()
+	if err != nil {
+		return nil
+	}
+	_, err = a.deps.Renderer.Choose(render.Request{Version: checked, Data: checked.Sample, Now: a.deps.Clock.Now()})
+	if errors.Is(err, render.ErrRender) {
+		return fault.Invalid("html", "%s", strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "))
+	}
+	return nil
 }
 
 // EngineChoice says which engine a version's sample data gets, and why

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/platen/platen/internal/fault"
 )
 
 // namedEngine stands in for an engine in the tests of the choice rule: the
@@ -146,5 +148,57 @@ func TestAutoFallsBackWhenPhantomFails(t *testing.T) {
 	}
 	if _, err := r.Render(context.Background(), Request{Version: v, Engine: EnginePhantom}); !errors.Is(err, ErrRender) {
 		t.Fatalf("a document that names phantom: %v, want its ErrRender", err)
+	}
+}
+
+// TestPDFAChoice: a PDF/A template is phantom's whatever the platform
+// default; a request that names chromium, a node without phantom, and a
+// document using what phantom does not support are refused, saying why;
+// a manifest that cannot be PDF/A is refused at its field.
+func TestPDFAChoice(t *testing.T) {
+	check := func(manifest string) (*Checked, error) {
+		return Version{HTML: "<p>{{x}}</p>", Manifest: []byte(manifest)}.Check()
+	}
+	v, err := check(`{"pdfa":"3b"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	supported := judgedEngine{namedEngine{name: EnginePhantom}}
+	unsupported := judgedEngine{namedEngine{name: EnginePhantom, missing: []string{"script"}}}
+	chromium := namedEngine{name: EngineChromium}
+	for _, c := range []struct {
+		name     string
+		engines  []Engine
+		def, req string
+		want     string // engine, or the refusal's words
+	}{
+		{"auto", []Engine{supported, chromium}, DefaultAuto, "", EnginePhantom},
+		{"default chromium", []Engine{supported, chromium}, EngineChromium, "", EnginePhantom},
+		{"request chromium", []Engine{supported, chromium}, DefaultAuto, EngineChromium, "the request names chromium"},
+		{"unsupported", []Engine{unsupported, chromium}, DefaultAuto, "", "phantom does not support script"},
+		{"no phantom", []Engine{chromium}, DefaultAuto, "", "does not run phantom"},
+	} {
+		cfg := DefaultRendererConfig()
+		cfg.DefaultEngine = c.def
+		got, err := NewRenderer(cfg, c.engines...).Choose(Request{Version: v, Engine: c.req, Data: map[string]any{"x": "y"}})
+		switch {
+		case err != nil:
+			if !errors.Is(err, ErrRender) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "PDF/A-3b") {
+				t.Errorf("%s: %v, want a refusal saying %q", c.name, err, c.want)
+			}
+		case got.Engine != c.want || !strings.Contains(got.Reason, "PDF/A-3b"):
+			t.Errorf("%s: %+v, want %s", c.name, got, c.want)
+		}
+	}
+	for manifest, field := range map[string]string{
+		`{"pdfa":"1b"}`:                     "manifest.pdfa",
+		`{"pdfa":"3b","engine":"chromium"}`: "manifest.engine",
+		`{"pdfa":"2u","taggedPdf":true}`:    "manifest.taggedPdf",
+	} {
+		_, err := check(manifest)
+		var f *fault.FieldError
+		if !errors.As(err, &f) || f.Field != field {
+			t.Errorf("%s: %v, want a refusal at %s", manifest, err, field)
+		}
 	}
 }

@@ -13,6 +13,9 @@ type Job struct {
 	Geometry Geometry
 	// Tagged asks for a tagged (accessible) PDF.
 	Tagged bool
+	// PDFA asks for a PDF/A file of that part and level ("2b", "2u", "3b",
+	// "3u"), which phantom writes; "" for none.
+	PDFA string
 	// Header and Footer are filled markup printed on every page; an engine
 	// replaces the elements of class pageNumber and totalPages.
 	Header, Footer string

@@ -33,6 +33,9 @@ type Manifest struct {
 	// TaggedPDF asks for a tagged (accessible) PDF; it costs about a third of
 	// the throughput and doubles the size, so it is off by default.
 	TaggedPDF bool `json:"taggedPdf,omitempty"`
+	// PDFA asks for an archival PDF/A file: 2b or 3b (the appearance kept),
+	// 2u or 3u (also, every character maps to Unicode). Phantom writes it.
+	PDFA string `json:"pdfa,omitempty"`
 	// Header and Footer are Handlebars markup printed on every page by the
 	// chromium engine, with {{pageNumber}} and {{totalPages}}.
 	Header string `json:"header,omitempty"`
@@ -211,6 +214,18 @@ func (m *Manifest) check(at string) error {
 	case "", EnginePhantom, EngineChromium:
 	default:
 		return fault.Invalid(at+".engine", "must be empty (the platform default), phantom or chromium")
+	}
+	switch m.PDFA {
+	case "":
+	case "2b", "2u", "3b", "3u":
+		if m.Engine == EngineChromium {
+			return fault.Invalid(at+".engine", "is chromium, but PDF/A is written by phantom: leave engine empty or name phantom")
+		}
+		if m.TaggedPDF {
+			return fault.Invalid(at+".taggedPdf", "is true, but PDF/A is written by phantom, which does not tag PDFs yet: drop taggedPdf or pdfa")
+		}
+	default:
+		return fault.Invalid(at+".pdfa", "must be 2b, 2u, 3b or 3u (PDF/A-2 or PDF/A-3, level b or u)")
 	}
 	if m.Header != "" || m.Footer != "" {
 		if m.Margins == nil {

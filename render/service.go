@@ -294,7 +294,7 @@ func (r *Renderer) job(req Request) (Job, error) {
 		return Job{}, err
 	}
 	g := req.Version.Manifest.Geometry()
-	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, Header: header, Footer: footer}, nil
+	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, PDFA: req.Version.Manifest.PDFA, Header: header, Footer: footer}, nil
 }
 
 // finish counts a printed or filled PDF's pages against the cap, stamps
@@ -408,6 +408,9 @@ func checkEngineName(name string) error {
 // when this node has it; the default gives phantom only what it supports.
 // This is the one place the rule lives.
 func (r *Renderer) choose(ctx context.Context, req Request, job Job) (Engine, Choice, error) {
+	if job.PDFA != "" {
+		return r.choosePDFA(ctx, req, job)
+	}
 	name, why := req.Engine, "asked for by the request"
 	if name == "" {
 		name, why = req.Version.Manifest.Engine, "asked for by the template"
@@ -436,6 +439,27 @@ func (r *Renderer) choose(ctx context.Context, req Request, job Job) (Engine, Ch
 		}
 	}
 	return e, Choice{Engine: name, Reason: reason}, nil
+}
+
+// choosePDFA chooses the engine of a PDF/A document: phantom writes it,
+// so a request that names chromium, or a document using what phantom does
+// not support, is refused with the reason (Chromium's output is not made
+// to conform: it writes a PDF 1.5 key into files labelled 1.4, for one).
+func (r *Renderer) choosePDFA(ctx context.Context, req Request, job Job) (Engine, Choice, error) {
+	level := "PDF/A-" + job.PDFA
+	if req.Engine == EngineChromium {
+		return nil, Choice{}, fmt.Errorf("%w: the template asks for %s, which phantom writes, and the request names chromium", ErrRender, level)
+	}
+	p, ok := r.engines[EnginePhantom]
+	if !ok {
+		return nil, Choice{}, fmt.Errorf("%w: the template asks for %s, which phantom writes, and this node does not run phantom", ErrRender, level)
+	}
+	if j, ok := p.(Judge); ok {
+		if missing := j.Unsupported(ctx, job); len(missing) > 0 {
+			return nil, Choice{}, fmt.Errorf("%w: the template asks for %s, which phantom writes, and phantom does not support %s; remove it or drop pdfa", ErrRender, level, listed(missing))
+		}
+	}
+	return p, Choice{Engine: EnginePhantom, Reason: level + " is written by phantom"}, nil
 }
 
 // auto is the platform default: phantom when it supports everything the

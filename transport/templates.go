@@ -119,6 +119,9 @@ func (s *Server) createTemplate(r *request) error {
 	msg := actors.CreateTemplate{Name: in.Name, Slug: in.Slug, Description: in.Description}
 	if in.HTML != "" {
 		v := in.version()
+		if err := s.app.CheckPDFA(v); err != nil {
+			return err
+		}
 		msg.Version = &v
 		msg.Activate = in.Activate == nil || *in.Activate
 	}
@@ -250,6 +253,9 @@ func (s *Server) createVersion(r *request) error {
 	}
 	var in versionInput
 	if err := r.decode(&in); err != nil {
+		return err
+	}
+	if err := s.app.CheckPDFA(in.version()); err != nil {
 		return err
 	}
 	res, err := r.askOrg(r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Fields: in.Fields, Activate: in.Activate != nil && *in.Activate})

@@ -144,7 +144,7 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 		f.Fonts = findFonts(doc, sh)
 	}
 	var out bytes.Buffer
-	if err := pdfw.Write(&out, doc, pdfw.Options{}); err != nil {
+	if err := pdfw.Write(&out, doc, pdfw.Options{PDFA: pdfw.Conformance(job.PDFA)}); err != nil {
 		return nil, 0, fmt.Errorf("%w: write the PDF: %v", render.ErrRender, err)
 	}
 	return out.Bytes(), len(doc.Pages), nil

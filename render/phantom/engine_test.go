@@ -267,3 +267,36 @@ func TestWebFontsRenderInPhantom(t *testing.T) {
 		t.Errorf("a later document without the web font prints in:\n%s", out)
 	}
 }
+
+// TestPDFAJob: a job that asks for PDF/A gets a file that claims it, in
+// its XMP metadata, with an output intent; a plain job gets neither.
+func TestPDFAJob(t *testing.T) {
+	e := testEngine(t)
+	j := job(`<h1>Invoice INV-7</h1><p>Total due</p>`)
+	j.PDFA = "3u"
+	pdf, err := e.Render(context.Background(), j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "a.pdf")
+	if err := os.WriteFile(f, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	meta, err := exec.Command("pdfinfo", "-meta", f).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := string(meta); !strings.Contains(m, "<pdfaid:part>3</pdfaid:part>") || !strings.Contains(m, "<pdfaid:conformance>U</pdfaid:conformance>") {
+		t.Errorf("the XMP does not claim PDF/A-3u:\n%s", m)
+	}
+	plain, err := e.Render(context.Background(), job(`<h1>Invoice INV-7</h1><p>Total due</p>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, plain, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if meta, _ := exec.Command("pdfinfo", "-meta", f).Output(); strings.Contains(string(meta), "pdfaid") {
+		t.Error("a plain job claims PDF/A")
+	}
+}

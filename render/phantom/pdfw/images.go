@@ -82,6 +82,10 @@ func (w *writer) writeImages() {
 			cs = "/DeviceGray"
 		case 4:
 			cs = "/DeviceCMYK"
+			if w.opt.PDFA != "" && w.err == nil {
+				// An sRGB output intent gives CMYK no meaning.
+				w.err = ErrPDFACMYK
+			}
 		}
 		d := imageDict(w.tmp[:0], img.Width, img.Height, cs)
 		if smask > 0 {

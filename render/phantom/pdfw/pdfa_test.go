@@ -117,3 +117,18 @@ func TestSRGBProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFARefusesCMYK: a CMYK JPEG cannot be in a PDF/A file whose output
+// intent is sRGB: the writer refuses it, saying so; a plain file takes it.
+func TestPDFARefusesCMYK(t *testing.T) {
+	cmyk := &draw.Image{Kind: draw.JPEG, Width: 8, Height: 8, Components: 4, Data: redJPEG(t)}
+	doc := &draw.Document{Pages: []*draw.Page{{Width: 100, Height: 100, Ops: []draw.Op{
+		draw.DrawImage{Image: cmyk, Rect: draw.Rect{X: 0, Y: 0, W: 50, H: 50}},
+	}}}}
+	if err := Write(&bytes.Buffer{}, doc, Options{PDFA: PDFA3B}); !errors.Is(err, ErrPDFACMYK) {
+		t.Errorf("PDF/A with a CMYK image: %v", err)
+	}
+	if err := Write(&bytes.Buffer{}, doc, Options{}); err != nil {
+		t.Errorf("a plain PDF with a CMYK image: %v", err)
+	}
+}

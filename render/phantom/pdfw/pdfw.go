@@ -30,6 +30,10 @@ type Options struct {
 // ErrPDFA is returned for a PDF/A level the writer does not write.
 var ErrPDFA = errors.New("pdfw: PDF/A levels written are 2b, 2u, 3b and 3u")
 
+// ErrPDFACMYK is returned for a PDF/A document with a CMYK image: its
+// sRGB output intent gives CMYK colours no meaning.
+var ErrPDFACMYK = errors.New("a CMYK JPEG image cannot be in a PDF/A file with an sRGB output intent; give the image in RGB")
+
 // ErrNoPages is returned for a document without pages: a PDF needs one.
 var ErrNoPages = errors.New("pdfw: the document has no pages")
 
@@ -234,6 +238,9 @@ func (w *writer) document(doc *draw.Document) error {
 	}
 	w.writeType3Fonts()
 	w.writeImages()
+	if w.err != nil {
+		return w.err
+	}
 	w.writeResources()
 	w.writePages()
 	info := w.writeNav(doc, nav)

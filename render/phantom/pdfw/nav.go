@@ -140,11 +140,19 @@ func (w *writer) writeNav(doc *draw.Document, nav *navState) int {
 		b = append(b, "/Outlines "...)
 		b = appendRef(b, outline)
 	}
-	if dests > 0 {
-		b = append(b, "/Names<</Dests "...)
-		b = appendRef(b, dests)
+	w.tmp = b
+	embedded, af := w.writeAttachments()
+	b = w.tmp
+	if dests > 0 || embedded != nil {
+		b = append(b, "/Names<<"...)
+		if dests > 0 {
+			b = append(b, "/Dests "...)
+			b = appendRef(b, dests)
+		}
+		b = append(b, embedded...)
 		b = append(b, ">>"...)
 	}
+	b = append(b, af...)
 	if doc.Lang != "" {
 		b = append(b, "/Lang"...)
 		b = appendTextString(b, doc.Lang)

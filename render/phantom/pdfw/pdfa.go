@@ -3,6 +3,7 @@ package pdfw
 import (
 	"encoding/binary"
 	"math"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -46,7 +47,7 @@ func (c Conformance) valid() bool {
 func (w *writer) writePDFA(title string) []byte {
 	c := w.opt.PDFA
 	meta := w.alloc()
-	w.putStream(meta, []byte("/Type/Metadata/Subtype/XML"), xmpPacket(c, title, w.opt.Producer))
+	w.putStream(meta, []byte("/Type/Metadata/Subtype/XML"), xmpPacket(c, title, w.opt.Producer, w.opt.XMP))
 	icc := w.alloc()
 	w.putFlate(icc, []byte("/N 3"), sRGBProfile())
 	intent := w.alloc()
@@ -63,7 +64,7 @@ func (w *writer) writePDFA(title string) []byte {
 
 // xmpPacket is the document's XMP metadata: the PDF/A identification,
 // and the title and producer as the Info dictionary has them.
-func xmpPacket(c Conformance, title, producer string) []byte {
+func xmpPacket(c Conformance, title, producer, extra string) []byte {
 	var b strings.Builder
 	b.WriteString("<?xpacket begin=\"\ufeff\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n")
 	b.WriteString(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` + "\n")
@@ -79,6 +80,7 @@ func xmpPacket(c Conformance, title, producer string) []byte {
 		b.WriteString(xmlEscape(producer))
 		b.WriteString("</pdf:Producer></rdf:Description>\n")
 	}
+	b.WriteString(extra)
 	b.WriteString("</rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>")
 	return []byte(b.String())
 }
@@ -212,4 +214,76 @@ func buildSRGBProfile() []byte {
 	copy(head[76:], s15(0.8249))
 	out := append(head, table...)
 	return append(out, body...)
+}
+
+// validRelationship reports whether r is an AFRelationship PDF defines.
+func validRelationship(r string) bool {
+	switch r {
+	case "Data", "Source", "Alternative", "Supplement", "Unspecified":
+		return true
+	}
+	return false
+}
+
+// writeAttachments embeds the attachments: each an embedded file stream
+// (its media type as /Subtype, its size) and a file specification with
+// /F and /UF, /Desc and /AFRelationship. It returns the entry of the
+// catalog's /Names dictionary that lists them (an EmbeddedFiles name
+// tree) and the catalog's /AF entry.
+func (w *writer) writeAttachments() (embedded, af []byte) {
+	if len(w.opt.Attachments) == 0 {
+		return nil, nil
+	}
+	var specs []int
+	names := append([]byte(nil), "/EmbeddedFiles<</Names["...)
+	for _, a := range w.opt.Attachments {
+		file := w.alloc()
+		d := append([]byte(nil), "/Type/EmbeddedFile"...)
+		if a.MIME != "" {
+			d = append(d, "/Subtype"...)
+			d = appendName(d, a.MIME)
+		}
+		d = append(d, "/Params<</Size "...)
+		d = appendInt(d, len(a.Data))
+		d = append(d, ">>"...)
+		w.putFlate(file, d, a.Data)
+		spec := w.alloc()
+		b := append([]byte(nil), "<</Type/Filespec/F"...)
+		b = appendTextString(b, a.Name)
+		b = append(b, "/UF"...)
+		b = appendTextString(b, a.Name)
+		if a.Description != "" {
+			b = append(b, "/Desc"...)
+			b = appendTextString(b, a.Description)
+		}
+		b = append(b, "/AFRelationship/"...)
+		b = append(b, a.Relationship...)
+		b = append(b, "/EF<</F "...)
+		b = appendRef(b, file)
+		b = append(b, "/UF "...)
+		b = appendRef(b, file)
+		b = append(b, ">>>>"...)
+		w.putObj(spec, b)
+		specs = append(specs, spec)
+	}
+	// The name tree's keys in order.
+	order := make([]int, len(specs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return w.opt.Attachments[order[i]].Name < w.opt.Attachments[order[j]].Name })
+	for _, i := range order {
+		names = appendTextString(names, w.opt.Attachments[i].Name)
+		names = append(names, ' ')
+		names = appendRef(names, specs[i])
+	}
+	names = append(names, "]>>"...)
+	af = append([]byte(nil), "/AF["...)
+	for i, s := range specs {
+		if i > 0 {
+			af = append(af, ' ')
+		}
+		af = appendRef(af, s)
+	}
+	return names, append(af, ']')
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -130,5 +132,62 @@ func TestPDFARefusesCMYK(t *testing.T) {
 	}
 	if err := Write(&bytes.Buffer{}, doc, Options{}); err != nil {
 		t.Errorf("a plain PDF with a CMYK image: %v", err)
+	}
+}
+
+// TestAttachments: a PDF/A-3 file embeds files as associated files: each
+// is listed (pdfdetach), comes out byte for byte, carries its media type,
+// description and AFRelationship, and sits beside the document's named
+// destinations; extra XMP is written into the metadata; PDF/A-2 and
+// malformed attachments are refused.
+func TestAttachments(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	xml := []byte(`<?xml version="1.0" encoding="UTF-8"?><rsm:CrossIndustryInvoice xmlns:rsm="urn:x"><a>Total €12.50</a></rsm:CrossIndustryInvoice>`)
+	doc := &draw.Document{Title: "Invoice", Pages: []*draw.Page{{Width: 400, Height: 200, Ops: []draw.Op{
+		sans.textOp(16, 20, 80, "Invoice INV-7"),
+	}, Links: []draw.Link{{Rect: draw.Rect{X: 10, Y: 10, W: 50, H: 20}, Dest: "top"}},
+		Anchors: []draw.Anchor{{Name: "top", Y: 0}}}}}
+	extra := `<rdf:Description rdf:about="" xmlns:fx="urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#"><fx:DocumentFileName>factur-x.xml</fx:DocumentFileName></rdf:Description>`
+	opt := Options{PDFA: PDFA3B, XMP: extra, Attachments: []Attachment{
+		{Name: "factur-x.xml", Description: "Factur-X invoice", MIME: "text/xml", Relationship: "Data", Data: xml},
+		{Name: "notes.txt", MIME: "text/plain", Relationship: "Supplement", Data: []byte("second file")},
+	}}
+	path, pdf := writePDF(t, doc, opt)
+	list, err := exec.Command("pdfdetach", "-list", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := string(list); !strings.Contains(l, "2 embedded files") || !strings.Contains(l, "factur-x.xml") || !strings.Contains(l, "notes.txt") {
+		t.Errorf("pdfdetach lists:\n%s", l)
+	}
+	out := filepath.Join(t.TempDir(), "x.xml")
+	if err := exec.Command("pdfdetach", "-savefile", "factur-x.xml", "-o", out, path).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, xml) {
+		t.Errorf("the attachment came out as %q", got)
+	}
+	_, flat := writePDF(t, doc, Options{PDFA: PDFA3B, XMP: extra, Attachments: opt.Attachments, NoObjectStreams: true})
+	for _, want := range []string{"/AFRelationship/Data", "/AFRelationship/Supplement", "/Subtype/text#2Fxml", "/Desc(Factur-X invoice)", "/AF[", "/Dests ", "/EmbeddedFiles<<"} {
+		if !bytes.Contains(flat, []byte(want)) {
+			t.Errorf("the file lacks %s", want)
+		}
+	}
+	meta, _ := exec.Command("pdfinfo", "-meta", path).Output()
+	if !strings.Contains(string(meta), "<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>") {
+		t.Errorf("the XMP lacks the extension:\n%s", meta)
+	}
+	// pdfcpu's strict mode knows PDF 1.7 without ISO 19005-3, which adds
+	// AFRelationship to file specifications: relaxed mode here.
+	conf := model.NewDefaultConfiguration()
+	conf.ValidationMode = model.ValidationRelaxed
+	if err := api.Validate(bytes.NewReader(pdf), conf); err != nil {
+		t.Errorf("pdfcpu validation: %v", err)
+	}
+	if err := Write(&bytes.Buffer{}, doc, Options{PDFA: PDFA2B, Attachments: opt.Attachments}); !errors.Is(err, ErrPDFAAttachment) {
+		t.Errorf("PDF/A-2b with attachments: %v", err)
+	}
+	if err := Write(&bytes.Buffer{}, doc, Options{PDFA: PDFA3B, Attachments: []Attachment{{Name: "a.xml", Relationship: "Other"}}}); !errors.Is(err, ErrAttachment) {
+		t.Errorf("an unknown AFRelationship: %v", err)
 	}
 }

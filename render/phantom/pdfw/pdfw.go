@@ -25,10 +25,38 @@ type Options struct {
 	// PDFA, when set, makes the file PDF/A of that part and level
 	// (pdfa.go); Write refuses a level it does not write.
 	PDFA Conformance
+	// Attachments are files embedded in the document as associated files
+	// (/AF, PDF 2.0 and PDF/A-3): a Factur-X invoice's XML, say. PDF/A-2
+	// allows none (Write refuses them).
+	Attachments []Attachment
+	// XMP is more RDF for the document's XMP metadata, written as it is
+	// (an extension schema's description and properties); it must be
+	// well-formed rdf:Description elements.
+	XMP string
+}
+
+// Attachment is a file embedded in the document.
+type Attachment struct {
+	// Name is the file's name (factur-x.xml), Description its /Desc.
+	Name, Description string
+	// MIME is its media type (text/xml).
+	MIME string
+	// Relationship is its AFRelationship: Data, Source, Alternative,
+	// Supplement or Unspecified.
+	Relationship string
+	Data         []byte
 }
 
 // ErrPDFA is returned for a PDF/A level the writer does not write.
 var ErrPDFA = errors.New("pdfw: PDF/A levels written are 2b, 2u, 3b and 3u")
+
+// ErrPDFAAttachment is returned for attachments in a PDF/A-2 file, which
+// may embed only PDF/A files (PDF/A-3 embeds any).
+var ErrPDFAAttachment = errors.New("pdfw: PDF/A-2 cannot embed files; ask for PDF/A-3")
+
+// ErrAttachment is returned for an attachment without a name or with an
+// AFRelationship PDF does not define.
+var ErrAttachment = errors.New("pdfw: an attachment needs a name and an AFRelationship of Data, Source, Alternative, Supplement or Unspecified")
 
 // ErrPDFACMYK is returned for a PDF/A document with a CMYK image: its
 // sRGB output intent gives CMYK colours no meaning.
@@ -56,6 +84,14 @@ func Write(w io.Writer, doc *draw.Document, opt Options) error {
 	}
 	if opt.PDFA != "" && !opt.PDFA.valid() {
 		return ErrPDFA
+	}
+	if len(opt.Attachments) > 0 && (opt.PDFA == PDFA2B || opt.PDFA == PDFA2U) {
+		return ErrPDFAAttachment
+	}
+	for _, a := range opt.Attachments {
+		if !validRelationship(a.Relationship) || a.Name == "" {
+			return ErrAttachment
+		}
 	}
 	pw := writerPool.Get().(*writer)
 	defer pw.release()

@@ -707,15 +707,8 @@ func (w *writer) repeatingGradient(g *draw.LinearGradient) {
 	// The path's bounds in the shading's space (u along the line, in
 	// periods; v across it).
 	u0, v0, u1, v1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, sg := range g.Path {
-		n := 0
-		switch sg.Kind {
-		case draw.MoveTo, draw.LineTo:
-			n = 1
-		case draw.CubicTo:
-			n = 3
-		}
-		for _, pt := range sg.P[:n] {
+	for i := range g.Path {
+		for _, pt := range segmentPoints(&g.Path[i]) {
 			dx, dy := pt.X-g.X0, pt.Y-g.Y0
 			u, v := (dx*ax+dy*ay)/d, (dy*ax-dx*ay)/d
 			if math.IsNaN(u+v) || math.IsInf(u+v, 0) {
@@ -870,20 +863,25 @@ func (c *content) mapBox(b box) box {
 	return out
 }
 
+// segmentPoints are the points a path segment names: its end, and a
+// curve's two control points before it.
+func segmentPoints(sg *draw.Segment) []draw.Point {
+	switch sg.Kind {
+	case draw.MoveTo, draw.LineTo:
+		return sg.P[:1]
+	case draw.CubicTo:
+		return sg.P[:3]
+	}
+	return nil
+}
+
 // pathBounds is the bounds, in page pixels, of path p's points (control
 // points included, as Skia's clip stack bounds a rounded rectangle by its
 // rectangle).
 func (c *content) pathBounds(p draw.Path) box {
 	b := box{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
-	for _, sg := range p {
-		n := 0
-		switch sg.Kind {
-		case draw.MoveTo, draw.LineTo:
-			n = 1
-		case draw.CubicTo:
-			n = 3
-		}
-		for _, pt := range sg.P[:n] {
+	for i := range p {
+		for _, pt := range segmentPoints(&p[i]) {
 			if math.IsNaN(pt.X+pt.Y) || math.IsInf(pt.X+pt.Y, 0) {
 				continue
 			}

@@ -628,21 +628,11 @@ func (w *writer) gradient(g *draw.LinearGradient) {
 	w.setAlpha(gsKey{1000, c.st.alpha.CA})
 	num := w.alloc()
 	b := append([]byte(nil), "<</ShadingType 2/ColorSpace/DeviceRGB/Extend[true true]/Coords["...)
-	for i, v := range [4]float64{g.X0, g.Y0, g.X1, g.Y1} {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = appendNum(b, v, 3)
-	}
+	b = appendNums(b, 3, g.X0, g.Y0, g.X1, g.Y1)
 	b = append(b, "]/Function"...)
 	rgb := func(b []byte, col draw.Color) []byte {
 		b = append(b, '[')
-		for i, v := range [3]float64{col.R, col.G, col.B} {
-			if i > 0 {
-				b = append(b, ' ')
-			}
-			b = appendNum(b, v, 4)
-		}
+		b = appendNums(b, 4, col.R, col.G, col.B)
 		return append(b, ']')
 	}
 	interp := func(b []byte, c0, c1 draw.Color) []byte {
@@ -681,6 +671,13 @@ func (w *writer) gradient(g *draw.LinearGradient) {
 		b = append(b, "]>>"...)
 	}
 	b = append(b, ">>"...)
+	w.paintShading(num, b)
+}
+
+// paintShading writes shading dictionary b as object num, paints it
+// (sh) in the current clip, and ends the clip the caller pushed.
+func (w *writer) paintShading(num int, b []byte) {
+	c := &w.c
 	w.putObj(num, b)
 	c.op("/S")
 	c.b = appendInt(c.b, len(w.shadings))
@@ -725,13 +722,7 @@ func (w *writer) repeatingGradient(g *draw.LinearGradient) {
 	w.pushClip(g.Path, false)
 	w.setAlpha(gsKey{1000, c.st.alpha.CA})
 
-	dom := []byte("/Domain[")
-	for i, v := range [4]float64{math.Floor(u0), math.Ceil(u1), math.Floor(v0), math.Ceil(v1)} {
-		if i > 0 {
-			dom = append(dom, ' ')
-		}
-		dom = appendNum(dom, v, 0)
-	}
+	dom := appendNums([]byte("/Domain["), 0, math.Floor(u0), math.Ceil(u1), math.Floor(v0), math.Ceil(v1))
 	dom = append(dom, ']')
 
 	fn := []byte("{pop dup floor sub ")
@@ -744,21 +735,11 @@ func (w *writer) repeatingGradient(g *draw.LinearGradient) {
 	b := append([]byte(nil), "<</ShadingType 1/ColorSpace/DeviceRGB"...)
 	b = append(b, dom...)
 	b = append(b, "/Matrix["...)
-	for i, v := range [6]float64{ax, ay, -ay, ax, g.X0, g.Y0} {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = appendNum(b, v, 6)
-	}
+	b = appendNums(b, 6, ax, ay, -ay, ax, g.X0, g.Y0)
 	b = append(b, "]/Function "...)
 	b = appendInt(b, fnum)
 	b = append(b, " 0 R>>"...)
-	w.putObj(num, b)
-	c.op("/S")
-	c.b = appendInt(c.b, len(w.shadings))
-	c.op(" sh\n")
-	w.shadings = append(w.shadings, num)
-	w.pop()
+	w.paintShading(num, b)
 }
 
 // appendStopLookup writes the PostScript that maps the position t on the

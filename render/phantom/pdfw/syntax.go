@@ -191,3 +191,14 @@ func isDelim(c byte) bool {
 	}
 	return false
 }
+
+// appendNums appends vs separated by spaces, each with dec decimals.
+func appendNums(b []byte, dec int, vs ...float64) []byte {
+	for i, v := range vs {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = appendNum(b, v, dec)
+	}
+	return b
+}

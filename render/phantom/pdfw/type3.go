@@ -186,12 +186,7 @@ func (w *writer) writeType3(tf *type3Font) {
 	w.putFlate(tu, w.tmp[:0], w.raw)
 
 	b = append(w.tmp[:0], "<</Type/Font/Subtype/Type3/FontMatrix[.001 0 0 .001 0 0]/FontBBox["...)
-	for k, v := range bbox {
-		if k > 0 {
-			b = append(b, ' ')
-		}
-		b = appendNum(b, v, 0)
-	}
+	b = appendNums(b, 0, bbox[:]...)
 	b = append(b, "]/FirstChar 0/LastChar "...)
 	b = appendInt(b, last)
 	b = append(b, "/Widths["...)

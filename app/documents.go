@@ -194,6 +194,12 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 		create.EstimatePages = len(t.Source.Pages)
 	} else if err := version.Manifest.DataSchema.Validate(data); err != nil {
 		return actors.CreateDocument{}, nil, req, err
+	} else if e := version.Manifest.EInvoice; e != nil {
+		// An e-invoice's data is checked by EN 16931's rules before
+		// anything is created: a wrong total is a 422, not a failed render.
+		if _, err := e.Invoice(data); err != nil {
+			return actors.CreateDocument{}, nil, req, err
+		}
 	}
 	if p := version.Manifest.Pagination; p != nil {
 		items, _ := data[p.Collection].([]any)

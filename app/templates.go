@@ -206,6 +206,17 @@ func (a *App) CheckPDFA(v render.Version) error {
 	if err != nil {
 		return nil
 	}
+	if e := checked.Manifest.EInvoice; e != nil && len(checked.Sample) > 0 {
+		// The sample is what the console and the gallery generate from:
+		// an e-invoice template's sample must be a valid invoice.
+		if _, err := e.Invoice(checked.Sample); err != nil {
+			var fe *fault.FieldError
+			if errors.As(err, &fe) {
+				return fault.Invalid("sampleData"+strings.TrimPrefix(fe.Field, "data"), "%s", fe.Msg)
+			}
+			return err
+		}
+	}
 	_, err = a.deps.Renderer.Choose(render.Request{Version: checked, Data: checked.Sample, Now: a.deps.Clock.Now()})
 	if errors.Is(err, render.ErrRender) {
 		return fault.Invalid("html", "%s", strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "))

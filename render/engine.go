@@ -16,6 +16,10 @@ type Job struct {
 	// PDFA asks for a PDF/A file of that part and level ("2b", "2u", "3b",
 	// "3u"), which phantom writes; "" for none.
 	PDFA string
+	// Attachments are files the PDF embeds as associated files (an
+	// e-invoice's XML), and XMP more RDF for its metadata; PDF/A-3 only.
+	Attachments []Attachment
+	XMP         string
 	// Header and Footer are filled markup printed on every page; an engine
 	// replaces the elements of class pageNumber and totalPages.
 	Header, Footer string

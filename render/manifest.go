@@ -36,6 +36,10 @@ type Manifest struct {
 	// PDFA asks for an archival PDF/A file: 2b or 3b (the appearance kept),
 	// 2u or 3u (also, every character maps to Unicode). Phantom writes it.
 	PDFA string `json:"pdfa,omitempty"`
+	// EInvoice makes the document an e-invoice (Factur-X, ZUGFeRD or
+	// XRechnung): the invoice in the data is checked, written as CII XML
+	// and embedded in a PDF/A-3 file (docs/einvoices.md).
+	EInvoice *EInvoice `json:"einvoice,omitempty"`
 	// Header and Footer are Handlebars markup printed on every page by the
 	// chromium engine, with {{pageNumber}} and {{totalPages}}.
 	Header string `json:"header,omitempty"`
@@ -214,6 +218,11 @@ func (m *Manifest) check(at string) error {
 	case "", EnginePhantom, EngineChromium:
 	default:
 		return fault.Invalid(at+".engine", "must be empty (the platform default), phantom or chromium")
+	}
+	if m.EInvoice != nil {
+		if err := m.EInvoice.check(m, at); err != nil {
+			return err
+		}
 	}
 	switch m.PDFA {
 	case "":

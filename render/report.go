@@ -29,6 +29,8 @@ type Report struct {
 	FailedAt string `json:"failedAt,omitempty"`
 	// Fields is how the fields of a template made from a PDF were set.
 	Fields []FieldReport `json:"fields,omitempty"`
+	// Conformance is the checks made on a PDF/A or e-invoice document.
+	Conformance *Conformance `json:"conformance,omitempty"`
 
 	// spent is each stage's time before rounding, so that many short
 	// spells add up to what they took.

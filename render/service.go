@@ -140,7 +140,11 @@ type Request struct {
 }
 
 // Watermark is what a watermarked document carries.
-type Watermark struct{ Text, Notice string }
+type Watermark struct {
+	Text, Notice string
+	// embed stamps it in fonts the PDF embeds, for PDF/A.
+	embed bool
+}
 
 // Result is a finished PDF.
 type Result struct {
@@ -250,10 +254,21 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 	sw.rep.found(found)
 	res := Result{Engine: choice.Engine, EngineReason: choice.Reason}
 	sw.enter(StageCounting)
-	if pages < 0 {
-		return r.finish(out, req.Watermark, res, start, sw)
+	wm := req.Watermark
+	if wm != nil && job.PDFA != "" {
+		embedded := *wm
+		embedded.embed = true
+		wm = &embedded
 	}
-	return r.finishCounted(out, pages, req.Watermark, res, start, sw)
+	if pages < 0 {
+		res, err = r.finish(out, wm, res, start, sw)
+	} else {
+		res, err = r.finishCounted(out, pages, wm, res, start, sw)
+	}
+	if err == nil && job.PDFA != "" {
+		sw.rep.Conformance = checkConformance(res.PDF, job, req.Version.Manifest.EInvoice)
+	}
+	return res, err
 }
 
 // printJob runs one engine on the job; pages is -1 when the engine does not
@@ -280,6 +295,14 @@ type PageCounter interface {
 // an engine prints.
 func (r *Renderer) job(req Request) (Job, error) {
 	opt := FillOptions{CacheKey: req.CacheKey, Now: req.Now, Limits: r.cfg.Fill}
+	var attachments []Attachment
+	var xmp string
+	if e := req.Version.Manifest.EInvoice; e != nil {
+		var err error
+		if req.Data, attachments, xmp, err = eInvoiceJob(e, req.Data); err != nil {
+			return Job{}, err
+		}
+	}
 	filled, err := Fill(req.Version, req.Data, opt)
 	if err != nil {
 		return Job{}, err
@@ -294,7 +317,8 @@ func (r *Renderer) job(req Request) (Job, error) {
 		return Job{}, err
 	}
 	g := req.Version.Manifest.Geometry()
-	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, PDFA: req.Version.Manifest.PDFA, Header: header, Footer: footer}, nil
+	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, PDFA: req.Version.Manifest.PDFA,
+		Attachments: attachments, XMP: xmp, Header: header, Footer: footer}, nil
 }
 
 // finish counts a printed or filled PDF's pages against the cap, stamps
@@ -317,7 +341,11 @@ func (r *Renderer) finishCounted(out []byte, pages int, w *Watermark, res Result
 	if w != nil {
 		sw.enter(StageRendering)
 		var err error
-		if out, err = pdf.Watermark(out, w.Text, w.Notice); err != nil {
+		stamp := pdf.Watermark
+		if w.embed {
+			stamp = pdf.WatermarkEmbedded
+		}
+		if out, err = stamp(out, w.Text, w.Notice); err != nil {
 			return Result{}, fmt.Errorf("%w: %v", ErrRender, err)
 		}
 		sw.enter(StageCounting)

@@ -12,10 +12,12 @@ import (
 
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
+	"github.com/platen/platen/render/phantom"
 )
 
 // TestEveryStarterRendersItsSample renders each starter with its sample data
-// on real Chromium and checks the page count and text its expect.json gives.
+// on real Chromium (a PDF/A starter, the e-invoice, on phantom, which writes
+// PDF/A) and checks the page count and text its expect.json gives.
 func TestEveryStarterRendersItsSample(t *testing.T) {
 	all, err := All()
 	if err != nil {
@@ -30,6 +32,11 @@ func TestEveryStarterRendersItsSample(t *testing.T) {
 	}
 	defer eng.Close()
 	renderer := render.NewRenderer(render.DefaultRendererConfig(), eng)
+	ph, err := phantom.New(phantom.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	archival := render.NewRenderer(render.DefaultRendererConfig(), eng, ph)
 	for _, st := range all {
 		t.Run(st.Slug, func(t *testing.T) {
 			if st.Name == "" || st.Description == "" {
@@ -53,10 +60,17 @@ func TestEveryStarterRendersItsSample(t *testing.T) {
 			if err := json.Unmarshal(raw, &want); err != nil || want.Pages < 1 || len(want.Text) < 3 {
 				t.Fatalf("expect.json must give pages and at least three texts: %v", err)
 			}
-			res, err := renderer.Render(context.Background(), render.Request{Version: checked, Data: checked.Sample,
+			r := renderer
+			if checked.Manifest.PDFA != "" {
+				r = archival
+			}
+			res, err := r.Render(context.Background(), render.Request{Version: checked, Data: checked.Sample,
 				Now: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if c := res.Report.Conformance; checked.Manifest.PDFA != "" && (c == nil || c.Failed != 0 || c.Checked < 30) {
+				t.Errorf("the PDF/A starter's conformance report: %+v", c)
 			}
 			if res.Pages != want.Pages {
 				t.Errorf("%d pages, want %d", res.Pages, want.Pages)

@@ -144,7 +144,11 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 		f.Fonts = findFonts(doc, sh)
 	}
 	var out bytes.Buffer
-	if err := pdfw.Write(&out, doc, pdfw.Options{PDFA: pdfw.Conformance(job.PDFA)}); err != nil {
+	wopt := pdfw.Options{PDFA: pdfw.Conformance(job.PDFA), XMP: job.XMP}
+	for _, a := range job.Attachments {
+		wopt.Attachments = append(wopt.Attachments, pdfw.Attachment{Name: a.Name, Description: a.Description, MIME: a.MIME, Relationship: a.Relationship, Data: a.Data})
+	}
+	if err := pdfw.Write(&out, doc, wopt); err != nil {
 		return nil, 0, fmt.Errorf("%w: write the PDF: %v", render.ErrRender, err)
 	}
 	return out.Bytes(), len(doc.Pages), nil

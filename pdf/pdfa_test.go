@@ -140,10 +140,13 @@ func TestCheckPDFABreaks(t *testing.T) {
 		}
 	}
 	breaks := map[string]func(*minimal){
-		"6.1.2-1":      func(m *minimal) { m.header = "%PDF-1.7 \n%\xe2\xe3\xcf\xd3\n" },
-		"6.1.2-2":      func(m *minimal) { m.header = "%PDF-1.7\n%abcd\n" },
-		"6.1.3-1":      func(m *minimal) { m.trailer = "" },
-		"6.1.3-2":      func(m *minimal) { m.trailer += "/Encrypt 14 0 R"; m.objs[14] = "/Filter/Standard/V 1/R 2/O(x)/U(x)/P -4" },
+		"6.1.2-1": func(m *minimal) { m.header = "%PDF-1.7 \n%\xe2\xe3\xcf\xd3\n" },
+		"6.1.2-2": func(m *minimal) { m.header = "%PDF-1.7\n%abcd\n" },
+		"6.1.3-1": func(m *minimal) { m.trailer = "" },
+		"6.1.3-2": func(m *minimal) {
+			m.trailer += "/Encrypt 14 0 R"
+			m.objs[14] = "/Filter/Standard/V 1/R 2/O(x)/U(x)/P -4"
+		},
 		"6.1.3-3":      func(m *minimal) { m.tail = "\nmore bytes after the end\n" },
 		"6.1.7.1-1":    func(m *minimal) { m.objs[6] = "/Length 7" },
 		"6.1.7.1-3":    func(m *minimal) { m.objs[13] = "/FFilter/FlateDecode" },

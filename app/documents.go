@@ -23,14 +23,17 @@ import (
 // DocumentRequest is the body of POST /v1/documents, which is also the body
 // of a realtime generate frame (spec "POST /v1/documents body").
 type DocumentRequest struct {
-	TemplateID      string          `json:"templateId"`
-	Data            json.RawMessage `json:"data"`
-	CorrelationID   string          `json:"correlationId"`
-	Metadata        json.RawMessage `json:"metadata"`
-	Engine          string          `json:"engine"`
-	Filename        string          `json:"filename"`
-	TemplateVersion int             `json:"templateVersion"`
-	Wait            *bool           `json:"wait"`
+	TemplateID    string          `json:"templateId"`
+	Data          json.RawMessage `json:"data"`
+	CorrelationID string          `json:"correlationId"`
+	Metadata      json.RawMessage `json:"metadata"`
+	Engine        string          `json:"engine"`
+	// PDFA asks for this document as PDF/A (2b, 2u, 3b, 3u), whatever the
+	// template's manifest says.
+	PDFA            string `json:"pdfa"`
+	Filename        string `json:"filename"`
+	TemplateVersion int    `json:"templateVersion"`
+	Wait            *bool  `json:"wait"`
 	// DryRun renders without storing or billing and answers a Quote.
 	DryRun bool `json:"dryRun"`
 }
@@ -119,7 +122,7 @@ func (a *App) Regenerate(ctx context.Context, orgID, docID string, wait bool) (G
 		}
 		create = actors.CreateDocument{Data: data, Document: storage.Document{TemplateID: orig.TemplateID, TemplateSlug: orig.TemplateSlug,
 			TemplateVersion: orig.TemplateVersion, CorrelationID: orig.CorrelationID, Metadata: orig.Metadata, Engine: orig.Engine,
-			Filename: orig.Filename, RegeneratedFrom: orig.ID}}
+			Filename: orig.Filename, PDFA: orig.PDFA, RegeneratedFrom: orig.ID}}
 		return nil
 	})
 	if err != nil {
@@ -159,12 +162,20 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 	if err != nil {
 		return actors.CreateDocument{}, nil, req, err
 	}
-	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: req.CorrelationID, Engine: req.Engine}
+	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: req.CorrelationID, Engine: req.Engine, PDFA: req.PDFA}
 	if doc.TemplateVersion, err = pickVersion(t, req.TemplateVersion); err != nil {
 		return actors.CreateDocument{}, nil, req, err
 	}
 	if req.Engine != "" && req.Engine != render.EnginePhantom && req.Engine != render.EngineChromium {
 		return actors.CreateDocument{}, nil, req, fault.Invalid("engine", "must be phantom or chromium")
+	}
+	switch req.PDFA {
+	case "", "2b", "2u", "3b", "3u":
+	default:
+		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfa", "must be 2b, 2u, 3b or 3u (PDF/A-2 or PDF/A-3, level b or u), or left out")
+	}
+	if req.PDFA != "" && req.Engine == render.EngineChromium {
+		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfa", "PDF/A is written by phantom, and the request names chromium: leave engine out or name phantom")
 	}
 	if len(req.CorrelationID) > maxCorrelationLen || strings.IndexFunc(req.CorrelationID, unicode.IsControl) >= 0 {
 		return actors.CreateDocument{}, nil, req, fault.Invalid("correlationId", "must be text of at most %d bytes without control characters", maxCorrelationLen)
@@ -198,6 +209,11 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 		// An e-invoice's data is checked by EN 16931's rules before
 		// anything is created: a wrong total is a 422, not a failed render.
 		if _, err := e.Invoice(data); err != nil {
+			return actors.CreateDocument{}, nil, req, err
+		}
+	}
+	if req.PDFA != "" && version.PDF == nil {
+		if err := a.checkPDFARequest(version, data, req.PDFA); err != nil {
 			return actors.CreateDocument{}, nil, req, err
 		}
 	}
@@ -381,4 +397,19 @@ func canonicalHash(body []byte) string {
 		}
 	}
 	return hashHex(string(body))
+}
+
+// checkPDFARequest refuses, before anything is created, a request for
+// PDF/A that the document cannot have: PDF/A-2 for an e-invoice (which
+// embeds its XML), or data that uses what phantom, which writes PDF/A,
+// does not support.
+func (a *App) checkPDFARequest(version *render.Checked, data map[string]any, level string) error {
+	if version.Manifest.EInvoice != nil && strings.HasPrefix(level, "2") {
+		return fault.Invalid("pdfa", "is %s, but the template makes an e-invoice, which embeds its XML; PDF/A-2 cannot: ask for 3b or 3u", level)
+	}
+	_, err := a.deps.Renderer.Choose(render.Request{Version: version, Data: data, PDFA: level, Now: a.deps.Clock.Now()})
+	if errors.Is(err, render.ErrRender) {
+		return fault.Invalid("pdfa", "%s", strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "))
+	}
+	return nil
 }

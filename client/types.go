@@ -68,13 +68,15 @@ type Document struct {
 	Metadata             map[string]any `json:"metadata,omitempty"`
 	Engine               string         `json:"engine,omitempty"`
 	EngineReason         string         `json:"engineReason,omitempty"`
-	Watermarked          bool           `json:"watermarked"`
-	RegeneratedFrom      string         `json:"regeneratedFrom,omitempty"`
-	Downloads            int            `json:"downloads"`
-	CreatedAt            time.Time      `json:"createdAt"`
-	CompletedAt          *time.Time     `json:"completedAt,omitempty"`
-	FileExpiresAt        *time.Time     `json:"fileExpiresAt,omitempty"`
-	FileExpired          bool           `json:"fileExpired,omitempty"`
+	// PDFA is the PDF/A level the request asked for.
+	PDFA            string     `json:"pdfa,omitempty"`
+	Watermarked     bool       `json:"watermarked"`
+	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
+	Downloads       int        `json:"downloads"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	CompletedAt     *time.Time `json:"completedAt,omitempty"`
+	FileExpiresAt   *time.Time `json:"fileExpiresAt,omitempty"`
+	FileExpired     bool       `json:"fileExpired,omitempty"`
 }
 
 // Done reports whether the document has finished: completed or failed.
@@ -95,6 +97,37 @@ type Report struct {
 	FailedAt string `json:"failedAt,omitempty"`
 	// Fields says how each field of a template made from a PDF was set.
 	Fields []FieldReport `json:"fields,omitempty"`
+	// Conformance is the checks made on a PDF/A or e-invoice document.
+	Conformance *Conformance `json:"conformance,omitempty"`
+}
+
+// Conformance is what a PDF/A or e-invoice document's report says of the
+// standards it claims: the rules checked, by id, and those it failed.
+type Conformance struct {
+	Summary    string               `json:"summary"`
+	Checked    int                  `json:"checked"`
+	Failed     int                  `json:"failed"`
+	PDFA       string               `json:"pdfa"`
+	PDFARules  []string             `json:"pdfaRules"`
+	EInvoice   *EInvoiceConformance `json:"einvoice,omitempty"`
+	Failures   []RuleFailure        `json:"failures"`
+	NotChecked string               `json:"notChecked"`
+}
+
+// EInvoiceConformance is the e-invoice part of a conformance report.
+type EInvoiceConformance struct {
+	Profile      string   `json:"profile"`
+	File         string   `json:"file"`
+	Relationship string   `json:"afRelationship"`
+	Rules        []string `json:"rules"`
+	XMLChecks    []string `json:"xmlChecks"`
+}
+
+// RuleFailure is a rule a document failed, and what is wrong.
+type RuleFailure struct {
+	ID     string `json:"id"`
+	Passed bool   `json:"passed"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // Fonts are the fonts a document used, and those used in place of the
@@ -148,7 +181,10 @@ type DocumentRequest struct {
 	Metadata      map[string]any `json:"metadata,omitempty"`
 	// Engine is "phantom", "chromium" or "auto"; empty leaves it to the
 	// template and the platform.
-	Engine   string `json:"engine,omitempty"`
+	Engine string `json:"engine,omitempty"`
+	// PDFA makes the document PDF/A ("2b", "2u", "3b", "3u"), whatever
+	// the template asks.
+	PDFA     string `json:"pdfa,omitempty"`
 	Filename string `json:"filename,omitempty"`
 	// TemplateVersion renders a saved version other than the active one.
 	TemplateVersion int `json:"templateVersion,omitempty"`

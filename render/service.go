@@ -118,6 +118,8 @@ type Request struct {
 	Data    map[string]any
 	// Engine overrides the manifest's engine; empty keeps it.
 	Engine string
+	// PDFA overrides the manifest's PDF/A level; empty keeps it.
+	PDFA string
 	// CacheKey identifies the immutable version for the template cache.
 	CacheKey string
 	// Watermark, when set, is stamped on every page: big diagonal text and
@@ -317,7 +319,11 @@ func (r *Renderer) job(req Request) (Job, error) {
 		return Job{}, err
 	}
 	g := req.Version.Manifest.Geometry()
-	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, PDFA: req.Version.Manifest.PDFA,
+	pdfa := req.Version.Manifest.PDFA
+	if req.PDFA != "" {
+		pdfa = req.PDFA
+	}
+	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF && pdfa == "", PDFA: pdfa,
 		Attachments: attachments, XMP: xmp, Header: header, Footer: footer}, nil
 }
 
@@ -401,7 +407,7 @@ func (r *Renderer) Choose(req Request) (Choice, error) {
 		return Choice{}, err
 	}
 	key := ""
-	if req.CacheKey != "" && req.Engine == "" {
+	if req.CacheKey != "" && req.Engine == "" && req.PDFA == "" {
 		key = req.CacheKey
 		if c, ok := r.choices.get(key); ok {
 			return c, nil

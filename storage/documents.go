@@ -40,7 +40,10 @@ type Document struct {
 	Metadata        json.RawMessage `json:"metadata,omitempty"`
 	// Engine is the engine asked for; RenderedWith the one that rendered,
 	// and EngineReason why (docs/design.md "Engines").
-	Engine       string `json:"engine,omitempty"`
+	Engine string `json:"engine,omitempty"`
+	// PDFA is the PDF/A level the request asked for (the template's
+	// manifest may ask too).
+	PDFA         string `json:"pdfa,omitempty"`
 	RenderedWith string `json:"renderedWith,omitempty"`
 	EngineReason string `json:"engineReason,omitempty"`
 	Filename     string `json:"filename"`

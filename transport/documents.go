@@ -42,7 +42,9 @@ type documentView struct {
 	// while it is pending.
 	Engine string `json:"engine,omitempty"`
 	// EngineReason says why that engine rendered it.
-	EngineReason    string     `json:"engineReason,omitempty"`
+	EngineReason string `json:"engineReason,omitempty"`
+	// PDFA is the PDF/A level the request asked for.
+	PDFA            string     `json:"pdfa,omitempty"`
 	Watermarked     bool       `json:"watermarked"`
 	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
 	Downloads       int        `json:"downloads"`
@@ -69,7 +71,7 @@ func viewQuote(q app.Quote) quoteView {
 func (s *Server) viewDocument(d storage.Document) documentView {
 	v := documentView{ID: d.ID, Status: d.Status, TemplateID: d.TemplateID, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
 		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename, DurationMs: d.DurationMs, Report: d.Report,
-		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, EngineReason: d.EngineReason, Watermarked: d.Watermarked,
+		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, EngineReason: d.EngineReason, PDFA: d.PDFA, Watermarked: d.Watermarked,
 		RegeneratedFrom: d.RegeneratedFrom, Downloads: d.Downloads, CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt,
 		FileExpiresAt: d.ExpiresAt, FileExpired: d.FileExpired}
 	if v.Engine == "" {

@@ -1,6 +1,7 @@
 package transport_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,5 +55,56 @@ func TestPDFATemplates(t *testing.T) {
 	v["manifest"].(map[string]any)["engine"] = "chromium"
 	if r := testnode.Do(t, "POST", n.URL+"/v1/templates/archive/versions", n.Key, v); r.Status != 400 || r.Field() != "manifest.engine" {
 		t.Errorf("PDF/A on chromium: %s", r)
+	}
+}
+
+// TestPDFAPerRequest: a document asks for PDF/A itself, from a template
+// that does not: the file claims the level, the record says so and
+// carries a conformance report with no failure; a bad level, or PDF/A
+// with chromium named, is refused before anything is created.
+func TestPDFAPerRequest(t *testing.T) {
+	n := testnode.Start(t, nil)
+	body := invoiceVersion(true)
+	body["name"], body["slug"] = "Plain", "plain"
+	body["html"] = "<!DOCTYPE html>" + invoiceHTML
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates", n.Key, body); r.Status != 201 {
+		t.Fatalf("create: %s", r)
+	}
+	r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "plain", "data": invoiceData(2), "pdfa": "2u"})
+	d := testnode.DataAs[testnode.Document](t, r)
+	if r.Status != 201 || d.Status != "completed" || d.Engine != "phantom" || r.Data()["pdfa"] != "2u" {
+		t.Fatalf("generate: %s", r)
+	}
+	var rep struct {
+		Conformance *struct {
+			Summary string `json:"summary"`
+			Failed  int    `json:"failed"`
+			PDFA    string `json:"pdfa"`
+		} `json:"conformance"`
+	}
+	if err := json.Unmarshal(d.Report, &rep); err != nil || rep.Conformance == nil || rep.Conformance.Failed != 0 || rep.Conformance.PDFA != "PDF/A-2u" ||
+		!strings.HasSuffix(rep.Conformance.Summary, " rules checked, 0 failed") {
+		t.Errorf("conformance report: %s", d.Report)
+	}
+	_, pdf := download(t, d.DownloadURL)
+	f := filepath.Join(t.TempDir(), "a.pdf")
+	if err := os.WriteFile(f, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if meta, _ := exec.Command("pdfinfo", "-meta", f).Output(); !strings.Contains(string(meta), "<pdfaid:part>2</pdfaid:part>") || !strings.Contains(string(meta), "<pdfaid:conformance>U</pdfaid:conformance>") {
+		t.Errorf("the file does not claim PDF/A-2u:\n%s", meta)
+	}
+	// A plain document of the same template has no report of conformance.
+	r = testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "plain", "data": invoiceData(2)})
+	if d := testnode.DataAs[testnode.Document](t, r); strings.Contains(string(d.Report), "conformance") {
+		t.Errorf("a plain document carries a conformance report: %s", d.Report)
+	}
+	for _, bad := range []map[string]any{
+		{"templateId": "plain", "data": invoiceData(2), "pdfa": "1b"},
+		{"templateId": "plain", "data": invoiceData(2), "pdfa": "3b", "engine": "chromium"},
+	} {
+		if r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, bad); r.Status != 400 || r.Field() != "pdfa" {
+			t.Errorf("%v: %s", bad, r)
+		}
 	}
 }

@@ -49,6 +49,7 @@ type Document struct {
 	Metadata             json.RawMessage `json:"metadata"`
 	Engine               string          `json:"engine"`
 	EngineReason         string          `json:"engineReason"`
+	PDFA                 string          `json:"pdfa"`
 	Watermarked          bool            `json:"watermarked"`
 	RegeneratedFrom      string          `json:"regeneratedFrom"`
 	Downloads            int             `json:"downloads"`

@@ -68,6 +68,8 @@ export interface GenerateRequest {
   correlationId?: string;
   metadata?: JSONObject;
   engine?: Engine;
+  /** Makes the document PDF/A, whatever the template asks. */
+  pdfa?: PDFALevel;
   filename?: string;
   templateVersion?: number;
   /** Wait for the PDF (default true, up to the node's wait). */
@@ -128,7 +130,35 @@ export interface RenderReport {
   failedAt?: RenderStage;
   /** Templates made from a PDF only. */
   fields?: FieldReport[];
+  /** PDF/A and e-invoice documents only. */
+  conformance?: Conformance;
 }
+
+/** The checks made on a PDF/A or e-invoice document (docs/einvoices.md). */
+export interface Conformance {
+  /** "N rules checked, M failed". */
+  summary: string;
+  checked: number;
+  failed: number;
+  /** Such as "PDF/A-3b". */
+  pdfa: string;
+  /** veraPDF rule ids (clause-test) checked on the finished file. */
+  pdfaRules: string[];
+  einvoice?: {
+    profile: string;
+    file: string;
+    afRelationship: string;
+    /** EN 16931 rules checked on the data before rendering. */
+    rules: string[];
+    xmlChecks: string[];
+  };
+  /** The rules failed, with what is wrong; empty when none. */
+  failures: { id: string; passed: boolean; detail?: string }[];
+  notChecked: string;
+}
+
+/** A PDF/A part and level: PDF/A-2 or PDF/A-3, level b or u. */
+export type PDFALevel = "2b" | "2u" | "3b" | "3u";
 
 /** A document record. */
 export interface Document {
@@ -150,6 +180,8 @@ export interface Document {
   metadata?: JSONObject | null;
   engine?: Engine;
   engineReason?: string;
+  /** The PDF/A level the request asked for. */
+  pdfa?: PDFALevel;
   watermarked: boolean;
   regeneratedFrom?: string;
   downloads: number;

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/links"
+	"github.com/platen/platen/pdf"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/storage"
 )
@@ -227,6 +229,61 @@ func (s *Server) regenerate(r *request) error {
 	}
 	return s.answerGenerated(r, g)
 }
+
+// eInvoiceXML answers with the XML an e-invoice document's PDF embeds
+// (factur-x.xml or xrechnung.xml), taken from the stored file, for the
+// console's download and for systems that book the XML.
+func (s *Server) eInvoiceXML(r *request) error {
+	d, err := s.document(r)
+	if err != nil {
+		return err
+	}
+	var rep struct {
+		Conformance *struct {
+			EInvoice *struct {
+				File string `json:"file"`
+			} `json:"einvoice"`
+		} `json:"conformance"`
+	}
+	if err := json.Unmarshal(d.Report, &rep); err != nil || rep.Conformance == nil || rep.Conformance.EInvoice == nil {
+		return fmt.Errorf("%w: document %s is not an e-invoice", fault.ErrNotFound, d.ID)
+	}
+	switch {
+	case d.FileExpired:
+		return app.ErrFileExpired
+	case d.Status != storage.StatusCompleted:
+		return fmt.Errorf("%w: document %s is %s; there is no file yet", fault.ErrConflict, d.ID, d.Status)
+	}
+	f, err := s.deps.Actors.OpenBlob(d.BlobHash, d.BlobHolders)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	file, err := io.ReadAll(io.LimitReader(f, maxEInvoicePDF+1))
+	if err != nil {
+		return err
+	}
+	if len(file) > maxEInvoicePDF {
+		return fmt.Errorf("%w: document %s's PDF is over %d MB; download it and take %s from it", fault.ErrTooLarge, d.ID, maxEInvoicePDF>>20, rep.Conformance.EInvoice.File)
+	}
+	name := rep.Conformance.EInvoice.File
+	x, err := pdf.EmbeddedFile(file, name)
+	if err != nil || x == nil {
+		return fmt.Errorf("%w: document %s's file does not embed %s", fault.ErrNotFound, d.ID, name)
+	}
+	r.SetStatusCode(http.StatusOK)
+	r.SetContentType("application/xml; charset=utf-8")
+	base := strings.TrimSuffix(d.Filename, ".pdf")
+	r.Response.Header.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": base + "-" + name}))
+	r.Response.Header.Set("Cache-Control", "private, no-store")
+	r.Response.Header.Set("X-Content-Type-Options", "nosniff")
+	r.SetBody(x)
+	return nil
+}
+
+// maxEInvoicePDF bounds what eInvoiceXML reads of a stored PDF into
+// memory: an invoice is a few pages.
+const maxEInvoicePDF = 64 << 20
 
 // serveFile answers a signed download link with the PDF. It needs no key:
 // the signature is the authority.

@@ -120,6 +120,12 @@ func TestEInvoicesThroughTheAPI(t *testing.T) {
 		if !strings.Contains(string(list), "1 embedded files") || !strings.Contains(string(list), p.FileName()) {
 			t.Errorf("%s: pdfdetach -list:\n%s", p, list)
 		}
+		// The XML the API hands out is the one the PDF carries.
+		xr := testnode.Do(t, "GET", n.URL+"/v1/documents/"+d.ID+"/einvoice", n.Key, nil)
+		if xr.Status != 200 || !strings.HasPrefix(xr.Header.Get("Content-Type"), "application/xml") ||
+			!strings.Contains(xr.Header.Get("Content-Disposition"), p.FileName()) || !strings.Contains(string(xr.Body), "<ram:ID>"+p.Guideline()+"</ram:ID>") {
+			t.Errorf("%s: GET einvoice: %d %s %.200s", p, xr.Status, xr.Header, xr.Body)
+		}
 		args := []string{f}
 		if v := einvoice.ValidatorProfile(p); v != "" {
 			args = []string{"--profile", v, f}
@@ -176,6 +182,16 @@ func TestEInvoiceRefusals(t *testing.T) {
 	}
 	if after := testnode.Do(t, "GET", n.URL+"/v1/documents", n.Key, nil); len(after.Body) != len(before.Body) {
 		t.Errorf("a refused e-invoice left a document behind: %s", after)
+	}
+	// A document that is not an e-invoice has no XML to hand out.
+	plain := invoiceVersion(true)
+	plain["name"], plain["slug"] = "Plain", "plain"
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates", n.Key, plain); r.Status != 201 {
+		t.Fatalf("create: %s", r)
+	}
+	d := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "plain", "data": invoiceData(1)}))
+	if r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+d.ID+"/einvoice", n.Key, nil); r.Status != 404 || !strings.Contains(r.Problem().Message, "not an e-invoice") {
+		t.Errorf("the XML of a plain document: %s", r)
 	}
 
 	bad := eInvoiceTemplate(t, "einv2", einvoice.EN16931)

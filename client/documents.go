@@ -116,6 +116,16 @@ func LinkTTL(d time.Duration) CallOption {
 	return func(c *call) { c.query.Set("ttlSeconds", strconv.Itoa(int(d/time.Second))) }
 }
 
+// EInvoiceXML returns the XML an e-invoice document's PDF embeds
+// (factur-x.xml or xrechnung.xml); a document that is not an e-invoice is
+// a 404.
+func (s *DocumentsService) EInvoiceXML(ctx context.Context, id string, opts ...CallOption) ([]byte, error) {
+	cl := s.c.newCall(opEInvoiceXML, id)
+	cl.raw = true
+	body, _, err := s.c.doRaw(ctx, cl, opts)
+	return body, err
+}
+
 // DownloadLink mints a signed download link of a completed document and
 // records the download. A link needs no key.
 func (s *DocumentsService) DownloadLink(ctx context.Context, id string, opts ...CallOption) (*Link, error) {

@@ -63,6 +63,7 @@ var (
 	opDocumentStats  = operation{Method: "GET", Path: "/v1/documents/stats"}
 	opGetDocument    = operation{Method: "GET", Path: "/v1/documents/{id}"}
 	opDownloadLink   = operation{Method: "GET", Path: "/v1/documents/{id}/download"}
+	opEInvoiceXML    = operation{Method: "GET", Path: "/v1/documents/{id}/einvoice"}
 	opRegenerate     = operation{Method: "POST", Path: "/v1/documents/{id}/regenerate"}
 
 	opCreateWebhook  = operation{Method: "POST", Path: "/v1/webhooks"}
@@ -99,7 +100,7 @@ var (
 var operations = []operation{
 	opIndex, opOpenAPI, opRealtime,
 	opWallet, opWalletLedger, opWalletUsage,
-	opCreateDocument, opListDocuments, opDocumentStats, opGetDocument, opDownloadLink, opRegenerate,
+	opCreateDocument, opListDocuments, opDocumentStats, opGetDocument, opDownloadLink, opEInvoiceXML, opRegenerate,
 	opCreateWebhook, opListWebhooks, opGetWebhook, opUpdateWebhook, opDeleteWebhook, opListDeliveries, opPingWebhook,
 	opLibrary, opStarterThumbnail, opCopyStarter, opUploadPDF, opPieces, opPageImage,
 	opCreateTemplate, opListTemplates, opGetTemplate, opUpdateTemplate, opArchiveTemplate,

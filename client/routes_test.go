@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -280,6 +281,21 @@ func TestEveryRouteThroughTheClient(t *testing.T) {
 		t.Fatalf("regenerate: %+v", re)
 	}
 	<-hooks
+	// An e-invoice: its conformance report, and the XML its PDF embeds.
+	if _, err := c.Templates.CopyStarter(ctx, "e-invoice", CopyStarterRequest{Slug: "einv"}); err != nil {
+		t.Fatal(err)
+	}
+	einv, err := c.Documents.Create(ctx, DocumentRequest{TemplateID: "einv", Data: einvoiceSample(t, c)})
+	must(err)
+	if cf := einv.Report.Conformance; cf == nil || cf.Failed != 0 || cf.EInvoice == nil || cf.EInvoice.File != "factur-x.xml" {
+		t.Fatalf("e-invoice conformance: %+v", einv.Report.Conformance)
+	}
+	x, err := c.Documents.EInvoiceXML(ctx, einv.ID)
+	must(err)
+	if !bytes.Contains(x, []byte("<rsm:CrossIndustryInvoice")) {
+		t.Fatalf("e-invoice XML: %.200s", x)
+	}
+	<-hooks
 	queued, err := c.Documents.Create(ctx, DocumentRequest{TemplateID: "hello", Data: map[string]any{"name": "Bo", "order": "B-2"}, Wait: Bool(false)})
 	must(err)
 	if queued.Status != StatusQueued {
@@ -308,12 +324,12 @@ func TestEveryRouteThroughTheClient(t *testing.T) {
 		must(err)
 		all = append(all, d.ID)
 	}
-	if len(all) != 3 || all[0] != queued.ID {
+	if len(all) != 4 || all[0] != queued.ID { // hello, its regeneration, the e-invoice, the queued one
 		t.Fatalf("all documents, newest first (a dry run makes none): %v", all)
 	}
 	st, err := c.Documents.Stats(ctx, 7)
 	must(err)
-	if len(st.Days) != 7 || st.Total.Completed+st.Total.Pending+st.Total.Failed != 3 {
+	if len(st.Days) != 7 || st.Total.Completed+st.Total.Pending+st.Total.Failed != 4 {
 		t.Fatalf("stats: %+v", st)
 	}
 	_, err = c.Documents.Create(ctx, DocumentRequest{TemplateID: "nope"})
@@ -424,4 +440,20 @@ func checkEveryOperationSent(t *testing.T, rec *sent) {
 	if len(missing) > 0 {
 		t.Errorf("operations never called through the client: %s", strings.Join(missing, ", "))
 	}
+}
+
+// einvoiceSample is the e-invoice starter's sample data, from the library.
+func einvoiceSample(t *testing.T, c *Client) json.RawMessage {
+	t.Helper()
+	lib, err := c.Templates.Library(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range lib {
+		if s.Slug == "e-invoice" {
+			return s.SampleData
+		}
+	}
+	t.Fatal("the library has no e-invoice starter")
+	return nil
 }

@@ -135,6 +135,12 @@ export class Documents {
     return new Uint8Array(await res.arrayBuffer());
   }
 
+  /** The XML an e-invoice document's PDF embeds (factur-x.xml or xrechnung.xml); 404 for another document. */
+  async einvoiceXml(id: string, options?: RequestOptions): Promise<string> {
+    const res = await this.c.send("documents.einvoiceXml", { params: { id }, ...opts(options) });
+    return await res.text();
+  }
+
   /** A new document from the same data and template version. */
   regenerate(id: string, body: { wait?: boolean } = {}, options?: RequestOptions): Promise<Document> {
     return this.c.call("documents.regenerate", { params: { id }, body, ...opts(options) });

@@ -24,6 +24,7 @@ export const operations = {
   "documents.stats": { method: "GET", path: "/v1/documents/stats" },
   "documents.get": { method: "GET", path: "/v1/documents/{id}" },
   "documents.downloadLink": { method: "GET", path: "/v1/documents/{id}/download" },
+  "documents.einvoiceXml": { method: "GET", path: "/v1/documents/{id}/einvoice" },
   "documents.regenerate": { method: "POST", path: "/v1/documents/{id}/regenerate" },
 
   "webhooks.create": { method: "POST", path: "/v1/webhooks" },

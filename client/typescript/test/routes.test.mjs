@@ -146,6 +146,14 @@ test("every operation, through the client", async (t) => {
   assert.notEqual(again.id, doc.id);
   assert.equal(again.regeneratedFrom, doc.id);
 
+  // An e-invoice: its conformance report, and the XML its PDF embeds.
+  const { body: einvBody } = await copyStarter(platen, "ts-einvoice", "e-invoice");
+  const einv = await platen.documents.create(einvBody);
+  assert.equal(einv.report.conformance.failed, 0);
+  assert.equal(einv.report.conformance.einvoice.file, "factur-x.xml");
+  const xml = await platen.documents.einvoiceXml(einv.id);
+  assert.match(xml, /<rsm:CrossIndustryInvoice/);
+
   // Webhooks (a receiver that is not there: the ping answers how it failed).
   const ep = await platen.webhooks.create({ name: "nowhere", url: "https://127.0.0.1:9/hook", events: ["document.completed"] });
   assert.match(ep.signingSecret, /^whsec_/);

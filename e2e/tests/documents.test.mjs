@@ -210,3 +210,22 @@ test('older documents come a page at a time', async () => {
   assert.equal(await rows.count(), all, 'every document after the second page');
   assert.ok(await page.getByRole('button', { name: 'Show older documents' }).isHidden(), 'a button for documents that are not there');
 });
+
+test('an e-invoice shows its conformance report and hands out its XML', async () => {
+  const copy = await api('POST', '/v1/templates/library/e-invoice/copy', { key, body: {} });
+  assert.equal(copy.status, 201, copy.text);
+  const sample = (await api('GET', '/v1/templates/e-invoice/versions/1', { key })).json.data.sampleData;
+  const r = await api('POST', '/v1/documents', { key, body: { templateId: 'e-invoice', data: sample, correlationId: 'einvoice-1' } });
+  assert.equal(r.status, 201, r.text);
+  await visit(page, '/documents/' + r.json.data.id, 'document-einvoice');
+  await page.getByRole('heading', { name: 'Conformance' }).waitFor();
+  await page.getByText(/\d+ rules checked, 0 failed/).waitFor();
+  await page.getByText('EN 16931, embedded as').waitFor();
+  await page.getByText(/PDF\/A rules checked \(\d+\), by veraPDF id/).click();
+  await page.getByText('6.6.4-1', { exact: true }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download factur-x.xml' }).click()]);
+  assert.match(download.suggestedFilename(), /factur-x\.xml$/);
+  const xml = (await readFile(await download.path())).toString();
+  assert.match(xml, /<rsm:CrossIndustryInvoice/, 'the download is not the invoice XML');
+  assert.match(xml, /<ram:GrandTotalAmount>1531\.73<\/ram:GrandTotalAmount>/);
+});

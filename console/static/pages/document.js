@@ -27,7 +27,7 @@ export async function render(main, params) {
   }
 
   function draw() {
-    fill(body, failure(doc), facts(doc), report(doc));
+    fill(body, failure(doc), facts(doc), conformance(doc), report(doc));
     const head = main.querySelector('.page-head');
     const fresh = header(doc);
     if (head) head.replaceWith(fresh); else main.prepend(fresh);
@@ -54,7 +54,22 @@ export async function render(main, params) {
         go('/documents/' + encodeURIComponent(n.id));
       } catch (err) { showError(main, err); regen.disabled = false; }
     } }, 'Regenerate') : null;
-    return pageHeader(d.filename || 'Document', download, regen);
+    const einv = d.report?.conformance?.einvoice;
+    const xml = einv && d.status === 'completed' && !d.fileExpired ? h('button', { type: 'button', class: 'btn', onclick: async () => {
+      xml.disabled = true;
+      try {
+        // The XML comes from the stored PDF, as an attachment.
+        const res = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/einvoice`, undefined, { raw: true });
+        const url = URL.createObjectURL(await res.blob());
+        const name = (d.filename || 'invoice.pdf').replace(/\.pdf$/, '') + '-' + einv.file;
+        const a = h('a', { href: url, download: name, hidden: true });
+        document.body.append(a); a.click(); a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10000);
+        announce(`Downloading ${name}`);
+      } catch (err) { showError(main, err); }
+      finally { xml.disabled = false; }
+    } }, `Download ${einv.file}`) : null;
+    return pageHeader(d.filename || 'Document', download, xml, regen);
   }
 
   handle = (f) => {
@@ -95,6 +110,30 @@ function facts(d) {
       d.fileExpiresAt ? row('File kept until', fmtDate(d.fileExpiresAt)) : null,
       d.regeneratedFrom ? row('Regenerated from', link('/documents/' + encodeURIComponent(d.regeneratedFrom), h('code', {}, d.regeneratedFrom))) : null,
       d.metadata ? row('Metadata', h('code', { class: 'wrap' }, JSON.stringify(d.metadata))) : null));
+}
+
+// conformance shows what was checked of a PDF/A or e-invoice document
+// (docs/einvoices.md "The conformance report"): the count, never a
+// verdict of validity, the rules failed with why, and the rules checked.
+function conformance(d) {
+  const c = d.report?.conformance;
+  if (!c) return null;
+  const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
+  const e = c.einvoice;
+  const ids = (list) => h('p', { class: 'rule-ids' }, list.map((id, i) => [i ? ' ' : '', h('code', {}, id)]));
+  return h('section', { class: 'card', 'aria-labelledby': 'doc-conformance' },
+    h('h2', { id: 'doc-conformance' }, 'Conformance'),
+    h('p', { class: c.failed ? 'notice warn' : 'notice ok' }, c.summary,
+      c.failed ? '' : h('span', { class: 'muted' }, ' — the rules Platen checks; not a full veraPDF validation.')),
+    h('dl', { class: 'facts' },
+      row('PDF/A', c.pdfa),
+      e ? row('E-invoice', `${e.profile}, embedded as `, h('code', {}, e.file), ` (AFRelationship ${e.afRelationship})`) : null,
+      c.failures.length ? row('Failed', h('ul', { class: 'plain' }, c.failures.map((f) => h('li', {}, h('code', {}, f.id), ' ', f.detail || '')))) : null,
+      row('Not checked', h('span', { class: 'muted' }, c.notChecked))),
+    h('details', {},
+      h('summary', {}, `PDF/A rules checked (${c.pdfaRules.length}), by veraPDF id`), ids(c.pdfaRules)),
+    e ? h('details', {},
+      h('summary', {}, `Invoice rules checked before rendering (${e.rules.length}), and the XML's checks`), ids(e.rules), ids(e.xmlChecks)) : null);
 }
 
 // report shows the render report (docs/api.md "Render report"): the time

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
@@ -73,7 +74,14 @@ var PDFARules = []PDFARule{
 // files names the files the PDF should embed: a file missing among them
 // fails 6.8-2, so that no embedded-file rule passes for want of a file.
 func CheckPDFA(file []byte, level string, files ...string) ([]Check, error) {
-	c := &pdfaChecker{file: file, level: level, fails: map[string]string{}}
+	checks, _, err := CheckPDFAFiles(file, level, files...)
+	return checks, err
+}
+
+// CheckPDFAFiles is CheckPDFA that also returns the content of the files
+// named that the PDF embeds, read in the same pass.
+func CheckPDFAFiles(file []byte, level string, files ...string) ([]Check, map[string][]byte, error) {
+	c := &pdfaChecker{file: file, level: level, fails: map[string]string{}, content: map[string][]byte{}}
 	c.header()
 	if encrypted(file) {
 		// An encrypted file cannot be read without its password: nothing
@@ -87,7 +95,7 @@ func CheckPDFA(file []byte, level string, files ...string) ([]Check, error) {
 	} else {
 		ctx, err := api.ReadContext(bytes.NewReader(file), config())
 		if err != nil {
-			return nil, fmt.Errorf("pdf: read for the PDF/A checks: %w", err)
+			return nil, nil, fmt.Errorf("pdf: read for the PDF/A checks: %w", err)
 		}
 		c.ctx = ctx
 		c.trailer()
@@ -104,7 +112,7 @@ func CheckPDFA(file []byte, level string, files ...string) ([]Check, error) {
 		d, failed := c.fails[r.ID]
 		out = append(out, Check{ID: r.ID, Passed: !failed, Detail: d})
 	}
-	return out, nil
+	return out, c.content, nil
 }
 
 type pdfaChecker struct {
@@ -118,6 +126,8 @@ type pdfaChecker struct {
 	af map[int]bool
 	// fileSpecs is every embedded file's specification, by object number.
 	fileSpecs map[int]types.Dict
+	// content is the embedded files asked for, by name.
+	content map[string][]byte
 }
 
 // fail records the first failure of a rule.
@@ -573,6 +583,11 @@ func (c *pdfaChecker) files(want []string) {
 		sub := sd.Subtype()
 		if sub == nil || !mimeRE.MatchString(*sub) {
 			c.fail("6.8-1", "embedded file %s has no MIME type as Subtype", label)
+		}
+		if slices.Contains(want, label) {
+			if err := sd.Decode(); err == nil {
+				c.content[label] = sd.Content
+			}
 		}
 	}
 }

@@ -143,3 +143,18 @@ func TestOfficialExamplesRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestDocsListTheRules: docs/einvoices.md names every rule Prepare checks
+// and every PDF/A rule the report lists, so that the guide stays true.
+func TestDocsListTheRules(t *testing.T) {
+	b, err := os.ReadFile("../docs/einvoices.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, id := range RuleIDs(XRechnung) {
+		if !strings.Contains(doc, "`"+id+"`") {
+			t.Errorf("docs/einvoices.md does not list %s", id)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package pdf
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -201,4 +202,18 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// TestDocsListThePDFARules: docs/einvoices.md lists every rule CheckPDFA
+// checks, with what it checks.
+func TestDocsListThePDFARules(t *testing.T) {
+	b, err := os.ReadFile("../docs/einvoices.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range PDFARules {
+		if !strings.Contains(string(b), "| `"+r.ID+"` | "+r.Text+" |") {
+			t.Errorf("docs/einvoices.md does not list %s (%s)", r.ID, r.Text)
+		}
+	}
 }

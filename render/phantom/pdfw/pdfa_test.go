@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -189,5 +190,41 @@ func TestAttachments(t *testing.T) {
 	}
 	if err := Write(&bytes.Buffer{}, doc, Options{PDFA: PDFA3B, Attachments: []Attachment{{Name: "a.xml", Relationship: "Other"}}}); !errors.Is(err, ErrAttachment) {
 		t.Errorf("an unknown AFRelationship: %v", err)
+	}
+}
+
+// TestPDFANoNotdef: a character no font has is shaped to glyph 0, the
+// .notdef box; a PDF/A file leaves it out (6.2.11.8-1), keeping the text
+// after it in its place, and a plain file shows the box as Chromium does.
+func TestPDFANoNotdef(t *testing.T) {
+	sans := loadFace(t, liberationSans, 0)
+	op := sans.textOp(16, 20, 80, "A\u4e00B")
+	if op.Glyphs[1].ID != 0 {
+		t.Fatalf("Liberation Sans has a glyph (%d) for U+4E00; the test needs one it lacks", op.Glyphs[1].ID)
+	}
+	doc := &draw.Document{Pages: []*draw.Page{{Width: 400, Height: 200, Ops: []draw.Op{op}}}}
+	// notdefs counts the two-byte codes 0 shown: in this file CID 0 is
+	// .notdef, and the strings hold the codes as raw bytes.
+	notdefs := func(opt Options) (zero, shown int) {
+		_, pdf := writePDF(t, doc, opt)
+		var strs [][]string
+		for _, bt := range regexp.MustCompile(`(?s)\nBT\n(.*?)\nET\n`).FindAllStringSubmatch(inflateStreams(t, pdf), -1) {
+			strs = append(strs, regexp.MustCompile(`(?s)\(([^)]*)\)`).FindAllStringSubmatch(bt[1], -1)...)
+		}
+		for _, m := range strs {
+			for i := 0; i+1 < len(m[1]); i += 2 {
+				shown++
+				if m[1][i] == 0 && m[1][i+1] == 0 {
+					zero++
+				}
+			}
+		}
+		return zero, shown
+	}
+	if zero, shown := notdefs(Options{NoObjectStreams: true}); zero != 1 || shown != 3 {
+		t.Errorf("the plain file shows %d glyphs, %d of them .notdef; want 3 and 1", shown, zero)
+	}
+	if zero, shown := notdefs(Options{PDFA: PDFA3B, NoObjectStreams: true}); zero != 0 || shown != 2 {
+		t.Errorf("the PDF/A file shows %d glyphs, %d of them .notdef; want 2 and none", shown, zero)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/platen/platen/actors"
 	"github.com/platen/platen/internal/fault"
@@ -221,8 +222,27 @@ func (a *App) CheckPDFA(v render.Version) error {
 	if errors.Is(err, render.ErrRender) {
 		return fault.Invalid("html", "%s", strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "))
 	}
+	if err != nil {
+		return nil
+	}
+	// What PDF/A forbids shows only when the file is written (a CMYK
+	// image): the sample is printed once, as a preview is.
+	ctx, cancel := context.WithTimeout(context.Background(), pdfaSampleTimeout)
+	defer cancel()
+	_, err = a.deps.Renderer.Render(ctx, render.Request{Version: checked, Data: checked.Sample, Preview: true, Now: a.deps.Clock.Now()})
+	if errors.Is(err, render.ErrNotPDFA) {
+		msg := strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "+render.ErrNotPDFA.Error()+": ")
+		field := "assets"
+		if names := render.CMYKAssets(checked.Assets); len(names) > 0 {
+			field += "." + names[0]
+		}
+		return fault.Invalid(field, "the template asks for PDF/A-%s, and %s", checked.Manifest.PDFA, msg)
+	}
 	return nil
 }
+
+// pdfaSampleTimeout bounds the print of a PDF/A version's sample at save.
+const pdfaSampleTimeout = 20 * time.Second
 
 // EngineChoice says which engine a version's sample data gets, and why
 // (docs/design.md "Engines"): what saving or reading a version reports, so

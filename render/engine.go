@@ -108,3 +108,8 @@ type Judge interface {
 
 // ErrRender is a document the engine could not print.
 var ErrRender = errors.New("render failed")
+
+// ErrNotPDFA is a document asked for as PDF/A that uses what PDF/A forbids
+// and phantom cannot make conform (a CMYK image under the sRGB output
+// intent); it comes wrapped in ErrRender, with what it is.
+var ErrNotPDFA = errors.New("cannot be made PDF/A")

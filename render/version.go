@@ -174,3 +174,48 @@ func DecodeDataURI(uri string) (mediaType string, data []byte, err error) {
 	}
 	return strings.ToLower(mediaType), data, nil
 }
+
+// CMYKAssets names the assets that are CMYK JPEGs, which a PDF/A file
+// cannot hold under its sRGB output intent, so that a refusal can point at
+// them.
+func CMYKAssets(assets map[string]string) []string {
+	var out []string
+	for name, uri := range assets {
+		mediaType, data, err := DecodeDataURI(uri)
+		if err == nil && mediaType == "image/jpeg" && jpegComponents(data) == 4 {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// jpegComponents reads the number of colour components from a JPEG's
+// frame header, or 0.
+func jpegComponents(b []byte) int {
+	if len(b) < 4 || b[0] != 0xFF || b[1] != 0xD8 {
+		return 0
+	}
+	for i := 2; i+4 <= len(b); {
+		if b[i] != 0xFF {
+			return 0
+		}
+		m := b[i+1]
+		if m == 0xFF { // fill byte
+			i++
+			continue
+		}
+		n := int(b[i+2])<<8 | int(b[i+3])
+		switch {
+		case m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC:
+			if i+9 < len(b) {
+				return int(b[i+9])
+			}
+			return 0
+		case m == 0xDA || m == 0xD9:
+			return 0
+		}
+		i += 2 + n
+	}
+	return 0
+}

@@ -1,6 +1,7 @@
 package transport_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -106,5 +107,26 @@ func TestPDFAPerRequest(t *testing.T) {
 		if r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, bad); r.Status != 400 || r.Field() != "pdfa" {
 			t.Errorf("%v: %s", bad, r)
 		}
+	}
+}
+
+// TestPDFARefusesCMYKAtSave: a PDF/A version whose sample prints a CMYK
+// JPEG is refused at save, at the asset, saying why; the same version
+// without pdfa is saved.
+func TestPDFARefusesCMYKAtSave(t *testing.T) {
+	n := testnode.Start(t, nil)
+	// A JPEG's markers with a four-component frame: what phantom reads to
+	// place a JPEG as it is.
+	jpeg := []byte{0xFF, 0xD8, 0xFF, 0xC0, 0, 20, 8, 0, 10, 0, 10, 4, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 4, 0x11, 0, 0xFF, 0xDA, 0, 2, 0, 0, 0xFF, 0xD9}
+	body := map[string]any{"name": "Logo", "slug": "logo", "html": `<!DOCTYPE html><p>Logo</p><img src="{{asset "logo.jpg"}}" width="40" height="40" alt="">`,
+		"assets":   map[string]string{"logo.jpg": "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(jpeg)},
+		"manifest": map[string]any{"pdfa": "3b"}, "sampleData": map[string]any{}, "activate": true}
+	r := testnode.Do(t, "POST", n.URL+"/v1/templates", n.Key, body)
+	if r.Status != 400 || r.Field() != "assets.logo.jpg" || !strings.Contains(r.Problem().Message, "CMYK") || !strings.Contains(r.Problem().Message, "PDF/A-3b") {
+		t.Errorf("a CMYK JPEG in a PDF/A template: %s", r)
+	}
+	body["manifest"] = map[string]any{}
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates", n.Key, body); r.Status != 201 {
+		t.Errorf("the same template without pdfa: %s", r)
 	}
 }

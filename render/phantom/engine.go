@@ -149,6 +149,9 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 		wopt.Attachments = append(wopt.Attachments, pdfw.Attachment{Name: a.Name, Description: a.Description, MIME: a.MIME, Relationship: a.Relationship, Data: a.Data})
 	}
 	if err := pdfw.Write(&out, doc, wopt); err != nil {
+		if errors.Is(err, pdfw.ErrPDFACMYK) {
+			return nil, 0, fmt.Errorf("%w: %w: %v", render.ErrRender, render.ErrNotPDFA, err)
+		}
 		return nil, 0, fmt.Errorf("%w: write the PDF: %v", render.ErrRender, err)
 	}
 	return out.Bytes(), len(doc.Pages), nil

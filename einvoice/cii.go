@@ -1,6 +1,7 @@
 package einvoice
 
 import (
+	"encoding/xml"
 	"strings"
 )
 
@@ -506,7 +507,7 @@ func (w *xw) attrs(kv []string) {
 		if kv[i+1] == "" {
 			continue
 		}
-		w.b.WriteString(" " + kv[i] + `="` + escape(kv[i+1], true) + `"`)
+		w.b.WriteString(" " + kv[i] + `="` + escape(kv[i+1]) + `"`)
 	}
 }
 
@@ -542,26 +543,13 @@ func (w *xw) leaf(name, text string, attrs ...string) {
 	w.indent()
 	w.b.WriteString("<" + name)
 	w.attrs(attrs)
-	w.b.WriteString(">" + escape(text, false) + "</" + name + ">\n")
+	w.b.WriteString(">" + escape(text) + "</" + name + ">\n")
 }
 
-// escape escapes text for XML, dropping the controls XML 1.0 cannot hold.
-func escape(s string, attr bool) string {
+// escape escapes text for XML content and attributes (encoding/xml's
+// escaping: a character XML 1.0 cannot hold becomes U+FFFD).
+func escape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '"' && attr:
-			b.WriteString("&quot;")
-		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0xfffe, r == 0xffff:
-		default:
-			b.WriteRune(r)
-		}
-	}
+	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder does not fail
 	return b.String()
 }

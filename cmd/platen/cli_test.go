@@ -385,6 +385,7 @@ func regexpFind(re, s string) string {
 // real delivery as verified, and deletes the endpoint when stopped.
 func TestWebhooksListenReceivesAVerifiedDelivery(t *testing.T) {
 	cliEnv(t)
+	t.Chdir(t.TempDir()) // generate writes the PDF here
 	n := cliNode(t, func(cfg *node.Config) {
 		if err := devMode(cfg, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
@@ -514,6 +515,7 @@ func TestKeysCreateListRevoke(t *testing.T) {
 // makes no document; a quote is refused as the request would be.
 func TestGenerateDryRunQuotesWhatTheDocumentCosts(t *testing.T) {
 	cliEnv(t)
+	t.Chdir(t.TempDir()) // generate writes the PDF here
 	n := cliNode(t, nil)
 	op := func(args ...string) {
 		t.Helper()
@@ -555,6 +557,11 @@ func TestGenerateDryRunQuotesWhatTheDocumentCosts(t *testing.T) {
 	}
 
 	out = mustCLI(t, "generate", "statement", "--sample")
+	// Without -o the PDF is written under the file name the record gives.
+	file := regexpFind(`File:\s+(\S+\.pdf)`, out)
+	if pdf, err := os.ReadFile(file); err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-")) || !strings.Contains(out, "Wrote "+file) {
+		t.Fatalf("generate without -o did not write %q (%v):\n%s", file, err, out)
+	}
 	want := fmt.Sprintf("Charge:        1 page from the allowance, %s from the wallet (%s)", plural(int64(q.PageCount-1), "page"), micros(q.WalletMicros))
 	if !strings.Contains(out, want) || !strings.Contains(out, "Pages:         "+strconv.Itoa(q.PageCount)) {
 		t.Fatalf("the document's charge is not the quote's (%q):\n%s", want, out)

@@ -142,8 +142,10 @@ func TestServeDevSavesTheFirstKeyAsAProfile(t *testing.T) {
 func TestServeDevAndWebhooksListenAsProcesses(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "platen", "config.json")
 	startDevServe(t, filepath.Join(t.TempDir(), "data"), config)
+	work := t.TempDir() // generate writes its PDF here
 	platen := func(args ...string) *exec.Cmd {
 		cmd := command(context.Background(), args...)
+		cmd.Dir = work
 		cmd.Env = append(cmd.Env, "PLATEN_CONFIG="+config)
 		return cmd
 	}

@@ -21,8 +21,10 @@ const generateUsage = `Usage: platen generate TEMPLATE [--data FILE|-] [--sample
 Generates a document from the template TEMPLATE (slug or id) with the JSON
 object in FILE (- for standard input), or with --sample the version's own
 sample data (default: no data, the template's schema permitting), prints it
-(id, status, pages, charge, engine) and with -o writes its PDF. It waits until the document is completed or failed unless
---wait=false. A failed document exits 1 with its error code.
+(id, status, pages, charge, engine) and writes its PDF: to the file -o names
+(- for standard output), else to its file name in this folder. It waits until
+the document is completed or failed unless --wait=false (which writes no
+file). A failed document exits 1 with its error code.
 
 --dry-run renders the document without storing or billing it and prints the
 quote: its pages, how many the allowance would take, the wallet amount, and
@@ -147,6 +149,11 @@ func generate(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if doc.Status == client.StatusFailed {
 		return fmt.Errorf("the document %s failed: %s: %s", doc.ID, doc.ErrorCode, doc.Message)
+	}
+	if *output == "" && doc.Status == client.StatusCompleted && !g.json {
+		// The record's file name, printed above as File, is written here:
+		// a person who sees a file named expects to find it.
+		*output = downloadName(doc.Filename, doc.ID)
 	}
 	if *output != "" {
 		return downloadTo(ctx, c, doc.ID, *output, out, g.json)

@@ -159,6 +159,13 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 		return actors.CreateDocument{}, nil, req, fault.Invalid("templateId", "is required: a template's id or slug")
 	}
 	t, err := a.Template(orgID, req.TemplateID)
+	if errors.Is(err, fault.ErrNotFound) {
+		msg := fmt.Sprintf("no template %q in this organisation", req.TemplateID)
+		if near := a.closestSlug(orgID, req.TemplateID); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		return actors.CreateDocument{}, nil, req, &fault.FieldError{Kind: fault.ErrNotFound, Field: "templateId", Msg: msg}
+	}
 	if err != nil {
 		return actors.CreateDocument{}, nil, req, err
 	}
@@ -412,4 +419,55 @@ func (a *App) checkPDFARequest(version *render.Checked, data map[string]any, lev
 		return fault.Invalid("pdfa", "%s", strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "))
 	}
 	return nil
+}
+
+// closestSlug is the organisation's template slug nearest to ref, for a
+// "did you mean": within a third of its length in edits (at least one),
+// among the first maxSuggestTemplates templates; "" when none is near.
+func (a *App) closestSlug(orgID, ref string) string {
+	ts, err := a.deps.Store.OrgTemplates(orgID, "", maxSuggestTemplates)
+	if err != nil {
+		return ""
+	}
+	best, bestD := "", max(1, len(ref)/3)+1
+	for _, t := range ts {
+		if d := editDistance(strings.ToLower(ref), t.Slug, bestD); d < bestD {
+			best, bestD = t.Slug, d
+		}
+	}
+	return best
+}
+
+// maxSuggestTemplates bounds the templates a "did you mean" reads.
+const maxSuggestTemplates = 500
+
+// editDistance is the Levenshtein distance of a and b, or limit when it is
+// at least limit (the rows stop early then).
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d >= limit || -d >= limit {
+		return limit
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		low := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			low = min(low, cur[j])
+		}
+		if low >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(rb)], limit)
 }

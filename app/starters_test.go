@@ -41,3 +41,18 @@ func TestOnWhiteIsOverWhite(t *testing.T) {
 		t.Fatal("onWhite changed a pixel outside the picture")
 	}
 }
+
+func TestEditDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"invoce", "invoice", 9, 1}, {"invoice", "invoice", 9, 0}, {"recipt", "receipt", 9, 1},
+		{"letter", "invoice", 9, 7}, {"letter", "invoice", 3, 3}, {"", "abc", 9, 3}, {"kitten", "sitting", 9, 3},
+	} {
+		if got := editDistance(c.a, c.b, c.limit); got != c.want {
+			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", c.a, c.b, c.limit, got, c.want)
+		}
+	}
+}

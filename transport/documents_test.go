@@ -220,7 +220,7 @@ func TestRefusalsBeforeRendering(t *testing.T) {
 		field  string
 	}{
 		{map[string]any{}, 400, "templateId"},
-		{map[string]any{"templateId": "nope"}, 404, ""},
+		{map[string]any{"templateId": "nope"}, 404, "templateId"},
 		{map[string]any{"templateId": "invoice", "data": map[string]any{"number": "X"}}, 422, "items"},
 		{map[string]any{"templateId": "invoice", "data": map[string]any{"number": "X", "items": []any{map[string]any{"description": "d", "price": "1"}}}}, 422, "items[0].price"},
 		{map[string]any{"templateId": "invoice", "data": invoiceData(1), "engine": "webkit"}, 400, "engine"},
@@ -237,6 +237,14 @@ func TestRefusalsBeforeRendering(t *testing.T) {
 	}
 	if list := listDocuments(t, n, n.Key, "").Items; len(list) != 0 {
 		t.Fatalf("refused requests made %d documents", len(list))
+	}
+	// A slug one typo away is suggested; one far from any is not.
+	r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "invoce"})
+	if r.Status != 404 || r.Field() != "templateId" || !strings.Contains(r.Problem().Message, `did you mean "invoice"?`) {
+		t.Errorf("a typo in templateId: %s", r)
+	}
+	if r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "nope"}); strings.Contains(r.Problem().Message, "did you mean") {
+		t.Errorf("a suggestion for a slug far from any: %s", r)
 	}
 }
 

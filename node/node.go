@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -838,16 +839,29 @@ func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
 // logWriter turns the lines a library writes into warnings in the node's log.
 type logWriter struct{ log *slog.Logger }
 
+// hclogTag is the level tag hclog starts a line with.
+var hclogTag = regexp.MustCompile(`^\[[A-Z]+\]\s*`)
+
+// firstElection reports whether a raft line is the election a node starts
+// when it has never had a leader: how every node, a single one too, finds
+// its first leader, which raft logs as a warning. An election after a
+// leader was lost names that leader and stays a warning.
+func firstElection(line string) bool {
+	return strings.Contains(line, "heartbeat timeout reached, starting election") && strings.HasSuffix(strings.TrimSpace(line), "last-leader-id=")
+}
+
 func (w logWriter) Write(p []byte) (int, error) {
 	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		// The record has its level: hclog's own tag ("[WARN]  ") goes.
+		msg := hclogTag.ReplaceAllString(line, "")
 		switch {
 		case line == "":
 		case strings.Contains(line, "[DEBUG]"):
-			w.log.Debug(line)
-		case strings.Contains(line, "[INFO]"):
-			w.log.Info(line)
+			w.log.Debug(msg)
+		case strings.Contains(line, "[INFO]"), firstElection(line):
+			w.log.Info(msg)
 		default:
-			w.log.Warn(line)
+			w.log.Warn(msg)
 		}
 	}
 	return len(p), nil

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net"
 	"regexp"
 
 	"github.com/platen/platen/node"
@@ -36,6 +37,41 @@ func devMode(cfg *node.Config, w io.Writer) error {
 // firstKeyLine is the line of a first start's output that holds the key
 // (node.firstStart), as internal/testnode reads it too.
 var firstKeyLine = regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`)
+
+// cliReady leaves the command line ready for the node at url: on a first
+// start, when save is set, it saves the key the node printed
+// (saveFirstKey); when no profile names url and none was saved, it says how
+// to save one (the key was printed once, at the first start).
+func cliReady(printed, url string, save bool, w io.Writer) error {
+	if save && firstKeyLine.MatchString(printed) {
+		return saveFirstKey(printed, url, w)
+	}
+	pf, _, err := loadProfiles()
+	if err != nil {
+		return err
+	}
+	for _, p := range pf.Profiles {
+		if p.URL == url {
+			return nil
+		}
+	}
+	if firstKeyLine.MatchString(printed) {
+		fmt.Fprintf(w, "To use the command line with this node, save the key above:\n  platen login --url %s --profile local --default\n\n", url)
+		return nil
+	}
+	fmt.Fprintf(w, "\nThe command line has no profile for this node. Its API key was printed once, at the data folder's\nfirst start; save it with:\n  platen login --url %s --profile local --default\n(an owner can make a new key in the dashboard, or an operator with platen admin keys create).\n\n", url)
+	return nil
+}
+
+// loopbackAddr reports whether a host:port listens on a loopback address.
+func loopbackAddr(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback() || host == "localhost"
+}
 
 // saveFirstKey saves the first key a node printed on its first start, if
 // it printed one, as the profile "local" for url, the default profile when

@@ -65,7 +65,8 @@ func serve(args []string) error {
 	pdfMemory := fs.Int64("pdf-memory-mb", pdf.MemoryLimitBytes>>20, "most MiB of memory one PDFium instance may take")
 	fs.DurationVar(&pdf.Timeout, "pdf-timeout", pdf.Timeout, "longest an uploaded PDF's analysis, a fill or a page image may take")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
-	dev := fs.Bool("dev", false, "DEVELOPMENT: let webhooks reach loopback and trust the CLI's development CA (for 'platen webhooks listen'), and save the first key as the CLI profile \"local\"")
+	dev := fs.Bool("dev", false, "DEVELOPMENT: let webhooks reach loopback and trust the CLI's development CA (for 'platen webhooks listen'), and save the first key as the CLI profile \"local\" (--save-profile)")
+	saveKey := fs.Bool("save-profile", false, "save the first key of an empty data folder as the CLI profile \"local\" of this user (make run does)")
 	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 		fs.SetOutput(os.Stderr)
 		fmt.Fprint(os.Stderr, "Usage: platen serve [flags]\n\nEvery flag has a PLATEN_ environment twin: --data-dir is PLATEN_DATA_DIR.\n\n")
@@ -97,25 +98,27 @@ func serve(args []string) error {
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	slog.SetDefault(log)
 
-	var out io.Writer = os.Stdout
 	var printed bytes.Buffer
+	out := io.MultiWriter(os.Stdout, &printed)
 	if *dev {
 		if err := devMode(&cfg, os.Stderr); err != nil {
 			return err
 		}
-		out = io.MultiWriter(os.Stdout, &printed)
 	}
 	n, err := node.Start(cfg, log, out)
 	if err != nil {
 		return err
 	}
-	if *dev {
-		url := cfg.BaseURL
-		if url == "" {
-			url = "http://" + n.HTTPAddr()
-		}
-		if err := saveFirstKey(printed.String(), url, os.Stdout); err != nil {
-			fmt.Fprintf(os.Stderr, "platen serve --dev: the first key was not saved as a profile: %v\n", err)
+	url := cfg.BaseURL
+	if url == "" {
+		url = "http://" + n.HTTPAddr()
+	}
+	// A node on this machine leaves the command line ready: its first key
+	// saved as the profile "local" when asked, or a line saying how to log
+	// in when no profile names this node.
+	if *dev || *saveKey || loopbackAddr(n.HTTPAddr()) {
+		if err := cliReady(printed.String(), url, *dev || *saveKey, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "platen serve: the first key was not saved as a CLI profile: %v\n", err)
 		}
 	}
 	// Last: whoever waits for this line finds the profile saved.

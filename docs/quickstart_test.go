@@ -90,8 +90,8 @@ func TestQuickstart(t *testing.T) {
 		"PATH=" + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"PLATEN_HTTP=" + addr, "PLATEN_RAFT=127.0.0.1:0", "PLATEN_LOG_LEVEL=warn",
-		"GIT_AUTHOR_NAME=Quick Start", "GIT_AUTHOR_EMAIL=qs@example.com",
-		"GIT_COMMITTER_NAME=Quick Start", "GIT_COMMITTER_EMAIL=qs@example.com",
+		// A fresh home: git has no identity, as on a new machine.
+		"GIT_CONFIG_NOSYSTEM=1",
 	}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")

@@ -31,9 +31,18 @@ type devServe struct {
 // config, and waits until it is ready.
 func startDevServe(t *testing.T, dataDir, config string) *devServe {
 	t.Helper()
+	return startServe(t, dataDir, config, "--dev")
+}
+
+// startServe runs `platen serve` with flags on dataDir with the profile
+// file config, and waits until it is ready.
+func startServe(t *testing.T, dataDir, config string, flags ...string) *devServe {
+	t.Helper()
 	addr := testnode.FreeAddr(t)
-	cmd := command(context.Background(), "serve", "--dev", "--data-dir", dataDir, "--http", addr, "--raft", "127.0.0.1:0",
-		"--operator-token", "dev-test-operator-token-0123", "--log-level", "warn")
+	args := append([]string{"serve"}, flags...)
+	args = append(args, "--data-dir", dataDir, "--http", addr, "--raft", "127.0.0.1:0",
+		"--operator-token", "dev-test-operator-token-0123", "--log-level", "info")
+	cmd := command(context.Background(), args...)
 	cmd.Env = append(cmd.Env, "PLATEN_CONFIG="+config)
 	d := &devServe{url: "http://" + addr, config: config, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}}
 	cmd.Stdout, cmd.Stderr = d.stdout, d.stderr
@@ -220,5 +229,44 @@ func TestServeDevAndWebhooksListenAsProcesses(t *testing.T) {
 	case <-wexited:
 	case <-time.After(10 * time.Second):
 		t.Fatal("watch did not stop 10 s after Ctrl-C")
+	}
+}
+
+// TestServeSaveProfileAndLoginHint: make run's `serve --save-profile` on an
+// empty folder saves its first key as the default profile "local", and
+// logs no warning on a healthy single node; a later start for a user with
+// no profile for this node says how to log in; a node that is not asked to
+// save says how to on its first start.
+func TestServeSaveProfileAndLoginHint(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "platen", "config.json")
+	data := filepath.Join(t.TempDir(), "data")
+	d := startServe(t, data, config, "--save-profile")
+	if !strings.Contains(d.stdout.String(), `profile "local" (the default profile)`) {
+		t.Fatalf("--save-profile did not save the key:\n%s", d.stdout.String())
+	}
+	if strings.Contains(d.stderr.String(), `"level":"WARN"`) || strings.Contains(d.stderr.String(), "[WARN]") {
+		t.Errorf("a healthy single node logged a warning:\n%s", d.stderr.String())
+	}
+	raw, err := os.ReadFile(config)
+	if err != nil || !strings.Contains(string(raw), d.url) {
+		t.Fatalf("profile file: %v %s", err, raw)
+	}
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "platen", "config.json")
+	d = startServe(t, data, other)
+	if out := d.stdout.String(); !strings.Contains(out, "The command line has no profile for this node") || !strings.Contains(out, "platen login --url "+d.url) {
+		t.Errorf("a later start for a user with no profile:\n%s", out)
+	}
+	if err := d.stop(); err != nil {
+		t.Fatal(err)
+	}
+	fresh := startServe(t, filepath.Join(t.TempDir(), "data"), other)
+	if out := fresh.stdout.String(); !strings.Contains(out, "save the key above") || strings.Contains(out, `profile "local"`) {
+		t.Errorf("a first start not asked to save:\n%s", out)
+	}
+	if _, err := os.Stat(other); err == nil {
+		t.Error("a node not asked to save wrote the profile file")
 	}
 }

@@ -175,8 +175,9 @@ func (s *Server) pingWebhook(r *request) error {
 	body := map[string]any{"status": a.Status, "durationMs": a.Duration.Milliseconds(), "body": string(a.Body)}
 	msg := fmt.Sprintf("the endpoint answered HTTP %d", a.Status)
 	if a.Err != nil {
-		body["error"] = a.Err.Error()
-		msg = "the endpoint did not answer: " + a.Err.Error()
+		why := webhooks.Explain(a.Err)
+		body["error"] = why
+		msg = "the endpoint did not answer: " + why
 	}
 	return r.ok(http.StatusOK, body, msg)
 }

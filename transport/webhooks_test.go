@@ -292,6 +292,15 @@ func TestPingAndRegistrationChecks(t *testing.T) {
 	if got.header.Get("x-service-event") != "ping" || verify.Verify(secret, got.header.Get("x-service-signature"), got.body, time.Now()) != nil {
 		t.Fatal("ping is not a signed ping delivery")
 	}
+	// An endpoint nothing answers at: the reason in words, no Go error.
+	closed, _ := register(t, n, "https://"+testnode.FreeAddr(t)+"/hook")
+	r = testnode.Do(t, "POST", n.URL+"/v1/webhooks/"+closed+"/ping", n.Key, nil)
+	if r.Status != 200 || !strings.Contains(r.Message(), "the connection was refused") || strings.Contains(string(r.Body), "dial tcp") || strings.Contains(string(r.Body), "Post ") {
+		t.Errorf("ping of an endpoint nothing listens at: %s", r)
+	}
+	if r := testnode.Do(t, "DELETE", n.URL+"/v1/webhooks/"+closed, n.Key, nil); r.Status/100 != 2 {
+		t.Fatalf("delete: %s", r)
+	}
 	cases := []struct {
 		body  map[string]any
 		field string

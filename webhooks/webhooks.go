@@ -126,7 +126,7 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 // Describe is a short human reason for an attempt's failure.
 func Describe(status int, err error) string {
 	if status == 0 {
-		return fmt.Sprintf("no answer: %v", err)
+		return "no answer: " + Explain(err)
 	}
 	return fmt.Sprintf("HTTP %d", status)
 }

@@ -111,10 +111,12 @@ async function render() {
   const path = location.pathname;
   const m = match(path);
   const app = document.getElementById('app');
-  if (m && !m.opts.public && !session.me) await loadMe();
+  if ((!m || !m.opts.public) && !session.me) await loadMe();
   if (m && !m.opts.public && !session.me) { go('/signin?next=' + encodeURIComponent(path + location.search)); return; }
   let main;
-  if (!m || m.opts.public) {
+  // A page that does not exist is shown inside the signed-in frame when
+  // there is a session, so the person does not look signed out.
+  if (m ? m.opts.public : !session.me) {
     shownFor = null;
     main = h('main', { id: 'main', tabindex: '-1', class: 'public' });
     fill(app, h('header', { class: 'top' }, h('span', { class: 'brand' }, 'Platen')), main);

@@ -229,3 +229,10 @@ test('an e-invoice shows its conformance report and hands out its XML', async ()
   assert.match(xml, /<rsm:CrossIndustryInvoice/, 'the download is not the invoice XML');
   assert.match(xml, /<ram:GrandTotalAmount>1531\.73<\/ram:GrandTotalAmount>/);
 });
+
+test('a page that does not exist is shown inside the signed-in frame', async () => {
+  await visit(page, '/no-such-page', 'not-found-signed-in');
+  await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Documents' }).waitFor();
+  await page.getByText('Sign out').waitFor();
+});

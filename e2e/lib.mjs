@@ -65,7 +65,7 @@ export async function launch() {
 
 // newPage opens a page in a new context (its own cookies and storage) with
 // the given viewport; closing the page's context closes both.
-export async function newPage(browser, { width = 1366, height = 800 } = {}) {
+export async function newPage(browser, { width = 1280, height = 800 } = {}) {
   // bypassCSP lets checkA11y inject axe-core into the console's pages,
   // whose Content-Security-Policy allows only their own scripts.
   const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
@@ -94,28 +94,64 @@ export async function checkA11y(page, label) {
   return results.violations;
 }
 
-// The widths every page is looked at: a laptop and a phone.
+// The widths every page is looked at: a small laptop, a large one, and a
+// phone.
 export const widths = {
-  laptop: { width: 1366, height: 800 },
+  laptop: { width: 1280, height: 800 },
+  wide: { width: 1440, height: 900 },
   phone: { width: 390, height: 844 },
 };
 
+// overflowing lists the elements wider than their container or the
+// viewport: an element whose box passes its parent's right edge, or the
+// viewport's, when no ancestor between them scrolls or clips. Hidden and
+// visually hidden elements (1 px and less) do not count.
+async function overflowing(page) {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth;
+    const clips = (el) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX !== 'visible' || s.contain.includes('paint')) return true;
+      }
+      return false;
+    };
+    const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : '');
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1 || getComputedStyle(el).visibility === 'hidden') continue;
+      if (clips(el)) continue;
+      const p = el.parentElement;
+      const pr = p.getBoundingClientRect();
+      if (r.right > vw + 1) out.push(`${name(el)} ends at ${Math.round(r.right)} px, past the viewport (${vw} px)`);
+      else if (p !== document.body && pr.width > 1 && r.right > pr.right + 1 && getComputedStyle(p).display !== 'inline') out.push(`${name(el)} ends at ${Math.round(r.right)} px, past its container ${name(p)} (${Math.round(pr.right)} px)`);
+      if (out.length >= 5) break;
+    }
+    return out;
+  });
+}
+
 const taken = new Set();
 
-// screenshots saves full-page PNGs of the page at laptop and phone widths as
-// <shots>/<name>-laptop.png and <name>-phone.png, then gives the page its
-// viewport back. It returns the two paths.
+// screenshots saves full-page PNGs of the page at each of widths as
+// <shots>/<name>-<kind>.png, then gives the page its viewport back, and
+// throws when an element overflows its container or the viewport at any
+// of them. It returns the paths.
 export async function screenshots(page, name) {
   mkdirSync(env.shots, { recursive: true });
   const before = page.viewportSize();
   const paths = [];
+  const problems = [];
   for (const [kind, size] of Object.entries(widths)) {
     await page.setViewportSize(size);
     const file = path.join(env.shots, `${name}-${kind}.png`);
     await page.screenshot({ path: file, fullPage: true });
     paths.push(file);
+    for (const o of await overflowing(page)) problems.push(`${kind} (${size.width} px): ${o}`);
   }
   if (before) await page.setViewportSize(before);
+  if (problems.length) throw new Error(`${name}: elements overflow:\n  ${problems.join('\n  ')}`);
   taken.add(name);
   return paths;
 }

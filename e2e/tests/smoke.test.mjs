@@ -51,7 +51,7 @@ test('the first-owner link, once printed, points at this node', { skip: env.firs
   assert.ok(env.firstLink.startsWith(env.baseURL + '/link#'), env.firstLink);
 });
 
-test('checkA11y passes a labelled form; screenshots at both widths', async () => {
+test('checkA11y passes a labelled form; screenshots at the three widths', async () => {
   const page = await newPage(browser);
   try {
     await page.setContent(`<!doctype html><html lang="en"><head><title>Sign in</title></head><body><main>
@@ -59,9 +59,27 @@ test('checkA11y passes a labelled form; screenshots at both widths', async () =>
       <form><label for="email">Email</label><input id="email" type="email" autocomplete="email">
       <button type="submit">Sign in</button></form></main></body></html>`);
     await checkA11y(page, 'a labelled form');
-    const [laptop, phone] = await screenshots(page, 'smoke-form');
-    for (const f of [laptop, phone]) assert.ok(existsSync(f) && statSync(f).size > 1000, `${f} written`);
-    assert.deepEqual(page.viewportSize(), { width: 1366, height: 800 }, 'screenshots gives the viewport back');
+    const [laptop, wide, phone] = await screenshots(page, 'smoke-form');
+    for (const f of [laptop, wide, phone]) assert.ok(existsSync(f) && statSync(f).size > 1000, `${f} written`);
+    assert.deepEqual(page.viewportSize(), { width: 1280, height: 800 }, 'screenshots gives the viewport back');
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('screenshots throws on an element wider than its container, or than a phone', async () => {
+  const page = await newPage(browser);
+  try {
+    await page.setContent(`<!doctype html><html lang="en"><head><title>Cards</title></head><body><main>
+      <h1>Cards</h1><div class="card" style="width: 300px"><button id="wide" style="white-space: nowrap">Use this starter, a long label</button>
+      <div id="fixed" style="width: 500px">wider than the card</div></div>
+      <div style="overflow-x: auto; width: 200px"><table id="scrolls" style="width: 400px"><tr><td>scrolls in its box</td></tr></table></div>
+      </main></body></html>`);
+    await assert.rejects(screenshots(page, 'smoke-overflow'), (err) => {
+      assert.match(err.message, /div#fixed ends at \d+ px, past its container div\.card/);
+      assert.doesNotMatch(err.message, /#scrolls/, 'a table in a scrolling box is not an overflow');
+      return true;
+    });
   } finally {
     await page.context().close();
   }

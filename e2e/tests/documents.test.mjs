@@ -164,6 +164,8 @@ test('the wallet shows a credit as it lands, and usage by month', async () => {
   assert.equal(cells[1], '6', cells.join(' | '));
   assert.equal(Number(cells[2]), (await api('GET', '/v1/wallet', { key })).json.data.allowance.usedPages, cells.join(' | '));
   assert.equal(cells[3], '0', cells.join(' | '));
+  // The organisation was made this month: no empty months from before it.
+  assert.equal(await page.getByRole('table', { name: /Usage by month/ }).locator('tbody tr').count(), 1, 'months before the first document are listed');
   await visit(page, '/wallet', 'wallet');
   await page.evaluate(() => { window.__noReload = true; });
 

@@ -69,11 +69,16 @@ function ledger(page) {
     t, note, h('p', {}, more));
 }
 
-function months(rows) {
+function months(all) {
   const fmt = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  // The months before the first one with a document are left out: twelve
+  // empty rows from before the organisation existed say nothing.
+  let last = all.length - 1;
+  while (last > 0 && all[last].documents === 0 && all[last].amountMicros === 0) last--;
+  const rows = all.slice(0, last + 1);
   return h('section', { class: 'wallet-part', 'aria-labelledby': 'w-usage' },
     h('h2', { id: 'w-usage' }, 'Usage by month'),
-    h('p', { class: 'muted' }, 'Completed documents by the month they completed in. Failed documents cost nothing.'),
+    h('p', { class: 'muted' }, 'Completed documents by the month they completed in, from the first month with one. Failed documents cost nothing.'),
     table('Usage by month, newest first', [
       ['Month', m => fmt.format(new Date(m.month + '-01T00:00:00Z'))],
       ['Documents', m => String(m.documents)],

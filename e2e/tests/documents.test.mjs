@@ -56,6 +56,8 @@ test('documents made in the console and through REST appear and complete live', 
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   await row('console-1').waitFor();
   await row('console-1').getByText('Completed').waitFor({ timeout: 20000 });
+  // The form's line about the document follows it as the row does.
+  await page.locator('.gen-status', { hasText: 'completed' }).waitFor();
 
   // REST, with a key, while the page is open: the feed brings the row.
   const sample = (await api('GET', '/v1/templates/letter/versions/1', { key })).json.data.sampleData;

@@ -80,6 +80,8 @@ async function draw(main, filter, listQuery, stop, listen) {
   listen((f) => {
     if (!f.event?.startsWith('document.') || !f.data?.id) return;
     const d = f.data;
+    // The generate form's line about its document follows it too.
+    document.querySelectorAll(`.gen-status[data-id="${CSS.escape(d.id)}"]`).forEach((el) => { el.textContent = d.status; });
     const known = rows.get(d.id);
     const fits = (!filter.status || d.status === filter.status) &&
       (!filter.templateId || d.templateSlug === filter.templateId || known?.doc.templateId === filter.templateId) &&
@@ -166,7 +168,8 @@ function generateForm(templates, shown) {
         throw err;
       }
       shown(d);
-      fill(result, h('p', { class: 'notice ok' }, 'Document ', link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id)), ' is ', d.status, '. It appears in the list above as it renders.'));
+      fill(result, h('p', { class: 'notice ok' }, 'Document ', link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id)), ' is ',
+        h('span', { class: 'gen-status', 'data-id': d.id }, d.status), '. It is in the list above, which follows it as it renders.'));
     });
   });
   const details = h('details', { class: 'card generate' },

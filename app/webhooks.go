@@ -109,3 +109,8 @@ func (a *App) checkURL(ctx context.Context, url string) error {
 	}
 	return nil
 }
+
+// WebhooksPrivate reports whether endpoints may be on loopback and private
+// addresses: a development node's (serve --dev), where `platen webhooks
+// listen` receives deliveries on this machine.
+func (a *App) WebhooksPrivate() bool { return a.deps.Guard.AllowPrivate }

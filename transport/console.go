@@ -211,12 +211,15 @@ type orgRef struct {
 // consoleConfig is what the sign-in page needs to know about the node.
 type consoleConfig struct {
 	SignUp bool `json:"signUp"`
+	// WebhooksPrivate says this node lets webhooks reach loopback and
+	// private addresses (a development node, serve --dev).
+	WebhooksPrivate bool `json:"webhooksPrivate"`
 }
 
 func (s *Server) me(p app.Principal) (meView, error) {
 	v := meView{User: userView{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name},
 		Organisation: orgRef{ID: p.Org.ID, Name: p.Org.Name, Plan: p.Org.Plan}, Role: p.Role, Scopes: p.Scopes(),
-		CSRF: p.Session.CSRF, SessionEnds: p.Session.ExpiresAt, Config: consoleConfig{SignUp: s.app.OpenSignUp()}}
+		CSRF: p.Session.CSRF, SessionEnds: p.Session.ExpiresAt, Config: consoleConfig{SignUp: s.app.OpenSignUp(), WebhooksPrivate: s.app.WebhooksPrivate()}}
 	ms, err := s.deps.Store.UserMemberships(p.User.ID)
 	if err != nil {
 		return v, err
@@ -247,7 +250,7 @@ func (s *Server) signedIn(r *request, st app.Started, status int) error {
 }
 
 func (s *Server) consoleConfig(r *request) error {
-	return r.ok(http.StatusOK, consoleConfig{SignUp: s.app.OpenSignUp()}, "")
+	return r.ok(http.StatusOK, consoleConfig{SignUp: s.app.OpenSignUp(), WebhooksPrivate: s.app.WebhooksPrivate()}, "")
 }
 
 func (s *Server) signIn(r *request) error {

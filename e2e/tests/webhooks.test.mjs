@@ -49,6 +49,8 @@ test('an owner adds an endpoint and sees its secret once; the guard refuses a pr
   await visit(page, '/webhooks', 'webhooks-empty', { ready: page.getByText('No endpoints yet') });
   const boxes = page.getByRole('group', { name: 'Events' }).getByRole('checkbox');
   assert.equal(await boxes.count(), 5, 'one box for each event kind the API accepts');
+  // This node lets webhooks reach loopback (as serve --dev does): the hint says so, and names the CLI's receiver.
+  await page.getByText(/loopback and private addresses work too, and `platen webhooks listen` receives/).waitFor();
 
   // Not https: refused by the server, shown at the URL input.
   await page.getByLabel('Name').fill('receiver');

@@ -1,7 +1,7 @@
 // Webhooks (owners): the organisation's endpoints, and registering one. The
 // signing secret is in the answer that created the endpoint only, so it is
 // shown here once, with a copy button, and never again.
-import { h, fill, api, field, formData, submitting, table, fmtDate, badge, secretBox, link, pageHeader } from '../lib.js';
+import { h, fill, api, field, formData, submitting, table, fmtDate, badge, secretBox, link, pageHeader, session } from '../lib.js';
 
 // eventKinds reads the event kinds an endpoint may subscribe to from the
 // API's own description (the EventKind schema of /v1/openapi.json), so the
@@ -42,7 +42,9 @@ export async function render(main) {
     h('p', { class: 'form-error', role: 'alert', tabindex: '-1', hidden: true }),
     field('Name', { name: 'name', required: true, placeholder: 'e.g. orders' }),
     field('URL', { name: 'url', type: 'url', required: true, placeholder: 'https://hooks.example.com/platen' },
-      { hint: 'https only, on a public address. Platen signs every delivery with the endpoint\'s secret.' }),
+      { hint: session.me?.config?.webhooksPrivate
+        ? 'https only. This is a development node: loopback and private addresses work too, and `platen webhooks listen` receives deliveries on this machine. Platen signs every delivery with the endpoint\'s secret.'
+        : 'https only, on a public address. Platen signs every delivery with the endpoint\'s secret. To receive deliveries on your own machine, run a development node (platen serve --dev) and platen webhooks listen.' }),
     h('fieldset', { 'data-field': 'events' }, h('legend', {}, 'Events'),
       h('p', { class: 'hint' }, 'Leave every box empty to receive every event.'),
       kinds.map(k => h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'events', value: k }), h('code', {}, k)))),

@@ -37,6 +37,17 @@ test('upload a PDF, mark two fields, save, preview and generate from it', async 
     await page.locator('.field-error').first().waitFor();
     assert.equal(await fileInput.getAttribute('aria-invalid'), 'true', 'the refusal is shown at the file input');
 
+    // A file over the limit is refused in the browser, at the file input, naming the limit; nothing is sent.
+    let sent = 0;
+    const count = (req) => { if (req.url().endsWith('/v1/templates/pdf')) sent++; };
+    page.on('request', count);
+    await fileInput.setInputFiles({ name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(21 * 1048576, 0x20) });
+    await page.getByRole('button', { name: 'Upload and read its text' }).click();
+    await page.locator('.field-error', { hasText: 'a PDF may be at most 20 MB' }).waitFor();
+    assert.equal(await fileInput.getAttribute('aria-invalid'), 'true', 'the size refusal is shown at the file input');
+    page.off('request', count);
+    assert.equal(sent, 0, 'a file over the limit was sent');
+
     await fileInput.setInputFiles(fixture);
     await page.getByLabel('Name').fill('Invoice from a PDF');
     await page.getByLabel('Slug').fill('pdf-invoice');

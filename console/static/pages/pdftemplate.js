@@ -10,6 +10,10 @@
 // draft.fields[0].key, a data key).
 import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, go, announce, badge, table, fmtDate } from '../lib.js';
 
+// maxUploadBytes is the largest upload the API takes (transport's
+// MaxUploadBytes, 20 MB).
+const maxUploadBytes = 20 << 20;
+
 // render draws the upload page. A template made opens in the editor, at
 // its own address.
 export async function render(main) {
@@ -24,6 +28,13 @@ export async function render(main) {
     h('button', { type: 'submit', class: 'btn primary' }, 'Upload and read its text'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    // Checked here, before 20 MB go over the wire to be refused.
+    const file = form.elements.file.files[0];
+    if (!file) { showError(form, { field: 'file', message: 'Choose a PDF file.' }); return; }
+    if (file.size > maxUploadBytes) {
+      showError(form, { field: 'file', message: `This file is ${(file.size / 1048576).toFixed(1)} MB; a PDF may be at most 20 MB.` });
+      return;
+    }
     submitting(form, async () => {
       const t = await api('POST', '/v1/templates/pdf', new FormData(form));
       announce(`${t.name}: ${t.source?.pieceCount ?? t.pieces?.length ?? 0} text pieces read`);

@@ -131,6 +131,11 @@ test('a failed document says why, here and on the overview', async () => {
 
 test('the overview counts the documents, draws the chart and follows the feed', async () => {
   await visit(page, '/', 'overview');
+  // The first-run checklist: a key, a template and PDFs are there; the webhook is the step left.
+  const steps = page.locator('section.checklist');
+  await steps.getByText('3 of 4 done').waitFor();
+  assert.equal(await steps.locator('li.step:not(.done)').count(), 1);
+  assert.match(await steps.locator('li.step:not(.done)').textContent(), /Add a webhook.*Go to Webhooks/);
   const today = page.locator('svg.chart g.bar').last();
   assert.equal(await page.locator('svg.chart g.bar').count(), 30);
   assert.match(await today.getAttribute('aria-label'), /: 5 completed, 1 failed, 0 in progress$/);

@@ -28,22 +28,42 @@ export async function render(main) {
     const w = wallet ? await api('GET', '/v1/wallet') : null;
     drawCards(money, w, stats);
   }
+  // The first-run checklist, for those who may do its four steps.
+  const onboard = can('keys.read') && can('webhooks.read') && can('templates.read');
+  const checklist = h('section', { class: 'card checklist', 'aria-labelledby': 'first-title' });
+  async function loadChecklist(stats) {
+    if (!onboard) return;
+    const [keys, templates, hooks] = await Promise.all([
+      api('GET', '/console/api/keys'), api('GET', '/v1/templates?limit=1'), api('GET', '/v1/webhooks'),
+    ]);
+    drawChecklist(checklist, {
+      key: (keys.items || keys).some((k) => !k.revokedAt),
+      template: templates.items.length > 0,
+      pdf: stats.total.completed > 0,
+      webhook: (hooks.items || hooks).length > 0,
+    });
+  }
 
   // Events come in bursts (queued, rendering, completed): one read after
   // the burst settles, not one per event.
   let timer = 0, lastStats = null, needStats = false, needWallet = false;
+  let needChecklist = false;
   const stop = onEvent((f) => {
     const doc = f.event?.startsWith('document.'), pay = f.event?.startsWith('wallet.');
-    if (!doc && !pay) return;
+    // Templates, keys and webhooks are steps of the checklist.
+    const step = /^(template|key|webhook)/.test(f.event || '');
+    if (!doc && !pay && !step) return;
     needStats ||= doc;
     needWallet ||= pay || f.event === 'document.completed';
+    needChecklist ||= step || f.event === 'document.completed';
     clearTimeout(timer);
     timer = setTimeout(async () => {
-      const stats = needStats, money = needWallet || needStats;
-      needStats = needWallet = false;
+      const stats = needStats, money = needWallet || needStats, steps = needChecklist;
+      needStats = needWallet = needChecklist = false;
       try {
         if (stats) lastStats = await loadStats();
         if (money) await loadWallet(lastStats);
+        if (steps) await loadChecklist(lastStats);
         liveNote.textContent = 'Figures updated';
       } catch (err) { console.error(err); }
     }, 250);
@@ -51,12 +71,12 @@ export async function render(main) {
   try {
     await whenLive();
     lastStats = await loadStats();
-    await loadWallet(lastStats);
+    await Promise.all([loadWallet(lastStats), loadChecklist(lastStats)]);
   } catch (err) { stop(); throw err; }
 
   fill(main, pageHeader('Overview'),
     h('p', { class: 'lead' }, `${session.me.organisation.name}: what your documents did lately. The figures update by themselves.`),
-    liveNote, money, chart, failures);
+    liveNote, onboard ? checklist : null, money, chart, failures);
   return () => { clearTimeout(timer); stop(); };
 }
 
@@ -143,4 +163,32 @@ function drawFailures(box, items) {
       h('p', {}, link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id)), ' · ', d.templateSlug, ' · ', h('span', { class: 'muted' }, fmtDate(d.createdAt))),
       h('p', {}, h('code', { class: 'error-code' }, d.errorCode || 'FAILED'), ' ', d.message || '')))) : h('p', { class: 'muted' }, 'No failed documents. '),
     items.length ? h('p', {}, link('/documents?status=failed', 'All failed documents')) : null);
+}
+
+// drawChecklist draws the four steps to a first PDF and a webhook, each
+// done or to do with where to do it; once all are done it says so in one
+// line.
+function drawChecklist(box, done) {
+  const steps = [
+    ['key', 'Make an API key', 'Your code and the command line sign in with it.', '/keys', 'API keys'],
+    ['template', 'Copy a starter or write a template', 'A starter generates at once with its sample data.', '/templates', 'Templates'],
+    ['pdf', 'Make a PDF', 'Generate from a template here, with the API, or with platen generate.', '/documents', 'Documents'],
+    ['webhook', 'Add a webhook', 'Hear when each document is ready; platen webhooks listen receives them on your machine.', '/webhooks', 'Webhooks'],
+  ];
+  const count = steps.filter(([k]) => done[k]).length;
+  if (count === steps.length) {
+    fill(box, h('h2', { id: 'first-title', class: 'sr-only' }, 'Getting started'),
+      h('p', { class: 'checklist-done' }, h('span', { class: 'check done', 'aria-hidden': 'true' }), 'You are set up: a key, a template, a PDF and a webhook.'));
+    box.classList.add('compact');
+    return;
+  }
+  box.classList.remove('compact');
+  fill(box,
+    h('h2', { id: 'first-title' }, 'Getting started'),
+    h('p', { class: 'muted' }, `${count} of ${steps.length} done: the steps to a first PDF and a webhook.`),
+    h('ol', { class: 'steps' }, steps.map(([k, title, why, path, place]) => h('li', { class: done[k] ? 'step done' : 'step' },
+      h('span', { class: done[k] ? 'check done' : 'check', 'aria-hidden': 'true' }),
+      h('div', {},
+        h('strong', {}, title), h('span', { class: 'sr-only' }, done[k] ? ' (done)' : ' (to do)'),
+        h('p', { class: 'muted small' }, why, ' ', done[k] ? null : link(path, `Go to ${place}`)))))));
 }

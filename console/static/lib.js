@@ -182,6 +182,23 @@ export function secretBox(title, value, note) {
 const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 export function fmtDate(s) { return s ? dateFmt.format(new Date(s)) : '—'; }
 
+const relFmt = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+// when is a time as people say it ("5 minutes ago", "yesterday", "in 3
+// days"), with the exact date and time on hover and for assistive
+// technology (a <time> with a title); a week and more away, the date.
+export function when(s) {
+  if (!s) return '—';
+  const t = new Date(s), secs = (t.getTime() - Date.now()) / 1000, abs = Math.abs(secs);
+  let text;
+  if (abs < 45) text = secs < 0 ? 'just now' : 'in a moment';
+  else if (abs < 3600) text = relFmt.format(Math.round(secs / 60), 'minute');
+  else if (abs < 86400) text = relFmt.format(Math.round(secs / 3600), 'hour');
+  else if (abs < 7 * 86400) text = relFmt.format(Math.round(secs / 86400), 'day');
+  else text = dateFmt.format(t);
+  return h('time', { datetime: t.toISOString(), title: dateFmt.format(t) }, text);
+}
+
 // fmtMoney formats micro-units (one millionth of the currency unit).
 export function fmtMoney(micros) {
   return (Number(micros || 0) / 1e6).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 });

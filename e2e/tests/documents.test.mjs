@@ -93,6 +93,10 @@ test('a document opens, downloads as a PDF and regenerates', async () => {
   const id = new URL(page.url()).pathname.split('/').pop();
   assert.match(id, /^doc_/);
   await visit(page, '/documents/' + id, 'document');
+  // Times as people say them, the exact time on hover.
+  const created = page.locator('.facts time[datetime]').first();
+  assert.match(await created.textContent(), /just now|minute|hour/);
+  assert.match(await created.getAttribute('title'), /\d{4}/, 'the exact time is on hover');
   // The render report: every stage's time and the PDF's SHA-256.
   await page.getByRole('heading', { name: 'Render report' }).waitFor();
   const rec = (await api('GET', '/v1/documents/' + id, { key })).json.data;

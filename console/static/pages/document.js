@@ -1,7 +1,7 @@
 // One document: its record, why it failed when it did, its render report, a download (a fresh
 // signed link from the API each time), and regenerating it. Its status
 // follows the change feed while the page is open.
-import { h, fill, api, showError, fmtDate, fmtBytes, statusBadge, link, go, pageHeader, can, announce } from '../lib.js';
+import { h, fill, api, showError, fmtDate, when, fmtBytes, statusBadge, link, go, pageHeader, can, announce } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 
 export async function render(main, params) {
@@ -104,8 +104,8 @@ function facts(d) {
       row('Pages', d.status === 'completed' ? String(d.pageCount) : '—'),
       row('Size', d.status === 'completed' ? fmtBytes(d.byteSize) : '—'),
       row('Watermark', d.watermarked ? 'Yes (sandbox)' : 'No'),
-      row('Created', fmtDate(d.createdAt)),
-      row('Completed', d.completedAt ? fmtDate(d.completedAt) : '—', d.durationMs ? h('span', { class: 'muted' }, ` in ${d.durationMs} ms`) : null),
+      row('Created', when(d.createdAt)),
+      row('Completed', d.completedAt ? when(d.completedAt) : '—', d.durationMs ? h('span', { class: 'muted' }, ` in ${d.durationMs} ms`) : null),
       row('Downloads', String(d.downloads)),
       d.fileExpiresAt ? row('File kept until', fmtDate(d.fileExpiresAt)) : null,
       d.regeneratedFrom ? row('Regenerated from', link('/documents/' + encodeURIComponent(d.regeneratedFrom), h('code', {}, d.regeneratedFrom))) : null,

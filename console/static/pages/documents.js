@@ -4,7 +4,7 @@
 // Documents made or changed elsewhere arrive from the change feed and are
 // announced politely; nothing polls. A form generates a document from the
 // console, with the server's refusals shown at the field they name.
-import { h, fill, api, field, submitting, showError, fmtDate, statusBadge, link, go, pageHeader, can } from '../lib.js';
+import { h, fill, api, field, submitting, showError, when, statusBadge, link, go, pageHeader, can } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 
 const statuses = [['', 'Any status'], ['queued', 'Queued'], ['rendering', 'Rendering'], ['completed', 'Completed'], ['failed', 'Failed']];
@@ -47,7 +47,7 @@ async function draw(main, filter, listQuery, stop, listen) {
       h('td', {}, d.templateSlug, h('span', { class: 'muted' }, ' v' + d.templateVersion)),
       h('td', {}, d.correlationId ? h('code', {}, d.correlationId) : h('span', { class: 'muted' }, '—')),
       h('td', { class: 'num' }, d.status === 'completed' ? String(d.pageCount) : '—'),
-      h('td', {}, fmtDate(d.createdAt)));
+      h('td', {}, when(d.createdAt)));
   }
   function put(d, atTop) {
     const old = rows.get(d.id);

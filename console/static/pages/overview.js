@@ -3,7 +3,7 @@
 // day over the last 30 days as a chart with its numbers, and the latest
 // failures with their reasons. The change feed says when to read the
 // figures again; nothing polls.
-import { h, fill, api, fmtDate, fmtMoney, link, pageHeader, can, svg, session } from '../lib.js';
+import { h, fill, api, when, fmtMoney, link, pageHeader, can, svg, session } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 
 const DAYS = 30;
@@ -160,7 +160,7 @@ function drawChart(box, stats) {
 function drawFailures(box, items) {
   fill(box, h('h2', { id: 'fail-title' }, 'Recent failures'),
     items.length ? h('ul', { class: 'failures' }, items.map(d => h('li', {},
-      h('p', {}, link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id)), ' · ', d.templateSlug, ' · ', h('span', { class: 'muted' }, fmtDate(d.createdAt))),
+      h('p', {}, link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id)), ' · ', d.templateSlug, ' · ', h('span', { class: 'muted' }, when(d.createdAt))),
       h('p', {}, h('code', { class: 'error-code' }, d.errorCode || 'FAILED'), ' ', d.message || '')))) : h('p', { class: 'muted' }, 'No failed documents. '),
     items.length ? h('p', {}, link('/documents?status=failed', 'All failed documents')) : null);
 }

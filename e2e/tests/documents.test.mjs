@@ -88,7 +88,10 @@ test('documents made in the console and through REST appear and complete live', 
 
 test('a document opens, downloads as a PDF and regenerates', async () => {
   await page.goto(need('baseURL') + '/documents?correlationId=console-1');
-  await row('console-1').getByRole('link').click();
+  // The row is the document: its file name, and its PDF a click away.
+  const [fromRow] = await Promise.all([page.waitForEvent('download'), row('console-1').getByRole('button', { name: /^Download letter-.*\.pdf$/ }).click()]);
+  assert.equal((await readFile(await fromRow.path())).subarray(0, 4).toString(), '%PDF', 'the row\'s download is not a PDF');
+  await row('console-1').getByRole('link', { name: /^letter-.*\.pdf$/ }).click();
   await page.getByRole('heading', { name: 'Record' }).waitFor();
   const id = new URL(page.url()).pathname.split('/').pop();
   assert.match(id, /^doc_/);
@@ -106,7 +109,7 @@ test('a document opens, downloads as a PDF and regenerates', async () => {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
   const pdf = await readFile(await download.path());
   assert.equal(pdf.subarray(0, 4).toString(), '%PDF', 'the download is not a PDF');
-  assert.equal((await api('GET', '/v1/documents/' + id, { key })).json.data.downloads, 1, 'the download was not recorded');
+  assert.equal((await api('GET', '/v1/documents/' + id, { key })).json.data.downloads, 2, 'the downloads (the row\'s and the page\'s) were not recorded');
 
   await page.evaluate(() => { window.__noReload = true; });
   await page.getByRole('button', { name: 'Regenerate' }).click();

@@ -37,17 +37,32 @@ async function draw(main, filter, listQuery, stop, listen) {
   const empty = h('p', { class: 'muted empty', hidden: page.items.length > 0 }, filtered(filter) ? 'No documents match these filters.' : 'No documents yet: generate one below, or with the API.');
   const tableWrap = h('div', { class: 'table-wrap', hidden: page.items.length === 0 }, h('table', { class: 'docs' },
     h('caption', { class: 'sr-only' }, 'Documents, newest first'),
-    h('thead', {}, h('tr', {}, ['Status', 'Document', 'Template', 'Correlation ID', 'Pages', 'Created'].map(c => h('th', { scope: 'col' }, c)))),
+    h('thead', {}, h('tr', {}, ['Status', 'Document', 'Template', 'Correlation ID', 'Pages', 'Created', 'File'].map(c => h('th', { scope: 'col' }, c)))),
     tbody));
 
   function row(d) {
     return h('tr', { dataset: { id: d.id } },
       h('td', {}, statusBadge(d.status)),
-      h('td', {}, link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id))),
+      h('td', {}, link('/documents/' + encodeURIComponent(d.id), d.filename || d.id), h('span', { class: 'muted block small' }, h('code', {}, d.id))),
       h('td', {}, d.templateSlug, h('span', { class: 'muted' }, ' v' + d.templateVersion)),
       h('td', {}, d.correlationId ? h('code', {}, d.correlationId) : h('span', { class: 'muted' }, '—')),
       h('td', { class: 'num' }, d.status === 'completed' ? String(d.pageCount) : '—'),
-      h('td', {}, when(d.createdAt)));
+      h('td', {}, when(d.createdAt)),
+      h('td', {}, d.status === 'completed' && !d.fileExpired ? download(d) : h('span', { class: 'muted' }, '—')));
+  }
+  // download fetches a fresh signed link (the download is recorded) and
+  // follows it: the PDF comes as an attachment.
+  function download(d) {
+    const b = h('button', { type: 'button', class: 'btn small', 'aria-label': `Download ${d.filename || d.id}`, onclick: async () => {
+      b.disabled = true;
+      try {
+        const { url } = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/download`);
+        const a = h('a', { href: url, download: d.filename, hidden: true });
+        document.body.append(a); a.click(); a.remove();
+      } catch (err) { showError(main, err); }
+      finally { b.disabled = false; }
+    } }, 'PDF');
+    return b;
   }
   function put(d, atTop) {
     const old = rows.get(d.id);

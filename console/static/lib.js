@@ -60,7 +60,18 @@ export async function api(method, path, body, opts = {}) {
   let payload;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) { headers['Content-Type'] = 'application/json'; payload = JSON.stringify(body); }
-  const res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', signal: opts.signal });
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    // The browser's own words ("Failed to fetch", "NetworkError when
+    // attempting to fetch resource") tell a person nothing.
+    throw new ApiError(0, { code: 'NETWORK', message: 'Platen could not be reached: check your connection, then try again.' });
+  }
+  if (res.status === 502 || res.status === 504) {
+    throw new ApiError(res.status, { code: 'UNAVAILABLE', message: 'Platen is not answering just now (the proxy in front of it got no answer); try again in a moment.' });
+  }
   if (res.status === 401 && !opts.anonymous) {
     session.me = null;
     const here = location.pathname + location.search;

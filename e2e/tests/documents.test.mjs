@@ -252,3 +252,17 @@ test('a page that does not exist is shown inside the signed-in frame', async () 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Documents' }).waitFor();
   await page.getByText('Sign out').waitFor();
 });
+
+test('a network failure is said in words, not in the browser\'s', async () => {
+  await page.goto(need('baseURL') + '/documents');
+  await page.locator('table.docs').waitFor();
+  await page.getByText('Generate a document').click();
+  await page.locator('details.generate').getByLabel('Template').selectOption('letter');
+  await page.waitForFunction(() => document.querySelector('textarea[name=data]')?.value.includes('recipient'));
+  await page.context().setOffline(true);
+  try {
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await page.getByText('Platen could not be reached: check your connection, then try again.').waitFor();
+    assert.equal(await page.getByText(/Failed to fetch|NetworkError/).count(), 0, 'the browser\'s own words are shown');
+  } finally { await page.context().setOffline(false); }
+});

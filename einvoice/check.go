@@ -434,13 +434,15 @@ func taxOf(taxable, rate Dec) Dec {
 // the lines (each category's -08 and -09 rules).
 func (c *checker) breakdown() {
 	inv := c.inv
+	for i, v := range inv.VATBreakdown {
+		f := fmt.Sprintf("vatBreakdown[%d]", i)
+		c.twoPlaces(v.TaxableAmount, "BR-DEC-19", "BT-116", f+".taxableAmount")
+		c.twoPlaces(v.TaxAmount, "BR-DEC-20", "BT-117", f+".taxAmount")
+	}
 	if len(inv.Lines) == 0 {
 		// No lines (MINIMUM, BASIC WL): the breakdown is as given.
 		for i, v := range inv.VATBreakdown {
-			f := fmt.Sprintf("vatBreakdown[%d]", i)
-			c.vatCode(v.Category, v.Rate, "BT-118", f)
-			c.twoPlaces(v.TaxableAmount, "BR-DEC-19", "BT-116", f+".taxableAmount")
-			c.twoPlaces(v.TaxAmount, "BR-DEC-20", "BT-117", f+".taxAmount")
+			c.vatCode(v.Category, v.Rate, "BT-118", fmt.Sprintf("vatBreakdown[%d]", i))
 		}
 		return
 	}
@@ -498,6 +500,12 @@ func (c *checker) breakdown() {
 func (c *checker) totals() {
 	inv := c.inv
 	t := &inv.Totals
+	if t.Rounding.Set() && t.Rounding.Sign() != 0 && !c.p.has(EN16931) {
+		c.fail("", "BT-114", "totals.rounding", "the %s profile cannot carry a rounding amount; use EN 16931 or leave rounding out", c.p)
+	}
+	if t.Prepaid.Set() && t.Prepaid.Sign() != 0 && !c.p.has(BasicWL) {
+		c.fail("", "BT-113", "totals.prepaid", "the %s profile cannot carry a paid amount; use BASIC WL or above, or leave prepaid out", c.p)
+	}
 	for _, a := range []struct {
 		d          Dec
 		rule, term string
@@ -574,7 +582,8 @@ func (c *checker) totals() {
 // reasons) and intra-community supply's delivery rules.
 func (c *checker) vatCategories() {
 	inv := c.inv
-	sellerVAT := inv.Seller.VATID != "" || inv.Seller.TaxID != "" || inv.TaxRepresentative != nil && inv.TaxRepresentative.VATID != ""
+	sellerVATID := inv.Seller.VATID != "" || inv.TaxRepresentative != nil && inv.TaxRepresentative.VATID != ""
+	sellerVAT := sellerVATID || inv.Seller.TaxID != ""
 	used := map[string]bool{}
 	for _, l := range inv.Lines {
 		used[l.VAT.Category] = true
@@ -599,11 +608,15 @@ func (c *checker) vatCategories() {
 				c.fail("BR-O-02", "BT-31", "seller.vatId", "an invoice with lines not subject to VAT (O) carries no VAT identifiers")
 			}
 		case "AE", "K":
-			if !sellerVAT {
+			if cat == "K" && !sellerVATID || !sellerVAT {
 				c.fail("BR-"+fam+"-02", "BT-31", "seller.vatId", "VAT category %s needs the seller's VAT identifier", cat)
 			}
 			if inv.Buyer.VATID == "" && (cat == "K" || inv.Buyer.LegalID == nil) {
 				c.fail("BR-"+fam+"-02", "BT-48", "buyer.vatId", "VAT category %s needs the buyer's VAT identifier", cat)
+			}
+		case "G":
+			if !sellerVATID && c.p.has(BasicWL) {
+				c.fail("BR-G-02", "BT-31", "seller.vatId", "an export outside the EU needs the seller's VAT identifier (vatId)")
 			}
 		default:
 			if !sellerVAT && c.p.has(BasicWL) {

@@ -54,6 +54,19 @@ func TestRefusals(t *testing.T) {
 		{"no buyer reference in XRechnung", XRechnung, func(i *Invoice) { i.BuyerReference = "" }, "BR-DE-15", "BT-10", "buyerReference"},
 		{"no seller phone in XRechnung", XRechnung, func(i *Invoice) { i.Seller.Contact.Phone = "" }, "BR-DE-6", "BT-42", "seller.contact.phone"},
 		{"bad date", EN16931, func(i *Invoice) { i.IssueDate = "30.11.2026" }, "", "BT-2", "issueDate"},
+		{"rounding in BASIC", Basic, func(i *Invoice) { i.Totals.Rounding = D("0.09") }, "", "BT-114", "totals.rounding"},
+		{"prepaid in MINIMUM", Minimum, func(i *Invoice) { i.Totals.Prepaid = D("10") }, "", "BT-113", "totals.prepaid"},
+		{"three decimals in a given breakdown", EN16931, func(i *Invoice) {
+			i.VATBreakdown = []VAT{{Category: "S", Rate: D("19"), TaxableAmount: D("1220.00"), TaxAmount: D("231.804")}, {Category: "S", Rate: D("7"), TaxableAmount: D("74.70"), TaxAmount: D("5.23")}}
+		}, "BR-DEC-20", "BT-117", "vatBreakdown[0].taxAmount"},
+		{"intra-community with a tax number only", EN16931, func(i *Invoice) {
+			for k := range i.Lines {
+				i.Lines[k].VAT = LineVAT{Category: "K", Rate: D("0"), ExemptionReason: "Intra-community supply"}
+			}
+			i.Allowances = nil
+			i.Seller.VATID, i.Seller.TaxID = "", "201/113/40209"
+			i.Delivery = &Delivery{Date: "2026-11-28", Address: &Address{Country: "FR"}}
+		}, "BR-IC-02", "BT-31", "seller.vatId"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -111,5 +124,19 @@ func TestRound2(t *testing.T) {
 	}
 	if d, err := ParseDec("64."); err != nil || d.String() != "64" {
 		t.Errorf("64. read as %v, %v", d, err)
+	}
+}
+
+// TestPartyIdentifierOrder: a party's identifiers without a scheme come
+// before those with one, as the CII schema orders ID and GlobalID.
+func TestPartyIdentifierOrder(t *testing.T) {
+	inv := sample(t)
+	inv.Seller.IDs = []Identifier{{ID: "4000001123452", Scheme: "0088"}, {ID: "SUP-1"}}
+	if vs := Prepare(inv, EN16931); len(vs) > 0 {
+		t.Fatal(vs)
+	}
+	x := string(XML(inv, EN16931))
+	if i, j := strings.Index(x, "<ram:ID>SUP-1</ram:ID>"), strings.Index(x, `<ram:GlobalID schemeID="0088">`); i < 0 || j < 0 || i > j {
+		t.Errorf("ID at %d, GlobalID at %d: the ID must come first", i, j)
 	}
 }

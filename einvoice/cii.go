@@ -173,11 +173,15 @@ func (w *xw) reference(name, id string) {
 func (w *xw) party(name string, pt *Party, p Profile, seller bool) {
 	w.open(name)
 	if p.has(BasicWL) {
+		// The schema wants every ID before the first GlobalID.
+		for _, id := range pt.IDs {
+			if id.Scheme == "" {
+				w.leaf("ram:ID", id.ID)
+			}
+		}
 		for _, id := range pt.IDs {
 			if id.Scheme != "" {
 				w.leaf("ram:GlobalID", id.ID, "schemeID", id.Scheme)
-			} else {
-				w.leaf("ram:ID", id.ID)
 			}
 		}
 	}

@@ -169,22 +169,23 @@ func eInvoiceJob(e *EInvoice, data map[string]any) (map[string]any, []Attachment
 	return out, []Attachment{att}, p.XMP(), nil
 }
 
-// withPath is data with the value at the dotted path replaced, copying
-// the maps along the path so that the caller's data is not changed; an
-// empty path replaces the whole data.
+// withPath is data with the object at the dotted path (the whole data
+// for an empty path) overlaid with v's keys: what the model computed
+// replaces what the data gave, and the data's other keys stay for the
+// template. The maps along the path are copied, so the caller's data is
+// not changed.
 func withPath(data map[string]any, path string, v map[string]any) map[string]any {
-	if path == "" {
-		return v
-	}
-	k, rest, _ := strings.Cut(path, ".")
-	out := make(map[string]any, len(data))
+	out := make(map[string]any, len(data)+len(v))
 	for key, val := range data {
 		out[key] = val
 	}
-	if rest == "" {
-		out[k] = v
+	if path == "" {
+		for key, val := range v {
+			out[key] = val
+		}
 		return out
 	}
+	k, rest, _ := strings.Cut(path, ".")
 	inner, _ := data[k].(map[string]any)
 	out[k] = withPath(inner, rest, v)
 	return out

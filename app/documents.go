@@ -219,10 +219,15 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 			return actors.CreateDocument{}, nil, req, err
 		}
 	}
-	if req.PDFA != "" && version.PDF == nil {
+	switch {
+	case req.PDFA != "" && version.PDF != nil:
+		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfa", "a template made from an uploaded PDF is filled in that PDF, which is not made PDF/A; leave pdfa out")
+	case req.PDFA != "":
 		if err := a.checkPDFARequest(version, data, req.PDFA); err != nil {
 			return actors.CreateDocument{}, nil, req, err
 		}
+	case version.PDF == nil && version.Manifest.PDFA != "" && req.Engine == render.EngineChromium:
+		return actors.CreateDocument{}, nil, req, fault.Invalid("engine", "the template makes PDF/A-%s, which phantom writes: leave engine out or name phantom", version.Manifest.PDFA)
 	}
 	if p := version.Manifest.Pagination; p != nil {
 		items, _ := data[p.Collection].([]any)

@@ -238,6 +238,12 @@ func (s *Server) eInvoiceXML(r *request) error {
 	if err != nil {
 		return err
 	}
+	switch {
+	case d.FileExpired:
+		return app.ErrFileExpired
+	case d.Pending():
+		return fmt.Errorf("%w: document %s is %s; there is no file yet", fault.ErrConflict, d.ID, d.Status)
+	}
 	var rep struct {
 		Conformance *struct {
 			EInvoice *struct {
@@ -245,14 +251,8 @@ func (s *Server) eInvoiceXML(r *request) error {
 			} `json:"einvoice"`
 		} `json:"conformance"`
 	}
-	if err := json.Unmarshal(d.Report, &rep); err != nil || rep.Conformance == nil || rep.Conformance.EInvoice == nil {
-		return fmt.Errorf("%w: document %s is not an e-invoice", fault.ErrNotFound, d.ID)
-	}
-	switch {
-	case d.FileExpired:
-		return app.ErrFileExpired
-	case d.Status != storage.StatusCompleted:
-		return fmt.Errorf("%w: document %s is %s; there is no file yet", fault.ErrConflict, d.ID, d.Status)
+	if err := json.Unmarshal(d.Report, &rep); err != nil || rep.Conformance == nil || rep.Conformance.EInvoice == nil || d.Status != storage.StatusCompleted {
+		return fmt.Errorf("%w: document %s is not an e-invoice with a file", fault.ErrNotFound, d.ID)
 	}
 	f, err := s.deps.Actors.OpenBlob(d.BlobHash, d.BlobHolders)
 	if err != nil {

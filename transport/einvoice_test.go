@@ -171,6 +171,10 @@ func TestEInvoiceRefusals(t *testing.T) {
 		{"unknown unit", func(d map[string]any) { d["lines"].([]any)[0].(map[string]any)["unit"] = "months" }, "data.lines[0].unit", "BR-CL-23"},
 		{"a number as text", func(d map[string]any) { d["lines"].([]any)[0].(map[string]any)["name"] = 7 }, "data.lines.name", "must be a string"},
 	}
+	// chromium named for a template that makes PDF/A: refused before anything is made.
+	if r := testnode.Do(t, "POST", n.URL+"/v1/documents", n.Key, map[string]any{"templateId": "einv", "data": eInvoiceSample(t), "engine": "chromium"}); r.Status != 400 || r.Field() != "engine" {
+		t.Errorf("chromium for an e-invoice template: %s", r)
+	}
 	before := testnode.Do(t, "GET", n.URL+"/v1/documents", n.Key, nil)
 	for _, c := range cases {
 		data := eInvoiceSample(t)

@@ -81,6 +81,9 @@ func CheckPDFA(file []byte, level string, files ...string) ([]Check, error) {
 // CheckPDFAFiles is CheckPDFA that also returns the content of the files
 // named that the PDF embeds, read in the same pass.
 func CheckPDFAFiles(file []byte, level string, files ...string) ([]Check, map[string][]byte, error) {
+	if len(level) != 2 || level[0] != '2' && level[0] != '3' || level[1] != 'b' && level[1] != 'u' {
+		return nil, nil, fmt.Errorf("pdf: PDF/A level %q: want 2b, 2u, 3b or 3u", level)
+	}
 	c := &pdfaChecker{file: file, level: level, fails: map[string]string{}, content: map[string][]byte{}}
 	c.header()
 	if encrypted(file) {
@@ -253,7 +256,7 @@ func (c *pdfaChecker) stream(nr int, e *model.XRefTableEntry, sd types.StreamDic
 	}
 	if sd.StreamLength != nil && !e.Compressed && sd.StreamOffset > 0 {
 		end := sd.StreamOffset + *sd.StreamLength
-		if end > int64(len(c.file)) || !endstreamAt(c.file[end:]) {
+		if end < sd.StreamOffset || end > int64(len(c.file)) || !endstreamAt(c.file[end:]) {
 			c.fail("6.1.7.1-1", "object %d's Length (%d) does not end where endstream begins", nr, *sd.StreamLength)
 		}
 	}
@@ -355,7 +358,10 @@ func (c *pdfaChecker) font(nr int, d types.Dict) {
 }
 
 func (c *pdfaChecker) annot(nr int, d types.Dict) {
-	sub := *d.Subtype()
+	sub := ""
+	if s := d.Subtype(); s != nil {
+		sub = *s
+	}
 	if !allowedAnnots[sub] {
 		c.fail("6.3.1-1", "object %d is a %s annotation", nr, sub)
 	}

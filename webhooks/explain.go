@@ -29,7 +29,10 @@ func Explain(err error) string {
 	case errors.Is(err, ErrForbiddenAddress):
 		// The guard's own words, which name the endpoint's address.
 		s := err.Error()
-		return "refused by Platen: " + s[strings.Index(s, ErrForbiddenAddress.Error()):]
+		if i := strings.Index(s, ErrForbiddenAddress.Error()); i >= 0 {
+			return "refused by Platen: " + s[i:]
+		}
+		return "refused by Platen: " + ErrForbiddenAddress.Error()
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Sprintf("no answer within %s", Timeout)
 	case errors.As(err, &dns) && dns.IsNotFound:

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -153,7 +154,7 @@ func generate(ctx context.Context, args []string, out io.Writer) error {
 	if *output == "" && doc.Status == client.StatusCompleted && !g.json {
 		// The record's file name, printed above as File, is written here:
 		// a person who sees a file named expects to find it.
-		*output = downloadName(doc.Filename, doc.ID)
+		*output = freeName(downloadName(doc.Filename, doc.ID))
 	}
 	if *output != "" {
 		return downloadTo(ctx, c, doc.ID, *output, out, g.json)
@@ -283,4 +284,22 @@ func walletShare(m int64) string {
 		return "nothing"
 	}
 	return micros(m)
+}
+
+// freeName is name, or name with -1, -2, … before its extension when a
+// file of that name is here already: a file the command was not told to
+// write over is kept.
+func freeName(name string) string {
+	if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+		return name
+	}
+	ext := filepath.Ext(name)
+	base := strings.TrimSuffix(name, ext)
+	for i := 1; i < 1000; i++ {
+		n := fmt.Sprintf("%s-%d%s", base, i, ext)
+		if _, err := os.Lstat(n); errors.Is(err, os.ErrNotExist) {
+			return n
+		}
+	}
+	return fmt.Sprintf("%s-%d%s", base, time.Now().UnixNano(), ext)
 }

@@ -184,7 +184,8 @@ function generateForm(templates, shown) {
       }
       shown(d);
       fill(result, h('p', { class: 'notice ok' }, 'Document ', link('/documents/' + encodeURIComponent(d.id), h('code', {}, d.id)), ' is ',
-        h('span', { class: 'gen-status', 'data-id': d.id }, d.status), '. It is in the list above, which follows it as it renders.'));
+        // The feed may have brought the row on ahead of this answer.
+        h('span', { class: 'gen-status', 'data-id': d.id }, document.querySelector(`tr[data-id="${CSS.escape(d.id)}"] [data-status]`)?.dataset.status ?? d.status), '. It is in the list above, which follows it as it renders.'));
     });
   });
   const details = h('details', { class: 'card generate' },

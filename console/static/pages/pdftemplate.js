@@ -10,9 +10,10 @@
 // draft.fields[0].key, a data key).
 import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, go, announce, badge, table, fmtDate } from '../lib.js';
 
-// maxUploadBytes is the largest upload the API takes (transport's
-// MaxUploadBytes, 20 MB).
-const maxUploadBytes = 20 << 20;
+// maxUploadBytes is the largest file the browser sends: the API takes a
+// request of up to 20 MB (transport's MaxUploadBytes), and the form's
+// other fields and multipart framing take a little of it.
+const maxUploadBytes = (20 << 20) - (64 << 10);
 
 // render draws the upload page. A template made opens in the editor, at
 // its own address.

@@ -185,7 +185,7 @@ function drawChecklist(box, done) {
   const count = steps.filter(([k]) => done[k]).length;
   if (count === steps.length) {
     fill(box, h('h2', { id: 'first-title', class: 'sr-only' }, 'Getting started'),
-      h('p', { class: 'checklist-done' }, h('span', { class: 'check done', 'aria-hidden': 'true' }), 'You are set up: a key, a template, a PDF and a webhook.'));
+      h('p', { class: 'checklist-done' }, h('span', { class: 'tick done', 'aria-hidden': 'true' }), 'You are set up: a key, a template, a PDF and a webhook.'));
     box.classList.add('compact');
     return;
   }
@@ -194,7 +194,7 @@ function drawChecklist(box, done) {
     h('h2', { id: 'first-title' }, 'Getting started'),
     h('p', { class: 'muted' }, `${count} of ${steps.length} done: the steps to a first PDF and a webhook.`),
     h('ol', { class: 'steps' }, steps.map(([k, title, why, path, place]) => h('li', { class: done[k] ? 'step done' : 'step' },
-      h('span', { class: done[k] ? 'check done' : 'check', 'aria-hidden': 'true' }),
+      h('span', { class: done[k] ? 'tick done' : 'tick', 'aria-hidden': 'true' }),
       h('div', {},
         h('strong', {}, title), h('span', { class: 'sr-only' }, done[k] ? ' (done)' : ' (to do)'),
         h('p', { class: 'muted small' }, why, ' ', done[k] ? null : link(path, `Go to ${place}`)))))));

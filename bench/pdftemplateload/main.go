@@ -39,10 +39,7 @@ func main() {
 		cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 10000, 10000 // measure filling, not the rate limit
 	})
 	defer n.Stop()
-	base, opToken := n.Base, n.OperatorToken
-	org := kit.Call(base, opToken, "POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": "growth"})["id"].(string)
-	key := kit.Call(base, opToken, "POST", "/admin/v1/orgs/"+org+"/keys",
-		map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
+	base, key := n.Base, n.BenchKey("growth")
 
 	corpus := []string{"pdfform/testdata/chromium-invoice.pdf"}
 	more, _ := filepath.Glob("pdfform/testdata/corpus/*.pdf")

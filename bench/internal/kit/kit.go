@@ -94,6 +94,14 @@ func StartNode(name string, change func(cfg *node.Config, dir string)) *Node {
 	return &Node{Node: n, Base: "http://" + n.HTTPAddr(), OperatorToken: cfg.OperatorToken, dir: dir}
 }
 
+// BenchKey makes an organisation "Bench" on plan and returns an API key of
+// it that generates documents and reads and writes templates.
+func (n *Node) BenchKey(plan string) string {
+	org := Call(n.Base, n.OperatorToken, "POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": plan})["id"].(string)
+	return Call(n.Base, n.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/keys",
+		map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
+}
+
 // Stop shuts the node down and removes its folder.
 func (n *Node) Stop() {
 	n.Shutdown(context.Background())

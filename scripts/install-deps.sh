@@ -9,8 +9,9 @@
 # would add fonts to a node:
 #   fonts-urw-base35, fonts-lmodern, fonts-opensymbol
 # the e-invoice validator's tools (../shared/einvoice/validate: the CII XSD
-# with xmllint, the EN 16931 and Factur-X Schematron with Saxon-HE on Java):
-#   libxml2-utils, libsaxonhe-java, default-jre-headless
+# with xmllint, the EN 16931 and Factur-X Schematron with Saxon-HE on Java,
+# its report read with python3):
+#   libxml2-utils, libsaxonhe-java, default-jre-headless, python3
 # and, when no `node` or `npm` command is found, Debian's nodejs and npm for
 # the browser tests (e2e/): a node and npm installed another way (nodesource,
 # nvm) are kept, so only the commands are looked for, not the packages.
@@ -21,7 +22,7 @@ set -euo pipefail
 packages=(chromium poppler-utils fonts-liberation fonts-dejavu-core)
 case "${1:-}" in
   "") ;;
-  --test) packages+=(fonts-urw-base35 fonts-lmodern fonts-opensymbol libxml2-utils libsaxonhe-java default-jre-headless) ;;
+  --test) packages+=(fonts-urw-base35 fonts-lmodern fonts-opensymbol libxml2-utils libsaxonhe-java default-jre-headless python3) ;;
   *) echo "usage: $0 [--test]" >&2; exit 2 ;;
 esac
 missing=()

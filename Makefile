@@ -3,8 +3,9 @@ SHELL := /bin/bash
 export PATH := $(PATH):/usr/local/go/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
+EDITOR_BUNDLE := console/static/vendor/editor.js
 
-.PHONY: run build deps e2e-deps client-ts-deps test test-fast lint bench cover clean cluster chaos
+.PHONY: run build deps editor-bundle e2e-deps client-ts-deps test test-fast lint bench cover clean cluster chaos
 
 ## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
 run: deps build
@@ -25,8 +26,21 @@ PLATEN_SOURCES := $(shell find . -name '*.go' ! -name '*_test.go' -not -path './
 	-not -path './bench/*' -not -path './data/*' -not -path './bin/*' 2>/dev/null) go.mod go.sum transport/openapi.yaml \
 	$(shell find console/static starters/library -type f 2>/dev/null)
 build: bin/platen
-bin/platen: $(PLATEN_SOURCES)
+bin/platen: $(PLATEN_SOURCES) $(EDITOR_BUNDLE)
 	go build -ldflags "$(LDFLAGS)" -o bin/platen ./cmd/platen
+
+## editor-bundle: the console's code editor (console/editor/editor.js, CodeMirror 6) bundled and
+## minified by esbuild into console/static/vendor/editor.js, which the binary embeds. npm runs only
+## when console/editor/node_modules is missing or older than its lockfile, esbuild only when the
+## source or the lockfile changed; the bundle is not committed (it is built from what npm pins).
+editor-bundle: $(EDITOR_BUNDLE)
+$(EDITOR_BUNDLE): console/editor/editor.js console/editor/node_modules/.package-lock.json
+	console/editor/node_modules/.bin/esbuild console/editor/editor.js --bundle --minify --format=esm \
+		--target=es2020 --legal-comments=none --log-level=warning --outfile=$@ \
+		--banner:js='/* Platen console editor: CodeMirror 6 and Lezer, MIT licence (Marijn Haverbeke and others). Built by make from console/editor. */'
+console/editor/node_modules/.package-lock.json: console/editor/package-lock.json console/editor/package.json
+	npm ci --prefix console/editor --no-audit --no-fund
+	touch $@
 
 ## deps: install Debian packages and Go modules the project needs (idempotent)
 deps:
@@ -56,6 +70,7 @@ client/typescript/node_modules/.package-lock.json: client/typescript/package-loc
 ## different packages starved each other into timeouts.
 test: deps lint
 	./scripts/install-deps.sh --test
+	$(MAKE) --no-print-directory editor-bundle
 	$(MAKE) --no-print-directory e2e-deps
 	$(MAKE) --no-print-directory client-ts-deps
 	go test -race -count=1 -p 1 -timeout 20m ./...
@@ -65,6 +80,7 @@ test: deps lint
 ## by the dozen (internal/tier); make test runs them all, and is what CI runs.
 test-fast: deps
 	./scripts/install-deps.sh --test
+	$(MAKE) --no-print-directory editor-bundle
 	$(MAKE) --no-print-directory e2e-deps
 	$(MAKE) --no-print-directory client-ts-deps
 	go test -short -count=1 ./...

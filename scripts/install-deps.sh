@@ -12,9 +12,11 @@
 # with xmllint, the EN 16931 and Factur-X Schematron with Saxon-HE on Java,
 # its report read with python3):
 #   libxml2-utils, libsaxonhe-java, default-jre-headless, python3
-# and, when no `node` or `npm` command is found, Debian's nodejs and npm for
-# the browser tests (e2e/): a node and npm installed another way (nodesource,
-# nvm) are kept, so only the commands are looked for, not the packages.
+# Always, when no `node` or `npm` command is found, Debian's nodejs and npm:
+# make bundles the console's code editor with esbuild from npm, and the
+# browser tests (e2e/) run on node. A node and npm installed another way
+# (nodesource, nvm) are kept, so only the commands are looked for, not the
+# packages.
 # Debian's fontconfig rebuilds the font cache (fc-cache) when a font package
 # is installed; a browser started afterwards finds the new fonts.
 set -euo pipefail
@@ -29,10 +31,8 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ "${1:-}" = --test ]; then
-  command -v node >/dev/null || missing+=(nodejs)
-  command -v npm >/dev/null || missing+=(npm)
-fi
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

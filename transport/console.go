@@ -171,14 +171,20 @@ func (s *Server) servePage(r *request, path string) bool {
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "+
 		"frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("ETag", a.ETag)
+	h.Set("Vary", "Accept-Encoding")
 	if string(r.Request.Header.Peek("If-None-Match")) == a.ETag {
 		r.SetStatusCode(http.StatusNotModified)
 		return true
 	}
 	r.SetStatusCode(http.StatusOK)
 	r.SetContentType(a.ContentType)
+	body := a.Body
+	if a.Gzip != nil && acceptsGzip(r.Request.Header.Peek("Accept-Encoding")) {
+		h.Set("Content-Encoding", "gzip")
+		body = a.Gzip
+	}
 	if string(r.Method()) != http.MethodHead {
-		r.SetBody(a.Body)
+		r.SetBody(body)
 	}
 	return true
 }
@@ -576,4 +582,17 @@ func (s *Server) adminResetLink(r *request) error {
 		return err
 	}
 	return s.inviteAnswer(r, nl)
+}
+
+// acceptsGzip reads an Accept-Encoding header: gzip listed, and not with q=0.
+func acceptsGzip(header []byte) bool {
+	for _, part := range strings.Split(string(header), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -448,5 +449,53 @@ func TestOwnersSeeAndTakeBackInvitations(t *testing.T) {
 	}
 	if a := owner.do("DELETE", "/console/api/invites/"+id, nil, nil); a.Status != 404 {
 		t.Fatalf("taking it back twice: %d %s", a.Status, a.Body)
+	}
+}
+
+// The console's files are served gzipped to a browser that accepts it (the
+// code editor's bundle is the large one), plain to one that does not, and
+// revalidate by ETag whichever way they were sent.
+func TestConsoleAssetsAreGzippedAndRevalidate(t *testing.T) {
+	n := testnode.Start(t, nil)
+	get := func(path, encoding, etag string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", n.URL+path, nil)
+		if encoding != "" {
+			req.Header.Set("Accept-Encoding", encoding) // set by hand: the client then leaves the body compressed
+		}
+		if etag != "" {
+			req.Header.Set("If-None-Match", etag)
+		}
+		res, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, b
+	}
+	for _, path := range []string{"/assets/app.css", "/assets/pages/template.js"} {
+		plainRes, plain := get(path, "identity", "")
+		if plainRes.StatusCode != 200 || plainRes.Header.Get("Content-Encoding") != "" || len(plain) < 1024 {
+			t.Fatalf("%s without gzip: %d %q, %d bytes", path, plainRes.StatusCode, plainRes.Header.Get("Content-Encoding"), len(plain))
+		}
+		zres, zbody := get(path, "br, gzip;q=0.8", "")
+		if zres.Header.Get("Content-Encoding") != "gzip" || !strings.Contains(zres.Header.Get("Vary"), "Accept-Encoding") {
+			t.Fatalf("%s with gzip accepted: Content-Encoding %q, Vary %q", path, zres.Header.Get("Content-Encoding"), zres.Header.Get("Vary"))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(zbody))
+		if err != nil {
+			t.Fatal(err)
+		}
+		unzipped, _ := io.ReadAll(zr)
+		if !bytes.Equal(unzipped, plain) || len(zbody) >= len(plain) {
+			t.Fatalf("%s: the gzipped body (%d bytes) is not the file (%d bytes) made smaller", path, len(zbody), len(plain))
+		}
+		if res, _ := get(path, "gzip;q=0", ""); res.Header.Get("Content-Encoding") != "" {
+			t.Fatalf("%s: gzip;q=0 was answered gzipped", path)
+		}
+		if res, b := get(path, "gzip", zres.Header.Get("ETag")); res.StatusCode != 304 || len(b) != 0 {
+			t.Fatalf("%s revalidated with its ETag: %d, %d bytes", path, res.StatusCode, len(b))
+		}
 	}
 }

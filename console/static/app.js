@@ -2,7 +2,7 @@
 // draws each page. Pages are modules under pages/, loaded when first shown;
 // each exports render(main, params) and may return a function that stops
 // what the page started (a live feed, a timer).
-import { h, fill, api, session, isOwner, can, link, go, announce } from './lib.js';
+import { h, fill, api, session, isOwner, can, link, go, announce, icon } from './lib.js';
 
 // routes: [pattern, module, title, options]. public pages need no session;
 // owner pages are shown to owners only; scope pages to those holding it.
@@ -26,13 +26,13 @@ const routes = [
 
 // nav is the menu, in order; entries the person may not use are left out.
 const nav = [
-  ['/', 'Overview', {}],
-  ['/documents', 'Documents', { scope: 'documents.read' }],
-  ['/templates', 'Templates', { scope: 'templates.read' }],
-  ['/webhooks', 'Webhooks', { owner: true }],
-  ['/keys', 'API keys', { owner: true }],
-  ['/wallet', 'Wallet', { owner: true }],
-  ['/members', 'Members', { owner: true }],
+  ['/', 'Overview', {}, 'overview'],
+  ['/documents', 'Documents', { scope: 'documents.read' }, 'documents'],
+  ['/templates', 'Templates', { scope: 'templates.read' }, 'templates'],
+  ['/webhooks', 'Webhooks', { owner: true }, 'webhooks'],
+  ['/keys', 'API keys', { owner: true }, 'keys'],
+  ['/wallet', 'Wallet', { owner: true }, 'wallet'],
+  ['/members', 'Members', { owner: true }, 'members'],
 ];
 
 function allowed(opts) {
@@ -60,10 +60,7 @@ async function loadMe() {
 
 function layout(current) {
   const me = session.me;
-  const items = nav.filter(([, , o]) => allowed(o)).map(([path, label]) => {
-    const here = path === '/' ? current === '/' : current === path || current.startsWith(path + '/');
-    return h('li', {}, link(path, label), here ? null : null);
-  });
+  const items = nav.filter(([, , o]) => allowed(o)).map(([path, label, , ic]) => h('li', {}, link(path, icon(ic), label)));
   const menu = h('nav', { class: 'nav', 'aria-label': 'Main' }, h('ul', {}, items));
   menu.querySelectorAll('a').forEach(a => {
     const path = a.getAttribute('href');

@@ -288,3 +288,29 @@ export function fmtBytes(n) {
   if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
   return (n / 1024 / 1024).toFixed(1) + ' MB';
 }
+
+// icons are the console's one icon set: 24-unit outlines drawn with the
+// text's colour, shown beside words (never instead of them), hidden from
+// assistive technology.
+const icons = {
+  overview: 'M3 11l9-7 9 7M5 9.5V20h5v-6h4v6h5V9.5',
+  documents: 'M6 3h8l5 5v13H6zM14 3v5h5M9 13h6M9 17h6',
+  templates: 'M4 4h16v16H4zM4 9h16M10 9v11',
+  webhooks: 'M13 3L5 14h6l-1 7 8-11h-6z',
+  keys: 'M8 15a4 4 0 1 1 0-8 4 4 0 0 1 0 8zM12 11h9M18 11v3M21 11v3',
+  wallet: 'M3 7h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H3zM3 7l13-3v3M16 13.5h2',
+  members: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zM3 20c0-3.3 2.7-6 6-6s6 2.7 6 6M16 4.5a3.5 3.5 0 0 1 0 6.5M18 14c2 .8 3 2.8 3 6',
+  account: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21c0-4.4 3.6-8 8-8s8 3.6 8 8',
+  search: 'M11 18a7 7 0 1 1 0-14 7 7 0 0 1 0 14zM20 20l-4-4',
+  download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
+  upload: 'M12 20V9M7 14l5-5 5 5M5 4h14',
+  check: 'M5 12l5 5 9-10',
+  alert: 'M12 3l10 18H2zM12 10v5M12 18v.5',
+  plus: 'M12 5v14M5 12h14',
+  copy: 'M8 8h12v12H8zM16 8V4H4v12h4',
+  external: 'M14 4h6v6M20 4l-9 9M18 14v6H4V6h6',
+  play: 'M7 4l13 8-13 8z',
+};
+export function icon(name) {
+  return svg('svg', { class: 'icon', viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' }, svg('path', { d: icons[name] }));
+}

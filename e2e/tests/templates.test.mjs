@@ -91,28 +91,48 @@ test('copy a starter, edit it beside its live preview, save, compare and activat
   const first = await picture();
   assert.ok(first.size > 10_000 && first.width >= 300, JSON.stringify(first));
 
+  // The markup is in a code editor: line numbers, Handlebars marked over
+  // the HTML, and a Find button that opens its search.
+  assert.equal(await page.locator('main').getAttribute('data-editor'), 'code', 'the code editor did not load');
+  const markup = page.getByRole('textbox', { name: 'Markup' });
+  const htmlEditor = page.locator('.code-editor[data-for=part-html]');
+  await htmlEditor.locator('.cm-lineNumbers .cm-gutterElement').filter({ hasText: /^1$/ }).waitFor();
+  await page.getByRole('button', { name: 'Find in markup' }).click();
+  await htmlEditor.locator('.cm-search input[name=search]').waitFor();
+  await page.keyboard.press('Escape');
+  await htmlEditor.locator('.cm-search').waitFor({ state: 'detached' });
+
   // Type into the markup: each pause redraws the preview; the time from
   // the last keystroke to the new picture painted is the page's own
-  // measure (img data-ms).
-  const markup = page.getByRole('textbox', { name: 'Markup' });
+  // measure (img data-ms). The cursor is put where a person puts it: the
+  // heading's line scrolled into view with the wheel, a click on it, End,
+  // and back over "</h1>".
+  const reveal = async (line) => {
+    for (let i = 0; i < 80 && !(await line.count()); i++) {
+      await htmlEditor.hover();
+      await page.mouse.wheel(0, 300);
+      await page.waitForTimeout(30);
+    }
+    return line;
+  };
   const times = [];
   for (const word of [' Z1', ' Z2', ' Z3', ' Z4', ' Z5']) {
     const before = Number(await img.getAttribute('data-drawn'));
-    await markup.evaluate((ta) => {
-      const at = ta.value.indexOf('<h1>Invoice') + '<h1>Invoice'.length;
-      const end = ta.value.indexOf('</h1>', at);
-      ta.focus();
-      ta.setSelectionRange(end, end);
-    });
+    await (await reveal(htmlEditor.locator('.cm-line').filter({ hasText: '<h1>Invoice' }))).click();
+    await page.keyboard.press('End');
+    for (let i = 0; i < '</h1>'.length; i++) await page.keyboard.press('ArrowLeft');
     await page.keyboard.type(word, { delay: 30 });
     await drawn(before + 1);
     times.push(Number(await img.getAttribute('data-ms')));
   }
+  // Near the heading (the editor shows it now), Handlebars is marked.
+  assert.ok(await htmlEditor.locator('.cm-hbs-block').count() > 0, 'no {{#block}} is marked');
+  assert.ok(await htmlEditor.locator('.cm-hbs').count() > 3, 'no {{…}} is marked');
   const after = await picture();
   assert.notEqual(after.src, first.src, 'the preview picture was not replaced');
   assert.notEqual(after.hash, first.hash, 'the preview picture did not change');
   // The words typed are in the draft the server renders.
-  const pdfText = await draftText(page, editorURL.split('/').pop(), await markup.inputValue());
+  const pdfText = await draftText(page, editorURL.split('/').pop(), await page.locator('#part-html').inputValue());
   assert.match(pdfText, /INVOICE Z1 Z2 Z3\s+Z4 Z5/i); // upper case by the CSS, and wrapped
   // Open PDF opens the draft's PDF itself in a new tab; headless Chromium,
   // which has no PDF viewer, downloads it instead.
@@ -137,7 +157,7 @@ test('copy a starter, edit it beside its live preview, save, compare and activat
   // last good picture, marked out of date.
   await page.getByRole('tab', { name: 'Data schema' }).click();
   const schema = page.getByRole('textbox', { name: 'Data schema' });
-  const good = await schema.inputValue();
+  const good = await page.locator('#part-schema').inputValue();
   const bad = JSON.parse(good);
   bad.invoiceNumber.type = 'nmber';
   await schema.fill(JSON.stringify(bad, null, 2));
@@ -157,6 +177,35 @@ test('copy a starter, edit it beside its live preview, save, compare and activat
   assert.equal(await err.count(), 0);
   assert.equal(await page.locator('.stale-note').isVisible(), false, 'an up-to-date preview is marked out of date');
   assert.equal(await page.getByText('Unsaved changes').isVisible(), true);
+
+  // A block that is never closed is shown where it opened, in words, at
+  // its line in the editor; "Go to line" puts the cursor there.
+  await page.getByRole('tab', { name: 'Markup' }).click();
+  const goodMarkup = await page.locator('#part-html').inputValue();
+  const lines = goodMarkup.split('\n');
+  const closeAt = lines.findIndex(l => l.trim() === '{{/each}}');
+  const openAt = lines.findLastIndex((l, i) => i < closeAt && l.includes('{{#each items}}'));
+  assert.ok(closeAt > 0 && openAt > 0, 'the invoice starter has an {{#each items}} block on lines of its own');
+  const beforeBreak = Number(await img.getAttribute('data-drawn'));
+  await (await reveal(htmlEditor.locator('.cm-line').filter({ hasText: /^\s*\{\{\/each\}\}\s*$/ }))).click();
+  await page.keyboard.press('Home'); await page.keyboard.press('Shift+End');
+  await page.keyboard.press('Delete');
+  const markupErr = page.locator('#part-html-error');
+  await markupErr.waitFor();
+  const column = lines[openAt].indexOf('{{#each items}}') + 1;
+  assert.match(await markupErr.textContent(), new RegExp(`line ${openAt + 1}, column ${column}: \\{\\{#each\\}\\} is never closed`));
+  assert.equal(await markup.getAttribute('aria-invalid'), 'true');
+  await htmlEditor.locator('.cm-error-line').filter({ hasText: '{{#each items}}' }).waitFor();
+  assert.equal(Number(await img.getAttribute('data-drawn')), beforeBreak, 'a broken draft was drawn');
+  await checkA11y(page, 'template-markup-error');
+  await screenshots(page, 'template-markup-error');
+  await page.getByRole('button', { name: `Go to line ${openAt + 1}` }).click();
+  assert.equal((await htmlEditor.locator('.cm-activeLine').textContent()).trim(), lines[openAt].trim());
+  await page.keyboard.press('Control+z');
+  await markupErr.waitFor({ state: 'detached' });
+  await drawn(beforeBreak + 1);
+  assert.equal(await page.locator('#part-html').inputValue(), goodMarkup, 'undo did not give the markup back');
+  assert.equal(await htmlEditor.locator('.cm-error-line').count(), 0);
 
   // Save as a new version (not active), see it in the history with its
   // diff, then activate it.

@@ -44,6 +44,7 @@ type mustache struct {
 // block {{{{expr}}}}…{{{{/expr}}}} (whose strips are nil).
 type block struct {
 	line                            int
+	pos                             int // byte offset of its opening {{, for the column
 	expr                            *expr
 	prog, inverse                   *program
 	openStrip, closeStrip, invStrip *strip

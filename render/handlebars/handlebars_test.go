@@ -24,14 +24,16 @@ func goroutinesBackTo(t testing.TB, n int) {
 
 func TestParseErrorsSayWhere(t *testing.T) {
 	for _, tc := range []struct{ src, words string }{
-		{"<p>\n{{#each items}}\n<li>{{name}}</li>\n", "line 2: {{#each}} is never closed: expected {{/each}} before the end of the template"},
-		{"{{#if a}}\n{{#each b}}x{{/if}}", "line 2: {{/if}} does not close the {{#each}} of line 2"},
-		{"a\n{{/if}}", "line 2: expected the end of the template, found a {{/…}} that closes no block"},
-		{"{{title", "line 1: a {{ is never closed with }}"},
-		{"\n\n{{> header}}", "line 3: partials ({{> …}}) are not supported; put the markup in the template"},
-		{"{{foo bar=}}", "line 1: expected "},
-		{"{{a/../b}}", `line 1: "a/.." is not a valid path`},
-		{"{{#each items}}{{else}}{{else}}{{/each}}", "line 1: expected {{/each}} to close the {{#each}} of line 1, found an {{else}} outside any block"},
+		{"<p>\n{{#each items}}\n<li>{{name}}</li>\n", "line 2, column 1: {{#each}} is never closed: expected {{/each}} before the end of the template"},
+		// The column counts characters, not bytes, and points at the block's {{.
+		{"<ul>\n  <li>é {{#each items}}\n{{#if a}}{{/if}}", "line 2, column 9: {{#each}} is never closed"},
+		{"{{#if a}}\n{{#each b}}x{{/if}}", "line 2, column 13: {{/if}} does not close the {{#each}} of line 2, column 1"},
+		{"a\n{{/if}}", "line 2, column 1: expected the end of the template, found a {{/…}} that closes no block"},
+		{"{{title", "line 1, column 8: a {{ is never closed with }}"},
+		{"\n\n  {{> header}}", "line 3, column 3: partials ({{> …}}) are not supported; put the markup in the template"},
+		{"{{foo bar=}}", "line 1, column 11: expected "},
+		{"{{a/../b}}", `line 1, column 5: "a/.." is not a valid path`},
+		{"{{#each items}}{{else}}{{else}}{{/each}}", "line 1, column 24: expected {{/each}} to close the {{#each}} of line 1, column 1, found an {{else}} outside any block"},
 	} {
 		_, err := Parse(tc.src, nil)
 		if !errors.Is(err, ErrSyntax) || !strings.Contains(err.Error(), tc.words) {

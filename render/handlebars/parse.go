@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aymerick/raymond/lexer"
 )
@@ -20,13 +21,17 @@ const MaxNesting = 64
 // says where and why, and matches it with errors.Is.
 var ErrSyntax = errors.New("the template is not valid Handlebars")
 
-// SyntaxError is a parse refusal: the line and what was expected, in words.
+// SyntaxError is a parse refusal: the line and column to fix (where a block
+// that is never closed opened) and what was expected, in words. Column
+// counts characters from 1.
 type SyntaxError struct {
-	Line int
-	Msg  string
+	Line, Column int
+	Msg          string
 }
 
-func (e *SyntaxError) Error() string        { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+}
 func (e *SyntaxError) Is(target error) bool { return target == ErrSyntax }
 
 // Template is parsed markup with its helpers. It holds no state of a fill,
@@ -45,7 +50,7 @@ func Parse(src string, helpers map[string]any) (_ *Template, err error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{lex: lexer.Scan(src)}
+	p := &parser{lex: lexer.Scan(src), src: src}
 	defer p.drain()
 	defer func() {
 		if v := recover(); v != nil {
@@ -68,6 +73,7 @@ func Parse(src string, helpers map[string]any) (_ *Template, err error) {
 // two. The lexer runs in a goroutine of its own that ends only when its last
 // token (end of input or an error) is read: drain reads to it.
 type parser struct {
+	src   string
 	lex   *lexer.Lexer
 	ahead []lexer.Token
 	over  bool // the lexer's last token has been read
@@ -108,7 +114,7 @@ func (p *parser) is(k lexer.TokenKind) bool { return p.peek(0).Kind == k }
 func (p *parser) shift() lexer.Token {
 	t := p.peek(0)
 	if t.Kind == lexer.TokenError {
-		p.fail(t.Line, "%s", lexerWords(t.Val))
+		p.fail(at(t), "%s", lexerWords(t.Val))
 	}
 	if len(p.ahead) > 1 || t.Kind != lexer.TokenEOF {
 		p.ahead = p.ahead[1:]
@@ -116,8 +122,19 @@ func (p *parser) shift() lexer.Token {
 	return t
 }
 
-func (p *parser) fail(line int, format string, args ...any) {
-	panic(&SyntaxError{Line: line, Msg: fmt.Sprintf(format, args...)})
+// where is a place in the source: its line and byte offset.
+type where struct{ line, pos int }
+
+func at(t lexer.Token) where { return where{t.Line, t.Pos} }
+
+// col is the column of byte offset pos, in characters from 1.
+func (p *parser) col(pos int) int {
+	pos = min(max(pos, 0), len(p.src))
+	return utf8.RuneCountInString(p.src[strings.LastIndexByte(p.src[:pos], '\n')+1:pos]) + 1
+}
+
+func (p *parser) fail(w where, format string, args ...any) {
+	panic(&SyntaxError{Line: w.line, Column: p.col(w.pos), Msg: fmt.Sprintf(format, args...)})
 }
 
 // expect takes the next token, which must be of kind k.
@@ -136,16 +153,16 @@ func (p *parser) unexpected(t lexer.Token, want string) {
 	if t.Kind == lexer.TokenEOF && len(p.open) > 0 {
 		b := p.open[len(p.open)-1]
 		name := closingName(b.expr.head)
-		p.fail(b.line, "{{#%s}} is never closed: expected {{/%s}} before the end of the template", name, name)
+		p.fail(where{b.line, b.pos}, "{{#%s}} is never closed: expected {{/%s}} before the end of the template", name, name)
 	}
-	p.fail(t.Line, "expected %s, found %s", want, found(t))
+	p.fail(at(t), "expected %s, found %s", want, found(t))
 }
 
 // enter counts one more level of nesting and refuses past MaxNesting.
-func (p *parser) enter(line int) {
+func (p *parser) enter(w where) {
 	p.depth++
 	if p.depth > MaxNesting {
-		p.fail(line, "blocks, {{else if}} chains and subexpressions nest more than %d deep", MaxNesting)
+		p.fail(w, "blocks, {{else if}} chains and subexpressions nest more than %d deep", MaxNesting)
 	}
 }
 
@@ -173,7 +190,7 @@ func (p *parser) program() *program {
 		case lexer.TokenOpenRawBlock:
 			s = p.rawBlock()
 		case lexer.TokenOpenPartial:
-			p.fail(t.Line, "partials ({{> …}}) are not supported; put the markup in the template")
+			p.fail(at(t), "partials ({{> …}}) are not supported; put the markup in the template")
 		default:
 			return prog
 		}
@@ -200,7 +217,7 @@ func (p *parser) mustache() *mustache {
 // opening token.
 func (p *parser) openTag() (*block, []string) {
 	open := p.shift()
-	b := &block{line: open.Line, expr: p.expr(open.Line)}
+	b := &block{line: open.Line, pos: open.Pos, expr: p.expr(open.Line)}
 	var params []string
 	if p.is(lexer.TokenOpenBlockParams) {
 		p.shift()
@@ -219,7 +236,7 @@ func (p *parser) openTag() (*block, []string) {
 
 // block reads {{#expr}} … [{{else}} … | {{else if …}} …] {{/expr}}.
 func (p *parser) block() *block {
-	p.enter(p.peek(0).Line)
+	p.enter(at(p.peek(0)))
 	defer p.leave()
 	b, params := p.openTag()
 	p.open = append(p.open, b)
@@ -236,7 +253,7 @@ func (p *parser) block() *block {
 // inverseBlock reads {{^expr}} … [{{else}} …] {{/expr}}: its first part
 // prints when the value is false.
 func (p *parser) inverseBlock() *block {
-	p.enter(p.peek(0).Line)
+	p.enter(at(p.peek(0)))
 	defer p.leave()
 	b, params := p.openTag()
 	p.open = append(p.open, b)
@@ -271,7 +288,7 @@ func (p *parser) elseChain() *program {
 	var links []*block
 	defer func() { p.depth -= len(links) }()
 	for {
-		p.enter(p.peek(0).Line)
+		p.enter(at(p.peek(0)))
 		b, params := p.openTag()
 		links = append(links, b)
 		b.prog = p.program()
@@ -313,12 +330,12 @@ func (p *parser) closeTag(b *block) {
 		if t.Kind == lexer.TokenEOF || t.Kind == lexer.TokenError {
 			p.unexpected(p.shift(), "{{/"+name+"}}")
 		}
-		p.fail(t.Line, "expected {{/%s}} to close the {{#%s}} of line %d, found %s", name, name, b.line, found(t))
+		p.fail(at(t), "expected {{/%s}} to close the {{#%s}} of line %d, column %d, found %s", name, name, b.line, p.col(b.pos), found(t))
 	}
 	open := p.shift()
 	end := p.name()
 	if got, want := closingName(end), closingName(b.expr.head); got != want {
-		p.fail(open.Line, "{{/%s}} does not close the {{#%s}} of line %d", got, want, b.line)
+		p.fail(at(open), "{{/%s}} does not close the {{#%s}} of line %d, column %d", got, want, b.line, p.col(b.pos))
 	}
 	last := p.expect(lexer.TokenClose)
 	b.closeStrip = stripOf(open.Val, last.Val)
@@ -329,14 +346,14 @@ func (p *parser) closeTag(b *block) {
 // written, through the helper name.
 func (p *parser) rawBlock() *block {
 	open := p.shift()
-	b := &block{line: open.Line, expr: p.expr(open.Line)}
+	b := &block{line: open.Line, pos: open.Pos, expr: p.expr(open.Line)}
 	p.expect(lexer.TokenCloseRawBlock)
 	t := p.expect(lexer.TokenContent)
 	b.prog = &program{body: []statement{&text{line: t.Line, value: t.Val, original: t.Val}}}
 	p.expect(lexer.TokenOpenEndRawBlock)
 	end := p.name()
 	if got, want := closingName(end), closingName(b.expr.head); got != want {
-		p.fail(open.Line, "{{{{/%s}}}} does not close the {{{{%s}}}} of line %d", got, want, b.line)
+		p.fail(at(open), "{{{{/%s}}}} does not close the {{{{%s}}}} of line %d, column %d", got, want, b.line, p.col(b.pos))
 	}
 	p.expect(lexer.TokenCloseRawBlock)
 	return b
@@ -374,7 +391,7 @@ func (p *parser) operand() operand {
 		return p.name()
 	}
 	open := p.shift()
-	p.enter(open.Line)
+	p.enter(at(open))
 	defer p.leave()
 	s := &subexpr{expr: p.expr(open.Line)}
 	p.expect(lexer.TokenCloseSexpr)
@@ -398,7 +415,7 @@ func (p *parser) name() operand {
 		}
 		f, err := strconv.ParseFloat(t.Val, 64)
 		if err != nil {
-			p.fail(t.Line, "%s is not a number", t.Val)
+			p.fail(at(t), "%s is not a number", t.Val)
 		}
 		return &literal{value: f, canon: strconv.FormatFloat(f, 'f', -1, 64)}
 	case lexer.TokenData:
@@ -418,7 +435,7 @@ func (p *parser) path(data bool) *path {
 		t = p.expect(lexer.TokenID)
 		x.segment(t.Val)
 		if len(x.parts) > 0 && (t.Val == ".." || t.Val == "." || t.Val == "this") {
-			p.fail(t.Line, "%q is not a valid path: this, . and .. may only begin one", x.original)
+			p.fail(at(t), "%q is not a valid path: this, . and .. may only begin one", x.original)
 		}
 	}
 	return x

@@ -7,7 +7,7 @@
 // The console checks nothing the server checks: every part goes to the
 // draft preview as it is, and the server's refusal is shown at the part it
 // names. The only thing read here is JSON, since a draft is sent as JSON.
-import { h, fill, api, table, fmtDate, badge, link, can, pageHeader, announce, confirmDialog, fmtBytes } from '../lib.js';
+import { h, fill, api, table, fmtDate, badge, link, can, pageHeader, announce, confirmDialog, fmtBytes, icon } from '../lib.js';
 import { diffLines, collapse } from '../diff.js';
 
 // The parts of a written version, in the order of the tabs. The data schema
@@ -108,6 +108,7 @@ async function writtenEditor(main, t) {
     select(shown[(to + shown.length) % shown.length], true);
   }
 
+  const editors = {}; // part key -> code editor, when the node has its bundle
   for (const p of parts) {
     if (p.key === 'assets') { panels.assets = assetsPanel(); continue; }
     const ta = h('textarea', { id: `part-${p.key}`, class: 'code', name: p.key, spellcheck: 'false', autocomplete: 'off',
@@ -115,9 +116,24 @@ async function writtenEditor(main, t) {
     ta.value = texts[p.key];
     ta.addEventListener('input', edited);
     areas[p.key] = ta;
+    const find = h('button', { type: 'button', class: 'btn small', hidden: true, 'aria-label': `Find in ${p.label.toLowerCase()}`,
+      onclick: () => editors[p.key]?.find() }, icon('search'), 'Find');
     panels[p.key] = h('div', { role: 'tabpanel', id: `panel-${p.key}`, 'aria-labelledby': `tab-${p.key}`, class: 'panel field' },
-      h('label', { for: ta.id }, p.label), h('p', { class: 'hint', id: `part-${p.key}-hint` }, p.hint), ta);
+      h('div', { class: 'part-head' }, h('label', { for: ta.id, id: `part-${p.key}-label` }, p.label), find),
+      h('p', { class: 'hint', id: `part-${p.key}-hint` }, p.hint), ta);
   }
+  // The code editor (line numbers, highlighting, search) is a bundle of its
+  // own, loaded after the page is drawn; a node built without it (go build
+  // without make) keeps the textareas.
+  const editorReady = import('../vendor/editor.js').then((m) => {
+    for (const p of parts) {
+      if (!areas[p.key]) continue;
+      editors[p.key] = m.mount(areas[p.key], { language: p.json ? 'json' : 'html', readOnly: !writer,
+        labelledBy: `part-${p.key}-label`, describedBy: `part-${p.key}-hint` });
+      panels[p.key].querySelector('.part-head button').hidden = false;
+    }
+    main.dataset.editor = 'code';
+  }, () => { main.dataset.editor = 'plain'; });
 
   // ---- assets -------------------------------------------------------------
   function assetsPanel() {
@@ -297,14 +313,25 @@ async function writtenEditor(main, t) {
   }
 
   // ---- errors at the parts -------------------------------------------------
+  // An error that names a line ("line 106, column 5: …") is marked at that
+  // line in the code editor, with a button that goes there.
   function partError(key, msg) {
     const panel = panels[key];
-    const note = h('p', { class: 'field-error', id: `part-${key}-error` }, msg);
+    const where = /\bline (\d+)(?:, column (\d+))?/.exec(msg);
+    const ed = editors[key];
+    const go = where && ed ? h('button', { type: 'button', class: 'btn small link', onclick: () => ed.goTo(Number(where[1]), Number(where[2] || 1)) },
+      `Go to line ${where[1]}`) : null;
+    const note = h('p', { class: 'field-error', id: `part-${key}-error` }, msg, go ? ' ' : '', go);
     const ta = areas[key];
     if (ta) {
       ta.setAttribute('aria-invalid', 'true');
       ta.setAttribute('aria-describedby', `part-${key}-hint part-${key}-error`);
-      ta.after(note);
+      if (ed) {
+        ed.setDescribedBy(`part-${key}-hint part-${key}-error`);
+        ed.view.contentDOM.setAttribute('aria-invalid', 'true');
+        if (where) ed.setError(Number(where[1]), Number(where[2] || 1));
+        ed.view.dom.before(note); // above the code: the save bar may cover what is below it
+      } else ta.after(note);
     } else panel.append(note);
     tabs[key].classList.add('has-error');
     tabs[key].append(h('span', { class: 'tab-error' }, ' (error)'));
@@ -314,6 +341,12 @@ async function writtenEditor(main, t) {
       document.getElementById(`part-${p.key}-error`)?.remove();
       const ta = areas[p.key];
       if (ta) { ta.removeAttribute('aria-invalid'); ta.setAttribute('aria-describedby', `part-${p.key}-hint`); }
+      const ed = editors[p.key];
+      if (ed && ed.view.contentDOM.hasAttribute('aria-invalid')) {
+        ed.setError(null);
+        ed.setDescribedBy(`part-${p.key}-hint`);
+        ed.view.contentDOM.removeAttribute('aria-invalid');
+      }
       tabs[p.key].classList.remove('has-error');
       tabs[p.key].querySelector('.tab-error')?.remove();
     }

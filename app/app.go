@@ -50,12 +50,14 @@ type Deps struct {
 
 // App runs the use cases. It is safe for concurrent use. The actors and the
 // store hold all the state; App keeps only caches: what it draws once from
-// the binary itself (the starters' thumbnails), and, sparing the log
+// the binary itself (the starters' thumbnails), documents' thumbnails by
+// the hash of their never-changing PDF, and, sparing the log
 // repeated entries, when this node last recorded a session's use (touched)
 // and a key's (keyUses), each by id.
 type App struct {
 	deps             Deps
 	thumbnails       thumbnails
+	docThumbs        docThumbs
 	touched, keyUses sync.Map // id -> time.Time
 }
 

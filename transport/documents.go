@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/platen/platen/app"
+	"github.com/platen/platen/billing"
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/links"
@@ -46,14 +47,17 @@ type documentView struct {
 	// EngineReason says why that engine rendered it.
 	EngineReason string `json:"engineReason,omitempty"`
 	// PDFA is the PDF/A level the request asked for.
-	PDFA            string     `json:"pdfa,omitempty"`
-	Watermarked     bool       `json:"watermarked"`
-	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
-	Downloads       int        `json:"downloads"`
-	CreatedAt       time.Time  `json:"createdAt"`
-	CompletedAt     *time.Time `json:"completedAt,omitempty"`
-	FileExpiresAt   *time.Time `json:"fileExpiresAt,omitempty"`
-	FileExpired     bool       `json:"fileExpired,omitempty"`
+	PDFA            string `json:"pdfa,omitempty"`
+	Watermarked     bool   `json:"watermarked"`
+	RegeneratedFrom string `json:"regeneratedFrom,omitempty"`
+	Downloads       int    `json:"downloads"`
+	// Charge is what a completed document cost: pages from the monthly
+	// allowance, pages paid from the wallet, and their price in micros.
+	Charge        *billing.Split `json:"charge,omitempty"`
+	CreatedAt     time.Time      `json:"createdAt"`
+	CompletedAt   *time.Time     `json:"completedAt,omitempty"`
+	FileExpiresAt *time.Time     `json:"fileExpiresAt,omitempty"`
+	FileExpired   bool           `json:"fileExpired,omitempty"`
 }
 
 // quoteView is the answer of a dry run (docs/api.md "Dry run").
@@ -86,7 +90,48 @@ func (s *Server) viewDocument(d storage.Document) documentView {
 	if d.FileExpired {
 		v.Message = "The file was deleted at the end of its retention period; regenerate the document to make it again."
 	}
+	if d.Status == storage.StatusCompleted {
+		c := d.Charge.Split
+		v.Charge = &c
+	}
 	return v
+}
+
+// documentThumbnail answers the first page of a completed document's PDF
+// as a PNG (app.ThumbnailWidth wide), what the dashboard's list shows. The
+// PDF never changes, so the picture may be kept by the browser.
+func (s *Server) documentThumbnail(r *request) error {
+	ctx, cancel := context.WithTimeout(context.Background(), thumbnailBudget)
+	defer cancel()
+	png, hash, err := s.app.DocumentThumbnail(ctx, r.org.ID, r.param("id"))
+	if err != nil {
+		return err
+	}
+	etag := `"` + hash[:min(len(hash), 32)] + `"`
+	h := &r.Response.Header
+	h.Set("Cache-Control", "private, max-age=86400")
+	h.Set("ETag", etag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if string(r.Request.Header.Peek("If-None-Match")) == etag {
+		r.SetStatusCode(http.StatusNotModified)
+		return nil
+	}
+	r.SetStatusCode(http.StatusOK)
+	r.SetContentType("image/png")
+	r.SetBody(png)
+	return nil
+}
+
+// thumbnailBudget bounds the drawing of one document's thumbnail.
+const thumbnailBudget = 10 * time.Second
+
+// documentData answers the data a document was rendered from, as sent.
+func (s *Server) documentData(r *request) error {
+	data, err := s.app.DocumentData(r.org.ID, r.param("id"))
+	if err != nil {
+		return err
+	}
+	return r.ok(http.StatusOK, data, "")
 }
 
 func (s *Server) createDocument(r *request) error {

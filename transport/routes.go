@@ -24,6 +24,8 @@ func (s *Server) table() []*route {
 		{Method: http.MethodGet, Path: "/v1/documents/stats", Summary: "Documents a day over the last days, by status", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.documentStats},
 		{Method: http.MethodGet, Path: "/v1/documents/:id", Summary: "Read a document, with a fresh download link", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.getDocument},
 		{Method: http.MethodGet, Path: "/v1/documents/:id/download", Summary: "Mint a download link and record the download", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.downloadLink},
+		{Method: http.MethodGet, Path: "/v1/documents/:id/thumbnail", Summary: "The first page of a completed document, as a PNG", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.documentThumbnail},
+		{Method: http.MethodGet, Path: "/v1/documents/:id/data", Summary: "The data a document was rendered from", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.documentData},
 		{Method: http.MethodGet, Path: "/v1/documents/:id/einvoice", Summary: "The XML an e-invoice document embeds", Auth: authKey, Scope: auth.DocumentsRead, Handler: s.eInvoiceXML},
 		{Method: http.MethodPost, Path: "/v1/documents/:id/regenerate", Summary: "Generate a new document from the same data and template version", Auth: authKey, Scope: auth.DocumentsGenerate, Handler: s.regenerate},
 		{Method: http.MethodGet, Path: "/files/:id/:filename", Summary: "Download a PDF through a signed link; no key needed", Auth: authNone, Handler: s.serveFile},

@@ -53,10 +53,18 @@ type Document struct {
 	Watermarked          bool            `json:"watermarked"`
 	RegeneratedFrom      string          `json:"regeneratedFrom"`
 	Downloads            int             `json:"downloads"`
+	Charge               *Charge         `json:"charge"`
 	CreatedAt            time.Time       `json:"createdAt"`
 	CompletedAt          *time.Time      `json:"completedAt"`
 	FileExpiresAt        *time.Time      `json:"fileExpiresAt"`
 	FileExpired          bool            `json:"fileExpired"`
+}
+
+// Charge is what a completed Document cost.
+type Charge struct {
+	AllowancePages int64 `json:"allowancePages"`
+	WalletPages    int64 `json:"walletPages"`
+	Micros         int64 `json:"micros"`
 }
 
 // Report is a Document's render report (docs/api.md "Render report").

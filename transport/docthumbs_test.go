@@ -1,0 +1,96 @@
+package transport_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"reflect"
+	"testing"
+
+	"github.com/platen/platen/internal/testnode"
+)
+
+// TestDocumentsAsDocuments: a completed document says what it cost (pages
+// from the allowance, pages from the wallet, their price), answers the data
+// it was made from, and its first page as a picture that the browser may
+// keep and revalidate; a key without documents.read gets none of them.
+func TestDocumentsAsDocuments(t *testing.T) {
+	n := testnode.Start(t, nil)
+	org, key := paidOrg(t, n, 1, 5000)
+	credit(t, n, org, 20000, "topup-thumb")
+	_, reader := createKey(t, n, org, "documents.read")
+	_, walletOnly := createKey(t, n, org, "wallet.read")
+
+	var docs []testnode.Document
+	for i := range 2 {
+		data := invoiceData(1 + i*3) // one page, then two
+		r := testnode.Do(t, "POST", n.URL+"/v1/documents", key, map[string]any{"templateId": "invoice", "data": data})
+		d := testnode.DataAs[testnode.Document](t, r)
+		if r.Status != 201 || d.Status != "completed" {
+			t.Fatalf("generate: %s", r)
+		}
+		docs = append(docs, d)
+
+		got := testnode.Do(t, "GET", n.URL+"/v1/documents/"+d.ID+"/data", reader, nil)
+		var back struct{ Data map[string]any }
+		want, _ := json.Marshal(data)
+		var sent map[string]any
+		_ = json.Unmarshal(want, &sent)
+		if err := json.Unmarshal(got.Body, &back); got.Status != 200 || err != nil || !reflect.DeepEqual(back.Data, sent) {
+			t.Fatalf("the data of %s: %s", d.ID, got)
+		}
+	}
+	// The allowance is one page: the first document takes it, the second
+	// pays both of its pages from the wallet.
+	first := testnode.DataAs[testnode.Document](t, testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[0].ID, reader, nil))
+	second := testnode.DataAs[testnode.Document](t, testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[1].ID, reader, nil))
+	if c := first.Charge; c == nil || c.AllowancePages != 1 || c.WalletPages != 0 || c.Micros != 0 {
+		t.Errorf("the first document's charge: %+v", c)
+	}
+	if c := second.Charge; second.PageCount != 2 || c == nil || c.AllowancePages != 0 || c.WalletPages != 2 || c.Micros != 10000 {
+		t.Errorf("the second document (%d pages) charge: %+v", second.PageCount, c)
+	}
+
+	r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[0].ID+"/thumbnail", reader, nil)
+	if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" || r.Header.Get("ETag") == "" {
+		t.Fatalf("thumbnail: HTTP %d %s", r.Status, r.Header)
+	}
+	img, err := png.Decode(bytes.NewReader(r.Body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 320 pixels wide, as tall as an A4 page at that width, and not blank:
+	// the invoice's text is ink on white.
+	b := img.Bounds()
+	if b.Dx() != 320 || b.Dy() < 440 || b.Dy() > 460 {
+		t.Errorf("thumbnail is %dx%d", b.Dx(), b.Dy())
+	}
+	inked := 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r+g+bl < 3*0xe000 {
+				inked++
+			}
+		}
+	}
+	if inked < 500 {
+		t.Errorf("the thumbnail has %d inked pixels: it looks blank", inked)
+	}
+	again := testnode.DoWith(t, "GET", n.URL+"/v1/documents/"+docs[0].ID+"/thumbnail", reader, nil, map[string]string{"If-None-Match": r.Header.Get("ETag")})
+	if again.Status != 304 || len(again.Body) != 0 {
+		t.Errorf("revalidated thumbnail: %s", again)
+	}
+	other := testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[1].ID+"/thumbnail", reader, nil)
+	if other.Status != 200 || other.Header.Get("ETag") == r.Header.Get("ETag") {
+		t.Errorf("the second document's thumbnail: HTTP %d, ETag %q", other.Status, other.Header.Get("ETag"))
+	}
+
+	for _, path := range []string{"/thumbnail", "/data"} {
+		if r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[0].ID+path, walletOnly, nil); r.Status != 403 {
+			t.Errorf("%s with a key without documents.read: %s", path, r)
+		}
+		if r := testnode.Do(t, "GET", n.URL+"/v1/documents/doc_01m7zmwnmpk2psb5y8n9tq3dsz"+path, reader, nil); r.Status != 404 || r.Code() != "NOT_FOUND" {
+			t.Errorf("%s of a document that does not exist: %s", path, r)
+		}
+	}
+}

@@ -83,6 +83,7 @@ func TestBrowser(t *testing.T) {
 		"E2E_CHROMIUM="+chromium,
 		"E2E_RECEIVER_URL="+rc.URL,
 		"E2E_RECEIVER_CA="+rc.caFile,
+		"E2E_BINARY="+binary,
 	)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".test.mjs")

@@ -31,6 +31,8 @@ export const env = {
   receiverURL: (process.env.E2E_RECEIVER_URL || '').replace(/\/$/, ''),
   // The receiver's CA certificate (a PEM file), which received() trusts.
   receiverCA: process.env.E2E_RECEIVER_CA || '',
+  // The platen binary under test, for a test that starts a node of its own.
+  binary: process.env.E2E_BINARY || '',
 };
 
 // need returns env[name], and throws when it is empty: a test that needs the
@@ -143,6 +145,10 @@ export async function screenshots(page, name) {
   const before = page.viewportSize();
   const paths = [];
   const problems = [];
+  // A full-page photograph shows what is below the fold too: lazy images
+  // are loaded first (up to five seconds), so the picture has them.
+  await page.evaluate(() => document.querySelectorAll('img[loading=lazy]').forEach((i) => { i.loading = 'eager'; }));
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {});
   for (const [kind, size] of Object.entries(widths)) {
     await page.setViewportSize(size);
     const file = path.join(env.shots, `${name}-${kind}.png`);

@@ -210,9 +210,12 @@ export function when(s) {
   return h('time', { datetime: t.toISOString(), title: dateFmt.format(t) }, text);
 }
 
-// fmtMoney formats micro-units (one millionth of the currency unit).
+// fmtMoney formats micro-units (one millionth of the currency unit) in the
+// node's wallet currency, as the person's locale writes money: "€12.50",
+// "12,50 €"; a page price below a cent keeps its digits ("€0.0025").
 export function fmtMoney(micros) {
-  return (Number(micros || 0) / 1e6).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  const currency = session.me?.config?.currency || 'EUR';
+  return (Number(micros || 0) / 1e6).toLocaleString(undefined, { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 4 });
 }
 
 export function badge(text, kind = '') { return h('span', { class: 'badge ' + kind }, text); }

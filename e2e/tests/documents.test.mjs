@@ -91,11 +91,26 @@ test('a document opens, downloads as a PDF and regenerates', async () => {
   // The row is the document: its file name, and its PDF a click away.
   const [fromRow] = await Promise.all([page.waitForEvent('download'), row('console-1').getByRole('button', { name: /^Download letter-.*\.pdf$/ }).click()]);
   assert.equal((await readFile(await fromRow.path())).subarray(0, 4).toString(), '%PDF', 'the row\'s download is not a PDF');
+  // Its first page, drawn by the server, and what it cost: a page of the
+  // monthly allowance.
+  await page.waitForFunction(() => { const i = document.querySelector('table.docs img.doc-thumb'); return i?.complete && i.naturalWidth === 320; });
+  assert.match(await row('console-1').getByRole('cell').nth(4).textContent(), /^1 allowance page$/);
   await row('console-1').getByRole('link', { name: /^letter-.*\.pdf$/ }).click();
   await page.getByRole('heading', { name: 'Record' }).waitFor();
   const id = new URL(page.url()).pathname.split('/').pop();
   assert.match(id, /^doc_/);
   await visit(page, '/documents/' + id, 'document');
+  const firstPage = page.getByRole('img', { name: /^First page of letter-.*\.pdf$/ });
+  await page.waitForFunction(() => { const i = document.querySelector('.doc-first-page img'); return i?.complete && i.naturalWidth === 320; });
+  assert.equal(await firstPage.getAttribute('width'), '160');
+  await page.getByRole('definition').filter({ hasText: /^1 allowance page$/ }).waitFor();
+  // The data it was made from, read when the section is opened.
+  await page.getByText('Data it was made from').click();
+  const dataPre = page.getByLabel('The data, as JSON');
+  await dataPre.waitFor();
+  const sent = (await api('GET', '/v1/documents/' + id + '/data', { key })).json.data;
+  assert.deepEqual(JSON.parse(await dataPre.textContent()), sent);
+  await screenshots(page, 'document-data');
   // Times as people say them, the exact time on hover.
   const created = page.locator('.facts time[datetime]').first();
   assert.match(await created.textContent(), /just now|minute|hour/);
@@ -169,7 +184,12 @@ test('the wallet shows a credit as it lands, and usage by month', async () => {
   const c = await api('POST', `/admin/v1/orgs/${orgId}/wallet/credit`, { key: need('operatorToken'), body: { amountMicros: 2500000, reference: 'e2e-topup' } });
   assert.equal(c.status, 201, c.text);
   await page.getByRole('row', { name: /e2e-topup/ }).waitFor();
-  assert.match(await page.getByRole('row', { name: /e2e-topup/ }).textContent(), /\+2\.50/);
+  // Money with its currency (the node's wallet currency, EUR by default).
+  assert.match(await page.getByRole('row', { name: /e2e-topup/ }).textContent(), /\+€2\.50/);
+  // What a top-up means and who to ask, with the id to give them.
+  const topUp = page.getByRole('region', { name: 'Adding money' });
+  await topUp.getByText(orgId, { exact: true }).waitFor();
+  assert.match(await topUp.textContent(), /operator/);
   assert.ok(await marker(), 'the page was reloaded');
   const month = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date());
   const usage = page.getByRole('table', { name: /Usage by month/ }).getByRole('row', { name: new RegExp(month) });

@@ -1,8 +1,9 @@
 // One document: its record, why it failed when it did, its render report, a download (a fresh
 // signed link from the API each time), and regenerating it. Its status
 // follows the change feed while the page is open.
-import { h, fill, api, showError, fmtDate, when, fmtBytes, statusBadge, link, go, pageHeader, can, announce } from '../lib.js';
+import { h, fill, api, showError, fmtDate, when, fmtBytes, statusBadge, link, go, pageHeader, can, announce, icon } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
+import { cost } from './documents.js';
 
 export async function render(main, params) {
   const id = params.id;
@@ -27,7 +28,7 @@ export async function render(main, params) {
   }
 
   function draw() {
-    fill(body, failure(doc), facts(doc), conformance(doc), report(doc));
+    fill(body, failure(doc), facts(doc), data(doc), conformance(doc), report(doc));
     const head = main.querySelector('.page-head');
     const fresh = header(doc);
     if (head) head.replaceWith(fresh); else main.prepend(fresh);
@@ -45,7 +46,7 @@ export async function render(main, params) {
         announce(`Downloading ${d.filename}`);
       } catch (err) { showError(main, err); }
       finally { download.disabled = doc.status !== 'completed'; }
-    } }, 'Download PDF');
+    } }, icon('download'), 'Download PDF');
     const regen = can('documents.generate') ? h('button', { type: 'button', class: 'btn', onclick: async () => {
       regen.disabled = true;
       try {
@@ -93,8 +94,14 @@ export async function render(main, params) {
 
 function facts(d) {
   const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
-  return h('section', { class: 'card', 'aria-labelledby': 'doc-record' },
+  const first = d.status === 'completed' && !d.fileExpired
+    ? h('figure', { class: 'doc-first-page' },
+      h('img', { src: `/v1/documents/${encodeURIComponent(d.id)}/thumbnail`, alt: `First page of ${d.filename || d.id}`, width: 160, height: 226 }),
+      h('figcaption', { class: 'muted small' }, d.pageCount > 1 ? `Page 1 of ${d.pageCount}` : 'The only page'))
+    : null;
+  return h('section', { class: 'card record', 'aria-labelledby': 'doc-record' },
     h('h2', { id: 'doc-record' }, 'Record'),
+    h('div', { class: first ? 'record-body' : '' }, first,
     h('dl', { class: 'facts' },
       row('Status', statusBadge(d.status)),
       row('Id', h('code', {}, d.id)),
@@ -102,6 +109,7 @@ function facts(d) {
       row('Correlation ID', d.correlationId ? h('code', {}, d.correlationId) : '—'),
       row('Engine', d.engine || '—', d.engineReason ? h('span', { class: 'muted block' }, d.engineReason) : null),
       row('Pages', d.status === 'completed' ? String(d.pageCount) : '—'),
+      row('Cost', cost(d)),
       row('Size', d.status === 'completed' ? fmtBytes(d.byteSize) : '—'),
       row('Watermark', d.watermarked ? 'Yes (sandbox)' : 'No'),
       row('Created', when(d.createdAt)),
@@ -109,7 +117,26 @@ function facts(d) {
       row('Downloads', String(d.downloads)),
       d.fileExpiresAt ? row('File kept until', fmtDate(d.fileExpiresAt)) : null,
       d.regeneratedFrom ? row('Regenerated from', link('/documents/' + encodeURIComponent(d.regeneratedFrom), h('code', {}, d.regeneratedFrom))) : null,
-      d.metadata ? row('Metadata', h('code', { class: 'wrap' }, JSON.stringify(d.metadata))) : null));
+      d.metadata ? row('Metadata', h('code', { class: 'wrap' }, JSON.stringify(d.metadata))) : null)));
+}
+
+// data shows the data the document was made from, read when opened: it
+// may be large, and it is the customer's (the same scope as the PDF).
+function data(d) {
+  const out = h('div', {});
+  const box = h('details', { class: 'card doc-data' },
+    h('summary', {}, h('h2', {}, 'Data it was made from')), out);
+  box.addEventListener('toggle', async () => {
+    if (!box.open || out.childElementCount) return;
+    fill(out, h('p', { class: 'muted' }, 'Loading…'));
+    try {
+      const v = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/data`);
+      const text = JSON.stringify(v, null, 2);
+      fill(out, h('pre', { class: 'hook-pre', tabindex: '0', 'aria-label': 'The data, as JSON' }, text),
+        h('p', { class: 'muted small' }, 'As it was sent. Regenerate renders from it again.'));
+    } catch (err) { fill(out, h('p', { class: 'form-error' }, err.message)); }
+  });
+  return box;
 }
 
 // conformance shows what was checked of a PDF/A or e-invoice document

@@ -4,7 +4,7 @@
 // Documents made or changed elsewhere arrive from the change feed and are
 // announced politely; nothing polls. A form generates a document from the
 // console, with the server's refusals shown at the field they name.
-import { h, fill, api, field, submitting, showError, when, statusBadge, link, go, pageHeader, can } from '../lib.js';
+import { h, fill, api, field, submitting, showError, when, statusBadge, link, go, pageHeader, can, fmtMoney, icon } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 
 const statuses = [['', 'Any status'], ['queued', 'Queued'], ['rendering', 'Rendering'], ['completed', 'Completed'], ['failed', 'Failed']];
@@ -37,18 +37,25 @@ async function draw(main, filter, listQuery, stop, listen) {
   const empty = h('p', { class: 'muted empty', hidden: page.items.length > 0 }, filtered(filter) ? 'No documents match these filters.' : 'No documents yet: generate one below, or with the API.');
   const tableWrap = h('div', { class: 'table-wrap', hidden: page.items.length === 0 }, h('table', { class: 'docs' },
     h('caption', { class: 'sr-only' }, 'Documents, newest first'),
-    h('thead', {}, h('tr', {}, ['Status', 'Document', 'Template', 'Correlation ID', 'Pages', 'Created', 'File'].map(c => h('th', { scope: 'col' }, c)))),
+    h('thead', {}, h('tr', {}, ['Document', 'Status', 'Template', 'Pages', 'Cost', 'Created', 'File'].map(c => h('th', { scope: 'col' }, c)))),
     tbody));
 
+  // A row shows a document by what it is: its first page, its file name,
+  // and its correlation id (else its id); a failed one says why.
   function row(d) {
+    const hasFile = d.status === 'completed' && !d.fileExpired;
     return h('tr', { dataset: { id: d.id } },
-      h('td', {}, statusBadge(d.status)),
-      h('td', {}, link('/documents/' + encodeURIComponent(d.id), d.filename || d.id), h('span', { class: 'muted block small' }, h('code', {}, d.id))),
+      h('td', {}, h('div', { class: 'doc-cell' },
+        hasFile ? h('img', { class: 'doc-thumb', src: `/v1/documents/${encodeURIComponent(d.id)}/thumbnail`, alt: '', width: 40, height: 57, loading: 'lazy', decoding: 'async' })
+          : h('span', { class: 'doc-thumb none', 'aria-hidden': 'true' }, icon('documents')),
+        h('span', { class: 'doc-name' }, link('/documents/' + encodeURIComponent(d.id), d.filename || d.id),
+          h('span', { class: 'muted block small' }, d.correlationId ? ['Correlation ', h('code', {}, d.correlationId)] : h('code', {}, d.id))))),
+      h('td', {}, statusBadge(d.status), d.status === 'failed' && d.message ? h('span', { class: 'muted block small fail-why' }, d.message) : null),
       h('td', {}, d.templateSlug, h('span', { class: 'muted' }, ' v' + d.templateVersion)),
-      h('td', {}, d.correlationId ? h('code', {}, d.correlationId) : h('span', { class: 'muted' }, '—')),
       h('td', { class: 'num' }, d.status === 'completed' ? String(d.pageCount) : '—'),
+      h('td', {}, cost(d)),
       h('td', {}, when(d.createdAt)),
-      h('td', {}, d.status === 'completed' && !d.fileExpired ? download(d) : h('span', { class: 'muted' }, '—')));
+      h('td', {}, hasFile ? download(d) : h('span', { class: 'muted' }, '—')));
   }
   // download fetches a fresh signed link (the download is recorded) and
   // follows it: the PDF comes as an attachment.
@@ -61,7 +68,7 @@ async function draw(main, filter, listQuery, stop, listen) {
         document.body.append(a); a.click(); a.remove();
       } catch (err) { showError(main, err); }
       finally { b.disabled = false; }
-    } }, 'PDF');
+    } }, icon('download'), 'PDF');
     return b;
   }
   function put(d, atTop) {
@@ -107,6 +114,8 @@ async function draw(main, filter, listQuery, stop, listen) {
     }
     if (!known && f.event !== 'document.queued' && filter.status === '' && rows.size > 0 && olderThanList(d.id)) return;
     put(known ? d : { createdAt: f.at, ...d }, true);
+    // The event does not carry the charge: the record does.
+    if (d.status === 'completed') api('GET', `/v1/documents/${encodeURIComponent(d.id)}`).then((full) => { if (rows.has(full.id)) put(full, false); }).catch(() => {});
     liveNote.textContent = known ? `Document ${d.id} is ${d.status}` : `New document ${d.id}, ${d.status}`;
   });
   // A change to a document created before the oldest one listed belongs to
@@ -138,6 +147,17 @@ async function draw(main, filter, listQuery, stop, listen) {
 }
 
 function filtered(f) { return !!(f.status || f.templateId || f.correlationId); }
+
+// cost is what a completed document cost, in words: pages from the
+// monthly allowance, or money from the wallet.
+export function cost(d) {
+  const c = d.charge;
+  if (d.status !== 'completed' || !c) return h('span', { class: 'muted' }, '—');
+  const parts = [];
+  if (c.walletPages) parts.push(h('span', {}, fmtMoney(c.micros)));
+  if (c.allowancePages) parts.push(h('span', { class: c.walletPages ? 'muted block small' : '' }, `${c.allowancePages} allowance page${c.allowancePages === 1 ? '' : 's'}`));
+  return parts.length ? parts : h('span', { class: 'muted' }, 'Free');
+}
 
 // generateForm makes a document from a template with JSON data, prefilled
 // with the template's sample data. The server checks the data against the

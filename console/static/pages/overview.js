@@ -57,8 +57,11 @@ export async function render(main) {
   let needChecklist = false;
   const stop = onEvent((f) => {
     const doc = f.event?.startsWith('document.'), pay = f.event?.startsWith('wallet.');
-    // Templates, keys and webhooks are steps of the checklist.
-    const step = /^(template|key|webhook)/.test(f.event || '');
+    // A template activated is a step of the checklist. Keys and webhook
+    // endpoints have no event in the feed: the checklist is read again
+    // when the person comes back to this tab (below), as after running
+    // platen webhooks listen in a terminal.
+    const step = (f.event || '').startsWith('template.');
     if (!doc && !pay && !step) return;
     needStats ||= doc;
     needWallet ||= pay || f.event === 'document.completed';
@@ -81,10 +84,14 @@ export async function render(main) {
     await Promise.all([loadWallet(lastStats), loadChecklist()]);
   } catch (err) { stop(); throw err; }
 
+  const back = () => { if (document.visibilityState === 'visible' && !checklist.classList.contains('compact')) loadChecklist(); };
+  window.addEventListener('focus', back);
+  document.addEventListener('visibilitychange', back);
+
   fill(main, pageHeader('Overview'),
     h('p', { class: 'lead' }, `${session.me.organisation.name}: what your documents did lately. The figures update by themselves.`),
     liveNote, onboard ? checklist : null, money, chart, failures);
-  return () => { clearTimeout(timer); stop(); };
+  return () => { clearTimeout(timer); stop(); window.removeEventListener('focus', back); document.removeEventListener('visibilitychange', back); };
 }
 
 function drawCards(box, w, stats) {

@@ -1,7 +1,7 @@
 // Wallet (owners): the plan, this month's allowance, the balance, the newest
 // ledger rows and what documents cost month by month. Credits and debits
 // arrive from the change feed.
-import { h, fill, api, fmtDate, fmtMoney, link, pageHeader, table, badge } from '../lib.js';
+import { h, fill, api, fmtDate, fmtMoney, link, pageHeader, table, badge, session, copyButton, icon } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 
 export async function render(main) {
@@ -9,7 +9,7 @@ export async function render(main) {
   const liveNote = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   async function load() {
     const [w, rows, usage] = await Promise.all([api('GET', '/v1/wallet'), api('GET', '/v1/wallet/ledger?limit=20'), api('GET', '/v1/wallet/usage?months=12')]);
-    fill(body, summary(w), ledger(rows), months(usage.months));
+    fill(body, summary(w), topUp(w), ledger(rows), months(usage.months));
   }
   let timer = 0;
   const stop = onEvent((f) => {
@@ -19,7 +19,7 @@ export async function render(main) {
   });
   try { await whenLive(); await load(); } catch (err) { stop(); throw err; }
   fill(main, pageHeader('Wallet'),
-    h('p', { class: 'lead' }, 'Each month your plan includes an allowance of pages; pages beyond it are paid from the wallet. Amounts are in your wallet\'s currency.'),
+    h('p', { class: 'lead' }, 'Each month your plan includes an allowance of pages; pages beyond it are paid from the wallet.'),
     liveNote, body);
   return () => { clearTimeout(timer); stop(); };
 }
@@ -37,6 +37,29 @@ function summary(w) {
       row('Period', `${day.format(new Date(w.period.start))} to ${day.format(new Date(new Date(w.period.end) - 1))}`),
       row('Pages beyond it', w.plan.wallet ? `${fmtMoney(w.plan.pageRateMicros)} a page, from the wallet` : 'Not available on this plan'),
       row('Balance', h('strong', { class: 'balance' }, fmtMoney(w.balanceMicros)), w.heldMicros ? ` (${fmtMoney(w.heldMicros)} held by documents rendering)` : '')));
+}
+
+// topUp says what adding money means and who does it: this node's
+// operator credits a wallet (there is no card payment in Platen itself),
+// and what a sum buys at the plan's page rate.
+function topUp(w) {
+  const org = session.me?.organisation?.id || '';
+  const rate = w.plan.pageRateMicros;
+  const sums = [10, 50, 200].map((units) => units * 1e6);
+  const buys = w.plan.wallet && rate > 0
+    ? h('ul', { class: 'plain buys' }, sums.map((m) => h('li', {}, h('strong', {}, fmtMoney(m)), ` buys ${Math.floor(m / rate).toLocaleString()} pages beyond the allowance`)))
+    : null;
+  const command = `platen admin credit ${org} AMOUNT_MICROS INVOICE_REFERENCE`;
+  return h('section', { class: 'card', 'aria-labelledby': 'w-topup' },
+    h('h2', { id: 'w-topup' }, icon('wallet'), ' Adding money'),
+    w.plan.wallet
+      ? h('p', {}, 'The wallet is credited by whoever runs this Platen node (its operator), usually against an invoice you pay them. Ask them for a top-up and give them your organisation id.')
+      : h('p', {}, 'Your plan (', h('strong', {}, w.plan.name), ') does not use the wallet: pages beyond the allowance are refused. Ask whoever runs this Platen node (its operator) to move the organisation to a paid plan.'),
+    buys,
+    h('p', { class: 'org-id-row' }, 'Organisation id: ', h('code', {}, org), ' ', copyButton(org, 'Copy the id')),
+    h('details', {}, h('summary', {}, 'What the operator runs'),
+      h('pre', { class: 'hook-pre' }, command),
+      h('p', { class: 'muted small' }, 'Amounts are in micro-units (1,000,000 is one ', session.me?.config?.currency || 'EUR', '); the reference makes a repeated credit safe. The credit shows here at once.')));
 }
 
 // ledger shows the newest rows, and older ones a page at a time below them.

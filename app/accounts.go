@@ -531,6 +531,14 @@ func (a *App) KeyUsed(k storage.APIKey) {
 // OpenSignUp reports whether this node lets anyone sign up.
 func (a *App) OpenSignUp() bool { return a.deps.OpenSignUp }
 
+// WalletCurrency is the ISO 4217 code of wallets, prices and charges.
+func (a *App) WalletCurrency() string {
+	if a.deps.WalletCurrency == "" {
+		return "EUR"
+	}
+	return a.deps.WalletCurrency
+}
+
 // EndExpiredSessions deletes up to limit sessions that are no longer live at
 // now (idle or past their lifetime), in one command, and says how many. The
 // node's janitor calls it; an expired session already signs nobody in, this

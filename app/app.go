@@ -46,6 +46,9 @@ type Deps struct {
 	// OpenSignUp lets anyone sign up, each into a sandbox organisation of
 	// their own.
 	OpenSignUp bool
+	// WalletCurrency is the ISO 4217 code of the micro-units money is
+	// kept in.
+	WalletCurrency string
 }
 
 // App runs the use cases. It is safe for concurrent use. The actors and the

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -124,6 +125,24 @@ func (s *DocumentsService) EInvoiceXML(ctx context.Context, id string, opts ...C
 	cl.raw = true
 	body, _, err := s.c.doRaw(ctx, cl, opts)
 	return body, err
+}
+
+// Thumbnail returns the first page of a completed document as a PNG, 320
+// pixels wide on white.
+func (s *DocumentsService) Thumbnail(ctx context.Context, id string, opts ...CallOption) ([]byte, error) {
+	cl := s.c.newCall(opThumbnail, id)
+	cl.raw = true
+	body, _, err := s.c.doRaw(ctx, cl, opts)
+	return body, err
+}
+
+// Data returns the data a document was rendered from, as it was sent.
+func (s *DocumentsService) Data(ctx context.Context, id string, opts ...CallOption) (json.RawMessage, error) {
+	var d json.RawMessage
+	if err := s.c.do(ctx, s.c.newCall(opDocumentData, id), &d, opts); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // DownloadLink mints a signed download link of a completed document and

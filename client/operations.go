@@ -64,6 +64,8 @@ var (
 	opGetDocument    = operation{Method: "GET", Path: "/v1/documents/{id}"}
 	opDownloadLink   = operation{Method: "GET", Path: "/v1/documents/{id}/download"}
 	opEInvoiceXML    = operation{Method: "GET", Path: "/v1/documents/{id}/einvoice"}
+	opThumbnail      = operation{Method: "GET", Path: "/v1/documents/{id}/thumbnail"}
+	opDocumentData   = operation{Method: "GET", Path: "/v1/documents/{id}/data"}
 	opRegenerate     = operation{Method: "POST", Path: "/v1/documents/{id}/regenerate"}
 
 	opCreateWebhook  = operation{Method: "POST", Path: "/v1/webhooks"}
@@ -100,7 +102,7 @@ var (
 var operations = []operation{
 	opIndex, opOpenAPI, opRealtime,
 	opWallet, opWalletLedger, opWalletUsage,
-	opCreateDocument, opListDocuments, opDocumentStats, opGetDocument, opDownloadLink, opEInvoiceXML, opRegenerate,
+	opCreateDocument, opListDocuments, opDocumentStats, opGetDocument, opDownloadLink, opEInvoiceXML, opThumbnail, opDocumentData, opRegenerate,
 	opCreateWebhook, opListWebhooks, opGetWebhook, opUpdateWebhook, opDeleteWebhook, opListDeliveries, opPingWebhook,
 	opLibrary, opStarterThumbnail, opCopyStarter, opUploadPDF, opPieces, opPageImage,
 	opCreateTemplate, opListTemplates, opGetTemplate, opUpdateTemplate, opArchiveTemplate,

@@ -275,6 +275,19 @@ func TestEveryRouteThroughTheClient(t *testing.T) {
 	if nb != doc.ByteSize || !bytes.HasPrefix(buf.Bytes(), []byte("%PDF")) {
 		t.Fatalf("downloaded %d bytes, the record says %d", nb, doc.ByteSize)
 	}
+	thumb, err := c.Documents.Thumbnail(ctx, doc.ID)
+	must(err)
+	if !bytes.HasPrefix(thumb, []byte("\x89PNG")) {
+		t.Fatalf("thumbnail: %.20q", thumb)
+	}
+	data, err := c.Documents.Data(ctx, doc.ID)
+	must(err)
+	if !bytes.Contains(data, []byte(`"name"`)) {
+		t.Fatalf("the document's data: %s", data)
+	}
+	if doc.Charge == nil || doc.Charge.AllowancePages+doc.Charge.WalletPages != int64(doc.PageCount) {
+		t.Fatalf("the document's charge: %+v (%d pages)", doc.Charge, doc.PageCount)
+	}
 	re, err := c.Documents.Regenerate(ctx, doc.ID, RegenerateRequest{})
 	must(err)
 	if re.ID == doc.ID || re.RegeneratedFrom != doc.ID || re.Status != StatusCompleted {

@@ -69,14 +69,16 @@ type Document struct {
 	Engine               string         `json:"engine,omitempty"`
 	EngineReason         string         `json:"engineReason,omitempty"`
 	// PDFA is the PDF/A level the request asked for.
-	PDFA            string     `json:"pdfa,omitempty"`
-	Watermarked     bool       `json:"watermarked"`
-	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
-	Downloads       int        `json:"downloads"`
-	CreatedAt       time.Time  `json:"createdAt"`
-	CompletedAt     *time.Time `json:"completedAt,omitempty"`
-	FileExpiresAt   *time.Time `json:"fileExpiresAt,omitempty"`
-	FileExpired     bool       `json:"fileExpired,omitempty"`
+	PDFA            string `json:"pdfa,omitempty"`
+	Watermarked     bool   `json:"watermarked"`
+	RegeneratedFrom string `json:"regeneratedFrom,omitempty"`
+	Downloads       int    `json:"downloads"`
+	// Charge is what a completed document cost; nil before it completes.
+	Charge        *Charge    `json:"charge,omitempty"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	CompletedAt   *time.Time `json:"completedAt,omitempty"`
+	FileExpiresAt *time.Time `json:"fileExpiresAt,omitempty"`
+	FileExpired   bool       `json:"fileExpired,omitempty"`
 }
 
 // Done reports whether the document has finished: completed or failed.
@@ -430,9 +432,11 @@ type PingResult struct {
 // Wallet is the plan, this month's allowance, the balance and the newest
 // ledger rows.
 type Wallet struct {
-	Plan          Plan        `json:"plan"`
-	Period        Period      `json:"period"`
-	Allowance     Allowance   `json:"allowance"`
+	Plan      Plan      `json:"plan"`
+	Period    Period    `json:"period"`
+	Allowance Allowance `json:"allowance"`
+	// Currency is the ISO 4217 code every Micros amount is in.
+	Currency      string      `json:"currency"`
 	BalanceMicros int64       `json:"balanceMicros"`
 	HeldMicros    int64       `json:"heldMicros"`
 	Ledger        []LedgerRow `json:"ledger"`
@@ -546,4 +550,13 @@ type Operation struct {
 	Path    string `json:"path"`
 	Summary string `json:"summary"`
 	Scope   string `json:"scope,omitempty"`
+}
+
+// Charge is what a completed document cost: pages from the monthly
+// allowance, pages paid from the wallet, and their price in micro-units
+// of the wallet's currency.
+type Charge struct {
+	AllowancePages int64 `json:"allowancePages"`
+	WalletPages    int64 `json:"walletPages"`
+	Micros         int64 `json:"micros"`
 }

@@ -12,3 +12,7 @@ func codeSet(list string) map[string]bool {
 	}
 	return m
 }
+
+// IsCurrency reports whether code is an ISO 4217 currency code (the list
+// EN 16931 takes, from the code database in ../shared).
+func IsCurrency(code string) bool { return currencies[code] }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/platen/platen/cluster"
+	"github.com/platen/platen/einvoice"
 	"github.com/platen/platen/pdftemplate"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/render/chromium"
@@ -28,6 +29,10 @@ type Config struct {
 	// OpenSignUp lets anyone sign up in the console, each into a sandbox
 	// organisation of their own. Off by default: people join by invitation.
 	OpenSignUp bool
+	// WalletCurrency is the ISO 4217 currency of wallets, prices and
+	// charges, which are kept in micro-units of it. Every node of a
+	// cluster must name the same one.
+	WalletCurrency string
 	// OperatorToken, when set, is the operator API's token. When empty the
 	// node uses the token stored in its state, or makes and prints one on
 	// first start. It is a secret: never printed by String.
@@ -105,8 +110,9 @@ type Config struct {
 // on loopback only.
 func DefaultConfig() Config {
 	return Config{
-		DataDir:  "./data",
-		HTTPAddr: "127.0.0.1:8080",
+		DataDir:        "./data",
+		WalletCurrency: "EUR",
+		HTTPAddr:       "127.0.0.1:8080",
 		// Next to the HTTP port, loopback only until a cluster is configured.
 		RaftAddr: "127.0.0.1:8300",
 		// Used only with a cluster key; memberlist's usual port.
@@ -201,6 +207,9 @@ func (c Config) Validate() error {
 		if d.d <= 0 {
 			return flagError(d.flag, "%s must be positive (it is %s)", d.flag, d.d)
 		}
+	}
+	if !einvoice.IsCurrency(c.WalletCurrency) {
+		return flagError("--wallet-currency", "--wallet-currency %q is not an ISO 4217 currency code (such as EUR, USD, GBP)", c.WalletCurrency)
 	}
 	if c.DocumentQueue < 1 {
 		return flagError("--document-queue", "--document-queue must be at least 1")

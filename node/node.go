@@ -308,7 +308,7 @@ func (n *Node) start(out io.Writer) error {
 	}
 	uses := app.New(app.Deps{Store: n.store, Actors: n.actors, Versions: versions, Renderer: renderer, PDFTemplates: n.pdfTemplates,
 		Blobs: n.blobs, Links: n.links, Guard: guard, Clock: clk, WaitTimeout: cfg.WaitTimeout, CatchUp: catchUp,
-		Propose: n.propose, OpenSignUp: cfg.OpenSignUp})
+		Propose: n.propose, OpenSignUp: cfg.OpenSignUp, WalletCurrency: cfg.WalletCurrency})
 	n.app = uses
 	httpCfg := cfg.HTTP
 	httpCfg.BaseURL = base

@@ -220,12 +220,14 @@ type consoleConfig struct {
 	// WebhooksPrivate says this node lets webhooks reach loopback and
 	// private addresses (a development node, serve --dev).
 	WebhooksPrivate bool `json:"webhooksPrivate"`
+	// Currency is the ISO 4217 code money is shown in.
+	Currency string `json:"currency"`
 }
 
 func (s *Server) me(p app.Principal) (meView, error) {
 	v := meView{User: userView{ID: p.User.ID, Email: p.User.Email, Name: p.User.Name},
 		Organisation: orgRef{ID: p.Org.ID, Name: p.Org.Name, Plan: p.Org.Plan}, Role: p.Role, Scopes: p.Scopes(),
-		CSRF: p.Session.CSRF, SessionEnds: p.Session.ExpiresAt, Config: consoleConfig{SignUp: s.app.OpenSignUp(), WebhooksPrivate: s.app.WebhooksPrivate()}}
+		CSRF: p.Session.CSRF, SessionEnds: p.Session.ExpiresAt, Config: consoleConfig{SignUp: s.app.OpenSignUp(), WebhooksPrivate: s.app.WebhooksPrivate(), Currency: s.app.WalletCurrency()}}
 	ms, err := s.deps.Store.UserMemberships(p.User.ID)
 	if err != nil {
 		return v, err
@@ -256,7 +258,7 @@ func (s *Server) signedIn(r *request, st app.Started, status int) error {
 }
 
 func (s *Server) consoleConfig(r *request) error {
-	return r.ok(http.StatusOK, consoleConfig{SignUp: s.app.OpenSignUp(), WebhooksPrivate: s.app.WebhooksPrivate()}, "")
+	return r.ok(http.StatusOK, consoleConfig{SignUp: s.app.OpenSignUp(), WebhooksPrivate: s.app.WebhooksPrivate(), Currency: s.app.WalletCurrency()}, "")
 }
 
 func (s *Server) signIn(r *request) error {

@@ -11,10 +11,12 @@ import (
 
 // walletView is the answer of GET /v1/wallet.
 type walletView struct {
-	Plan          storage.Plan  `json:"plan"`
-	Period        periodView    `json:"period"`
-	Allowance     allowanceView `json:"allowance"`
-	BalanceMicros int64         `json:"balanceMicros"`
+	Plan      storage.Plan  `json:"plan"`
+	Period    periodView    `json:"period"`
+	Allowance allowanceView `json:"allowance"`
+	// Currency is the ISO 4217 code the Micros amounts are in.
+	Currency      string `json:"currency"`
+	BalanceMicros int64  `json:"balanceMicros"`
 	// HeldMicros is reserved by documents still rendering.
 	HeldMicros int64                 `json:"heldMicros"`
 	Ledger     []storage.LedgerEntry `json:"ledger"`
@@ -52,6 +54,7 @@ func (s *Server) wallet(r *request) error {
 		Plan:          plan,
 		Period:        periodView{Start: start, End: start.AddDate(0, 1, 0)},
 		Allowance:     allowanceView{Pages: plan.MonthlyPages, UsedPages: used, LeftPages: max(plan.MonthlyPages-used, 0), HeldPages: r.org.HeldPages},
+		Currency:      s.app.WalletCurrency(),
 		BalanceMicros: r.org.BalanceMicros,
 		HeldMicros:    r.org.HeldMicros,
 		Ledger:        rows,

@@ -312,6 +312,7 @@ type Wallet struct {
 	Plan          Plan          `json:"plan"`
 	Period        Period        `json:"period"`
 	Allowance     Allowance     `json:"allowance"`
+	Currency      string        `json:"currency"`
 	BalanceMicros int64         `json:"balanceMicros"`
 	HeldMicros    int64         `json:"heldMicros"`
 	Ledger        []LedgerEntry `json:"ledger"`

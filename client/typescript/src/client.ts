@@ -141,6 +141,17 @@ export class Documents {
     return await res.text();
   }
 
+  /** The first page of a completed document as a PNG, 320 pixels wide on white. */
+  async thumbnail(id: string, options?: RequestOptions): Promise<Uint8Array> {
+    const res = await this.c.send("documents.thumbnail", { params: { id }, ...opts(options) });
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** The data a document was rendered from, as it was sent. */
+  data(id: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.c.call("documents.data", { params: { id }, ...opts(options) });
+  }
+
   /** A new document from the same data and template version. */
   regenerate(id: string, body: { wait?: boolean } = {}, options?: RequestOptions): Promise<Document> {
     return this.c.call("documents.regenerate", { params: { id }, body, ...opts(options) });

@@ -25,6 +25,8 @@ export const operations = {
   "documents.get": { method: "GET", path: "/v1/documents/{id}" },
   "documents.downloadLink": { method: "GET", path: "/v1/documents/{id}/download" },
   "documents.einvoiceXml": { method: "GET", path: "/v1/documents/{id}/einvoice" },
+  "documents.thumbnail": { method: "GET", path: "/v1/documents/{id}/thumbnail" },
+  "documents.data": { method: "GET", path: "/v1/documents/{id}/data" },
   "documents.regenerate": { method: "POST", path: "/v1/documents/{id}/regenerate" },
 
   "webhooks.create": { method: "POST", path: "/v1/webhooks" },

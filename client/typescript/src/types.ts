@@ -185,6 +185,8 @@ export interface Document {
   watermarked: boolean;
   regeneratedFrom?: string;
   downloads: number;
+  /** What a completed document cost: allowance pages, wallet pages, and their price. */
+  charge?: { allowancePages: number; walletPages: number; micros: number };
   createdAt: string;
   completedAt?: string;
   fileExpiresAt?: string;
@@ -511,6 +513,8 @@ export interface Wallet {
   plan: Plan;
   period: { start: string; end: string };
   allowance: { pages: number; usedPages: number; leftPages: number; heldPages: number };
+  /** The ISO 4217 code every Micros amount is in. */
+  currency: string;
   balanceMicros: number;
   heldMicros: number;
   ledger: LedgerEntry[];

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -69,6 +70,23 @@ func shellBlocks(t *testing.T, doc []byte) []block {
 // The node listens where PLATEN_HTTP says, so that it does not take 8080.
 func TestQuickstart(t *testing.T) {
 	tier.Full(t, "builds platen and runs a node and the webhook receiver as processes")
+	quickstart(t, false)
+}
+
+// TestMakeRunThenQuickstart is the README's path and then the quickstart's,
+// as a newcomer takes them: `make run` (the README's command, run from the
+// repository as typed) starts a node on an empty data folder in a fresh
+// home; it must print no warning or error, save its first key as the CLI
+// profile "local" and answer with it. Stopped with Ctrl-C, the quickstart
+// then runs word for word on the same folder, whose first start is over:
+// `platen serve --dev` prints no key there, and every command after it
+// must work with the profile make run saved.
+func TestMakeRunThenQuickstart(t *testing.T) {
+	tier.Full(t, "runs make run (a build and a node) and then the quickstart's processes")
+	quickstart(t, true)
+}
+
+func quickstart(t *testing.T, makeRunFirst bool) {
 	doc, err := os.ReadFile("quickstart.md")
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +120,10 @@ func TestQuickstart(t *testing.T) {
 		}
 	}
 
+	if makeRunFirst {
+		makeRun(t, bin, work, addr, env)
+	}
+
 	var server, listen *terminal
 	var dryRun string
 	for _, b := range blocks {
@@ -119,7 +141,7 @@ func TestQuickstart(t *testing.T) {
 				if res.StatusCode != http.StatusOK {
 					return fmt.Errorf("readyz: HTTP %d", res.StatusCode)
 				}
-				if !strings.Contains(server.out.String(), `profile "local"`) {
+				if !makeRunFirst && !strings.Contains(server.out.String(), `profile "local"`) {
 					return fmt.Errorf("the profile is not saved yet")
 				}
 				return nil
@@ -199,6 +221,58 @@ func TestQuickstart(t *testing.T) {
 	}
 }
 
+// makeRun runs `make run` from the repository's root with the data folder
+// work/data (PLATEN_DATA_DIR, the twin of --data-dir), waits for the node,
+// checks what its first start printed and that the saved profile's key is
+// accepted, and stops it with Ctrl-C.
+func makeRun(t *testing.T, bin, work, addr string, env []string) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = append(append([]string{}, env...), "PLATEN_DATA_DIR="+filepath.Join(work, "data"))
+	// make run's own log level, not the quickstart's: a healthy first start
+	// must print no warning at info level either.
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PLATEN_LOG_LEVEL=") {
+			env[i] = "PLATEN_LOG_LEVEL=info"
+		}
+	}
+	term := start(t, block{text: "make -C " + root + " --no-print-directory run", line: 0}, work, env)
+	// make run builds bin/platen first when it is not up to date, which
+	// on two cores takes minutes.
+	waitForWithin(t, term, 10*time.Minute, "make run's node and its saved profile", func() error {
+		if !strings.Contains(term.out.String(), "listening on http://"+addr) {
+			return fmt.Errorf("not listening yet")
+		}
+		return nil
+	})
+	out := term.out.String()
+	for _, want := range []string{`Saved this node and its first key as the CLI profile "local"`, "/link#pll_", "Operator token"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("make run's first start did not print %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{`"level":"WARN"`, `"level":"ERROR"`, "panic"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("make run's healthy first start printed %s:\n%s", bad, out)
+		}
+	}
+	var tpls []map[string]any
+	cli(t, bin, work, env, &tpls, "templates", "list") // fails unless the saved key is accepted
+	// Ctrl-C: the node drains and stops; make itself then ends by the
+	// signal, as it does in a terminal.
+	err = term.stop(syscall.SIGINT)
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGINT) {
+		t.Errorf("make run after Ctrl-C: %v\n%s", err, term.out.String())
+	}
+	if !strings.Contains(term.out.String(), `"msg":"node stopped"`) {
+		t.Errorf("make run's node did not stop cleanly on Ctrl-C:\n%s", term.out.String())
+	}
+}
+
 // terminal is a block running in a terminal of its own.
 type terminal struct {
 	cmd    *exec.Cmd
@@ -242,7 +316,12 @@ func (term *terminal) stop(sig syscall.Signal) error {
 
 func waitFor(t *testing.T, term *terminal, what string, ready func() error) {
 	t.Helper()
-	err := poll.Wait(90*time.Second, poll.Interval, func() error {
+	waitForWithin(t, term, 90*time.Second, what, ready)
+}
+
+func waitForWithin(t *testing.T, term *terminal, within time.Duration, what string, ready func() error) {
+	t.Helper()
+	err := poll.Wait(within, poll.Interval, func() error {
 		select {
 		case err := <-term.exited:
 			term.done = true

@@ -246,7 +246,10 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 			out, pages, err = printJob(ctx, engine, job)
 		}
 	}
-	if err != nil {
+	// A render past its budget is refused even when the engine finished
+	// it (phantom looks at the clock between pages and boxes, not after
+	// the last): the outcome does not depend on where the clock was read.
+	if err != nil || ctx.Err() != nil {
 		sw.rep.found(found)
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%w: the %s took longer than %s to render", ErrTimeout, what, seconds(budget))

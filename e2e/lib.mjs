@@ -146,8 +146,9 @@ export async function screenshots(page, name) {
   const paths = [];
   const problems = [];
   // A full-page photograph shows what is below the fold too: lazy images
-  // are loaded first (up to five seconds), so the picture has them.
-  await page.evaluate(() => document.querySelectorAll('img[loading=lazy]').forEach((i) => { i.loading = 'eager'; }));
+  // are loaded first (up to five seconds), so the picture has them, and
+  // are lazy again afterwards, as the page made them.
+  await page.evaluate(() => document.querySelectorAll('img[loading=lazy]').forEach((i) => { i.dataset.shotLazy = '1'; i.loading = 'eager'; }));
   await page.waitForFunction(() => [...document.images].every((i) => i.complete), null, { timeout: 5000 }).catch(() => {});
   for (const [kind, size] of Object.entries(widths)) {
     await page.setViewportSize(size);
@@ -156,6 +157,7 @@ export async function screenshots(page, name) {
     paths.push(file);
     for (const o of await overflowing(page)) problems.push(`${kind} (${size.width} px): ${o}`);
   }
+  await page.evaluate(() => document.querySelectorAll('img[data-shot-lazy]').forEach((i) => { i.loading = 'lazy'; delete i.dataset.shotLazy; }));
   if (before) await page.setViewportSize(before);
   if (problems.length) throw new Error(`${name}: elements overflow:\n  ${problems.join('\n  ')}`);
   taken.add(name);

@@ -70,12 +70,20 @@ test('upload a PDF, mark two fields, save, preview and generate from it', async 
     for (const size of [widths.laptop, widths.phone]) {
       await page.setViewportSize(size);
       const img = await sheet.locator('img').boundingBox();
-      const b = await sheet.getByRole('button', { name: customer.text, exact: true }).boundingBox();
+      const b = await sheet.locator(`button.pdf-piece[data-piece="${customer.id}"]`).boundingBox();
       assert.ok(Math.abs(b.x - (img.x + img.width * customer.box.x / pw)) < 1.5, `left at ${size.width}: ${b.x} vs image ${img.x}+${img.width}`);
       assert.ok(Math.abs(b.width - img.width * customer.box.w / pw) < 1.5, `width at ${size.width}`);
       assert.ok(Math.abs(b.y - (img.y + img.height * customer.box.y / ph)) < 1.5, `top at ${size.width}`);
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `no sideways scroll at ${size.width}`);
     }
+    // On a phone the pieces over the page are too small to touch: they are
+    // out of reach there, and the list's buttons, at least 24 px tall, are
+    // how a piece is chosen.
+    await page.setViewportSize(widths.phone);
+    assert.equal(await sheet.locator('.pdf-pieces[aria-hidden]').count(), 1);
+    assert.equal(await sheet.locator('button.pdf-piece:not([disabled])').count(), 0, 'a piece too small to touch can be touched');
+    const listButton = page.locator('.pdf-piece-list button').first();
+    assert.ok((await listButton.boundingBox()).height >= 24, 'a piece list button under 24 px on a phone');
     await page.setViewportSize(widths.laptop);
 
     // Mark two pieces by clicking them; the second without a key first.
@@ -95,6 +103,15 @@ test('upload a PDF, mark two fields, save, preview and generate from it', async 
     const marked = sheet.locator('button.pdf-piece.marked');
     assert.equal(await marked.count(), 2);
     assert.deepEqual(await sheet.locator('.pdf-piece-tag.shown').allTextContents(), ['customer', 'po']);
+    // Each key sits beside its piece and covers no other piece's text.
+    const covered = await page.evaluate(() => {
+      const boxes = [...document.querySelectorAll('.pdf-page button.pdf-piece')].map(b => b.getBoundingClientRect());
+      return [...document.querySelectorAll('.pdf-piece-tag.shown')].flatMap((t) => {
+        const r = t.getBoundingClientRect();
+        return boxes.filter(o => r.left < o.right - 0.5 && o.left < r.right - 0.5 && r.top < o.bottom - 0.5 && o.top < r.bottom - 0.5).map(() => t.textContent + ' (' + t.dataset.side + ')');
+      });
+    });
+    assert.deepEqual(covered, [], 'a key covers a piece of text');
     assert.equal(await sheet.getByRole('button', { name: `${customer.text} (field customer)` }).count(), 1, 'the field is in the button’s name');
     assert.equal(await page.getByRole('row', { name: /Marlow Coffee Roasters Ltd.*customer/ }).count(), 1, 'the table says which pieces are fields');
 

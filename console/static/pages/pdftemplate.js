@@ -85,10 +85,8 @@ export async function renderEditor(main, template) {
       // The key over a marked piece: beside the button, not in it, as the
       // button's name is the piece's text (with the key said after it).
       const tag = h('span', { class: 'pdf-piece-tag', 'aria-hidden': 'true' });
-      for (const el of [b, tag]) {
-        el.style.left = pct(p.box.x, pg.width);
-        el.style.top = pct(p.box.y, pg.height);
-      }
+      b.style.left = pct(p.box.x, pg.width);
+      b.style.top = pct(p.box.y, pg.height);
       b.style.width = pct(p.box.w, pg.width);
       b.style.height = pct(p.box.h, pg.height);
       b.tag = tag;
@@ -96,7 +94,9 @@ export async function renderEditor(main, template) {
       layer.append(b, tag);
     }
     return h('figure', { class: 'pdf-page', 'aria-labelledby': `pdf-cap-${pg.number}` },
-      h('figcaption', { id: `pdf-cap-${pg.number}` }, pages.length > 1 ? `Page ${pg.number} of ${pages.length}` : 'The page', ': choose a piece of text to make it a field'),
+      h('figcaption', { id: `pdf-cap-${pg.number}` }, pages.length > 1 ? `Page ${pg.number} of ${pages.length}` : 'The page',
+        h('span', { class: 'pdf-choose-wide' }, ': choose a piece of text to make it a field'),
+        h('span', { class: 'pdf-choose-narrow' }, ': its fields are marked; choose pieces in the list of text pieces below')),
       h('div', { class: 'pdf-sheet' }, img, layer));
   });
 
@@ -171,8 +171,72 @@ export async function renderEditor(main, template) {
       b.tag.textContent = f ? (f.key.trim() || 'field') : '';
       b.tag.classList.toggle('shown', !!f);
     }
+    placeTags();
     drawTable();
   }
+
+  // placeTags puts each key beside its piece where it covers no other
+  // text: to its right, else its left, else above or below it, slid along
+  // the piece; the first place on the page clear of other pieces and keys,
+  // or failing that the one that covers least. Sizes are in the PDF's
+  // points, measured from the tags as drawn.
+  function placeTags() {
+    for (const pg of pages) {
+      const layer = figures[pg.number - 1].querySelector('.pdf-pieces');
+      const scale = layer.clientWidth / pg.width;
+      if (!scale) continue;
+      const onPage = found.items.filter(p => p.page === pg.number);
+      const taken = [];
+      const covers = (r) => {
+        if (r.x < 0 || r.y < 0 || r.x + r.w > pg.width || r.y + r.h > pg.height) return Infinity;
+        let area = 0;
+        for (const o of [...onPage.map(p => p.box), ...taken]) {
+          const w = Math.min(r.x + r.w, o.x + o.w) - Math.max(r.x, o.x), hh = Math.min(r.y + r.h, o.y + o.h) - Math.max(r.y, o.y);
+          if (w > 0 && hh > 0) area += w * hh;
+        }
+        return area;
+      };
+      for (const p of onPage) {
+        const tag = buttons.get(p.id).tag;
+        if (!tag.classList.contains('shown')) continue;
+        const w = tag.offsetWidth / scale, hgt = tag.offsetHeight / scale, gap = 2 / scale, b = p.box;
+        const mid = b.y + (b.h - hgt) / 2;
+        const sides = [
+          ['right', { x: b.x + b.w + gap, y: mid, w, h: hgt }],
+          ['left', { x: b.x - w - gap, y: mid, w, h: hgt }],
+        ];
+        for (const [name, y] of [['above', b.y - hgt - gap], ['below', b.y + b.h + gap]]) {
+          for (let x = b.x; x <= b.x + Math.max(b.w, w); x += w / 4) sides.push([name, { x, y, w, h: hgt }]);
+        }
+        let best = sides[0], least = Infinity;
+        for (const s of sides) {
+          const a = covers(s[1]);
+          if (a < least) { best = s; least = a; }
+          if (a === 0) break;
+        }
+        const [side, r] = best;
+        taken.push(r);
+        tag.dataset.side = side;
+        tag.style.left = pct(r.x, pg.width);
+        tag.style.top = pct(r.y, pg.height);
+      }
+    }
+  }
+  const replace = () => requestAnimationFrame(placeTags);
+
+  // On a phone the pieces drawn over the page are a few pixels tall, too
+  // small to touch: the page is a picture of the fields there, and pieces
+  // are chosen in the list below, whose buttons are large enough.
+  const narrow = window.matchMedia('(max-width: 800px)');
+  function touchMode() {
+    for (const f of figures) {
+      const layer = f.querySelector('.pdf-pieces');
+      layer.toggleAttribute('aria-hidden', narrow.matches);
+      for (const b of layer.querySelectorAll('button')) b.disabled = narrow.matches;
+    }
+  }
+  narrow.addEventListener('change', touchMode);
+  touchMode();
 
   function drawFields() {
     clearErrors(fieldsForm);
@@ -357,7 +421,11 @@ export async function renderEditor(main, template) {
       h('p', { class: 'muted' }, 'Every piece of text read from the PDF; a piece made a field is replaced in each document.'),
       pieceTable));
   act(drawVersions);
-  return () => urls.forEach(u => URL.revokeObjectURL(u));
+  // The keys are placed once the page is laid out, and again when its
+  // width changes.
+  window.addEventListener('resize', replace);
+  replace();
+  return () => { window.removeEventListener('resize', replace); narrow.removeEventListener('change', touchMode); urls.forEach(u => URL.revokeObjectURL(u)); };
 }
 
 // draftField is a saved version's field as the draft holds it.

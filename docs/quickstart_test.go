@@ -232,6 +232,14 @@ func makeRun(t *testing.T, bin, work, addr string, env []string) {
 		t.Fatal(err)
 	}
 	env = append(append([]string{}, env...), "PLATEN_DATA_DIR="+filepath.Join(work, "data"))
+	// The fresh home is the CLI's and git's; Go's build and module caches
+	// stay this machine's, as a newcomer's would be after the install step
+	// (a home without them would download and compile every module again).
+	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if v, err := exec.Command("go", "env", name).Output(); err == nil {
+			env = append(env, name+"="+strings.TrimSpace(string(v)))
+		}
+	}
 	// make run's own log level, not the quickstart's: a healthy first start
 	// must print no warning at info level either.
 	for i, kv := range env {

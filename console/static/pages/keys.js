@@ -1,6 +1,6 @@
 // API keys (owners): create one with chosen scopes (its value shown once,
 // with a copy button), revoke, and see when each was last used.
-import { h, fill, api, field, formData, submitting, table, fmtDate, badge, secretBox, confirmDialog, announce, pageHeader } from '../lib.js';
+import { h, fill, api, field, formData, submitting, table, fmtDate, badge, secretBox, confirmDialog, announce, pageHeader, when } from '../lib.js';
 
 export async function render(main) {
   const list = h('div', { class: 'list' });
@@ -11,8 +11,8 @@ export async function render(main) {
       ['Name', k => k.name],
       ['Key', k => h('code', {}, k.prefix + '…')],
       ['Scopes', k => h('ul', { class: 'chips' }, k.scopes.map(s => h('li', {}, s)))],
-      ['Created', k => fmtDate(k.createdAt)],
-      ['Last used', k => k.lastUsedAt ? fmtDate(k.lastUsedAt) : 'Never'],
+      ['Created', k => when(k.createdAt)],
+      ['Last used', k => k.lastUsedAt ? when(k.lastUsedAt) : 'Never'],
       ['', k => k.revokedAt ? badge('Revoked ' + fmtDate(k.revokedAt), 'muted')
         : h('button', { type: 'button', class: 'btn small danger', 'aria-label': `Revoke ${k.name}`, onclick: async () => {
           if (!(await confirmDialog(`Revoke the key "${k.name}"? Requests with it are refused at once.`, 'Revoke'))) return;

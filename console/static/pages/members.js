@@ -1,7 +1,7 @@
 // Members (owners): invite people with a one-time link, change roles,
 // remove people. An organisation keeps at least one owner: the server says
 // so when a change would break that.
-import { h, fill, api, field, formData, submitting, table, fmtDate, secretBox, confirmDialog, announce, showError, pageHeader, session } from '../lib.js';
+import { h, fill, api, field, formData, submitting, table, secretBox, confirmDialog, announce, showError, pageHeader, session, when } from '../lib.js';
 
 export async function render(main) {
   const list = h('div', { class: 'list' });
@@ -22,7 +22,7 @@ export async function render(main) {
         });
         return sel;
       }],
-      ['Since', m => fmtDate(m.since)],
+      ['Since', m => when(m.since)],
       ['', m => h('button', { type: 'button', class: 'btn small danger', 'aria-label': `Remove ${m.email}`, onclick: async () => {
         if (!(await confirmDialog(`Remove ${m.email} from ${session.me.organisation.name}? They are signed out of it at once.`, 'Remove'))) return;
         try { await api('DELETE', `/console/api/members/${encodeURIComponent(m.userId)}`); announce(`${m.email} removed`); await load(); }
@@ -42,7 +42,7 @@ export async function render(main) {
         ['Email', i => i.email],
         ['Role', i => i.role],
         ['Made by', i => i.createdBy],
-        ['Expires', i => fmtDate(i.expiresAt)],
+        ['Expires', i => when(i.expiresAt)],
         ['', i => h('button', { type: 'button', class: 'btn small danger', 'aria-label': `Take back the invitation for ${i.email}`, onclick: async () => {
           if (!(await confirmDialog(`Take back the invitation for ${i.email}? Its link stops working at once.`, 'Take back'))) return;
           try { await api('DELETE', `/console/api/invites/${encodeURIComponent(i.id)}`); announce(`Invitation for ${i.email} taken back`); await loadPending(); }

@@ -8,7 +8,7 @@
 // a piece marked twice, a required key missing) is the server's: its
 // refusals are shown at the input they name (fields[1].key,
 // draft.fields[0].key, a data key).
-import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, go, announce, badge, table, fmtDate } from '../lib.js';
+import { h, fill, api, field, submitting, showError, clearErrors, pageHeader, link, go, announce, badge, table, when } from '../lib.js';
 
 // maxUploadBytes is the largest file the browser sends: the API takes a
 // request of up to 20 MB (transport's MaxUploadBytes), and the form's
@@ -376,7 +376,7 @@ export async function renderEditor(main, template) {
     fill(versions, table('Versions', [
       ['Version', v => [String(v.version), ' ', v.active ? badge('active', 'ok') : null]],
       ['Fields', v => String(v.fieldCount || 0)],
-      ['Saved', v => fmtDate(v.createdAt)],
+      ['Saved', v => when(v.createdAt)],
       ['', v => h('span', { class: 'pdf-version-actions' },
         h('button', { type: 'button', class: 'btn small', 'aria-label': `Edit the fields of version ${v.version}`, onclick: () => act(async () => {
           const got = await api('GET', `${base}/versions/${v.version}`);

@@ -7,7 +7,7 @@
 // The console checks nothing the server checks: every part goes to the
 // draft preview as it is, and the server's refusal is shown at the part it
 // names. The only thing read here is JSON, since a draft is sent as JSON.
-import { h, fill, api, table, fmtDate, badge, link, can, pageHeader, announce, confirmDialog, fmtBytes, icon } from '../lib.js';
+import { h, fill, api, table, badge, link, can, pageHeader, announce, confirmDialog, fmtBytes, icon, when } from '../lib.js';
 import { diffLines, collapse } from '../diff.js';
 
 // The parts of a written version, in the order of the tabs. The data schema
@@ -426,7 +426,7 @@ async function writtenEditor(main, t) {
       t.activeVersion ? ` Active: version ${t.activeVersion}.` : ' No active version.');
     fill(history, table('Versions', [
       ['Version', v => `v${v.version}`],
-      ['Created', v => fmtDate(v.createdAt)],
+      ['Created', v => when(v.createdAt)],
       ['Markup', v => fmtBytes(v.htmlBytes) + (v.assetCount ? `, ${v.assetCount} asset${v.assetCount > 1 ? 's' : ''}` : '')],
       ['Active', v => v.active ? badge('Active', 'ok') : writer ? h('button', { type: 'button', class: 'btn small', 'aria-label': `Activate version ${v.version}`, onclick: async (e) => {
         if (!(await confirmDialog(`Make version ${v.version} the active one? Documents generate from it at once.`, 'Activate'))) return;

@@ -1,7 +1,7 @@
 // Templates: the organisation's templates, the way to upload a PDF as one,
 // and the starter gallery, where a starter is copied under a name and slug
 // the person may change and opens in the editor.
-import { h, fill, api, field, formData, submitting, table, fmtDate, badge, link, go, can, pageHeader, announce } from '../lib.js';
+import { h, fill, api, field, formData, submitting, table, badge, link, go, can, pageHeader, announce, when } from '../lib.js';
 
 // A thumbnail is drawn 320 pixels wide (app.ThumbnailWidth) and shown at
 // half that; the box keeps A4's shape, and other page shapes sit inside it
@@ -20,7 +20,7 @@ export async function render(main) {
     ['Slug', t => h('code', {}, t.slug)],
     ['Kind', t => t.kind === 'pdf' ? badge('From a PDF') : badge('Written', 'muted')],
     ['Active version', t => t.activeVersion ? `v${t.activeVersion}` + (t.latestVersion > t.activeVersion ? ` (latest v${t.latestVersion})` : '') : badge('None yet', 'warn')],
-    ['Updated', t => fmtDate(t.updatedAt)],
+    ['Updated', t => when(t.updatedAt)],
   ], list.items, 'No templates yet: copy a starter below, or upload a PDF.');
 
   const gallery = h('ul', { class: 'starters', role: 'list' }, library.items.map(st => starterCard(st, writer)));

@@ -1,7 +1,7 @@
 // Wallet (owners): the plan, this month's allowance, the balance, the newest
 // ledger rows and what documents cost month by month. Credits and debits
 // arrive from the change feed.
-import { h, fill, api, fmtDate, fmtMoney, link, pageHeader, table, badge, session, copyButton, icon } from '../lib.js';
+import { h, fill, api, fmtMoney, link, pageHeader, table, badge, session, copyButton, icon, when } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 
 export async function render(main) {
@@ -65,7 +65,7 @@ function topUp(w) {
 // ledger shows the newest rows, and older ones a page at a time below them.
 function ledger(page) {
   const cols = [
-    ['When', e => fmtDate(e.at)],
+    ['When', e => when(e.at)],
     ['Kind', e => badge(e.kind === 'credit' ? 'Credit' : 'Debit', e.kind === 'credit' ? 'ok' : 'muted')],
     ['Amount', e => h('span', { class: 'num' }, (e.amountMicros > 0 ? '+' : '') + fmtMoney(e.amountMicros))],
     ['Balance after', e => h('span', { class: 'num' }, fmtMoney(e.balanceAfterMicros))],

@@ -4,7 +4,7 @@
 // log, each delivery expandable to the request its latest attempt sent and
 // the answer it got. The log is read again when the change feed reports an
 // event a webhook may carry, or when Refresh is pressed; nothing polls.
-import { h, fill, api, fmtDate, badge, confirmDialog, announce, pageHeader, go, link, showError } from '../lib.js';
+import { h, fill, api, badge, confirmDialog, announce, pageHeader, go, link, showError, when } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 import { stateBadge, eventList } from './webhooks.js';
 
@@ -80,7 +80,7 @@ export async function render(main, params) {
       h('dt', {}, 'State'), h('dd', {}, stateBadge(ep)),
       h('dt', {}, 'Failures in a row'), h('dd', {}, String(ep.consecutiveFailures)),
       h('dt', {}, 'Signing secret'), h('dd', {}, h('code', {}, ep.secretPrefix + '…'), ' ', h('span', { class: 'muted' }, '(shown in full only when the endpoint was added)')),
-      h('dt', {}, 'Created'), h('dd', {}, fmtDate(ep.createdAt))));
+      h('dt', {}, 'Created'), h('dd', {}, when(ep.createdAt))));
     // An endpoint switched off by its failures is "re-enabled": that also
     // clears the count and sends the deliveries that waited.
     const toggle = ep.enabled
@@ -156,7 +156,7 @@ export async function render(main, params) {
       cell(0, h('code', {}, d.event)),
       cell(1, badge(d.status, deliveryBadge[d.status] || '')),
       cell(2, String(d.attempts)),
-      cell(3, d.nextAttemptAt ? fmtDate(d.nextAttemptAt) : '—'),
+      cell(3, d.nextAttemptAt ? when(d.nextAttemptAt) : '—'),
       cell(4, d.lastStatus ? `HTTP ${d.lastStatus}` : (d.lastError ? h('span', { title: d.lastError }, 'No answer') : '—')),
       cell(5, btn));
     return [row, detail];

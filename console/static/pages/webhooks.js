@@ -1,7 +1,7 @@
 // Webhooks (owners): the organisation's endpoints, and registering one. The
 // signing secret is in the answer that created the endpoint only, so it is
 // shown here once, with a copy button, and never again.
-import { h, fill, api, field, formData, submitting, table, fmtDate, badge, secretBox, link, pageHeader, session } from '../lib.js';
+import { h, fill, api, field, formData, submitting, table, badge, secretBox, link, pageHeader, session, when } from '../lib.js';
 
 // eventKinds reads the event kinds an endpoint may subscribe to from the
 // API's own description (the EventKind schema of /v1/openapi.json), so the
@@ -33,7 +33,7 @@ export async function render(main) {
       ['Events', e => eventList(e.events)],
       ['State', e => stateBadge(e)],
       ['Failures in a row', e => String(e.consecutiveFailures)],
-      ['Created', e => fmtDate(e.createdAt)],
+      ['Created', e => when(e.createdAt)],
     ], items, 'No endpoints yet: add one below.'));
   }
   const [kinds] = await Promise.all([eventKinds(), load()]);

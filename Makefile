@@ -37,8 +37,13 @@ editor-bundle: $(EDITOR_BUNDLE)
 $(EDITOR_BUNDLE): console/editor/editor.js console/editor/node_modules/.package-lock.json
 	console/editor/node_modules/.bin/esbuild console/editor/editor.js --bundle --minify --format=esm \
 		--target=es2020 --legal-comments=none --log-level=warning --outfile=$@ \
-		--banner:js='/* Platen console editor: CodeMirror 6 and Lezer, MIT licence (Marijn Haverbeke and others). Built by make from console/editor. */'
+		--banner:js='/* Platen console editor: CodeMirror 6 and Lezer, MIT licence (Marijn Haverbeke and others): /assets/vendor/LICENSE.txt. Built by make from console/editor. */'
+	for d in console/editor/node_modules/@*/* console/editor/node_modules/[a-z]*; do \
+		case $$d in *esbuild*) continue;; esac; [ -f $$d/LICENSE ] || continue; \
+		printf '== %s ==\n\n' "$${d#console/editor/node_modules/}"; cat $$d/LICENSE; echo; \
+	done > console/static/vendor/LICENSE.txt
 console/editor/node_modules/.package-lock.json: console/editor/package-lock.json console/editor/package.json
+	@command -v npm >/dev/null || { echo "make: the console's editor is bundled with npm, which is missing: run make deps (or install node 18+ and npm)" >&2; exit 1; }
 	npm ci --prefix console/editor --no-audit --no-fund
 	touch $@
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/pdftemplate"
@@ -20,27 +22,50 @@ const MaxThumbnailPDF = 32 << 20
 
 // docThumbs keeps the thumbnails of documents' first pages by the PDF's
 // hash: a stored PDF never changes, so an entry never goes stale. The
-// oldest entries go first past maxDocThumbs (about 25 KB each).
+// oldest entries go first past maxDocThumbs (about 25 KB each). Drawing is
+// bounded: at most thumbSlots at once on a node (PDFium's readers are
+// shared with the documents of PDF templates, which must not wait behind
+// a list of thumbnails), one drawing per PDF however many ask for it, and
+// a PDF that could not be drawn is not tried again for failedFor.
 type docThumbs struct {
-	mu    sync.Mutex // guards m and order
-	m     map[string][]byte
-	order []string
+	once     sync.Once
+	slots    chan struct{}
+	mu       sync.Mutex // guards the fields below
+	m        map[string][]byte
+	order    []string
+	inflight map[string]*thumbCall
+	failed   map[string]failedThumb
 }
 
-const maxDocThumbs = 512
-
-func (c *docThumbs) get(hash string) []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[hash]
+type thumbCall struct {
+	done chan struct{}
+	png  []byte
+	err  error
 }
 
-func (c *docThumbs) put(hash string, b []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
+type failedThumb struct {
+	err   error
+	until time.Time
+}
+
+const (
+	maxDocThumbs = 512
+	thumbSlots   = 2
+	failedFor    = time.Minute
+	// slotWait bounds how long a drawing waits for a slot.
+	slotWait = 20 * time.Second
+)
+
+func (c *docThumbs) init() {
+	c.once.Do(func() {
+		c.slots = make(chan struct{}, thumbSlots)
 		c.m = map[string][]byte{}
-	}
+		c.inflight = map[string]*thumbCall{}
+		c.failed = map[string]failedThumb{}
+	})
+}
+
+func (c *docThumbs) putLocked(hash string, b []byte) {
 	if _, ok := c.m[hash]; ok {
 		return
 	}
@@ -54,45 +79,94 @@ func (c *docThumbs) put(hash string, b []byte) {
 
 // DocumentThumbnail is the first page of a completed document's PDF, as a
 // PNG ThumbnailWidth pixels wide on white: what the dashboard's document
-// list shows. A document that has no file (pending, failed, expired) is
-// refused as the download is.
-func (a *App) DocumentThumbnail(ctx context.Context, orgID, id string) (thumb []byte, hash string, err error) {
-	d, err := a.Document(orgID, id)
-	if err != nil {
-		return nil, "", err
-	}
+// list shows. d is a record the caller may read (Document). A document
+// that has no file (pending, failed, expired) is refused as the download
+// is; a node whose drawing slots stay taken past ctx answers OVERLOADED.
+func (a *App) DocumentThumbnail(ctx context.Context, d storage.Document) ([]byte, error) {
 	if err := hasFile(d); err != nil {
-		return nil, "", err
-	}
-	if b := a.docThumbs.get(d.BlobHash); b != nil {
-		return b, d.BlobHash, nil
+		return nil, err
 	}
 	if d.ByteSize > MaxThumbnailPDF {
-		return nil, "", fmt.Errorf("%w: document %s is %d MB; thumbnails are drawn for PDFs up to %d MB", fault.ErrTooLarge, d.ID, d.ByteSize>>20, MaxThumbnailPDF>>20)
+		return nil, fmt.Errorf("%w: document %s's PDF is %d MB; thumbnails are drawn for PDFs up to %d MB", pdftemplate.ErrTooComplex, d.ID, d.ByteSize>>20, MaxThumbnailPDF>>20)
 	}
+	c := &a.docThumbs
+	c.init()
+	c.mu.Lock()
+	if b := c.m[d.BlobHash]; b != nil {
+		c.mu.Unlock()
+		return b, nil
+	}
+	if f, ok := c.failed[d.BlobHash]; ok && a.deps.Clock.Now().Before(f.until) {
+		c.mu.Unlock()
+		return nil, f.err
+	}
+	call, waiting := c.inflight[d.BlobHash]
+	if !waiting {
+		call = &thumbCall{done: make(chan struct{})}
+		c.inflight[d.BlobHash] = call
+	}
+	c.mu.Unlock()
+	if !waiting {
+		go a.drawThumb(d, call)
+	}
+	select {
+	case <-call.done:
+		return call.png, call.err
+	case <-ctx.Done():
+		return nil, fault.Retry(fmt.Errorf("%w: the thumbnail is still being drawn; retry shortly", fault.ErrOverloaded), 2)
+	}
+}
+
+// drawThumb draws d's first page into call, in a slot, and keeps the
+// outcome: the picture, or the failure for failedFor.
+func (a *App) drawThumb(d storage.Document, call *thumbCall) {
+	c := &a.docThumbs
+	select {
+	case c.slots <- struct{}{}:
+		call.png, call.err = a.drawFirstPage(d)
+		<-c.slots
+	case <-time.After(slotWait):
+		call.err = fault.Retry(fmt.Errorf("%w: every thumbnail is being drawn; retry shortly", fault.ErrOverloaded), 2)
+	}
+	c.mu.Lock()
+	delete(c.inflight, d.BlobHash)
+	if call.err == nil {
+		c.putLocked(d.BlobHash, call.png)
+	} else if !errors.Is(call.err, fault.ErrOverloaded) {
+		c.failed[d.BlobHash] = failedThumb{err: call.err, until: a.deps.Clock.Now().Add(failedFor)}
+		for h, f := range c.failed {
+			if a.deps.Clock.Now().After(f.until) {
+				delete(c.failed, h)
+			}
+		}
+	}
+	c.mu.Unlock()
+	close(call.done)
+}
+
+func (a *App) drawFirstPage(d storage.Document) ([]byte, error) {
 	f, err := a.deps.Actors.OpenBlob(d.BlobHash, d.BlobHolders)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	defer f.Close()
 	file, err := io.ReadAll(io.LimitReader(f, MaxThumbnailPDF+1))
 	if err != nil {
-		return nil, "", err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	img, err := a.deps.PDFTemplates.PageImageWidth(file, 1, ThumbnailWidth, pdftemplate.Limits{MaxBytes: len(file), MaxPages: max(d.PageCount, 1)})
 	if err != nil {
-		return nil, "", fmt.Errorf("document %s: drawing its first page: %w", d.ID, err)
+		if errors.Is(err, pdftemplate.ErrBusy) {
+			return nil, UploadError(err)
+		}
+		return nil, fmt.Errorf("document %s: drawing its first page: %w", d.ID, err)
 	}
 	onWhite(img)
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img); err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	a.docThumbs.put(d.BlobHash, buf.Bytes())
-	return buf.Bytes(), d.BlobHash, nil
+	return buf.Bytes(), nil
 }
 
 // DocumentData is the data a document was rendered from, as it was sent.

@@ -246,8 +246,8 @@ func (c Config) String() string {
 	if c.Clustered() {
 		peers = fmt.Sprintf("cluster (key set, hidden) gossip=%s join=%s", c.GossipAddr, strings.Join(c.Join, ","))
 	}
-	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d %s",
-		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages, peers)
+	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d wallet-currency=%s %s",
+		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages, c.WalletCurrency, peers)
 }
 
 func (c Config) baseURL() string {

@@ -170,16 +170,23 @@ func (s *Server) servePage(r *request, path string) bool {
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "+
 		"frame-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-	h.Set("ETag", a.ETag)
+	// The gzipped body is another representation: its own ETag (the same
+	// with -gz), so no cache hands it to a browser that did not ask for it.
+	gz := a.Gzip != nil && acceptsGzip(r.Request.Header.Peek("Accept-Encoding"))
+	etag := a.ETag
+	if gz {
+		etag = strings.TrimSuffix(a.ETag, `"`) + `-gz"`
+	}
+	h.Set("ETag", etag)
 	h.Set("Vary", "Accept-Encoding")
-	if string(r.Request.Header.Peek("If-None-Match")) == a.ETag {
+	if string(r.Request.Header.Peek("If-None-Match")) == etag {
 		r.SetStatusCode(http.StatusNotModified)
 		return true
 	}
 	r.SetStatusCode(http.StatusOK)
 	r.SetContentType(a.ContentType)
 	body := a.Body
-	if a.Gzip != nil && acceptsGzip(r.Request.Header.Peek("Accept-Encoding")) {
+	if gz {
 		h.Set("Content-Encoding", "gzip")
 		body = a.Gzip
 	}

@@ -497,5 +497,13 @@ func TestConsoleAssetsAreGzippedAndRevalidate(t *testing.T) {
 		if res, b := get(path, "gzip", zres.Header.Get("ETag")); res.StatusCode != 304 || len(b) != 0 {
 			t.Fatalf("%s revalidated with its ETag: %d, %d bytes", path, res.StatusCode, len(b))
 		}
+		// Each encoding has its own ETag: the gzipped one does not validate
+		// a plain copy, nor the plain one a gzipped copy.
+		if zres.Header.Get("ETag") == plainRes.Header.Get("ETag") {
+			t.Fatalf("%s: gzip and plain bodies share the ETag %s", path, zres.Header.Get("ETag"))
+		}
+		if res, _ := get(path, "identity", zres.Header.Get("ETag")); res.StatusCode != 200 {
+			t.Fatalf("%s: a plain request revalidated with the gzip ETag: %d", path, res.StatusCode)
+		}
 	}
 }

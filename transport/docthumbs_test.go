@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"image/png"
+	"io"
+	"net/http"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/platen/platen/internal/testnode"
@@ -51,6 +54,28 @@ func TestDocumentsAsDocuments(t *testing.T) {
 		t.Errorf("the second document (%d pages) charge: %+v", second.PageCount, c)
 	}
 
+	// Asked for at once, one drawing answers them all, with the same picture.
+	var wg sync.WaitGroup
+	got := make([][]byte, 6)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("GET", n.URL+"/v1/documents/"+docs[1].ID+"/thumbnail", nil)
+			req.Header.Set("Authorization", "Bearer "+reader)
+			if res, err := http.DefaultClient.Do(req); err == nil {
+				got[i], _ = io.ReadAll(res.Body)
+				res.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if len(got[i]) < 1000 || !bytes.Equal(got[i], got[0]) {
+			t.Fatalf("concurrent thumbnail %d: %d bytes, not the others' picture", i, len(got[i]))
+		}
+	}
+
 	r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[0].ID+"/thumbnail", reader, nil)
 	if r.Status != 200 || r.Header.Get("Content-Type") != "image/png" || r.Header.Get("ETag") == "" {
 		t.Fatalf("thumbnail: HTTP %d %s", r.Status, r.Header)
@@ -83,6 +108,27 @@ func TestDocumentsAsDocuments(t *testing.T) {
 	other := testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[1].ID+"/thumbnail", reader, nil)
 	if other.Status != 200 || other.Header.Get("ETag") == r.Header.Get("ETag") {
 		t.Errorf("the second document's thumbnail: HTTP %d, ETag %q", other.Status, other.Header.Get("ETag"))
+	}
+
+	// A failed document has no file: no picture of it.
+	broken := map[string]any{"name": "Broken", "slug": "broken", "html": `{{#each items}}{{asset "missing.png"}}{{/each}}`, "sampleData": map[string]any{"items": []any{}}, "activate": true}
+	if r := testnode.Do(t, "POST", n.URL+"/v1/templates", key, broken); r.Status != 201 {
+		t.Fatal(r)
+	}
+	failed := testnode.DataAs[testnode.Document](t, testnode.Do(t, "POST", n.URL+"/v1/documents", key, map[string]any{"templateId": "broken", "data": map[string]any{"items": []any{map[string]any{}}}}))
+	if failed.Status != "failed" {
+		t.Fatalf("the broken template's document: %+v", failed)
+	}
+	if r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+failed.ID+"/thumbnail", reader, nil); r.Status != 409 || r.Code() != "CONFLICT" {
+		t.Errorf("the thumbnail of a failed document: %s", r)
+	}
+	// Another organisation's key finds none of it.
+	otherOrg := createOrg(t, n, "Other", "starter")
+	_, otherKey := createKey(t, n, otherOrg, "documents.read")
+	for _, path := range []string{"", "/thumbnail", "/data"} {
+		if r := testnode.Do(t, "GET", n.URL+"/v1/documents/"+docs[0].ID+path, otherKey, nil); r.Status != 404 {
+			t.Errorf("another organisation read %s: %s", path, r)
+		}
 	}
 
 	for _, path := range []string{"/thumbnail", "/data"} {

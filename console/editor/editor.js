@@ -11,7 +11,7 @@
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection,
   highlightSpecialChars, Decoration, MatchDecorator, ViewPlugin } from '@codemirror/view';
 import { EditorState, StateEffect, StateField, Compartment } from '@codemirror/state';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { search, searchKeymap, highlightSelectionMatches, openSearchPanel } from '@codemirror/search';
 import { syntaxHighlighting, HighlightStyle, bracketMatching, LRLanguage, LanguageSupport } from '@codemirror/language';
 import { parser as htmlParser, configureNesting } from '@lezer/html';
@@ -103,7 +103,9 @@ export function mount(textarea, opts = {}) {
         lineNumbers(), highlightActiveLineGutter(), highlightSpecialChars(), history(), drawSelection(),
         bracketMatching(), highlightActiveLine(), highlightSelectionMatches(),
         search({ top: true }),
-        keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap, indentWithTab]),
+        // Tab is left to the page, so a keyboard can always leave the
+        // editor; Ctrl-] and Ctrl-[ indent and outdent (defaultKeymap).
+        keymap.of([...defaultKeymap, ...searchKeymap, ...historyKeymap]),
         lang, syntaxHighlighting(style), handlebars, errorLine, theme,
         EditorView.lineWrapping,
         EditorState.readOnly.of(!!opts.readOnly),

@@ -76,8 +76,9 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  for (const c of children) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  // Every process ends before its home is removed.
+  await Promise.all(children.map((c) => c.exitCode !== null || c.signalCode !== null ? null
+    : new Promise((r) => { c.once('exit', r); c.kill('SIGTERM'); setTimeout(() => c.kill('SIGKILL'), 30_000).unref(); })));
   rmSync(home, { recursive: true, force: true });
 });
 

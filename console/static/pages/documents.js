@@ -114,10 +114,20 @@ async function draw(main, filter, listQuery, stop, listen) {
     }
     if (!known && f.event !== 'document.queued' && filter.status === '' && rows.size > 0 && olderThanList(d.id)) return;
     put(known ? d : { createdAt: f.at, ...d }, true);
-    // The event does not carry the charge: the record does.
-    if (d.status === 'completed') api('GET', `/v1/documents/${encodeURIComponent(d.id)}`).then((full) => { if (rows.has(full.id)) put(full, false); }).catch(() => {});
+    // The event does not carry the charge: the records do, read once for
+    // a burst of completions (one list, not one read a document).
+    if (d.status === 'completed') { clearTimeout(chargeTimer); chargeTimer = setTimeout(readCharges, 300); }
     liveNote.textContent = known ? `Document ${d.id} is ${d.status}` : `New document ${d.id}, ${d.status}`;
   });
+  let chargeTimer = 0;
+  function readCharges() {
+    api('GET', '/v1/documents?' + new URLSearchParams({ ...Object.fromEntries(listQuery), limit: '50' })).then((page) => {
+      for (const full of page.items) {
+        const known = rows.get(full.id);
+        if (known && full.charge && !known.doc.charge) put(full, false);
+      }
+    }).catch(() => {});
+  }
   // A change to a document created before the oldest one listed belongs to
   // a page not shown: it is not pulled to the top.
   function olderThanList(id) {

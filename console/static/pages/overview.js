@@ -84,14 +84,20 @@ export async function render(main) {
     await Promise.all([loadWallet(lastStats), loadChecklist()]);
   } catch (err) { stop(); throw err; }
 
-  const back = () => { if (document.visibilityState === 'visible' && !checklist.classList.contains('compact')) loadChecklist(); };
+  // Coming back fires focus and visibilitychange together: one read.
+  let backTimer = 0;
+  const back = () => {
+    if (document.visibilityState !== 'visible' || checklist.classList.contains('compact')) return;
+    clearTimeout(backTimer);
+    backTimer = setTimeout(loadChecklist, 100);
+  };
   window.addEventListener('focus', back);
   document.addEventListener('visibilitychange', back);
 
   fill(main, pageHeader('Overview'),
     h('p', { class: 'lead' }, `${session.me.organisation.name}: what your documents did lately. The figures update by themselves.`),
     liveNote, onboard ? checklist : null, money, chart, failures);
-  return () => { clearTimeout(timer); stop(); window.removeEventListener('focus', back); document.removeEventListener('visibilitychange', back); };
+  return () => { clearTimeout(timer); clearTimeout(backTimer); stop(); window.removeEventListener('focus', back); document.removeEventListener('visibilitychange', back); };
 }
 
 function drawCards(box, w, stats) {

@@ -231,7 +231,7 @@ export async function renderEditor(main, template) {
   function touchMode() {
     for (const f of figures) {
       const layer = f.querySelector('.pdf-pieces');
-      layer.toggleAttribute('aria-hidden', narrow.matches);
+      if (narrow.matches) layer.setAttribute('aria-hidden', 'true'); else layer.removeAttribute('aria-hidden');
       for (const b of layer.querySelectorAll('button')) b.disabled = narrow.matches;
     }
   }

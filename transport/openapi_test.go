@@ -169,3 +169,29 @@ func TestOpenAPIEventKindsAreTheWebhookEvents(t *testing.T) {
 		t.Fatalf("EventKind %v, webhooks accept %v", got, storage.WebhookEvents)
 	}
 }
+
+// TestOpenAPIHasNoStrayKeys: an unquoted description with a comma inside a
+// YAML flow mapping ({description: a, b}) splits into a cut description and
+// a key "b" with no value. The served document holds no null anywhere.
+func TestOpenAPIHasNoStrayKeys(t *testing.T) {
+	var doc any
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case nil:
+			t.Errorf("%s is null: a stray key of an unquoted description in openapi.yaml?", path)
+		case map[string]any:
+			for k, c := range x {
+				walk(path+"/"+k, c)
+			}
+		case []any:
+			for i, c := range x {
+				walk(fmt.Sprintf("%s/%d", path, i), c)
+			}
+		}
+	}
+	walk("", doc)
+}

@@ -195,3 +195,41 @@ func TestOpenAPIHasNoStrayKeys(t *testing.T) {
 	}
 	walk("", doc)
 }
+
+// TestOpenAPIOperationIDs: every operation has an operationId, a name code
+// generators can use as it is (letters and digits, starting lower case),
+// and no two share one.
+func TestOpenAPIOperationIDs(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	ident := regexp.MustCompile(`^[a-z][A-Za-z0-9]*$`)
+	seen := map[string]string{}
+	for path, ops := range doc.Paths {
+		for method, raw := range ops {
+			if method == "parameters" {
+				continue
+			}
+			var op struct {
+				OperationID string `json:"operationId"`
+			}
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatalf("%s %s: %v", method, path, err)
+			}
+			where := strings.ToUpper(method) + " " + path
+			switch {
+			case op.OperationID == "":
+				t.Errorf("%s has no operationId", where)
+			case !ident.MatchString(op.OperationID):
+				t.Errorf("%s: operationId %q is not an identifier", where, op.OperationID)
+			case seen[op.OperationID] != "":
+				t.Errorf("%s and %s share the operationId %q", where, seen[op.OperationID], op.OperationID)
+			default:
+				seen[op.OperationID] = where
+			}
+		}
+	}
+}

@@ -233,3 +233,59 @@ func TestOpenAPIOperationIDs(t *testing.T) {
 		}
 	}
 }
+
+// wantStatuses are the statuses any operation of route rt can answer
+// whatever its handler does: 429 (a key over its rate, or an address over
+// the rate of requests without a valid credential) and 503 (the node's
+// connections full, or no leader) everywhere; 401 where a credential is
+// needed; 403 where a scope is; 400 and 413 where a body is taken.
+func wantStatuses(rt *route) []string {
+	want := []string{"429", "503"}
+	if rt.Auth != authNone {
+		want = append(want, "401")
+	}
+	if rt.Scope != "" {
+		want = append(want, "403")
+	}
+	switch rt.Method {
+	case "POST", "PUT", "PATCH":
+		want = append(want, "400", "413")
+	}
+	return want
+}
+
+// TestOpenAPIListsTheSharedStatuses: each operation of the route table
+// lists the statuses every operation like it can answer (wantStatuses),
+// so that a typed client has an error type for each.
+func TestOpenAPIListsTheSharedStatuses(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	param := regexp.MustCompile(`\{([A-Za-z]+)\}`)
+	responses := map[string]map[string]json.RawMessage{}
+	for path, item := range doc.Paths {
+		for method, raw := range item {
+			var op struct {
+				Responses map[string]json.RawMessage `json:"responses"`
+			}
+			if method == "parameters" || json.Unmarshal(raw, &op) != nil {
+				continue
+			}
+			responses[strings.ToUpper(method)+" "+param.ReplaceAllString(path, ":$1")] = op.Responses
+		}
+	}
+	for _, rt := range testServer(t).routes {
+		if strings.HasPrefix(rt.Path, "/console/") {
+			continue
+		}
+		k := rt.Method + " " + rt.Path
+		for _, code := range wantStatuses(rt) {
+			if _, ok := responses[k][code]; !ok {
+				t.Errorf("%s does not list %s", k, code)
+			}
+		}
+	}
+}

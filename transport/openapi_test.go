@@ -289,3 +289,49 @@ func TestOpenAPIListsTheSharedStatuses(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAPIRefsResolve: every $ref in the document points at something
+// in it, and no component name is both a response and a schema (code
+// generators name types after both, and collide).
+func TestOpenAPIRefsResolve(t *testing.T) {
+	var doc map[string]any
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	resolve := func(ref string) bool {
+		var at any = doc
+		for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+			m, ok := at.(map[string]any)
+			if !ok {
+				return false
+			}
+			if at, ok = m[strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")]; !ok {
+				return false
+			}
+		}
+		return true
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if ref, ok := x["$ref"].(string); ok && !resolve(ref) {
+				t.Errorf("$ref %s points at nothing", ref)
+			}
+			for _, c := range x {
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
+			}
+		}
+	}
+	walk(doc)
+	comps := doc["components"].(map[string]any)
+	for name := range comps["responses"].(map[string]any) {
+		if _, clash := comps["schemas"].(map[string]any)[name]; clash {
+			t.Errorf("%s is both a response and a schema", name)
+		}
+	}
+}

@@ -249,9 +249,13 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 	// A render past its budget is refused even when the engine finished
 	// it (phantom looks at the clock between pages and boxes, not after
 	// the last): the outcome does not depend on where the clock was read.
-	if err != nil || ctx.Err() != nil {
+	// The deadline is read, not only ctx.Err(): the timer that sets the
+	// error may not have run yet on a busy machine.
+	dl, _ := ctx.Deadline()
+	late := ctx.Err() != nil || !time.Now().Before(dl)
+	if err != nil || late {
 		sw.rep.found(found)
-		if ctx.Err() != nil {
+		if late {
 			return Result{}, fmt.Errorf("%w: the %s took longer than %s to render", ErrTimeout, what, seconds(budget))
 		}
 		return Result{}, err

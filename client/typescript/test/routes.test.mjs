@@ -142,9 +142,9 @@ test("every operation, through the client", async (t) => {
   assert.equal(doc.report.bytes, bytes.length);
   const digest = Buffer.from(await crypto.subtle.digest("SHA-256", bytes)).toString("hex");
   assert.equal(doc.report.sha256, digest, "the report's sha256 is the downloaded PDF's");
-  const thumb = await platen.documents.thumbnail(doc.id);
-  assert.deepEqual([...thumb.slice(1, 4)], [0x50, 0x4e, 0x47], "the thumbnail is a PNG");
-  assert.ok("name" in (await platen.documents.data(doc.id)), "the document's data");
+  const firstPage = await platen.documents.thumbnail(doc.id);
+  assert.deepEqual([...firstPage.slice(1, 4)], [0x50, 0x4e, 0x47], "the thumbnail is a PNG");
+  assert.deepEqual(await platen.documents.data(doc.id), body.data, "the document's data is what it was made from");
   assert.equal(doc.charge.allowancePages + doc.charge.walletPages, doc.pageCount);
   const again = await platen.documents.regenerate(doc.id);
   assert.notEqual(again.id, doc.id);

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -332,6 +333,57 @@ func TestOpenAPIRefsResolve(t *testing.T) {
 	for name := range comps["responses"].(map[string]any) {
 		if _, clash := comps["schemas"].(map[string]any)[name]; clash {
 			t.Errorf("%s is both a response and a schema", name)
+		}
+	}
+}
+
+// TestOpenAPISchemasMatchTheViews holds the main response schemas to the
+// Go types the server writes: the same properties, and `required` exactly
+// the fields always written (those without omitempty).
+func TestOpenAPISchemasMatchTheViews(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Required   []string                   `json:"required"`
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range map[string]any{"Document": documentView{}, "Template": templateView{}, "Endpoint": endpointView{}} {
+		schema, ok := doc.Components.Schemas[name]
+		if !ok {
+			t.Fatalf("no schema %s", name)
+		}
+		var always, all []string
+		rt := reflect.TypeOf(v)
+		for i := 0; i < rt.NumField(); i++ {
+			tag := rt.Field(i).Tag.Get("json")
+			field, opts, _ := strings.Cut(tag, ",")
+			if field == "-" || field == "" {
+				continue
+			}
+			all = append(all, field)
+			if !strings.Contains(opts, "omitempty") {
+				always = append(always, field)
+			}
+		}
+		sort.Strings(always)
+		req := append([]string(nil), schema.Required...)
+		sort.Strings(req)
+		if strings.Join(req, ",") != strings.Join(always, ",") {
+			t.Errorf("%s: required %v, the server always writes %v", name, req, always)
+		}
+		var props []string
+		for p := range schema.Properties {
+			props = append(props, p)
+		}
+		sort.Strings(props)
+		sort.Strings(all)
+		if strings.Join(props, ",") != strings.Join(all, ",") {
+			t.Errorf("%s: properties %v, the server writes %v", name, props, all)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/platen/platen/internal/testnode"
 )
@@ -55,17 +56,28 @@ func TestDocumentsAsDocuments(t *testing.T) {
 	}
 
 	// Asked for at once, one drawing answers them all, with the same picture.
+	// The first drawing on a node starts PDFium (WebAssembly, slow under
+	// the race detector): an answer of 503 with Retry-After is retried, as
+	// a client does, for up to two minutes.
 	var wg sync.WaitGroup
 	got := make([][]byte, 6)
 	for i := range got {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req, _ := http.NewRequest("GET", n.URL+"/v1/documents/"+docs[1].ID+"/thumbnail", nil)
-			req.Header.Set("Authorization", "Bearer "+reader)
-			if res, err := http.DefaultClient.Do(req); err == nil {
+			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); {
+				req, _ := http.NewRequest("GET", n.URL+"/v1/documents/"+docs[1].ID+"/thumbnail", nil)
+				req.Header.Set("Authorization", "Bearer "+reader)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					return
+				}
 				got[i], _ = io.ReadAll(res.Body)
 				res.Body.Close()
+				if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+					return
+				}
+				time.Sleep(time.Second)
 			}
 		}()
 	}

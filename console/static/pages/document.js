@@ -3,7 +3,7 @@
 // follows the change feed while the page is open.
 import { h, fill, api, showError, fmtDate, when, fmtBytes, statusBadge, link, go, pageHeader, can, announce, icon } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
-import { cost } from './documents.js';
+import { cost, retryThumb } from './documents.js';
 
 export async function render(main, params) {
   const id = params.id;
@@ -96,7 +96,7 @@ function facts(d) {
   const row = (label, ...value) => [h('dt', {}, label), h('dd', {}, ...value)];
   const first = d.status === 'completed' && !d.fileExpired
     ? h('figure', { class: 'doc-first-page' },
-      h('img', { src: `/v1/documents/${encodeURIComponent(d.id)}/thumbnail`, alt: `First page of ${d.filename || d.id}`, width: 160, height: 226 }),
+      h('img', { src: `/v1/documents/${encodeURIComponent(d.id)}/thumbnail`, alt: `First page of ${d.filename || d.id}`, width: 160, height: 226, onerror: retryThumb }),
       h('figcaption', { class: 'muted small' }, d.pageCount > 1 ? `Page 1 of ${d.pageCount}` : 'The only page'))
     : null;
   return h('section', { class: 'card record', 'aria-labelledby': 'doc-record' },

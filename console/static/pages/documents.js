@@ -46,7 +46,7 @@ async function draw(main, filter, listQuery, stop, listen) {
     const hasFile = d.status === 'completed' && !d.fileExpired;
     return h('tr', { dataset: { id: d.id } },
       h('td', {}, h('div', { class: 'doc-cell' },
-        hasFile ? h('img', { class: 'doc-thumb', src: `/v1/documents/${encodeURIComponent(d.id)}/thumbnail`, alt: '', width: 40, height: 57, loading: 'lazy', decoding: 'async' })
+        hasFile ? h('img', { class: 'doc-thumb', src: `/v1/documents/${encodeURIComponent(d.id)}/thumbnail`, alt: '', width: 40, height: 57, loading: 'lazy', decoding: 'async', onerror: retryThumb })
           : h('span', { class: 'doc-thumb none', 'aria-hidden': 'true' }, icon('documents')),
         h('span', { class: 'doc-name' }, link('/documents/' + encodeURIComponent(d.id), d.filename || d.id),
           h('span', { class: 'muted block small' }, d.correlationId ? ['Correlation ', h('code', {}, d.correlationId)] : h('code', {}, d.id))))),
@@ -157,6 +157,15 @@ async function draw(main, filter, listQuery, stop, listen) {
 }
 
 function filtered(f) { return !!(f.status || f.templateId || f.correlationId); }
+
+// retryThumb asks again, a few times, for a thumbnail the node answered
+// 503 (its PDF readers busy, or starting): the picture is worth a wait.
+export function retryThumb(e) {
+  const img = e.currentTarget, n = Number(img.dataset.tries || 0);
+  if (n >= 3) return;
+  img.dataset.tries = String(n + 1);
+  setTimeout(() => { img.src = img.src.replace(/(\?try=\d+)?$/, `?try=${n + 1}`); }, 2000 * (n + 1));
+}
 
 // cost is what a completed document cost, in words: pages from the
 // monthly allowance, or money from the wallet.

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,7 +82,7 @@ func (c *docThumbs) putLocked(hash string, b []byte) {
 // that has no file (pending, failed, expired) is refused as the download
 // is; a node whose drawing slots stay taken past ctx answers OVERLOADED.
 func (a *App) DocumentThumbnail(ctx context.Context, d storage.Document) ([]byte, error) {
-	if err := hasFile(d); err != nil {
+	if err := HasFile(d); err != nil {
 		return nil, err
 	}
 	if d.ByteSize > MaxThumbnailPDF {
@@ -161,12 +160,7 @@ func (a *App) drawFirstPage(d storage.Document) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("document %s: drawing its first page: %w", d.ID, err)
 	}
-	onWhite(img)
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return pngOnWhite(img, png.DefaultCompression)
 }
 
 // DocumentData is the data a document was rendered from, as it was sent.
@@ -178,9 +172,9 @@ func (a *App) DocumentData(orgID, id string) (json.RawMessage, error) {
 	return a.deps.Store.DocumentData(d.ID)
 }
 
-// hasFile refuses a document without a stored PDF, in the words the
+// HasFile refuses a document without a stored PDF, in the words the
 // download uses.
-func hasFile(d storage.Document) error {
+func HasFile(d storage.Document) error {
 	switch {
 	case d.FileExpired:
 		return ErrFileExpired

@@ -303,7 +303,7 @@ func (a *App) RecordDownload(orgID, docID string, ttl time.Duration) (url string
 	if ttl < links.MinTTL || ttl > links.MaxTTL {
 		return "", time.Time{}, fault.Invalid("ttlSeconds", "must be a whole number of seconds from %d to %d", int(links.MinTTL.Seconds()), int(links.MaxTTL.Seconds()))
 	}
-	if err := hasFile(d); err != nil {
+	if err := HasFile(d); err != nil {
 		return "", time.Time{}, err
 	}
 	if _, err := a.deps.Actors.AskOrg(orgID, actors.ChangeDocument{Kind: storage.KindRecordDownload, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {

@@ -91,6 +91,11 @@ func (a *App) pagePNG(res render.Result, page, width int, level png.CompressionL
 	if err != nil {
 		return nil, err
 	}
+	return pngOnWhite(img, level)
+}
+
+// pngOnWhite lays a page drawn by PDFium on white and encodes it.
+func pngOnWhite(img *image.RGBA, level png.CompressionLevel) ([]byte, error) {
 	onWhite(img)
 	var buf bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: level}).Encode(&buf, img); err != nil {

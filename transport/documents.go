@@ -109,7 +109,7 @@ func (s *Server) documentThumbnail(r *request) error {
 	// before anything is drawn.
 	etag := `"` + d.BlobHash[:min(len(d.BlobHash), 32)] + `"`
 	h := &r.Response.Header
-	if d.Status == storage.StatusCompleted && !d.FileExpired && string(r.Request.Header.Peek("If-None-Match")) == etag {
+	if app.HasFile(d) == nil && string(r.Request.Header.Peek("If-None-Match")) == etag {
 		h.Set("ETag", etag)
 		h.Set("Cache-Control", "private, max-age=86400")
 		r.SetStatusCode(http.StatusNotModified)

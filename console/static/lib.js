@@ -317,3 +317,16 @@ const icons = {
 export function icon(name) {
   return svg('svg', { class: 'icon', viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' }, svg('path', { d: icons[name] }));
 }
+
+// saveAs has the browser save url (a signed link or a blob: URL) as name.
+export function saveAs(url, name) {
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a); a.click(); a.remove();
+}
+
+// downloadDocument mints a fresh signed link of a completed document (the
+// download is recorded) and follows it: the PDF comes as an attachment.
+export async function downloadDocument(d) {
+  const { url } = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/download`);
+  saveAs(url, d.filename);
+}

@@ -1,7 +1,7 @@
 // One document: its record, why it failed when it did, its render report, a download (a fresh
 // signed link from the API each time), and regenerating it. Its status
 // follows the change feed while the page is open.
-import { h, fill, api, showError, fmtDate, when, fmtBytes, statusBadge, link, go, pageHeader, can, announce, icon } from '../lib.js';
+import { h, fill, api, showError, fmtDate, when, fmtBytes, statusBadge, link, go, pageHeader, can, announce, icon, downloadDocument, saveAs } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 import { cost, retryThumb } from './documents.js';
 
@@ -38,11 +38,7 @@ export async function render(main, params) {
     const download = d.status === 'failed' ? null : h('button', { type: 'button', class: 'btn primary', disabled: d.status !== 'completed' || d.fileExpired, onclick: async () => {
       download.disabled = true;
       try {
-        // A fresh link each time: the download is recorded, and the link
-        // is navigated to at once (the PDF comes as an attachment).
-        const { url } = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/download`);
-        const a = h('a', { href: url, download: d.filename, hidden: true });
-        document.body.append(a); a.click(); a.remove();
+        await downloadDocument(d);
         announce(`Downloading ${d.filename}`);
       } catch (err) { showError(main, err); }
       finally { download.disabled = doc.status !== 'completed'; }
@@ -63,8 +59,7 @@ export async function render(main, params) {
         const res = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/einvoice`, undefined, { raw: true });
         const url = URL.createObjectURL(await res.blob());
         const name = (d.filename || 'invoice.pdf').replace(/\.pdf$/, '') + '-' + einv.file;
-        const a = h('a', { href: url, download: name, hidden: true });
-        document.body.append(a); a.click(); a.remove();
+        saveAs(url, name);
         setTimeout(() => URL.revokeObjectURL(url), 10000);
         announce(`Downloading ${name}`);
       } catch (err) { showError(main, err); }

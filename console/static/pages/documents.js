@@ -4,7 +4,7 @@
 // Documents made or changed elsewhere arrive from the change feed and are
 // announced politely; nothing polls. A form generates a document from the
 // console, with the server's refusals shown at the field they name.
-import { h, fill, api, field, submitting, showError, when, statusBadge, link, go, pageHeader, can, fmtMoney, icon } from '../lib.js';
+import { h, fill, api, field, submitting, showError, when, statusBadge, link, go, pageHeader, can, fmtMoney, icon, downloadDocument } from '../lib.js';
 import { onEvent, whenLive } from '../realtime.js';
 
 const statuses = [['', 'Any status'], ['queued', 'Queued'], ['rendering', 'Rendering'], ['completed', 'Completed'], ['failed', 'Failed']];
@@ -57,15 +57,11 @@ async function draw(main, filter, listQuery, stop, listen) {
       h('td', {}, when(d.createdAt)),
       h('td', {}, hasFile ? download(d) : h('span', { class: 'muted' }, '—')));
   }
-  // download fetches a fresh signed link (the download is recorded) and
-  // follows it: the PDF comes as an attachment.
   function download(d) {
     const b = h('button', { type: 'button', class: 'btn small', 'aria-label': `Download ${d.filename || d.id}`, onclick: async () => {
       b.disabled = true;
       try {
-        const { url } = await api('GET', `/v1/documents/${encodeURIComponent(d.id)}/download`);
-        const a = h('a', { href: url, download: d.filename, hidden: true });
-        document.body.append(a); a.click(); a.remove();
+        await downloadDocument(d);
       } catch (err) { showError(main, err); }
       finally { b.disabled = false; }
     } }, icon('download'), 'PDF');

@@ -336,7 +336,7 @@ func TestClusterOfProcessesSurvivesKill9(t *testing.T) {
 	// A write through a survivor goes through within 30 s.
 	poll.Until(t, 30*time.Second, func() error {
 		r, err := post(&http.Client{Timeout: 5 * time.Second}, url(survivor)+"/admin/v1/orgs/"+org+"/wallet/credit",
-			fmt.Sprintf(`{"amountMicros":1,"reference":"after-kill"}`))
+			`{"amountMicros":1,"reference":"after-kill"}`)
 		if err != nil {
 			return fmt.Errorf("no write through node %d after the leader's kill: %v", survivor, err)
 		}

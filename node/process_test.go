@@ -177,7 +177,7 @@ func TestKill9DuringWriteBurstLosesNoAcknowledgedWrite(t *testing.T) {
 				default:
 				}
 				if i%4 == 3 {
-					r, err := post(client, p.url+"/admin/v1/orgs/"+org+"/keys", fmt.Sprintf(`{"name":"k","scopes":["wallet.read"]}`))
+					r, err := post(client, p.url+"/admin/v1/orgs/"+org+"/keys", `{"name":"k","scopes":["wallet.read"]}`)
 					if err == nil && r.Status == 201 {
 						k, err := testnode.ParseData[testnode.Key](r)
 						if err != nil {

@@ -129,6 +129,7 @@ func TestTimeLimitStopsTheFill(t *testing.T) {
 func TestHelperPanicIsAnError(t *testing.T) {
 	helpers := map[string]any{
 		"refuse": func() string { panic(errors.New(`asset "x" is not one of this template's assets`)) },
+		//lint:ignore SA5000 the helper panics on purpose, to test that a defect fails its fill
 		"defect": func() string { var m map[string]int; m["x"] = 1; return "" },
 		"fails":  func() (string, error) { return "", errors.New("no such thing") },
 	}

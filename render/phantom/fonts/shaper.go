@@ -57,7 +57,6 @@ type Shaper struct {
 	lib   *Library
 	faces map[*face]*shFace
 	buf   *harfbuzz.Buffer
-	runes []rune
 
 	res     map[queryKey]*resolution
 	cache   map[shapeKey][]Run

@@ -89,7 +89,7 @@ func ltShaper(t testing.TB) *fonts.Shaper {
 }
 
 // ltLayoutDoc lays markup out as the engine does.
-func ltLayoutDoc(t testing.TB, markup string, g render.Geometry, opt Options) (*html.Node, *style.Result, error, func() ([]byte, error)) {
+func ltLayoutDoc(t testing.TB, markup string, g render.Geometry, opt Options) (*html.Node, *style.Result, func() ([]byte, error), error) {
 	t.Helper()
 	sh := ltShaper(t)
 	doc, err := html.Parse(strings.NewReader(render.Document(markup, g, "")))
@@ -134,7 +134,7 @@ func ltLayoutDoc(t testing.TB, markup string, g render.Geometry, opt Options) (*
 		}
 	}
 	opt.Restyle = func(w, h float64) (*style.Result, error) { return style.Compute(doc, styleOpt(w, h)) }
-	return doc, st, nil, func() ([]byte, error) {
+	return doc, st, func() ([]byte, error) {
 		if shared {
 			ltShMu.Lock()
 			defer ltShMu.Unlock()
@@ -148,13 +148,13 @@ func ltLayoutDoc(t testing.TB, markup string, g render.Geometry, opt Options) (*
 			return nil, err
 		}
 		return buf.Bytes(), nil
-	}
+	}, nil
 }
 
 // ltPhantomPDF prints markup with phantom.
 func ltPhantomPDF(t testing.TB, markup string, g render.Geometry) []byte {
 	t.Helper()
-	_, _, _, run := ltLayoutDoc(t, markup, g, Options{})
+	_, _, run, _ := ltLayoutDoc(t, markup, g, Options{})
 	pdf, err := run()
 	if err != nil {
 		t.Fatalf("phantom: %v", err)
@@ -552,7 +552,7 @@ func TestHeaderFooterMatchesChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, run := ltLayoutDoc(t, body, g, Options{Header: header, Footer: footer})
+	_, _, run, _ := ltLayoutDoc(t, body, g, Options{Header: header, Footer: footer})
 	ph, err := run()
 	if err != nil {
 		t.Fatal(err)

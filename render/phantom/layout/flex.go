@@ -316,19 +316,12 @@ func (fc *flexContainer) newItem(b *Box) *flexItem {
 	return it
 }
 
-// mbpMain and mbpCross are an item's border and padding on each axis.
+// bpMain is an item's border and padding on the main axis.
 func (fc *flexContainer) bpMain(it *flexItem) float64 {
 	if fc.col {
 		return it.bd.v() + it.pd.v()
 	}
 	return it.bd.h() + it.pd.h()
-}
-
-func (fc *flexContainer) bpCross(it *flexItem) float64 {
-	if fc.col {
-		return it.bd.h() + it.pd.h()
-	}
-	return it.bd.v() + it.pd.v()
 }
 
 // outerMain is an item's margin box main size for content size v.

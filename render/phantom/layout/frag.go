@@ -75,9 +75,8 @@ type Frag struct {
 	// hangW is the width of the hanging spaces that end a text fragment
 	// (the line's last), which Chromium does not decorate.
 	hangW float64
-	// lineIndex is a line's index in its block (orphans and widows);
-	// lines the block's line count on its first line.
-	lineIndex, lines int
+	// lineIndex is a line's index in its block (orphans and widows).
+	lineIndex int
 	// marker is an outside list marker hanging from this line.
 	marker *Frag
 	// symbol is a disc, circle or square list marker that this fragment

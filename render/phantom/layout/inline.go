@@ -408,9 +408,6 @@ type lineBox struct {
 	baseline float64
 	// texts are the box's text fragments; their metrics are the run's.
 	texts []*Frag
-	// hasEdge: the box has inline borders, padding or margins on this line
-	// (it makes the line non-empty).
-	hasEdge bool
 	// vpad are the vertical border+padding (top, bottom).
 	vpadT, vpadB float64
 	// In quirks mode a box's strut (sa, sd) counts only once text (or a
@@ -1028,32 +1025,6 @@ func (ic *inlineCtx) popOpen(b *Box) int {
 	return -1
 }
 
-// onlyClosesAfter reports whether elements [i, to) are all close tags.
-func (ic *inlineCtx) onlyClosesAfter(i, to int) bool {
-	for ; i < to; i++ {
-		if ic.p.items[ic.els[i].item].kind != itClose {
-			return false
-		}
-	}
-	return true
-}
-
-// trailAtEnd is the hanging width of spaces before a forced break.
-func (ic *inlineCtx) trailAtEnd(from, to int) float64 {
-	for i := to - 1; i >= from; i-- {
-		e := ic.els[i]
-		it := &ic.p.items[e.item]
-		switch it.kind {
-		case itBreak, itClose, itAbs, itFloat:
-			continue
-		case itText:
-			return ic.p.segs[e.seg].trailW
-		}
-		return 0
-	}
-	return 0
-}
-
 // emitText makes the text fragments of segment sg at pen position pen
 // (relative to the line start): one per font run, glyph advances copied
 // with letter-spacing, word-spacing and the justification share per (on
@@ -1204,16 +1175,6 @@ func appendGlyphs(l *layouter, a, b []draw.Glyph) []draw.Glyph {
 	copy(out, a)
 	copy(out[len(a):], b)
 	return out[:len(a)+len(b)]
-}
-
-// clusterText returns the text of the cluster glyph gi belongs to.
-func clusterText(gs []draw.Glyph, gi int) string {
-	for j := gi; j >= 0; j-- {
-		if gs[j].Text != "" {
-			return gs[j].Text
-		}
-	}
-	return ""
 }
 
 func isPrimary(l *layouter, s *style.Computed, r fonts.Run) bool {

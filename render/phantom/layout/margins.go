@@ -2,7 +2,6 @@ package layout
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/platen/platen/render/phantom/style"
 )
@@ -215,7 +214,3 @@ func (l *layouter) marginBox(s *style.Computed, x, y, w, h float64, index, count
 	computeInk(fr)
 	return fr
 }
-
-// pageNumberText formats a page number for the header and footer
-// templates.
-func pageNumberText(n int) string { return strconv.Itoa(n) }

@@ -16,7 +16,7 @@ func TestColumnsBounded(t *testing.T) {
 		`<div style="columns:20"><div style="height:1000000000px">tall</div></div><p>after</p>`,
 		`<div style="columns:1000;column-width:1px;column-gap:0"><p>` + lorem + lorem + lorem + `</p></div>`,
 	} {
-		_, _, _, run := ltLayoutDoc(t, markup, ltGeometry(""), Options{MaxPages: 2000})
+		_, _, run, _ := ltLayoutDoc(t, markup, ltGeometry(""), Options{MaxPages: 2000})
 		if _, err := run(); err != nil && err != ErrTooManyPages {
 			t.Errorf("%.40s: %v", markup, err)
 		}

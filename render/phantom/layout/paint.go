@@ -257,7 +257,6 @@ func zOf(f *Frag) int {
 type layered struct {
 	f     *Frag
 	clips []*Frag
-	order int
 }
 
 // stackingContext paints f as a stacking context (or as the root, or as a

@@ -64,8 +64,6 @@ type item struct {
 	// edge is an open tag's inline-start (or a close tag's inline-end)
 	// margin + border + padding.
 	edge float64
-	// level is the bidi embedding level.
-	level uint8
 	// q is the font of a text item.
 	q fonts.Query
 }

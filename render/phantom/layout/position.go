@@ -22,9 +22,6 @@ type posContainer struct {
 type pendingAbs struct {
 	box                       *Box
 	staticX, staticY, staticR float64
-	// parent is the fragment the box's fragment joins (its containing
-	// block's).
-	parent *Frag
 }
 
 func (l *layouter) pushPositioned(fr *Frag) *posContainer {

@@ -140,9 +140,4 @@ func (m *marginStrut) add(v float64) {
 	}
 }
 
-func (m *marginStrut) join(o marginStrut) {
-	m.add(o.pos)
-	m.add(o.neg)
-}
-
 func (m marginStrut) sum() float64 { return m.pos + m.neg }

@@ -133,9 +133,9 @@ func (f *testFace) shape(size float64, text string, rtl bool) []draw.Glyph {
 			XOffset: float64(g.XOffset) / 64,
 			YOffset: -float64(g.YOffset) / 64,
 		}
-		if g.ClusterIndex != prevCluster {
-			gs[i].Text = string(runes[g.ClusterIndex : g.ClusterIndex+g.RuneCount])
-			prevCluster = g.ClusterIndex
+		if ci := g.TextIndex(); ci != prevCluster {
+			gs[i].Text = string(runes[ci : ci+g.RunesCount()])
+			prevCluster = ci
 		}
 	}
 	return gs

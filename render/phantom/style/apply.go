@@ -60,10 +60,8 @@ type aux struct {
 	curBg      bool
 	ovx, ovy   string
 	display    string // the display as written, for reports
-	calcProps  []string
-	bgLayers   bool // more than one background image layer
+	bgLayers   bool   // more than one background image layer
 	gradient   bool
-	wsSet      bool
 }
 
 // state is one element (or pseudo-element, or margin box) being styled.

@@ -530,15 +530,14 @@ func (cp *computer) alloc() *elemStyle {
 
 // shareKey identifies what an element's style is computed from.
 type shareKey struct {
-	parent  *elemStyle
-	hints   *decl
-	nhints  int
-	attr    *decl
-	nattr   int
-	nrules  int
-	hash    uint64
-	hidden  bool
-	pseudoN int
+	parent *elemStyle
+	hints  *decl
+	nhints int
+	attr   *decl
+	nattr  int
+	nrules int
+	hash   uint64
+	hidden bool
 }
 
 type shareEntry struct {

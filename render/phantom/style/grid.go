@@ -38,9 +38,6 @@ type TrackSize struct {
 	FitContent bool
 }
 
-// autoTrack is the track size auto: minmax(auto, auto).
-var autoTrack = TrackSize{Min: GridBreadth{Kind: BrAuto}, Max: GridBreadth{Kind: BrAuto}}
-
 // TrackList is grid-template-columns or grid-template-rows: the tracks
 // with their line names, and at most one repeat(auto-fill) or
 // repeat(auto-fit).

@@ -596,9 +596,8 @@ func legacyColor(s string) (tok, bool) {
 		return hexTok(uint32(hexVal(s[1])*17), uint32(hexVal(s[2])*17), uint32(hexVal(s[3])*17)), true
 	}
 	// Replace non-hex characters by 0, keep at most 128 characters.
-	rs := []rune(s)
 	var b []byte
-	for _, r := range rs {
+	for _, r := range s {
 		if r > 0xffff {
 			b = append(b, '0', '0')
 		} else {

@@ -34,7 +34,6 @@ type pageSet struct {
 	root  Computed
 	info  elemInfo
 	opt   Options
-	feats []Feature
 
 	mu    sync.Mutex
 	cache map[pageKey]*PageStyle

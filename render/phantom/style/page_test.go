@@ -75,7 +75,7 @@ func TestPageMarginsAndSelectors(t *testing.T) {
 	// The named rule's margin (specificity 1,0,0) beats :right's (0,0,1).
 	check("named first", r.PageNamed(0, false, "wide"), 400, 200, [4]float64{11, 96, 10, 20})
 	check("named", r.PageNamed(4, false, "wide"), 400, 200, [4]float64{10, 20, 10, 20})
-	if r.Page(2, false) != r.Page(2, false) {
+	if p1, p2 := r.Page(2, false), r.Page(2, false); p1 != p2 {
 		t.Error("page styles are not cached")
 	}
 }

@@ -417,7 +417,7 @@ func (d *docActor) changeRetrying(orgID string, kind storage.Kind, ch storage.Do
 		if err == nil {
 			return true
 		}
-		if errors.Is(err, storage.ErrConflict) || errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
+		if errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
 			return false
 		}
 		if attempt%5 == 0 {

@@ -323,7 +323,7 @@ func (a *App) link(token string) (storage.Link, error) {
 	if strings.HasPrefix(token, linkPrefix) {
 		err = a.fresh(func() (err error) { l, err = a.deps.Store.Link(auth.Hash(token)); return err })
 	}
-	if errors.Is(err, storage.ErrNotFound) || errors.Is(err, fault.ErrNotFound) || (err == nil && !l.Usable(a.deps.Clock.Now())) {
+	if errors.Is(err, fault.ErrNotFound) || (err == nil && !l.Usable(a.deps.Clock.Now())) {
 		return l, storage.ErrLinkUsed
 	}
 	return l, err

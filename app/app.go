@@ -113,7 +113,7 @@ func (a *App) ReadDocument(id string) (storage.Document, error) {
 // nothing, so running them twice is safe.
 func (a *App) fresh(read func() error) error {
 	err := read()
-	if a.deps.CatchUp != nil && (errors.Is(err, fault.ErrNotFound) || errors.Is(err, storage.ErrNotFound)) && a.deps.CatchUp() == nil {
+	if a.deps.CatchUp != nil && errors.Is(err, fault.ErrNotFound) && a.deps.CatchUp() == nil {
 		err = read()
 	}
 	return err

@@ -110,7 +110,7 @@ func (s Schema) check(at string, depth int) error {
 			return fault.Invalid(path+".fields", "only an object field has fields")
 		}
 		for i, v := range f.AllowedValues {
-			if err := f.checkValue(v, fmt.Sprintf("%s.allowedValues[%d]", path, i), depth, false); err != nil {
+			if err := f.checkOne(v, fmt.Sprintf("%s.allowedValues[%d]", path, i), depth, false); err != nil {
 				return fault.Invalid(fmt.Sprintf("%s.allowedValues[%d]", path, i), "is not a valid %s", f.Type)
 			}
 		}
@@ -164,31 +164,66 @@ func (f *Field) parseBounds(path string) error {
 	return nil
 }
 
-// Validate checks data against the schema.
+// Validate checks data against the schema. It answers every violation (up to
+// fault.MaxViolations, in the schema's order) as a fault.Violations, whose
+// first names the field a single refusal would.
 func (s Schema) Validate(data map[string]any) error {
-	return s.validate(data, "", 0)
+	var c fault.Collect
+	s.validate(data, "", 0, &c)
+	return c.Err()
 }
 
-func (s Schema) validate(data map[string]any, at string, depth int) error {
+func (s Schema) validate(data map[string]any, at string, depth int, c *fault.Collect) {
 	for _, name := range s.names() {
+		if c.Full() {
+			return
+		}
 		f := s[name]
 		path := join(at, name)
 		v, present := data[name]
 		if !present || v == nil {
 			if f.Required {
-				return fault.Payload(path, "is required")
+				c.Add(fault.Payload(path, "is required"))
 			}
 			continue
 		}
-		if err := f.checkValue(v, path, depth, true); err != nil {
-			return err
-		}
+		f.checkValue(v, path, depth, c)
 	}
-	return nil
 }
 
-// checkValue checks one present value; nested schemas only when deep is set.
-func (f *Field) checkValue(v any, path string, depth int, deep bool) error {
+// checkValue checks one present value, and the schemas nested in it.
+func (f *Field) checkValue(v any, path string, depth int, c *fault.Collect) {
+	if err := f.checkOne(v, path, depth, true); err != nil {
+		c.Add(err)
+		return
+	}
+	switch f.Type {
+	case TypeArray:
+		if len(f.Items) == 0 {
+			return
+		}
+		for i, el := range v.([]any) {
+			if c.Full() {
+				return
+			}
+			elPath := fmt.Sprintf("%s[%d]", path, i)
+			obj, ok := el.(map[string]any)
+			if !ok {
+				c.Add(fault.Payload(elPath, "must be an object, not %s", kind(el)))
+				continue
+			}
+			f.Items.validate(obj, elPath, depth+1, c)
+		}
+	case TypeObject:
+		if len(f.Fields) > 0 {
+			f.Fields.validate(v.(map[string]any), path, depth+1, c)
+		}
+	}
+}
+
+// checkOne checks a value itself: its type, bounds and (with allowed) its
+// allowed values, not what is nested in it.
+func (f *Field) checkOne(v any, path string, depth int, allowed bool) error {
 	if depth > maxDepth {
 		return fault.Payload(path, "is nested more than %d levels deep", maxDepth)
 	}
@@ -250,31 +285,13 @@ func (f *Field) checkValue(v any, path string, depth int, deep bool) error {
 		if err := f.checkLen(float64(len(arr)), path, "items"); err != nil {
 			return err
 		}
-		if deep && len(f.Items) > 0 {
-			for i, el := range arr {
-				elPath := fmt.Sprintf("%s[%d]", path, i)
-				obj, ok := el.(map[string]any)
-				if !ok {
-					return fault.Payload(elPath, "must be an object, not %s", kind(el))
-				}
-				if err := f.Items.validate(obj, elPath, depth+1); err != nil {
-					return err
-				}
-			}
-		}
 	case TypeObject:
-		obj, ok := v.(map[string]any)
-		if !ok {
+		if _, ok := v.(map[string]any); !ok {
 			return fault.Payload(path, "must be an object, not %s", kind(v))
-		}
-		if deep && len(f.Fields) > 0 {
-			if err := f.Fields.validate(obj, path, depth+1); err != nil {
-				return err
-			}
 		}
 	case TypeAny:
 	}
-	if len(f.AllowedValues) > 0 && deep {
+	if allowed && len(f.AllowedValues) > 0 {
 		for _, a := range f.AllowedValues {
 			if equal(a, v) {
 				return nil

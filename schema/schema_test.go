@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/platen/platen/internal/fault"
@@ -216,5 +217,54 @@ func BenchmarkValidateInvoice200(b *testing.B) {
 		if err := s.Validate(m); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestEveryViolationIsAnswered(t *testing.T) {
+	s := mustParse(t, `{
+		"total": {"type": "number", "required": true},
+		"customer": {"type": "object", "fields": {"email": {"type": "email"}, "name": {"type": "string", "required": true}}},
+		"items": {"type": "array", "items": {"price": {"type": "number", "min": 0}}},
+		"status": {"type": "string", "allowedValues": ["open", "paid"]}
+	}`)
+	err := s.Validate(map[string]any{
+		"customer": map[string]any{"email": "nope"},
+		"items":    []any{map[string]any{"price": 1.0}, map[string]any{"price": -1.0}, "x"},
+		"status":   "late",
+	})
+	var vs fault.Violations
+	if !errors.As(err, &vs) {
+		t.Fatalf("Validate = %v; want violations", err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Field+": "+v.Msg)
+	}
+	want := []string{
+		"customer.email: must be an email address like name@example.com",
+		"customer.name: is required",
+		"items[1].price: must be at least 0",
+		"items[2]: must be an object, not a string",
+		"status: must be one of \"open\", \"paid\"",
+		"total: is required",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var fe *fault.FieldError
+	if !errors.As(err, &fe) || fe.Field != "customer.email" || !errors.Is(err, fault.ErrPayload) {
+		t.Errorf("the first violation is %v; want customer.email, a payload refusal", fe)
+	}
+}
+
+func TestViolationsStopAtTheCap(t *testing.T) {
+	s := mustParse(t, `{"rows": {"type": "array", "items": {"n": {"type": "number"}}}}`)
+	rows := make([]any, 500)
+	for i := range rows {
+		rows[i] = map[string]any{"n": "x"}
+	}
+	var vs fault.Violations
+	if err := s.Validate(map[string]any{"rows": rows}); !errors.As(err, &vs) || len(vs) != fault.MaxViolations {
+		t.Fatalf("kept %d of 500; want %d", len(vs), fault.MaxViolations)
 	}
 }

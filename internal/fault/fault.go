@@ -77,3 +77,49 @@ func (r *RetryAfter) Unwrap() error { return r.Err }
 
 // Retry marks err as worth retrying after seconds.
 func Retry(err error, seconds int) error { return &RetryAfter{Err: err, Seconds: seconds} }
+
+// MaxViolations is how many field errors one refusal lists at most.
+const MaxViolations = 50
+
+// Violations is a refusal with several field errors, in the order they were
+// found: all of one kind, at most MaxViolations. It reads as its first
+// (errors.As finds that *FieldError, so field is the first's, as for a
+// single refusal) and lists every one, so that a caller fixes them all in
+// one round trip.
+type Violations []*FieldError
+
+func (v Violations) Error() string {
+	s := v[0].Error()
+	if len(v) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(v)-1)
+	}
+	return s
+}
+
+// Unwrap lets errors.Is and errors.As see the first violation.
+func (v Violations) Unwrap() error { return v[0] }
+
+// Collect gathers field errors up to MaxViolations. The zero Collect is
+// ready; Err is nil when nothing was added.
+type Collect struct{ v Violations }
+
+// Add records err if it is a *FieldError, and reports whether there is room
+// for more.
+func (c *Collect) Add(err error) bool {
+	var fe *FieldError
+	if errors.As(err, &fe) && len(c.v) < MaxViolations {
+		c.v = append(c.v, fe)
+	}
+	return len(c.v) < MaxViolations
+}
+
+// Full reports whether no more will be kept.
+func (c *Collect) Full() bool { return len(c.v) >= MaxViolations }
+
+// Err is the violations, or nil.
+func (c *Collect) Err() error {
+	if len(c.v) == 0 {
+		return nil
+	}
+	return c.v
+}

@@ -46,6 +46,14 @@ type Wire struct {
 	Field   string   `json:"field,omitempty"`
 	// FieldMsg is the reason of a FieldError, without its field path.
 	FieldMsg string `json:"fieldMsg,omitempty"`
+	// Violations are a Violations' field errors, beyond the first.
+	Violations []WireField `json:"violations,omitempty"`
+}
+
+// WireField is one field error of a Violations.
+type WireField struct {
+	Field string `json:"field"`
+	Msg   string `json:"msg"`
 }
 
 // ToWire encodes err; nil encodes as the zero Wire.
@@ -65,6 +73,12 @@ func ToWire(err error) Wire {
 	var fe *FieldError
 	if errors.As(err, &fe) {
 		w.Field, w.FieldMsg = fe.Field, fe.Msg
+	}
+	var vs Violations
+	if errors.As(err, &vs) {
+		for _, v := range vs[1:] {
+			w.Violations = append(w.Violations, WireField{Field: v.Field, Msg: v.Msg})
+		}
 	}
 	if w.Message == "" {
 		w.Message = "error"
@@ -90,8 +104,16 @@ func (w Wire) Err() error {
 		return e
 	}
 	// The text of the whole, and under it the field error with the kinds.
-	fe := &FieldError{Kind: &remoteError{msg: w.FieldMsg, kinds: e.kinds}, Field: w.Field, Msg: w.FieldMsg}
-	return &remoteError{msg: w.Message, kinds: []error{fe}}
+	kind := &remoteError{msg: w.FieldMsg, kinds: e.kinds}
+	fe := &FieldError{Kind: kind, Field: w.Field, Msg: w.FieldMsg}
+	if len(w.Violations) == 0 {
+		return &remoteError{msg: w.Message, kinds: []error{fe}}
+	}
+	vs := Violations{fe}
+	for _, v := range w.Violations {
+		vs = append(vs, &FieldError{Kind: kind, Field: v.Field, Msg: v.Msg})
+	}
+	return &remoteError{msg: w.Message, kinds: []error{vs}}
 }
 
 // remoteError is an error decided on another node.

@@ -22,12 +22,62 @@ const (
 	CodeRateLimited             = "RATE_LIMITED"
 	CodeOverloaded              = "OVERLOADED"
 	CodeRenderFailed            = "RENDER_FAILED"
-	CodeTemplateError           = "TEMPLATE_ERROR"
+	CodePDFTooComplex           = "PDF_TOO_COMPLEX"
 	CodeLinkExpired             = "LINK_EXPIRED"
 	CodeFileExpired             = "FILE_EXPIRED"
 	CodeUnavailable             = "UNAVAILABLE"
 	CodeInternal                = "INTERNAL"
 )
+
+// Codes of a failed document's ErrorCode (docs/api.md "Documents");
+// RENDER_FAILED is both a refusal's and a document's.
+const (
+	CodeTemplateError   = "TEMPLATE_ERROR"
+	CodeRenderTimeout   = "RENDER_TIMEOUT"
+	CodeTooManyPages    = "TOO_MANY_PAGES"
+	CodeDataUnavailable = "DATA_UNAVAILABLE"
+)
+
+// StatusOfCode is the HTTP status the API answers with a code (docs/api.md
+// "Error codes"), or 0 for a code it does not know: realtime error frames
+// carry only the code.
+func StatusOfCode(code string) int {
+	switch code {
+	case CodeInvalidRequest:
+		return http.StatusBadRequest
+	case CodeUnauthenticated:
+		return http.StatusUnauthorized
+	case CodePaymentRequired:
+		return http.StatusPaymentRequired
+	case CodeForbidden:
+		return http.StatusForbidden
+	case CodeNotFound:
+		return http.StatusNotFound
+	case CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case CodeConflict:
+		return http.StatusConflict
+	case CodeLinkExpired, CodeFileExpired:
+		return http.StatusGone
+	case CodePayloadTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case CodePayloadValidationFailed, CodeRenderFailed, CodePDFTooComplex:
+		return http.StatusUnprocessableEntity
+	case CodeRateLimited:
+		return http.StatusTooManyRequests
+	case CodeInternal:
+		return http.StatusInternalServerError
+	case CodeOverloaded, CodeUnavailable:
+		return http.StatusServiceUnavailable
+	}
+	return 0
+}
+
+// Violation is one input at fault.
+type Violation struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
 
 // Error is a refusal from the API: its HTTP status and the error envelope
 // of docs/api.md. Match it with errors.As:
@@ -43,8 +93,12 @@ type Error struct {
 	Code string
 	// Message says what was wrong, for people.
 	Message string
-	// Field is the path of the input at fault (items[2].price), when one is.
+	// Field is the path of the input at fault (items[2].price), when one is:
+	// the first of Violations when there are several.
 	Field string
+	// Violations are every input at fault, in the order found (at most
+	// 50), when a payload or request broke its schema in several places.
+	Violations []Violation
 	// RetryAfter is the wait the answer's Retry-After asked for (429, 503).
 	RetryAfter time.Duration
 	// RequestID is the answer's X-Request-Id: quote it when reporting.
@@ -91,14 +145,15 @@ func errorFrom(resp *http.Response, body []byte) *Error {
 	}
 	var env struct {
 		Error struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-			Field   string `json:"field"`
+			Code       string      `json:"code"`
+			Message    string      `json:"message"`
+			Field      string      `json:"field"`
+			Violations []Violation `json:"violations"`
 		} `json:"error"`
 		Message string `json:"message"`
 	}
 	if json.Unmarshal(body, &env) == nil && env.Error.Code != "" {
-		e.Code, e.Message, e.Field = env.Error.Code, env.Error.Message, env.Error.Field
+		e.Code, e.Message, e.Field, e.Violations = env.Error.Code, env.Error.Message, env.Error.Field, env.Error.Violations
 		return e
 	}
 	e.Code = "HTTP_" + strconv.Itoa(resp.StatusCode)

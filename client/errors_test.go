@@ -49,6 +49,9 @@ func TestRefusalsAreErrors(t *testing.T) {
 			if e.Status != tc.status || e.Code != tc.code || e.Field != tc.field || e.Message == "" || e.RequestID == "" {
 				t.Fatalf("got %#v", e)
 			}
+			if tc.code == CodePayloadValidationFailed && (len(e.Violations) < 2 || e.Violations[0].Field != e.Field || e.Violations[1].Message == "") {
+				t.Fatalf("empty data breaks the invoice's schema in several places; violations = %+v", e.Violations)
+			}
 		})
 	}
 }

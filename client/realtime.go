@@ -105,10 +105,11 @@ type inFrame struct {
 	Event    string          `json:"event"`
 	At       time.Time       `json:"at"`
 	Error    *struct {
-		Code       string `json:"code"`
-		Message    string `json:"message"`
-		Field      string `json:"field"`
-		RetryAfter int    `json:"retryAfter"`
+		Code       string      `json:"code"`
+		Message    string      `json:"message"`
+		Field      string      `json:"field"`
+		Violations []Violation `json:"violations"`
+		RetryAfter int         `json:"retryAfter"`
 	} `json:"error"`
 	Organisation   string `json:"organisation"`
 	OrganisationID string `json:"organisationId"`
@@ -412,9 +413,9 @@ func (rt *Realtime) take(ref string) *pending {
 func (rt *Realtime) refused(f inFrame) {
 	e := &Error{Status: http.StatusBadRequest, Code: "INVALID_REQUEST"}
 	if f.Error != nil {
-		e.Code, e.Message, e.Field = f.Error.Code, f.Error.Message, f.Error.Field
+		e.Code, e.Message, e.Field, e.Violations = f.Error.Code, f.Error.Message, f.Error.Field, f.Error.Violations
 		e.RetryAfter = time.Duration(f.Error.RetryAfter) * time.Second
-		e.Status = statusOfCode[e.Code]
+		e.Status = StatusOfCode(e.Code)
 		if e.Status == 0 {
 			e.Status = http.StatusBadRequest
 		}
@@ -461,15 +462,6 @@ func (rt *Realtime) refused(f inFrame) {
 	case sub != nil && f.Ref == subRef:
 		sub.once.Do(func() { sub.ready <- e })
 	}
-}
-
-// statusOfCode is the HTTP status REST gives each code (docs/api.md),
-// since error frames carry only the code.
-var statusOfCode = map[string]int{
-	CodeInvalidRequest: 400, CodeUnauthenticated: 401, CodePaymentRequired: 402, CodeForbidden: 403,
-	CodeNotFound: 404, CodeConflict: 409, CodePayloadTooLarge: 413, CodePayloadValidationFailed: 422,
-	CodeRenderFailed: 422, CodeTemplateError: 422, CodeRateLimited: 429, CodeOverloaded: 503,
-	CodeUnavailable: 503, CodeInternal: 500,
 }
 
 // Generate generates a document over the connection and waits for it to

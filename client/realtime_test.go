@@ -211,7 +211,7 @@ func TestRealtimeRefusalsAndClose(t *testing.T) {
 	}
 	_, err = rt.Generate(ctx, DocumentRequest{TemplateID: "invoice", Data: map[string]any{}})
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodePayloadValidationFailed || e.Status != 422 || e.Field != "customer" {
+	if !errors.As(err, &e) || e.Code != CodePayloadValidationFailed || e.Status != 422 || e.Field != "customer" || len(e.Violations) < 2 || e.Violations[0].Field != "customer" {
 		t.Fatalf("an invalid generate: %#v", err)
 	}
 	helloTemplate(t, p.direct, "hello")

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -110,7 +111,7 @@ func sameRefusal(t *testing.T, n *testnode.Node, org, key string, body map[strin
 	if dry.Status != status || dry.Code() != code {
 		t.Fatalf("dry run: %s, want %d %s", dry, status, code)
 	}
-	if real.Status != dry.Status || real.Problem() != dry.Problem() {
+	if real.Status != dry.Status || !reflect.DeepEqual(real.Problem(), dry.Problem()) {
 		t.Fatalf("the dry run refused with %s, the real request with %s", dry, real)
 	}
 }
@@ -419,7 +420,7 @@ func TestDryRunUnderAUsedIdempotencyKey(t *testing.T) {
 	if dry.Status != http.StatusConflict || dry.Code() != "CONFLICT" {
 		t.Fatalf("dry run under a key used with another body: %s", dry)
 	}
-	if real.Status != dry.Status || real.Problem() != dry.Problem() {
+	if real.Status != dry.Status || !reflect.DeepEqual(real.Problem(), dry.Problem()) {
 		t.Fatalf("the dry run refused with %s, the real request with %s", dry, real)
 	}
 

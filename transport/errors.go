@@ -31,7 +31,8 @@ var (
 	errMethod = errors.New("method not allowed")
 )
 
-// Error codes: stable, documented in docs/api.md.
+// Error codes: stable, each with its status in the catalogue
+// (catalogue.go), which docs/api.md's table shows.
 const (
 	codeInvalid         = "INVALID_REQUEST"
 	codeUnauthenticated = "UNAUTHENTICATED"
@@ -59,10 +60,13 @@ const (
 
 // problem is a refusal as it goes on the wire.
 type problem struct {
-	Status     int
-	Code       string
-	Message    string
-	Field      string
+	Status  int
+	Code    string
+	Message string
+	Field   string
+	// Violations are every field at fault, when the refusal listed them
+	// (fault.Violations); Field is the first's.
+	Violations []violation
 	RetryAfter int
 	// Withheld names the internal detail the error's own text carried (see
 	// package leak); Message is then fixed words, and the text goes to the
@@ -70,16 +74,10 @@ type problem struct {
 	Withheld string
 }
 
-// fixedWords are what a refusal says when its own text may not be shown:
-// every 5xx but OVERLOADED (whose words are the node's own), and any
-// refusal whose text carried internal detail.
-var fixedWords = map[string]string{
-	codeUnavailable:  "the service cannot answer this right now; retry shortly",
-	codeInternal:     "internal error",
-	codeRenderFailed: "the document could not be rendered",
-	codeInvalid:      "the request could not be read",
-	codePayload:      "the data does not fit the template",
-	codeOverloaded:   "the service is busy; retry shortly",
+// violation is one field at fault, as error.violations lists it.
+type violation struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
 }
 
 // outcomeUnknown is the words of a 503 whose change may still take effect.
@@ -93,64 +91,72 @@ func statusOf(err error) problem {
 	if errors.As(err, &fe) {
 		p.Field, p.Message = fe.Field, fe.Error()
 	}
+	var vs fault.Violations
+	if errors.As(err, &vs) {
+		p.Message = vs.Error()
+		for _, v := range vs {
+			p.Violations = append(p.Violations, violation{Field: v.Field, Message: v.Msg})
+		}
+	}
 	var fra *fault.RetryAfter
 	if errors.As(err, &fra) {
 		p.RetryAfter = fra.Seconds
 	}
 	switch {
 	case errors.Is(err, pdftemplate.ErrTooComplex):
-		p.Status, p.Code = http.StatusUnprocessableEntity, codePDFTooComplex
+		p.Code = codePDFTooComplex
 	case errors.Is(err, fault.ErrInvalid):
-		p.Status, p.Code = http.StatusBadRequest, codeInvalid
+		p.Code = codeInvalid
 	case errors.Is(err, render.ErrFill), errors.Is(err, render.ErrRender), errors.Is(err, render.ErrTooManyPages), errors.Is(err, render.ErrTimeout):
-		p.Status, p.Code = http.StatusUnprocessableEntity, codeRenderFailed
+		p.Code = codeRenderFailed
 	case errors.Is(err, fault.ErrPayload):
-		p.Status, p.Code = http.StatusUnprocessableEntity, codePayload
+		p.Code = codePayload
 	case errors.Is(err, app.ErrBadCredentials):
-		p.Status, p.Code = http.StatusUnauthorized, codeBadCredentials
+		p.Code = codeBadCredentials
 	case errors.Is(err, app.ErrSignInLocked):
-		p.Status, p.Code = http.StatusTooManyRequests, codeSignInLocked
+		p.Code = codeSignInLocked
 	case errors.Is(err, errCSRF):
-		p.Status, p.Code = http.StatusForbidden, codeCSRF
+		p.Code = codeCSRF
 	case errors.Is(err, app.ErrSignUpClosed):
-		p.Status, p.Code = http.StatusForbidden, codeSignUpClosed
+		p.Code = codeSignUpClosed
 	case errors.Is(err, errUnauthenticated), errors.Is(err, fault.ErrUnauthenticated):
-		p.Status, p.Code = http.StatusUnauthorized, codeUnauthenticated
+		p.Code = codeUnauthenticated
 	case errors.Is(err, errForbidden), errors.Is(err, fault.ErrForbidden), errors.Is(err, links.ErrInvalid):
-		p.Status, p.Code = http.StatusForbidden, codeForbidden
-	case errors.Is(err, fault.ErrNotFound), errors.Is(err, storage.ErrNotFound):
-		p.Status, p.Code = http.StatusNotFound, codeNotFound
+		p.Code = codeForbidden
+	case errors.Is(err, fault.ErrNotFound):
+		p.Code = codeNotFound
 	case errors.Is(err, links.ErrExpired):
-		p.Status, p.Code = http.StatusGone, codeLinkExpired
+		p.Code = codeLinkExpired
 	case errors.Is(err, app.ErrFileExpired):
-		p.Status, p.Code = http.StatusGone, codeFileExpired
+		p.Code = codeFileExpired
 	case errors.Is(err, errMethod):
-		p.Status, p.Code = http.StatusMethodNotAllowed, codeMethod
-	case errors.Is(err, fault.ErrConflict), errors.Is(err, storage.ErrConflict):
-		p.Status, p.Code = http.StatusConflict, codeConflict
+		p.Code = codeMethod
+	case errors.Is(err, fault.ErrConflict):
+		p.Code = codeConflict
 	case errors.Is(err, fault.ErrPaymentRequired):
-		p.Status, p.Code = http.StatusPaymentRequired, codePayment
+		p.Code = codePayment
 	case errors.Is(err, fault.ErrTooLarge):
-		p.Status, p.Code = http.StatusRequestEntityTooLarge, codeTooLarge
+		p.Code = codeTooLarge
 	case errors.Is(err, errRateLimited):
-		p.Status, p.Code = http.StatusTooManyRequests, codeRateLimited
+		p.Code = codeRateLimited
 	case errors.Is(err, fault.ErrOverloaded):
-		p.Status, p.Code = http.StatusServiceUnavailable, codeOverloaded
+		p.Code = codeOverloaded
 	case errors.Is(err, cluster.ErrOutcomeUnknown), errors.Is(err, actors.ErrNoAnswer):
 		// The change may still happen: the caller must look before retrying.
-		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
+		p.Code = codeUnavailable
 		p.Message = outcomeUnknown
 	case errors.Is(err, fault.ErrUnavailable), errors.Is(err, storage.ErrStale), errors.Is(err, cluster.ErrNotLeader), errors.Is(err, actors.ErrPanicked):
 		// What is unavailable (a peer, the leader, an owner) is internal
 		// detail: the caller needs only to retry.
-		p.Status, p.Code = http.StatusServiceUnavailable, codeUnavailable
-		p.Message = fixedWords[codeUnavailable]
+		p.Code = codeUnavailable
+		p.Message = byCode[codeUnavailable].Fixed
 	default:
-		p.Status, p.Code = http.StatusInternalServerError, codeInternal
-		p.Message = fixedWords[codeInternal]
+		p.Code = codeInternal
+		p.Message = byCode[codeInternal].Fixed
 	}
+	p.Status = byCode[p.Code].Status
 	if kind := leak.Find(p.Message); kind != "" {
-		p.Withheld, p.Message = kind, fixedWords[p.Code]
+		p.Withheld, p.Message, p.Violations = kind, byCode[p.Code].Fixed, nil
 		if p.Message == "" {
 			p.Message = "the request was refused"
 		}

@@ -719,6 +719,9 @@ func (c *rtConn) errorFrame(ref string, err error) map[string]any {
 	if p.Field != "" {
 		e["field"] = p.Field
 	}
+	if len(p.Violations) > 0 {
+		e["violations"] = p.Violations
+	}
 	if p.RetryAfter > 0 {
 		e["retryAfter"] = p.RetryAfter
 	}

@@ -294,12 +294,6 @@ func (r *request) askOrg(orgID string, msg any) (any, error) {
 	return r.srv.deps.Actors.AskOrg(orgID, msg)
 }
 
-// askEndpoint asks a webhook endpoint's actor on the request's behalf.
-func (r *request) askEndpoint(id string, msg any) (any, error) {
-	r.asked = true
-	return r.srv.deps.Actors.AskEndpoint(id, msg)
-}
-
 // param returns a path parameter.
 func (r *request) param(name string) string { return r.params[name] }
 
@@ -345,6 +339,9 @@ type errorShape struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Field   string `json:"field,omitempty"`
+	// Violations lists every field at fault when a refusal found several
+	// (a payload against its schema); field is the first's.
+	Violations []violation `json:"violations,omitempty"`
 }
 
 func writeProblem(ctx *fasthttp.RequestCtx, p problem, requestID string) {
@@ -352,7 +349,7 @@ func writeProblem(ctx *fasthttp.RequestCtx, p problem, requestID string) {
 		// Fixed words: the request id is what the caller can quote.
 		p.Message += "; quote request id " + requestID + " when reporting it"
 	}
-	body, _ := json.Marshal(errorEnvelope{Error: errorShape{Code: p.Code, Message: p.Message, Field: p.Field}, Message: p.Message})
+	body, _ := json.Marshal(errorEnvelope{Error: errorShape{Code: p.Code, Message: p.Message, Field: p.Field, Violations: p.Violations}, Message: p.Message})
 	ctx.SetStatusCode(p.Status)
 	ctx.SetContentType("application/json; charset=utf-8")
 	if p.RetryAfter > 0 {
@@ -464,7 +461,7 @@ func (s *Server) dispatch(r *request) error {
 		return fmt.Errorf("%w: the limit for this route is %d bytes", errTooLarge, limit)
 	}
 	err := r.route.Handler(r)
-	if !r.asked && s.deps.CatchUp != nil && (errors.Is(err, fault.ErrNotFound) || errors.Is(err, storage.ErrNotFound)) && s.deps.CatchUp() == nil {
+	if !r.asked && s.deps.CatchUp != nil && errors.Is(err, fault.ErrNotFound) && s.deps.CatchUp() == nil {
 		// In a cluster this node reads its own store, which may not have
 		// applied yet what was acknowledged on another node a moment ago.
 		// A handler that found nothing before asking any actor changed

@@ -129,6 +129,17 @@ func TestTemplateVersionsActivationAndPinning(t *testing.T) {
 	if r := testnode.Do(t, "POST", url+"/invoice/preview", n.Key, map[string]any{"data": map[string]any{"number": "X", "items": []any{map[string]any{"description": "x", "price": "free"}}}}); r.Status != 422 || r.Code() != "PAYLOAD_VALIDATION_FAILED" || r.Field() != "items[0].price" {
 		t.Fatalf("preview with bad data: %s", r)
 	}
+	// Every violation at once, the first in field.
+	r = testnode.Do(t, "POST", url+"/invoice/preview", n.Key, map[string]any{"data": map[string]any{"items": []any{
+		map[string]any{"description": "x", "price": "free"}, map[string]any{"price": -2}}}})
+	var got []string
+	for _, v := range r.Problem().Violations {
+		got = append(got, v.Field+": "+v.Message)
+	}
+	want := []string{"items[0].price: must be a number, not a string", "items[1].description: is required", "items[1].price: must be at least 0", "number: is required"}
+	if r.Status != 422 || r.Field() != "items[0].price" || strings.Join(got, "; ") != strings.Join(want, "; ") || !strings.Contains(r.Message(), "(and 3 more)") {
+		t.Fatalf("several violations: %s\ngot  %q\nwant %q", r, got, want)
+	}
 
 	feed, _ := n.Store().Feed(n.OrgID, 0, 0)
 	var activations int

@@ -24,9 +24,13 @@ type List[T any] struct {
 
 // Problem is the error of the error envelope.
 type Problem struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Field   string `json:"field"`
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	Field      string `json:"field"`
+	Violations []struct {
+		Field   string `json:"field"`
+		Message string `json:"message"`
+	} `json:"violations"`
 }
 
 // Document is a document record (GET /v1/documents/:id).

@@ -1,6 +1,7 @@
 package testnode
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -46,10 +47,10 @@ func TestParseDataRefusesWhatDoesNotFit(t *testing.T) {
 
 func TestProblemReadsTheErrorEnvelope(t *testing.T) {
 	r := Response{Status: 400, Body: []byte(`{"success":false,"error":{"code":"INVALID_REQUEST","message":"bad","field":"url"},"message":"bad"}`)}
-	if p := r.Problem(); p != (Problem{Code: "INVALID_REQUEST", Message: "bad", Field: "url"}) || r.Code() != "INVALID_REQUEST" || r.Field() != "url" || r.Message() != "bad" {
+	if p := r.Problem(); !reflect.DeepEqual(p, Problem{Code: "INVALID_REQUEST", Message: "bad", Field: "url"}) || r.Code() != "INVALID_REQUEST" || r.Field() != "url" || r.Message() != "bad" {
 		t.Fatalf("%+v", p)
 	}
-	if p := (Response{Body: []byte(`{"success":true,"data":{}}`)}).Problem(); p != (Problem{}) {
+	if p := (Response{Body: []byte(`{"success":true,"data":{}}`)}).Problem(); !reflect.DeepEqual(p, Problem{}) {
 		t.Fatalf("a success has a problem: %+v", p)
 	}
 }

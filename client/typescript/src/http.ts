@@ -1,4 +1,4 @@
-import { PlatenError, parseRetryAfter } from "./errors.js";
+import { PlatenError, parseRetryAfter, type Violation } from "./errors.js";
 import type { Operation } from "./operations.js";
 
 /** The platform's fetch, or one like it. */
@@ -73,13 +73,15 @@ export async function errorOf(res: Response): Promise<PlatenError> {
   let code = "HTTP_" + res.status;
   let message = res.statusText || `HTTP ${res.status}`;
   let field: string | undefined;
+  let violations: Violation[] | undefined;
   const text = await res.text().catch(() => "");
   try {
-    const env = JSON.parse(text) as { error?: { code?: string; message?: string; field?: string }; message?: string };
+    const env = JSON.parse(text) as { error?: { code?: string; message?: string; field?: string; violations?: Violation[] }; message?: string };
     if (env.error) {
       code = env.error.code ?? code;
       message = env.error.message ?? env.message ?? message;
       field = env.error.field;
+      violations = env.error.violations;
     }
   } catch {
     if (text) message = text.slice(0, 500);
@@ -89,6 +91,7 @@ export async function errorOf(res: Response): Promise<PlatenError> {
     code,
     message,
     ...(field ? { field } : {}),
+    ...(violations ? { violations } : {}),
     ...(res.headers.has("retry-after") ? { retryAfter: parseRetryAfter(res.headers.get("retry-after")) } : {}),
     ...(res.headers.has("x-request-id") ? { requestId: res.headers.get("x-request-id") ?? "" } : {}),
   } as ConstructorParameters<typeof PlatenError>[0]);

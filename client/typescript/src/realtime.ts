@@ -1,4 +1,4 @@
-import { PlatenError } from "./errors.js";
+import { PlatenError, type Violation } from "./errors.js";
 import { randomKey } from "./http.js";
 import type { Document, DocumentStatus, EventKind, GenerateRequest, JSONObject, KnownEvent, Quote } from "./types.js";
 
@@ -99,13 +99,14 @@ function cursorAfter(a: string, b: string): boolean {
   }
 }
 
-function frameError(f: { error?: { code?: string; message?: string; field?: string; retryAfter?: number } }): PlatenError {
+function frameError(f: { error?: { code?: string; message?: string; field?: string; violations?: Violation[]; retryAfter?: number } }): PlatenError {
   const e = f.error ?? {};
   return new PlatenError({
     status: 0,
     code: e.code ?? "ERROR",
     message: e.message ?? "the realtime connection refused the frame",
     ...(e.field ? { field: e.field } : {}),
+    ...(e.violations ? { violations: e.violations } : {}),
     ...(e.retryAfter !== undefined ? { retryAfter: e.retryAfter } : {}),
   });
 }

@@ -209,6 +209,13 @@ test("every operation, through the client", async (t) => {
     assert.equal(e.field, "slug");
     return true;
   });
+  await assert.rejects(platen.documents.create({ ...body, data: {} }), (e) => {
+    assert.equal(e.status, 422);
+    assert.equal(e.code, "PAYLOAD_VALIDATION_FAILED");
+    assert.ok(e.violations.length >= 2, `violations: ${JSON.stringify(e.violations)}`);
+    assert.equal(e.violations[0].field, e.field);
+    return true;
+  });
   await assert.rejects(other.keys.list(), (e) => e.status === 401);
   const weak = await platen.keys.create({ name: "ts-weak", scopes: ["documents.read", "keys.write"] });
   const weakClient = new Platen({ baseUrl: env.url, apiKey: weak.key });

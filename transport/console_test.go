@@ -122,7 +122,7 @@ func sessionCookie(t *testing.T, res http.Header) *http.Cookie {
 
 func TestFirstOwnerSignsInAndManagesKeys(t *testing.T) {
 	n := testnode.Start(t, nil)
-	if !strings.HasPrefix(n.OwnerLink, n.URL+"/link#pll_") {
+	if !strings.HasPrefix(n.OwnerLink, n.Direct+"/link#pll_") {
 		t.Fatalf("first start printed no owner link on the node's address: %q", n.OwnerLink)
 	}
 	owner := newPerson(t, n)

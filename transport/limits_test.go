@@ -73,41 +73,41 @@ func TestRequestsWithoutAValidCredentialAreLimitedPerAddress(t *testing.T) {
 	one, two, three := from("127.0.0.1"), from("127.0.0.2"), from("127.0.0.3")
 
 	t.Run("no key", func(t *testing.T) {
-		if r := call(t, one, "GET", n.URL+"/v1", n.Key); r.Status != 200 {
+		if r := call(t, one, "GET", n.Direct+"/v1", n.Key); r.Status != 200 {
 			t.Fatalf("a valid key: %s", r)
 		}
 		for i := 0; i < burst; i++ {
-			if r := call(t, one, "GET", n.URL+"/v1", ""); r.Status != 401 {
+			if r := call(t, one, "GET", n.Direct+"/v1", ""); r.Status != 401 {
 				t.Fatalf("request %d without a key, within the burst: %s", i+1, r)
 			}
 		}
-		refusedWith(t, call(t, one, "GET", n.URL+"/v1", ""), 429, "RATE_LIMITED")
+		refusedWith(t, call(t, one, "GET", n.Direct+"/v1", ""), 429, "RATE_LIMITED")
 		// Everything else without a credential is held too.
 		for _, path := range []string{"/v1/openapi.json", "/v1/nothing-here", "/files/doc_01m7zmwnmpk2psb5y8n9tq3dsz/a.pdf?expires=1&signature=00", "/admin/v1/orgs"} {
-			refusedWith(t, call(t, one, "GET", n.URL+path, ""), 429, "RATE_LIMITED")
+			refusedWith(t, call(t, one, "GET", n.Direct+path, ""), 429, "RATE_LIMITED")
 		}
 		// Health probes are not.
 		for _, path := range []string{"/healthz", "/readyz"} {
-			if r := call(t, one, "GET", n.URL+path, ""); r.Status != 200 {
+			if r := call(t, one, "GET", n.Direct+path, ""); r.Status != 200 {
 				t.Fatalf("%s: %s", path, r)
 			}
 		}
 		// A key that has authenticated from this address still passes, as
 		// does the operator token (createKey used it from here).
-		if r := call(t, one, "GET", n.URL+"/v1", n.Key); r.Status != 200 {
+		if r := call(t, one, "GET", n.Direct+"/v1", n.Key); r.Status != 200 {
 			t.Fatalf("a valid key after the burst: %s", r)
 		}
-		if r := call(t, one, "GET", n.URL+"/admin/v1/orgs", n.OperatorToken); r.Status != 200 {
+		if r := call(t, one, "GET", n.Direct+"/admin/v1/orgs", n.OperatorToken); r.Status != 200 {
 			t.Fatalf("the operator token after the burst: %s", r)
 		}
 		// A credential new to this address is not looked at: a guess and a
 		// good key look alike until the address has tokens again.
-		refusedWith(t, call(t, one, "GET", n.URL+"/v1", fresh), 429, "RATE_LIMITED")
+		refusedWith(t, call(t, one, "GET", n.Direct+"/v1", fresh), 429, "RATE_LIMITED")
 		// Another address is not held back.
-		if r := call(t, three, "GET", n.URL+"/v1", fresh); r.Status != 200 {
+		if r := call(t, three, "GET", n.Direct+"/v1", fresh); r.Status != 200 {
 			t.Fatalf("another address: %s", r)
 		}
-		if r := call(t, three, "GET", n.URL+"/v1", ""); r.Status != 401 {
+		if r := call(t, three, "GET", n.Direct+"/v1", ""); r.Status != 401 {
 			t.Fatalf("another address without a key: %s", r)
 		}
 	})
@@ -115,12 +115,12 @@ func TestRequestsWithoutAValidCredentialAreLimitedPerAddress(t *testing.T) {
 	t.Run("bad keys", func(t *testing.T) {
 		for i := 0; i < burst; i++ {
 			guess := "plt_" + strings.Repeat(strconv.Itoa(i), 43)
-			if r := call(t, two, "GET", n.URL+"/v1", guess); r.Status != 401 || r.Code() != "UNAUTHENTICATED" {
+			if r := call(t, two, "GET", n.Direct+"/v1", guess); r.Status != 401 || r.Code() != "UNAUTHENTICATED" {
 				t.Fatalf("guess %d, within the burst: %s", i+1, r)
 			}
 		}
-		refusedWith(t, call(t, two, "GET", n.URL+"/v1", "plt_"+strings.Repeat("x", 43)), 429, "RATE_LIMITED")
-		refusedWith(t, call(t, two, "GET", n.URL+"/admin/v1/orgs", "a-guessed-operator-token"), 429, "RATE_LIMITED")
+		refusedWith(t, call(t, two, "GET", n.Direct+"/v1", "plt_"+strings.Repeat("x", 43)), 429, "RATE_LIMITED")
+		refusedWith(t, call(t, two, "GET", n.Direct+"/admin/v1/orgs", "a-guessed-operator-token"), 429, "RATE_LIMITED")
 	})
 
 	// A key that fails is forgotten: one that passed on an address before
@@ -128,18 +128,18 @@ func TestRequestsWithoutAValidCredentialAreLimitedPerAddress(t *testing.T) {
 	t.Run("a failed key is forgotten", func(t *testing.T) {
 		four := from("127.0.0.4")
 		id, key := createKey(t, n, n.OrgID, "wallet.read")
-		if r := call(t, four, "GET", n.URL+"/v1", key); r.Status != 200 {
+		if r := call(t, four, "GET", n.Direct+"/v1", key); r.Status != 200 {
 			t.Fatal(r)
 		}
-		if r := testnode.Do(t, "DELETE", n.URL+"/admin/v1/orgs/"+n.OrgID+"/keys/"+id, n.OperatorToken, nil); r.Status/100 != 2 {
+		if r := testnode.Do(t, "DELETE", n.Direct+"/admin/v1/orgs/"+n.OrgID+"/keys/"+id, n.OperatorToken, nil); r.Status/100 != 2 {
 			t.Fatalf("revoke: %s", r)
 		}
 		for i := 0; i < burst; i++ {
-			if r := call(t, four, "GET", n.URL+"/v1", key); r.Status != 401 {
+			if r := call(t, four, "GET", n.Direct+"/v1", key); r.Status != 401 {
 				t.Fatalf("revoked key, attempt %d: %s", i+1, r)
 			}
 		}
-		refusedWith(t, call(t, four, "GET", n.URL+"/v1", key), 429, "RATE_LIMITED")
+		refusedWith(t, call(t, four, "GET", n.Direct+"/v1", key), 429, "RATE_LIMITED")
 	})
 }
 
@@ -173,7 +173,7 @@ func served(t *testing.T, n *testnode.Node, what string) {
 	t.Helper()
 	c := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	poll.Until(t, 10*time.Second, func() error {
-		if r := call(t, c, "GET", n.URL+"/healthz", ""); r.Status != 200 {
+		if r := call(t, c, "GET", n.Direct+"/healthz", ""); r.Status != 200 {
 			return fmt.Errorf("%s: a new connection is answered %s", what, r)
 		}
 		return nil
@@ -188,7 +188,7 @@ func TestConnectionsBeyondTheCapAreAnsweredOverloaded(t *testing.T) {
 	// A real client, a fresh connection each time.
 	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	for i := 0; i < 3; i++ {
-		req, _ := http.NewRequest("POST", n.URL+"/v1/documents", strings.NewReader(`{"templateId":"invoice"}`))
+		req, _ := http.NewRequest("POST", n.Direct+"/v1/documents", strings.NewReader(`{"templateId":"invoice"}`))
 		req.Header.Set("Authorization", "Bearer "+n.Key)
 		res, err := c.Do(req)
 		if err != nil {
@@ -212,7 +212,7 @@ func TestConnectionsBeyondTheCapAreAnsweredOverloaded(t *testing.T) {
 
 	// Realtime connections do not count, as with fasthttp's own cap: two
 	// WebSockets leave both places to HTTP.
-	ws := strings.Replace(n.URL, "http://", "ws://", 1) + "/v1/realtime"
+	ws := strings.Replace(n.Direct, "http://", "ws://", 1) + "/v1/realtime"
 	h := http.Header{"Authorization": {"Bearer " + n.Key}}
 	for i := 0; i < 2; i++ {
 		// The place is freed a moment after the upgrade is answered.

@@ -33,3 +33,7 @@ func (s *Server) openapi(r *request) error {
 	r.SetBody(openapiJSON)
 	return nil
 }
+
+// OpenAPI is the API reference as GET /v1/openapi.json serves it: the
+// test harness checks every answer against it (internal/contract).
+func OpenAPI() []byte { return openapiJSON }

@@ -192,7 +192,10 @@ func TestRealtimeSlowReaderIsCutOffWithoutHoldingOthers(t *testing.T) {
 		}}
 		return d.Dial(network, addr)
 	}}
-	slow, _, err := dialWS(t, n, n.Key, slowDialer)
+	// Straight to the node: a proxy between would read for the slow reader.
+	direct := *n
+	direct.URL = n.Direct
+	slow, _, err := dialWS(t, &direct, n.Key, slowDialer)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestAdminInviteAndResetLink(t *testing.T) {
 		return out.String(), err
 	}
 	out, err := run("invite", n.OrgID, "Ada@Example.com", "owner")
-	if err != nil || !strings.Contains(out, n.URL+"/link#pll_") || !strings.Contains(out, `"role": "owner"`) || !strings.Contains(out, "ada@example.com") {
+	if err != nil || !strings.Contains(out, n.Direct+"/link#pll_") || !strings.Contains(out, `"role": "owner"`) || !strings.Contains(out, "ada@example.com") {
 		t.Fatalf("invite: %v\n%s", err, out)
 	}
 	if _, err := run("invite", n.OrgID, "not-an-email"); err == nil || !strings.Contains(err.Error(), "email") {

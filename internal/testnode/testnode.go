@@ -17,13 +17,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/platen/platen/internal/contract"
 	"github.com/platen/platen/node"
+	"github.com/platen/platen/transport"
 )
 
 // Node is a running node and what its first start printed.
 type Node struct {
 	*node.Node
-	URL           string
+	// URL is a proxy to the node that checks every answer against the
+	// OpenAPI document the node serves (package contract): a test fails
+	// at its end on any answer the document does not describe.
+	URL string
+	// Direct is the node itself, for what a proxy would change: the
+	// connection, the client's address.
+	Direct        string
 	OperatorToken string
 	// Key is the first organisation's key, with every scope.
 	Key   string
@@ -62,7 +70,8 @@ func Start(t testing.TB, change func(*node.Config)) *Node {
 		defer cancel()
 		n.Shutdown(ctx)
 	})
-	tn := &Node{Node: n, URL: "http://" + n.HTTPAddr(), OperatorToken: cfg.OperatorToken, Logs: logs}
+	tn := &Node{Node: n, URL: "http://" + n.HTTPAddr(), Direct: "http://" + n.HTTPAddr(), OperatorToken: cfg.OperatorToken, Logs: logs}
+	tn.URL = checkedURL(t, tn.Direct)
 	if m := regexp.MustCompile(`(?m)^\s+(plt_[A-Za-z0-9]{43})$`).FindStringSubmatch(out.String()); m != nil {
 		tn.Key = m[1]
 	}
@@ -76,6 +85,30 @@ func Start(t testing.TB, change func(*node.Config)) *Node {
 		t.Fatalf("first start printed no key:\n%s", out.String())
 	}
 	return tn
+}
+
+// checkedURL starts a checking proxy to the node at direct, and fails the
+// test at its end with every answer the document does not describe.
+func checkedURL(t testing.TB, direct string) string {
+	t.Helper()
+	// The document the node serves, taken in-process: a request for it
+	// would count against the node's limits on connections and on
+	// requests without a key, which tests measure.
+	c, err := contract.Cached(transport.OpenAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := contract.StartProxy(direct, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.Close()
+		for _, problem := range p.Problems() {
+			t.Errorf("an answer the OpenAPI document does not describe: %s", problem)
+		}
+	})
+	return p.URL
 }
 
 // Response is an answer, decoded.

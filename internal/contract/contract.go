@@ -262,8 +262,13 @@ func StartProxy(target string, c *Checker) (*Proxy, error) {
 	}
 	p := &Proxy{checker: c, problems: map[string]bool{}}
 	rp := &httputil.ReverseProxy{
-		// The node sees the client as the proxy: no forwarding headers.
-		Rewrite:       func(r *httputil.ProxyRequest) { r.SetURL(u) },
+		// The node sees the client as the proxy (no forwarding headers),
+		// and the Host the client asked for, which the console's origin
+		// check compares with the request's Origin.
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(u)
+			r.Out.Host = r.In.Host
+		},
 		FlushInterval: -1,
 	}
 	rp.ModifyResponse = func(res *http.Response) error {

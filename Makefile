@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 EDITOR_BUNDLE := console/static/vendor/editor.js
 
-.PHONY: run build deps editor-bundle e2e-deps client-ts-deps test test-fast lint bench cover clean cluster chaos
+.PHONY: run build deps editor-bundle e2e-deps client-ts-deps openapi-tools test test-fast lint bench cover clean cluster chaos
 
 ## run: install what is missing, build, and start a node on ./data (127.0.0.1:8080)
 run: deps build
@@ -69,6 +69,14 @@ client/typescript/node_modules/.package-lock.json: client/typescript/package-loc
 	npm ci --prefix client/typescript --no-audit --no-fund
 	touch $@
 
+## openapi-tools: the third-party OpenAPI tools (Redocly's linter for make lint, openapi-typescript
+## and openapi-fetch for the generated-client test) into tools/openapi/node_modules, exactly as its
+## package-lock.json pins them; npm runs only when node_modules is missing or older than the lockfile.
+openapi-tools: tools/openapi/node_modules/.package-lock.json
+tools/openapi/node_modules/.package-lock.json: tools/openapi/package-lock.json tools/openapi/package.json
+	npm ci --prefix tools/openapi --no-audit --no-fund
+	touch $@
+
 ## test: install what the tests need (deps, the extra fonts and node of install-deps.sh --test,
 ## e2e-deps and client-ts-deps), check formatting and vet, run every test with the race detector.
 ## One package at a time (-p 1): on two cores, the browser, WebAssembly and node-process tests of
@@ -90,11 +98,16 @@ test-fast: deps
 	$(MAKE) --no-print-directory client-ts-deps
 	go test -short -count=1 ./...
 
-## lint: gofmt and go vet
-lint:
+## lint: gofmt, go vet, go.mod tidy (go mod tidy -diff), staticcheck, and Redocly's lint of the
+## OpenAPI document (tools/openapi/redocly.yaml: its recommended rules, every warning an error).
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint: openapi-tools
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	go vet ./...
+	go mod tidy -diff
+	go run $(STATICCHECK) ./...
+	cd tools/openapi && node_modules/.bin/redocly lint --config redocly.yaml ../../transport/openapi.yaml
 
 ## bench: hot-path benchmarks (commit of one command)
 bench:

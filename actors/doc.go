@@ -24,6 +24,7 @@
 // renders a new document and bounds each node's queue; blobs.go copies
 // finished PDFs and uploads to a second node.
 //
-// Dependencies point one way: transport → app → actors → domain packages →
-// storage. This package never imports app or transport.
+// Dependencies point one way: transport → app → actors → cluster → storage →
+// the domain rules, and actors → render (docs/architecture.md "The parts";
+// internal/deptest). This package never imports app or transport.
 package actors

@@ -121,69 +121,73 @@ type CreatedDocument struct {
 	Replayed bool
 }
 
-// documentCommand decides a document message; replay is set when the answer
-// is an earlier one and nothing is proposed.
-func (a *orgActor) documentCommand(msg any, cmd *storage.Command) (after func() any, replay *CreatedDocument, err error) {
+// decide prices the document and holds its pages, or answers an earlier
+// document its Idempotency-Key made.
+func (m CreateDocument) decide(a *orgActor, cmd *storage.Command) (decision, error) {
 	store := a.deps.Store
-	switch m := msg.(type) {
-	case CreateDocument:
-		if a.org.ID == "" {
-			return nil, nil, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
-		}
-		if m.IdempotencyKey != "" {
-			if earlier, err := a.idempotent(m); err != nil || earlier != nil {
-				return nil, earlier, err
-			}
-		}
-		plan := a.deps.Plans()[a.org.Plan]
-		d := m.Document
-		d.ID, d.OrgID = ids.New(ids.Document, cmd.At), a.id
-		if d.Filename == "" {
-			d.Filename = d.TemplateSlug + "-" + d.ID[len(d.ID)-10:] + ".pdf"
-		}
-		d.Watermarked = plan.Watermark
-		if d.Hold, err = a.hold(plan, max(m.EstimatePages, store.VersionPages(d.TemplateID, d.TemplateVersion)), cmd.At); err != nil {
-			return nil, nil, err
-		}
-		cmd.Kind = storage.KindCreateDocument
-		cmd.CreateDocument = &storage.CreateDocument{Document: d, Data: m.Data, EventID: ids.New(ids.Event, cmd.At),
-			IdempotencyKey: m.IdempotencyKey, BodyHash: m.BodyHash}
-		// The record as the state machine writes it: queued, at the command's time.
-		d.Status, d.CreatedAt, d.UpdatedAt = storage.StatusQueued, cmd.At, cmd.At
-		return func() any { return CreatedDocument{Document: d} }, nil, nil
-	case ChangeDocument:
-		d, err := store.Document(m.Change.DocumentID)
-		if err != nil || d.OrgID != a.id {
-			return nil, nil, fmt.Errorf("%w: document %s", fault.ErrNotFound, m.Change.DocumentID)
-		}
-		// Refused here, before proposing, when the change cannot apply: the
-		// state machine would refuse it too, and every write pipelined behind
-		// it would fail as stale.
-		switch m.Kind {
-		case storage.KindStartRender:
-			if err := storage.CanStartRender(d, m.Change.Node); err != nil {
-				return nil, nil, fmt.Errorf("%w: %v", fault.ErrConflict, err)
-			}
-		case storage.KindCompleteDocument, storage.KindFailDocument:
-			if !d.Pending() {
-				return nil, nil, fmt.Errorf("%w: document %s is already %s", fault.ErrConflict, d.ID, d.Status)
-			}
-		case storage.KindRecordDownload, storage.KindExpireDocument:
-			if d.Status != storage.StatusCompleted || d.FileExpired {
-				return nil, nil, fmt.Errorf("%w: document %s has no file", fault.ErrConflict, d.ID)
-			}
-		}
-		ch := m.Change
-		ch.EventID = ids.New(ids.Event, cmd.At)
-		if m.Kind == storage.KindCompleteDocument || m.Kind == storage.KindFailDocument {
-			ch.Release = d.Hold
-			ch.Terms = a.deps.Plans()[a.org.Plan].Terms()
-			ch.DebitEntryID, ch.DebitEventID = ids.New(ids.Ledger, cmd.At), ids.New(ids.Event, cmd.At)
-		}
-		cmd.Kind, cmd.DocumentChange = m.Kind, &ch
-		return nil, nil, nil
+	if a.org.ID == "" {
+		return decision{}, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
 	}
-	return nil, nil, fmt.Errorf("actors: %T is not a document message", msg)
+	if m.IdempotencyKey != "" {
+		if earlier, err := a.idempotent(m); err != nil {
+			return decision{}, err
+		} else if earlier != nil {
+			return answer(*earlier), nil
+		}
+	}
+	plan := a.deps.Plans()[a.org.Plan]
+	d := m.Document
+	d.ID, d.OrgID = ids.New(ids.Document, cmd.At), a.id
+	if d.Filename == "" {
+		d.Filename = d.TemplateSlug + "-" + d.ID[len(d.ID)-10:] + ".pdf"
+	}
+	d.Watermarked = plan.Watermark
+	var err error
+	if d.Hold, err = a.hold(plan, max(m.EstimatePages, store.VersionPages(d.TemplateID, d.TemplateVersion)), cmd.At); err != nil {
+		return decision{}, err
+	}
+	cmd.Kind = storage.KindCreateDocument
+	cmd.CreateDocument = &storage.CreateDocument{Document: d, Data: m.Data, EventID: ids.New(ids.Event, cmd.At),
+		IdempotencyKey: m.IdempotencyKey, BodyHash: m.BodyHash}
+	// The record as the state machine writes it: queued, at the command's time.
+	d.Status, d.CreatedAt, d.UpdatedAt = storage.StatusQueued, cmd.At, cmd.At
+	return decision{reply: CreatedDocument{Document: d}}, nil
+}
+
+// decide refuses a change the document's state does not allow, and adds
+// to a completion or failure what settles its charge.
+func (m ChangeDocument) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	store := a.deps.Store
+	d, err := store.Document(m.Change.DocumentID)
+	if err != nil || d.OrgID != a.id {
+		return decision{}, fmt.Errorf("%w: document %s", fault.ErrNotFound, m.Change.DocumentID)
+	}
+	// Refused here, before proposing, when the change cannot apply: the
+	// state machine would refuse it too, and every write pipelined behind
+	// it would fail as stale.
+	switch m.Kind {
+	case storage.KindStartRender:
+		if err := storage.CanStartRender(d, m.Change.Node); err != nil {
+			return decision{}, fmt.Errorf("%w: %v", fault.ErrConflict, err)
+		}
+	case storage.KindCompleteDocument, storage.KindFailDocument:
+		if !d.Pending() {
+			return decision{}, fmt.Errorf("%w: document %s is already %s", fault.ErrConflict, d.ID, d.Status)
+		}
+	case storage.KindRecordDownload, storage.KindExpireDocument:
+		if d.Status != storage.StatusCompleted || d.FileExpired {
+			return decision{}, fmt.Errorf("%w: document %s has no file", fault.ErrConflict, d.ID)
+		}
+	}
+	ch := m.Change
+	ch.EventID = ids.New(ids.Event, cmd.At)
+	if m.Kind == storage.KindCompleteDocument || m.Kind == storage.KindFailDocument {
+		ch.Release = d.Hold
+		ch.Terms = a.deps.Plans()[a.org.Plan].Terms()
+		ch.DebitEntryID, ch.DebitEventID = ids.New(ids.Ledger, cmd.At), ids.New(ids.Event, cmd.At)
+	}
+	cmd.Kind, cmd.DocumentChange = m.Kind, &ch
+	return decision{}, nil
 }
 
 // hold prices a new document at its estimated pages with billing.Hold,
@@ -413,7 +417,7 @@ func (d *docActor) finish(doc storage.Document, kind storage.Kind, ch storage.Do
 // not found) is an answer. It reports whether the change was made.
 func (d *docActor) changeRetrying(orgID string, kind storage.Kind, ch storage.DocumentChange) bool {
 	for attempt := 0; attempt < 40; attempt++ {
-		_, err := d.change(orgID, kind, ch)
+		err := d.change(orgID, kind, ch)
 		if err == nil {
 			return true
 		}
@@ -432,8 +436,9 @@ func (d *docActor) changeRetrying(orgID string, kind storage.Kind, ch storage.Do
 	return false
 }
 
-func (d *docActor) change(orgID string, kind storage.Kind, ch storage.DocumentChange) (any, error) {
-	return d.sys.AskOrg(orgID, ChangeDocument{Kind: kind, Change: ch})
+func (d *docActor) change(orgID string, kind storage.Kind, ch storage.DocumentChange) error {
+	_, err := Ask(d.sys, orgID, ChangeDocument{Kind: kind, Change: ch})
+	return err
 }
 
 // docTracker is the System's record of the document actors on this node.
@@ -604,7 +609,7 @@ func (s *System) ExpireFiles(now time.Time, limit int) (int, error) {
 		if !s.placement.IsLocal(d.OrgID) {
 			continue
 		}
-		if _, err := s.AskOrg(d.OrgID, ChangeDocument{Kind: storage.KindExpireDocument, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil && !errors.Is(err, fault.ErrConflict) {
+		if _, err := Ask(s, d.OrgID, ChangeDocument{Kind: storage.KindExpireDocument, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil && !errors.Is(err, fault.ErrConflict) {
 			return n, err
 		}
 		if inUse, err := s.docs.Store.BlobInUse(d.BlobHash); err == nil && !inUse {

@@ -223,138 +223,37 @@ func (a *orgActor) reload() {
 	a.org = org
 }
 
+// handle runs one command: the command decides against the organisation as
+// the actor holds it (its decide method, beside its type), and what it
+// decided is proposed to the raft log and answered once applied. Writes are
+// pipelined: the actor's copy moves on at once, and a refusal by the log
+// reloads it (settled).
 func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 	if time.Now().After(req.deadline) {
 		// The asker has been told there was no answer; doing it now would
 		// surprise them.
 		return
 	}
-	msg := req.msg
+	m, ok := req.msg.(orgCommand)
+	if !ok {
+		a.reply(c, sender, nil, fmt.Errorf("actors: an organisation takes no %T", req.msg))
+		return
+	}
 	now := a.deps.Clock.Now()
 	cmd := &storage.Command{OrgID: a.id, Expect: a.org.Version, At: now}
-	var value any
-	// after, when set, makes the reply from the store once the command is
-	// applied, for answers the actor's own copy cannot give.
-	var after func() any
-	var ref string
-	switch m := msg.(type) {
-	case QuoteDocument:
-		q, err := a.quote(m, now)
-		a.reply(c, sender, q, err)
+	d, err := m.decide(a, cmd)
+	if err != nil || d.answered {
+		a.reply(c, sender, d.reply, err)
 		return
-	case CreateOrg:
-		if err := a.checkPlan(m.Plan); err != nil {
-			a.reply(c, sender, nil, err)
-			return
-		}
-		if err := checkName("name", m.Name); err != nil {
-			a.reply(c, sender, nil, err)
-			return
-		}
-		cmd.Kind, cmd.CreateOrg = storage.KindCreateOrg, &storage.CreateOrg{Name: m.Name, Plan: m.Plan}
-	case SetPlan:
-		if err := a.checkPlan(m.Plan); err != nil {
-			a.reply(c, sender, nil, err)
-			return
-		}
-		cmd.Kind, cmd.SetPlan = storage.KindSetPlan, &storage.SetPlan{Plan: m.Plan}
-	case CreateKey:
-		scopes, err := checkScopes(m.Scopes)
-		if err == nil {
-			err = checkName("name", m.Name)
-		}
-		if err == nil && !m.AnyScope {
-			err = checkHeld(m.Holder, scopes, "scopes", "a key may only give scopes it holds itself")
-		}
-		if err != nil {
-			a.reply(c, sender, nil, err)
-			return
-		}
-		secret := auth.NewSecret(auth.KeyPrefix)
-		key := storage.APIKey{
-			ID: ids.New(ids.Key, now), OrgID: a.id, Name: m.Name, Scopes: scopes,
-			Hash: auth.Hash(secret), Prefix: auth.DisplayPrefix(secret), CreatedAt: now,
-		}
-		cmd.Kind, cmd.CreateKey = storage.KindCreateKey, &storage.CreateKey{Key: key}
-		value = NewKey{Key: key, Secret: secret}
-	case RevokeKey:
-		key, err := a.deps.Store.APIKey(m.KeyID)
-		if err != nil || key.OrgID != a.id {
-			a.reply(c, sender, nil, fmt.Errorf("%w: key %s", fault.ErrNotFound, m.KeyID))
-			return
-		}
-		if !m.AnyScope {
-			if err := checkHeld(m.Holder, key.Scopes, "keyId", "a key may only revoke keys whose scopes it holds itself"); err != nil {
-				a.reply(c, sender, nil, err)
-				return
-			}
-		}
-		if key.RevokedAt != nil {
-			a.reply(c, sender, key, nil)
-			return
-		}
-		cmd.Kind, cmd.RevokeKey = storage.KindRevokeKey, &storage.RevokeKey{KeyID: m.KeyID}
-		store := a.deps.Store
-		after = func() any {
-			k, _ := store.APIKey(m.KeyID)
-			return k
-		}
-	case CreateTemplate, SaveVersion, ActivateVersion, UpdateTemplate:
-		a2, reply, err := a.templateCommand(m, cmd)
-		if err != nil || reply != nil {
-			a.reply(c, sender, reply, err)
-			return
-		}
-		after = a2
-	case CreateDocument, ChangeDocument:
-		a2, replay, err := a.documentCommand(m, cmd)
-		if err != nil {
-			a.reply(c, sender, nil, err)
-			return
-		}
-		if replay != nil {
-			a.reply(c, sender, *replay, nil)
-			return
-		}
-		after = a2
-	case CreateEndpoint:
-		a2, err := a.endpointCommand(m, cmd)
-		if err != nil {
-			a.reply(c, sender, nil, err)
-			return
-		}
-		after = a2
-	case CreditWallet:
-		replay, err := a.checkCredit(m)
-		if err != nil {
-			a.reply(c, sender, nil, err)
-			return
-		}
-		if replay != nil {
-			a.reply(c, sender, *replay, nil)
-			return
-		}
-		cmd.Kind = storage.KindCreditWallet
-		cmd.CreditWallet = &storage.CreditWallet{
-			EntryID: ids.New(ids.Ledger, now), EventID: ids.New(ids.Event, now),
-			AmountMicros: m.AmountMicros, Reference: m.Reference,
-		}
-		ref = m.Reference
 	}
-
 	next := a.org
 	if err := storage.ApplyToOrg(&next, cmd); err != nil {
 		a.reply(c, sender, nil, err)
 		return
 	}
-	switch cmd.Kind {
-	case storage.KindCreateOrg, storage.KindSetPlan:
-		value = next
-	case storage.KindCreditWallet:
-		value = Credit{Entry: storage.LedgerEntry{
-			ID: cmd.CreditWallet.EntryID, OrgID: a.id, Seq: next.LedgerSeq, Kind: storage.LedgerCredit,
-			AmountMicros: cmd.CreditWallet.AmountMicros, BalanceAfterMicros: next.BalanceMicros, Reference: ref, At: now,
-		}}
+	value, after, ref := d.reply, d.after, d.ref
+	if d.applied != nil {
+		value = d.applied(next)
 	}
 	pending, err := a.deps.Proposer.Propose(cmd, a.deps.ProposeTimeout)
 	if err != nil {
@@ -374,15 +273,15 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 	engine, self, store, orgID := c.Engine(), c.PID(), a.deps.Store, a.id
 	go func() {
 		err := pending.Wait()
-		answer := err
+		refusal := err
 		switch {
 		case err != nil && idem != "" && errors.Is(err, storage.ErrConflict):
 			// The key was recorded by a copy of this request decided
 			// elsewhere (an owner that died after proposing it): the
 			// retry answers with that document, as a replay does.
-			value, answer = nil, err
+			value, refusal = nil, err
 			if earlier := replayed(store, orgID, idem, bodyHash); earlier != nil {
-				value, answer = *earlier, nil
+				value, refusal = *earlier, nil
 			}
 		case err != nil:
 			value = nil
@@ -393,9 +292,99 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 		// replay: its copy of the org is ahead of the store.
 		engine.Send(self, settled{err: err, ref: ref, idem: idem})
 		if sender != nil {
-			engine.Send(sender, Reply{Value: value, Err: answer})
+			engine.Send(sender, Reply{Value: value, Err: refusal})
 		}
 	}()
+}
+
+func (m QuoteDocument) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	q, err := a.quote(m, cmd.At)
+	return answer(q), err
+}
+
+func (m CreateOrg) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	if err := a.checkPlan(m.Plan); err != nil {
+		return decision{}, err
+	}
+	if err := checkName("name", m.Name); err != nil {
+		return decision{}, err
+	}
+	cmd.Kind, cmd.CreateOrg = storage.KindCreateOrg, &storage.CreateOrg{Name: m.Name, Plan: m.Plan}
+	return decision{applied: orgAsApplied}, nil
+}
+
+func (m SetPlan) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	if err := a.checkPlan(m.Plan); err != nil {
+		return decision{}, err
+	}
+	cmd.Kind, cmd.SetPlan = storage.KindSetPlan, &storage.SetPlan{Plan: m.Plan}
+	return decision{applied: orgAsApplied}, nil
+}
+
+// orgAsApplied answers with the organisation as the command leaves it.
+func orgAsApplied(next storage.Org) any { return next }
+
+func (m CreateKey) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	scopes, err := checkScopes(m.Scopes)
+	if err == nil {
+		err = checkName("name", m.Name)
+	}
+	if err == nil && !m.AnyScope {
+		err = checkHeld(m.Holder, scopes, "scopes", "a key may only give scopes it holds itself")
+	}
+	if err != nil {
+		return decision{}, err
+	}
+	secret := auth.NewSecret(auth.KeyPrefix)
+	key := storage.APIKey{
+		ID: ids.New(ids.Key, cmd.At), OrgID: a.id, Name: m.Name, Scopes: scopes,
+		Hash: auth.Hash(secret), Prefix: auth.DisplayPrefix(secret), CreatedAt: cmd.At,
+	}
+	cmd.Kind, cmd.CreateKey = storage.KindCreateKey, &storage.CreateKey{Key: key}
+	return decision{reply: NewKey{Key: key, Secret: secret}}, nil
+}
+
+func (m RevokeKey) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	key, err := a.deps.Store.APIKey(m.KeyID)
+	if err != nil || key.OrgID != a.id {
+		return decision{}, fmt.Errorf("%w: key %s", fault.ErrNotFound, m.KeyID)
+	}
+	if !m.AnyScope {
+		if err := checkHeld(m.Holder, key.Scopes, "keyId", "a key may only revoke keys whose scopes it holds itself"); err != nil {
+			return decision{}, err
+		}
+	}
+	if key.RevokedAt != nil {
+		return answer(key), nil
+	}
+	cmd.Kind, cmd.RevokeKey = storage.KindRevokeKey, &storage.RevokeKey{KeyID: m.KeyID}
+	store := a.deps.Store
+	return decision{after: func() any {
+		k, _ := store.APIKey(m.KeyID)
+		return k
+	}}, nil
+}
+
+func (m CreditWallet) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	replay, err := a.checkCredit(m)
+	if err != nil {
+		return decision{}, err
+	}
+	if replay != nil {
+		return answer(*replay), nil
+	}
+	cmd.Kind = storage.KindCreditWallet
+	cmd.CreditWallet = &storage.CreditWallet{
+		EntryID: ids.New(ids.Ledger, cmd.At), EventID: ids.New(ids.Event, cmd.At),
+		AmountMicros: m.AmountMicros, Reference: m.Reference,
+	}
+	id, at := a.id, cmd.At
+	return decision{ref: m.Reference, applied: func(next storage.Org) any {
+		return Credit{Entry: storage.LedgerEntry{
+			ID: cmd.CreditWallet.EntryID, OrgID: id, Seq: next.LedgerSeq, Kind: storage.LedgerCredit,
+			AmountMicros: cmd.CreditWallet.AmountMicros, BalanceAfterMicros: next.BalanceMicros, Reference: m.Reference, At: at,
+		}}
+	}}, nil
 }
 
 // replayed is the document an Idempotency-Key made with the same body, or

@@ -148,12 +148,6 @@ func (s *System) org(orgID string) (*actor.PID, error) {
 	return pid, nil
 }
 
-// AskOrg sends msg to the org's actor, on whichever node owns it, and waits
-// for its Reply.
-func (s *System) AskOrg(orgID string, msg any) (any, error) {
-	return s.askOwner("org", orgID, msg)
-}
-
 func (s *System) askUntil(pid *actor.PID, msg any, deadline time.Time) (any, error) {
 	wait := time.Until(deadline)
 	res, err := s.engine.Request(pid, request{msg: msg, deadline: deadline}, wait).Result()

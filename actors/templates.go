@@ -81,106 +81,111 @@ func CheckSlug(field, slug string) error {
 
 const maxDescriptionLen = 1000
 
-// templateCommand decides a template message: the command to propose and how
-// to build the reply once it is applied.
-func (a *orgActor) templateCommand(msg any, cmd *storage.Command) (after func() any, reply any, err error) {
+// readTemplate makes the reply of a template command: the template as the
+// store holds it once the command is applied.
+func (a *orgActor) readTemplate(id string) func() any {
 	store := a.deps.Store
-	now := cmd.At
-	readTemplate := func(id string) func() any {
-		return func() any {
-			t, _ := store.Template(id)
-			return t
-		}
+	return func() any {
+		t, _ := store.Template(id)
+		return t
 	}
-	switch m := msg.(type) {
-	case CreateTemplate:
-		if err := checkName("name", m.Name); err != nil {
-			return nil, nil, err
-		}
-		if err := CheckSlug("slug", m.Slug); err != nil {
-			return nil, nil, err
-		}
-		if err := checkDescription(m.Description); err != nil {
-			return nil, nil, err
-		}
-		if _, err := store.TemplateBySlug(a.id, m.Slug); err == nil {
-			return nil, nil, fault.Conflict("slug", "the slug %q is taken", m.Slug)
-		}
-		t := storage.Template{ID: ids.New(ids.Template, now), OrgID: a.id, Slug: m.Slug, Name: m.Name,
-			Description: m.Description, CopiedFrom: m.CopiedFrom}
-		ct := &storage.CreateTemplate{Template: t, Activate: m.Activate, EventID: ids.New(ids.Event, now)}
-		if m.Source != nil {
-			if m.Version != nil {
-				return nil, nil, fault.Invalid("version", "a template made from a PDF gets its versions once fields are marked")
-			}
-			ct.Template.Source, ct.Pieces = m.Source, m.Pieces
-		}
+}
+
+func (m CreateTemplate) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	store := a.deps.Store
+	if err := checkName("name", m.Name); err != nil {
+		return decision{}, err
+	}
+	if err := CheckSlug("slug", m.Slug); err != nil {
+		return decision{}, err
+	}
+	if err := checkDescription(m.Description); err != nil {
+		return decision{}, err
+	}
+	if _, err := store.TemplateBySlug(a.id, m.Slug); err == nil {
+		return decision{}, fault.Conflict("slug", "the slug %q is taken", m.Slug)
+	}
+	t := storage.Template{ID: ids.New(ids.Template, cmd.At), OrgID: a.id, Slug: m.Slug, Name: m.Name,
+		Description: m.Description, CopiedFrom: m.CopiedFrom}
+	ct := &storage.CreateTemplate{Template: t, Activate: m.Activate, EventID: ids.New(ids.Event, cmd.At)}
+	if m.Source != nil {
 		if m.Version != nil {
-			if _, err := m.Version.Check(); err != nil {
-				return nil, nil, err
-			}
-			v := versionRecord(t.ID, 1, *m.Version)
-			ct.Version = &v
+			return decision{}, fault.Invalid("version", "a template made from a PDF gets its versions once fields are marked")
 		}
-		cmd.Kind, cmd.CreateTemplate = storage.KindCreateTemplate, ct
-		return readTemplate(t.ID), nil, nil
-	case SaveVersion:
-		t, err := a.template(m.TemplateID)
-		if err != nil {
-			return nil, nil, err
-		}
-		v, _, err := CheckVersion(store, t, t.LatestVersion+1, m.Version, m.Fields)
-		if err != nil {
-			return nil, nil, err
-		}
-		cmd.Kind = storage.KindSaveVersion
-		cmd.SaveVersion = &storage.SaveVersion{Version: v, Activate: m.Activate, EventID: ids.New(ids.Event, now)}
-		return func() any {
-			v, _ := store.TemplateVersion(t.ID, v.Number)
-			return v
-		}, nil, nil
-	case ActivateVersion:
-		t, err := a.template(m.TemplateID)
-		if err != nil {
-			return nil, nil, err
-		}
-		if m.Number < 1 || m.Number > t.LatestVersion {
-			return nil, nil, fmt.Errorf("%w: template %s has versions 1 to %d", fault.ErrNotFound, t.Slug, t.LatestVersion)
-		}
-		if t.ActiveVersion == m.Number {
-			return nil, t, nil
-		}
-		cmd.Kind = storage.KindActivateVersion
-		cmd.ActivateVersion = &storage.ActivateVersion{TemplateID: t.ID, Number: m.Number, EventID: ids.New(ids.Event, now)}
-		return readTemplate(t.ID), nil, nil
-	case UpdateTemplate:
-		t, err := a.template(m.TemplateID)
-		if err != nil {
-			return nil, nil, err
-		}
-		if m.Name != nil {
-			if err := checkName("name", *m.Name); err != nil {
-				return nil, nil, err
-			}
-		}
-		if m.Description != nil {
-			if err := checkDescription(*m.Description); err != nil {
-				return nil, nil, err
-			}
-		}
-		if m.Slug != nil && *m.Slug != t.Slug {
-			if err := CheckSlug("slug", *m.Slug); err != nil {
-				return nil, nil, err
-			}
-			if _, err := store.TemplateBySlug(a.id, *m.Slug); err == nil {
-				return nil, nil, fault.Conflict("slug", "the slug %q is taken", *m.Slug)
-			}
-		}
-		cmd.Kind = storage.KindUpdateTemplate
-		cmd.UpdateTemplate = &storage.UpdateTemplate{TemplateID: t.ID, Name: m.Name, Slug: m.Slug, Description: m.Description, Archived: m.Archived}
-		return readTemplate(t.ID), nil, nil
+		ct.Template.Source, ct.Pieces = m.Source, m.Pieces
 	}
-	return nil, nil, fmt.Errorf("actors: %T is not a template message", msg)
+	if m.Version != nil {
+		if _, err := m.Version.Check(); err != nil {
+			return decision{}, err
+		}
+		v := versionRecord(t.ID, 1, *m.Version)
+		ct.Version = &v
+	}
+	cmd.Kind, cmd.CreateTemplate = storage.KindCreateTemplate, ct
+	return decision{after: a.readTemplate(t.ID)}, nil
+}
+
+func (m SaveVersion) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	store := a.deps.Store
+	t, err := a.template(m.TemplateID)
+	if err != nil {
+		return decision{}, err
+	}
+	v, _, err := CheckVersion(store, t, t.LatestVersion+1, m.Version, m.Fields)
+	if err != nil {
+		return decision{}, err
+	}
+	cmd.Kind = storage.KindSaveVersion
+	cmd.SaveVersion = &storage.SaveVersion{Version: v, Activate: m.Activate, EventID: ids.New(ids.Event, cmd.At)}
+	return decision{after: func() any {
+		v, _ := store.TemplateVersion(t.ID, v.Number)
+		return v
+	}}, nil
+}
+
+func (m ActivateVersion) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	t, err := a.template(m.TemplateID)
+	if err != nil {
+		return decision{}, err
+	}
+	if m.Number < 1 || m.Number > t.LatestVersion {
+		return decision{}, fmt.Errorf("%w: template %s has versions 1 to %d", fault.ErrNotFound, t.Slug, t.LatestVersion)
+	}
+	if t.ActiveVersion == m.Number {
+		return answer(t), nil
+	}
+	cmd.Kind = storage.KindActivateVersion
+	cmd.ActivateVersion = &storage.ActivateVersion{TemplateID: t.ID, Number: m.Number, EventID: ids.New(ids.Event, cmd.At)}
+	return decision{after: a.readTemplate(t.ID)}, nil
+}
+
+func (m UpdateTemplate) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	store := a.deps.Store
+	t, err := a.template(m.TemplateID)
+	if err != nil {
+		return decision{}, err
+	}
+	if m.Name != nil {
+		if err := checkName("name", *m.Name); err != nil {
+			return decision{}, err
+		}
+	}
+	if m.Description != nil {
+		if err := checkDescription(*m.Description); err != nil {
+			return decision{}, err
+		}
+	}
+	if m.Slug != nil && *m.Slug != t.Slug {
+		if err := CheckSlug("slug", *m.Slug); err != nil {
+			return decision{}, err
+		}
+		if _, err := store.TemplateBySlug(a.id, *m.Slug); err == nil {
+			return decision{}, fault.Conflict("slug", "the slug %q is taken", *m.Slug)
+		}
+	}
+	cmd.Kind = storage.KindUpdateTemplate
+	cmd.UpdateTemplate = &storage.UpdateTemplate{TemplateID: t.ID, Name: m.Name, Slug: m.Slug, Description: m.Description, Archived: m.Archived}
+	return decision{after: a.readTemplate(t.ID)}, nil
 }
 
 // CheckVersion checks the source of a version of t the way saving it does:

@@ -54,19 +54,20 @@ type UpdateEndpoint struct {
 	Change storage.UpdateEndpoint
 }
 
-// endpointCommand decides CreateEndpoint in the org actor.
-func (a *orgActor) endpointCommand(m CreateEndpoint, cmd *storage.Command) (func() any, error) {
+// decide makes the endpoint and its signing secret, sealed; the secret is in
+// the reply only.
+func (m CreateEndpoint) decide(a *orgActor, cmd *storage.Command) (decision, error) {
 	if a.org.ID == "" {
-		return nil, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
+		return decision{}, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
 	}
 	if err := checkName("name", m.Name); err != nil {
-		return nil, err
+		return decision{}, err
 	}
 	if err := CheckEvents(m.Events); err != nil {
-		return nil, err
+		return decision{}, err
 	}
 	if a.deps.Sealer == nil {
-		return nil, errors.New("actors: no sealer for webhook secrets")
+		return decision{}, errors.New("actors: no sealer for webhook secrets")
 	}
 	secret := auth.NewSecret("whsec_")
 	e := storage.Endpoint{ID: ids.New(ids.Webhook, cmd.At), OrgID: a.id, Name: m.Name, URL: m.URL, Events: m.Events,
@@ -76,10 +77,10 @@ func (a *orgActor) endpointCommand(m CreateEndpoint, cmd *storage.Command) (func
 	}
 	cmd.Kind, cmd.CreateEndpoint = storage.KindCreateEndpoint, &e
 	store := a.deps.Store
-	return func() any {
+	return decision{after: func() any {
 		stored, _ := store.Endpoint(e.ID)
 		return NewEndpoint{Endpoint: stored, Secret: secret}
-	}, nil
+	}}, nil
 }
 
 // CheckEvents refuses an event kind webhooks do not carry.

@@ -455,7 +455,7 @@ func (a *App) SignUp(email, password, orgName string) (Started, error) {
 	}
 	now := a.deps.Clock.Now()
 	orgID := ids.New(ids.Org, now)
-	if _, err := a.deps.Actors.AskOrg(orgID, actors.CreateOrg{Name: orgName, Plan: storage.PlanSandbox}); err != nil {
+	if _, err := actors.Ask(a.deps.Actors, orgID, actors.CreateOrg{Name: orgName, Plan: storage.PlanSandbox}); err != nil {
 		return Started{}, err
 	}
 	u := storage.User{ID: ids.New(ids.User, now), Email: e, PasswordHash: auth.HashPassword(password)}

@@ -18,15 +18,17 @@
 //     draft, which is checked as a save would check it and never stored) and
 //     RecordDownload.
 //
-// A use case that is one decision of one actor is that actor's message
-// (actors.CreateTemplate, actors.SaveVersion, actors.CreateEndpoint, …): the
-// actor is its one home, and callers send the message through
-// actors.System.AskOrg or AskEndpoint.
+// A use case that is one decision of one actor is that actor's command
+// (actors.CreateTemplate, actors.SaveVersion, actors.CreateEndpoint, …),
+// whose decide method holds the decision: the actor is its one home, and
+// callers send the command with actors.Ask, which answers the command's
+// reply typed (an endpoint's own changes go through AskEndpoint).
 //
 // Reads are local (docs/design.md "Consistency"); a use case that reads a
 // record the caller may have just written elsewhere in the cluster catches up
 // with the leader before it says the record does not exist.
 //
-// Dependencies point one way: transport → app → actors → domain packages →
-// storage. This package never imports transport.
+// Dependencies point one way: transport → app → actors → cluster → storage →
+// the domain rules, and actors → render (docs/architecture.md "The parts";
+// internal/deptest). This package never imports transport.
 package app

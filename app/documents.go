@@ -252,12 +252,11 @@ func (a *App) start(ctx context.Context, orgID string, create actors.CreateDocum
 		return Generated{}, fault.Retry(err, 2)
 	}
 	create.Document.Node = node
-	res, err := sys.AskOrg(orgID, create)
+	cd, err := actors.Ask(sys, orgID, create)
 	if err != nil {
 		release()
 		return Generated{}, err
 	}
-	cd := res.(actors.CreatedDocument)
 	out := Generated{Document: cd.Document, Replayed: cd.Replayed}
 	if watch != nil {
 		watch(out.Document, out.Replayed)
@@ -306,7 +305,7 @@ func (a *App) RecordDownload(orgID, docID string, ttl time.Duration) (url string
 	if err := HasFile(d); err != nil {
 		return "", time.Time{}, err
 	}
-	if _, err := a.deps.Actors.AskOrg(orgID, actors.ChangeDocument{Kind: storage.KindRecordDownload, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
+	if _, err := actors.Ask(a.deps.Actors, orgID, actors.ChangeDocument{Kind: storage.KindRecordDownload, Change: storage.DocumentChange{DocumentID: d.ID}}); err != nil {
 		return "", time.Time{}, err
 	}
 	expires = a.deps.Clock.Now().Add(ttl).Truncate(time.Second)

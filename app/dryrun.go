@@ -49,11 +49,11 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	d := p.create.Document
 	ask := actors.QuoteDocument{TemplateID: d.TemplateID, TemplateVersion: d.TemplateVersion, EstimatePages: p.create.EstimatePages,
 		IdempotencyKey: p.create.IdempotencyKey, BodyHash: p.create.BodyHash}
-	v, err := a.deps.Actors.AskOrg(orgID, ask)
+	first, err := actors.Ask(a.deps.Actors, orgID, ask)
 	if err != nil {
 		return Quote{}, err
 	}
-	replay := v.(actors.Quote).Replay
+	replay := first.Replay
 	data, err := actors.DecodeData(p.version, p.create.Data)
 	if err != nil {
 		return Quote{}, fmt.Errorf("%w: data: %v", fault.ErrInvalid, err)
@@ -64,7 +64,7 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	if err := a.deps.Actors.LoadSource(&req); err != nil {
 		return Quote{}, err
 	}
-	if v.(actors.Quote).Watermarked {
+	if first.Watermarked {
 		req.Watermark = actors.SandboxWatermark()
 	}
 	res, err := a.deps.Renderer.Render(ctx, req)
@@ -84,11 +84,10 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 		return Quote{PageCount: pages, Payable: true, Report: rep}, nil
 	}
 	ask.Pages = res.Pages
-	v, err = a.deps.Actors.AskOrg(orgID, ask)
+	q, err := actors.Ask(a.deps.Actors, orgID, ask)
 	if err != nil {
 		return Quote{}, err
 	}
-	q := v.(actors.Quote)
 	return Quote{PageCount: res.Pages, AllowancePages: q.AllowancePages, WalletMicros: q.WalletMicros, Payable: q.Payable, Report: rep}, nil
 }
 

@@ -95,11 +95,11 @@ func (a *App) UploadPDFTemplate(orgID string, up Upload) (PDFTemplate, error) {
 	// A refusal leaves the upload's blob: another upload of the same file
 	// may be about to refer to it, and it is content-addressed, so the
 	// next upload of this file reuses it.
-	res, err := a.deps.Actors.AskOrg(orgID, actors.CreateTemplate{Name: name, Slug: slug, Source: src, Pieces: pieces})
+	t, err := actors.Ask(a.deps.Actors, orgID, actors.CreateTemplate{Name: name, Slug: slug, Source: src, Pieces: pieces})
 	if err != nil {
 		return PDFTemplate{}, err
 	}
-	return PDFTemplate{Template: res.(storage.Template), Pieces: pieces, Pages: len(analysis.Pages),
+	return PDFTemplate{Template: t, Pieces: pieces, Pages: len(analysis.Pages),
 		Found: len(analysis.Pieces), Offered: len(editable), LeftOut: notes}, nil
 }
 

@@ -38,11 +38,7 @@ func (a *App) CopyStarter(orgID, starterSlug, slug, name string) (storage.Templa
 		}
 	}
 	v := st.Version
-	res, err := a.deps.Actors.AskOrg(orgID, actors.CreateTemplate{Name: name, Slug: slug, Description: st.Description, Version: &v, Activate: true, CopiedFrom: st.Slug})
-	if err != nil {
-		return storage.Template{}, err
-	}
-	return res.(storage.Template), nil
+	return actors.Ask(a.deps.Actors, orgID, actors.CreateTemplate{Name: name, Slug: slug, Description: st.Description, Version: &v, Activate: true, CopiedFrom: st.Slug})
 }
 
 // PreviewRequest asks for a preview of a template version or of a draft.

@@ -43,11 +43,7 @@ func (a *App) CreateWebhook(ctx context.Context, orgID string, in NewWebhook) (a
 	if err := a.checkURL(ctx, in.URL); err != nil {
 		return actors.NewEndpoint{}, err
 	}
-	res, err := a.deps.Actors.AskOrg(orgID, actors.CreateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events})
-	if err != nil {
-		return actors.NewEndpoint{}, err
-	}
-	return res.(actors.NewEndpoint), nil
+	return actors.Ask(a.deps.Actors, orgID, actors.CreateEndpoint{Name: in.Name, URL: in.URL, Events: in.Events})
 }
 
 // UpdateWebhook changes an endpoint through its actor: a new URL is checked

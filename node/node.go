@@ -805,7 +805,7 @@ func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
 	switch len(orgs) {
 	case 0:
 		orgID = ids.New(ids.Org, clk.Now())
-		if _, err := n.actors.AskOrg(orgID, actors.CreateOrg{Name: "Sandbox organisation", Plan: storage.PlanSandbox}); err != nil {
+		if _, err := actors.Ask(n.actors, orgID, actors.CreateOrg{Name: "Sandbox organisation", Plan: storage.PlanSandbox}); err != nil {
 			return "", fmt.Errorf("create first organisation: %w", err)
 		}
 	case 1:
@@ -821,12 +821,12 @@ func (n *Node) firstStart(out io.Writer, clk clock.Clock) (string, error) {
 	default:
 		return tokenHash, nil
 	}
-	v, err := n.actors.AskOrg(orgID, actors.CreateKey{Name: "first key", Scopes: auth.AllScopes(), AnyScope: true})
+	nk, err := actors.Ask(n.actors, orgID, actors.CreateKey{Name: "first key", Scopes: auth.AllScopes(), AnyScope: true})
 	if err != nil {
 		return "", fmt.Errorf("create first key: %w", err)
 	}
 	fmt.Fprintf(out, "\nFirst organisation %s (sandbox plan) and an API key with every scope (shown once):\n  %s\n\nTry: curl -H 'Authorization: Bearer %s' %s/v1\n",
-		orgID, v.(actors.NewKey).Secret, v.(actors.NewKey).Secret, n.base)
+		orgID, nk.Secret, nk.Secret, n.base)
 	owner, err := app.FirstOwnerLink(n.propose, orgID, clk.Now())
 	if err != nil {
 		return "", fmt.Errorf("make the first owner's link: %w", err)

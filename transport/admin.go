@@ -71,11 +71,11 @@ func (s *Server) adminCreateOrg(r *request) error {
 		in.Plan = storage.PlanSandbox
 	}
 	id := ids.New(ids.Org, s.deps.Clock.Now())
-	v, err := r.askOrg(id, actors.CreateOrg{Name: in.Name, Plan: in.Plan})
+	v, err := askOrg(r, id, actors.CreateOrg{Name: in.Name, Plan: in.Plan})
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusCreated, viewOrg(v.(storage.Org)), "organisation created")
+	return r.ok(http.StatusCreated, viewOrg(v), "organisation created")
 }
 
 func (s *Server) adminListOrgs(r *request) error {
@@ -116,11 +116,11 @@ func (s *Server) adminPatchOrg(r *request) error {
 	if in.Plan == "" {
 		return fault.Invalid("plan", "is required")
 	}
-	v, err := r.askOrg(id, actors.SetPlan{Plan: in.Plan})
+	v, err := askOrg(r, id, actors.SetPlan{Plan: in.Plan})
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusOK, viewOrg(v.(storage.Org)), "plan changed to "+in.Plan)
+	return r.ok(http.StatusOK, viewOrg(v), "plan changed to "+in.Plan)
 }
 
 func (s *Server) adminCreateKey(r *request) error {
@@ -135,11 +135,10 @@ func (s *Server) adminCreateKey(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	v, err := r.askOrg(id, actors.CreateKey{Name: in.Name, Scopes: in.Scopes, AnyScope: true})
+	nk, err := askOrg(r, id, actors.CreateKey{Name: in.Name, Scopes: in.Scopes, AnyScope: true})
 	if err != nil {
 		return err
 	}
-	nk := v.(actors.NewKey)
 	out := viewKey(nk.Key)
 	out.Key = nk.Secret
 	return r.ok(http.StatusCreated, out, "key created; store its value now, it is not shown again")
@@ -166,11 +165,11 @@ func (s *Server) adminRevokeKey(r *request) error {
 	if err != nil {
 		return err
 	}
-	v, err := r.askOrg(id, actors.RevokeKey{KeyID: r.param("keyId"), AnyScope: true})
+	v, err := askOrg(r, id, actors.RevokeKey{KeyID: r.param("keyId"), AnyScope: true})
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusOK, viewKey(v.(storage.APIKey)), "key revoked")
+	return r.ok(http.StatusOK, viewKey(v), "key revoked")
 }
 
 func (s *Server) adminCredit(r *request) error {
@@ -185,11 +184,10 @@ func (s *Server) adminCredit(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	v, err := r.askOrg(id, actors.CreditWallet{AmountMicros: in.AmountMicros, Reference: in.Reference})
+	c, err := askOrg(r, id, actors.CreditWallet{AmountMicros: in.AmountMicros, Reference: in.Reference})
 	if err != nil {
 		return err
 	}
-	c := v.(actors.Credit)
 	body := map[string]any{"entry": c.Entry, "balanceMicros": c.Entry.BalanceAfterMicros, "replayed": c.Replayed}
 	if c.Replayed {
 		org, err := s.deps.Store.Org(id)

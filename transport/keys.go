@@ -57,11 +57,10 @@ func (s *Server) createKey(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	v, err := r.askOrg(r.org.ID, actors.CreateKey{Name: in.Name, Scopes: in.Scopes, Holder: slices.Clone(r.key.Scopes)})
+	nk, err := askOrg(r, r.org.ID, actors.CreateKey{Name: in.Name, Scopes: in.Scopes, Holder: slices.Clone(r.key.Scopes)})
 	if err != nil {
 		return err
 	}
-	nk := v.(actors.NewKey)
 	view := orgKeyView{keyView: viewKey(nk.Key)}
 	view.Key = nk.Secret
 	r.Response.Header.Set("Cache-Control", "no-store")
@@ -79,10 +78,9 @@ func (s *Server) revokeKey(r *request) error {
 	if err != nil {
 		return err
 	}
-	v, err := r.askOrg(r.org.ID, actors.RevokeKey{KeyID: id, Holder: slices.Clone(r.key.Scopes)})
+	k, err = askOrg(r, r.org.ID, actors.RevokeKey{KeyID: id, Holder: slices.Clone(r.key.Scopes)})
 	if err != nil {
 		return err
 	}
-	k = v.(storage.APIKey)
 	return r.ok(http.StatusOK, orgKeyView{keyView: viewKey(k), LastUsedAt: k.LastUsedAt}, "key revoked")
 }

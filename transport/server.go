@@ -288,10 +288,11 @@ type request struct {
 	asked bool
 }
 
-// askOrg asks an organisation's actor on the request's behalf.
-func (r *request) askOrg(orgID string, msg any) (any, error) {
+// askOrg asks an organisation's actor on the request's behalf, and answers
+// its typed reply.
+func askOrg[R any](r *request, orgID string, c actors.Command[R]) (R, error) {
 	r.asked = true
-	return r.srv.deps.Actors.AskOrg(orgID, msg)
+	return actors.Ask(r.srv.deps.Actors, orgID, c)
 }
 
 // param returns a path parameter.

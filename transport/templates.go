@@ -125,11 +125,10 @@ func (s *Server) createTemplate(r *request) error {
 		msg.Version = &v
 		msg.Activate = in.Activate == nil || *in.Activate
 	}
-	res, err := r.askOrg(r.org.ID, msg)
+	t, err := askOrg(r, r.org.ID, msg)
 	if err != nil {
 		return err
 	}
-	t := res.(storage.Template)
 	note := "template created without a version; save one with POST /v1/templates/" + t.Slug + "/versions"
 	if t.LatestVersion > 0 {
 		note = fmt.Sprintf("template created with version 1 (active: %v)", t.ActiveVersion == 1)
@@ -226,11 +225,11 @@ func (s *Server) patchTemplate(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	res, err := r.askOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Name: in.Name, Slug: in.Slug, Description: in.Description, Archived: in.Archived})
+	res, err := askOrg(r, r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Name: in.Name, Slug: in.Slug, Description: in.Description, Archived: in.Archived})
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusOK, viewTemplate(res.(storage.Template)), "template updated")
+	return r.ok(http.StatusOK, viewTemplate(res), "template updated")
 }
 
 func (s *Server) archiveTemplate(r *request) error {
@@ -239,11 +238,11 @@ func (s *Server) archiveTemplate(r *request) error {
 		return err
 	}
 	yes := true
-	res, err := r.askOrg(r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Archived: &yes})
+	res, err := askOrg(r, r.org.ID, actors.UpdateTemplate{TemplateID: t.ID, Archived: &yes})
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusOK, viewTemplate(res.(storage.Template)), "template archived; PATCH {\"archived\": false} restores it")
+	return r.ok(http.StatusOK, viewTemplate(res), "template archived; PATCH {\"archived\": false} restores it")
 }
 
 func (s *Server) createVersion(r *request) error {
@@ -258,11 +257,10 @@ func (s *Server) createVersion(r *request) error {
 	if err := s.app.CheckPDFA(in.version()); err != nil {
 		return err
 	}
-	res, err := r.askOrg(r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Fields: in.Fields, Activate: in.Activate != nil && *in.Activate})
+	v, err := askOrg(r, r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Fields: in.Fields, Activate: in.Activate != nil && *in.Activate})
 	if err != nil {
 		return err
 	}
-	v := res.(storage.TemplateVersion)
 	if t, err = s.deps.Store.Template(t.ID); err != nil {
 		return err
 	}
@@ -331,11 +329,11 @@ func (s *Server) activateVersion(r *request) error {
 	if err != nil {
 		return err
 	}
-	res, err := r.askOrg(r.org.ID, actors.ActivateVersion{TemplateID: t.ID, Number: n})
+	res, err := askOrg(r, r.org.ID, actors.ActivateVersion{TemplateID: t.ID, Number: n})
 	if err != nil {
 		return err
 	}
-	return r.ok(http.StatusOK, viewTemplate(res.(storage.Template)), fmt.Sprintf("version %d is active", n))
+	return r.ok(http.StatusOK, viewTemplate(res), fmt.Sprintf("version %d is active", n))
 }
 
 // previewInput is the body of a preview.

@@ -1,4 +1,4 @@
-// Package pdfform reads an uploaded PDF's text as the pieces a person would
+// Package pdftemplate reads an uploaded PDF's text as the pieces a person would
 // mark as fields (words joined into runs on one line), each with its page,
 // box, font family, size and colour. It drives PDFium compiled to
 // WebAssembly (go-pdfium), so a malformed file can fail but not take the

@@ -41,8 +41,8 @@ func main() {
 	defer n.Stop()
 	base, key := n.Base, n.BenchKey("growth")
 
-	corpus := []string{"pdfform/testdata/chromium-invoice.pdf"}
-	more, _ := filepath.Glob("pdfform/testdata/corpus/*.pdf")
+	corpus := []string{"pdftemplate/testdata/chromium-invoice.pdf"}
+	more, _ := filepath.Glob("pdftemplate/testdata/corpus/*.pdf")
 	corpus = append(corpus, more...)
 	fmt.Printf("upload analysis, median of %d uploads each (the first warms PDFium)\n", *uploads)
 	fmt.Printf("%-34s %6s %8s %10s %10s\n", "file", "pages", "pieces", "median", "per page")

@@ -252,6 +252,11 @@ func wantStatuses(rt *route) []string {
 	case "POST", "PUT", "PATCH":
 		want = append(want, "400", "413")
 	}
+	if strings.Contains(rt.Path, "/:") && !strings.HasPrefix(rt.Path, "/admin/v1/plans/") {
+		// An id in the path may name nothing (a plan that does not exist
+		// yet is created by its PUT).
+		want = append(want, "404")
+	}
 	return want
 }
 
@@ -286,6 +291,12 @@ func TestOpenAPIListsTheSharedStatuses(t *testing.T) {
 		for _, code := range wantStatuses(rt) {
 			if _, ok := responses[k][code]; !ok {
 				t.Errorf("%s does not list %s", k, code)
+			}
+		}
+		// 429 and 503 answer Retry-After: their shared responses declare it.
+		for code, name := range map[string]string{"429": "RateLimited", "503": "Unavailable"} {
+			if raw, ok := responses[k][code]; ok && !strings.Contains(string(raw), "/"+name+`"`) {
+				t.Errorf("%s's %s is not the shared %s response: %s", k, code, name, raw)
 			}
 		}
 	}
@@ -385,5 +396,43 @@ func TestOpenAPISchemasMatchTheViews(t *testing.T) {
 		if strings.Join(props, ",") != strings.Join(all, ",") {
 			t.Errorf("%s: properties %v, the server writes %v", name, props, all)
 		}
+	}
+}
+
+// TestOpenAPIRequestBodiesAreClosed: the server refuses a JSON body with a
+// field it does not know (decodeStrict), so every JSON request schema says
+// so, and a client generated from the document refuses it first.
+func TestOpenAPIRequestBodiesAreClosed(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(openapiJSON, &doc); err != nil {
+		t.Fatal(err)
+	}
+	closed := 0
+	for path, item := range doc.Paths {
+		for method, raw := range item {
+			var op struct {
+				RequestBody *struct {
+					Content map[string]struct {
+						Schema map[string]any `json:"schema"`
+					} `json:"content"`
+				} `json:"requestBody"`
+			}
+			if method == "parameters" || json.Unmarshal(raw, &op) != nil || op.RequestBody == nil {
+				continue
+			}
+			body, ok := op.RequestBody.Content["application/json"]
+			if !ok {
+				continue
+			}
+			if body.Schema["additionalProperties"] != false && body.Schema["unevaluatedProperties"] != false {
+				t.Errorf("%s %s: the request body's schema allows fields the server refuses", strings.ToUpper(method), path)
+			}
+			closed++
+		}
+	}
+	if closed < 15 {
+		t.Fatalf("found %d JSON request bodies; the document lost its paths", closed)
 	}
 }

@@ -44,11 +44,11 @@ func run(base, key, out string) error {
 	if err != nil {
 		return err
 	}
-	if lib.JSON200 == nil || lib.JSON200.Data == nil || lib.JSON200.Data.Items == nil {
+	if lib.JSON200 == nil || lib.JSON200.Data == nil {
 		return fmt.Errorf("library: HTTP %d %s", lib.StatusCode(), lib.Body)
 	}
 	var sample map[string]any
-	for _, s := range *lib.JSON200.Data.Items {
+	for _, s := range lib.JSON200.Data.Items {
 		if s.Slug != nil && *s.Slug == "invoice" && s.SampleData != nil {
 			sample = *s.SampleData
 		}
@@ -91,10 +91,10 @@ func run(base, key, out string) error {
 	if err != nil {
 		return err
 	}
-	if link.JSON200 == nil || link.JSON200.Data == nil || link.JSON200.Data.Url == nil {
+	if link.JSON200 == nil || link.JSON200.Data == nil {
 		return fmt.Errorf("download link: HTTP %d %s", link.StatusCode(), link.Body)
 	}
-	req, err := http.NewRequestWithContext(ctx, "GET", *link.JSON200.Data.Url, nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", link.JSON200.Data.Url, nil)
 	if err != nil {
 		return err
 	}

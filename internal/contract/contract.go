@@ -249,8 +249,12 @@ type Proxy struct {
 
 	srv      *httptest.Server
 	checker  *Checker
-	mu       sync.Mutex // guards problems
+	mu       sync.Mutex // guards problems, checked and operations
 	problems map[string]bool
+	checked  int
+	// operations are the documented operations answered, by method and
+	// path template.
+	operations map[string]bool
 }
 
 // StartProxy starts a proxy on loopback to the node at target
@@ -260,7 +264,7 @@ func StartProxy(target string, c *Checker) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Proxy{checker: c, problems: map[string]bool{}}
+	p := &Proxy{checker: c, problems: map[string]bool{}, operations: map[string]bool{}}
 	rp := &httputil.ReverseProxy{
 		// The node sees the client as the proxy (no forwarding headers),
 		// and the Host the client asked for, which the console's origin
@@ -284,11 +288,17 @@ func StartProxy(target string, c *Checker) (*Proxy, error) {
 		if res.Request != nil {
 			req := res.Request.Clone(context.Background())
 			req.URL.Scheme, req.URL.Host, req.Host = "", "", ""
-			if err := p.checker.Check(req, res.StatusCode, res.Header, body); err != nil {
-				p.mu.Lock()
-				p.problems[err.Error()] = true
-				p.mu.Unlock()
+			err := p.checker.Check(req, res.StatusCode, res.Header, body)
+			op := p.checker.operation(req)
+			p.mu.Lock()
+			p.checked++
+			if op != "" {
+				p.operations[op] = true
 			}
+			if err != nil {
+				p.problems[err.Error()] = true
+			}
+			p.mu.Unlock()
 		}
 		return nil
 	}
@@ -308,6 +318,30 @@ func (p *Proxy) Problems() []string {
 	}
 	sort.Strings(out)
 	return slices.Clip(out)
+}
+
+// Seen says how many answers the proxy checked, and the documented
+// operations they answered ("GET /v1/documents/{id}").
+func (p *Proxy) Seen() (answers int, operations []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for op := range p.operations {
+		operations = append(operations, op)
+	}
+	sort.Strings(operations)
+	return p.checked, operations
+}
+
+// operation names the documented operation a request is for, or "".
+func (c *Checker) operation(req *http.Request) string {
+	if !documented(req.URL.Path) {
+		return ""
+	}
+	route, _, err := c.router.FindRoute(req)
+	if err != nil {
+		return ""
+	}
+	return req.Method + " " + route.Path
 }
 
 // Close stops the proxy.

@@ -148,4 +148,7 @@ func TestTheProxyRecordsWhatTheDocumentDoesNotDescribe(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0], "extra") {
 		t.Errorf("problems = %q; want the one undocumented field, once", got)
 	}
+	if n, ops := p.Seen(); n != 3 || len(ops) != 1 || ops[0] != "GET /v1/things/{id}" {
+		t.Errorf("seen %d answers to %q; want 3 to GET /v1/things/{id}", n, ops)
+	}
 }

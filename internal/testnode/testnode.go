@@ -13,6 +13,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -104,6 +105,8 @@ func checkedURL(t testing.TB, direct string) string {
 	}
 	t.Cleanup(func() {
 		p.Close()
+		answers, ops := p.Seen()
+		t.Logf("contract: %d answers checked against the OpenAPI document, %d operations: %s", answers, len(ops), strings.Join(ops, ", "))
 		for _, problem := range p.Problems() {
 			t.Errorf("an answer the OpenAPI document does not describe: %s", problem)
 		}

@@ -57,7 +57,7 @@ func TestOpenapiTypescriptClientMakesAFirstPDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stale(filepath.Join(tools, "node_modules", ".package-lock.json"), filepath.Join(tools, "package-lock.json"), filepath.Join(tools, "package.json")) {
+	if testnode.Stale(filepath.Join(tools, "node_modules", ".package-lock.json"), filepath.Join(tools, "package-lock.json"), filepath.Join(tools, "package.json")) {
 		run(t, tools, "npm", "ci", "--no-audit", "--no-fund")
 	}
 	n := testnode.Start(t, nil)
@@ -142,18 +142,4 @@ func copyFile(t *testing.T, from, to string) {
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// stale is whether target is missing or older than any of sources.
-func stale(target string, sources ...string) bool {
-	ti, err := os.Stat(target)
-	if err != nil {
-		return true
-	}
-	for _, s := range sources {
-		if si, err := os.Stat(s); err == nil && si.ModTime().After(ti.ModTime()) {
-			return true
-		}
-	}
-	return false
 }

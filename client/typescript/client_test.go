@@ -67,7 +67,7 @@ func TestClientUnderNode(t *testing.T) {
 	}()
 
 	// 1. The package as its author builds it.
-	if stale(filepath.Join(pkg, "node_modules", ".package-lock.json"), filepath.Join(pkg, "package-lock.json"), filepath.Join(pkg, "package.json")) {
+	if testnode.Stale(filepath.Join(pkg, "node_modules", ".package-lock.json"), filepath.Join(pkg, "package-lock.json"), filepath.Join(pkg, "package.json")) {
 		run(t, pkg, nil, "npm", "ci", "--no-audit", "--no-fund")
 	}
 	run(t, pkg, nil, "npm", "run", "build")
@@ -232,21 +232,6 @@ func runTo(t *testing.T, out *strings.Builder, dir string, env []string, name st
 	}
 	t.Logf("%s %s: %s", filepath.Base(name), strings.Join(args, " "), time.Since(began).Round(time.Millisecond))
 	return nil
-}
-
-// stale reports whether target is missing or older than any of sources, as
-// make would.
-func stale(target string, sources ...string) bool {
-	ti, err := os.Stat(target)
-	if err != nil {
-		return true
-	}
-	for _, s := range sources {
-		if si, err := os.Stat(s); err == nil && si.ModTime().After(ti.ModTime()) {
-			return true
-		}
-	}
-	return false
 }
 
 type certFiles struct{ ca, cert, key string }

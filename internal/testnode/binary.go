@@ -32,3 +32,18 @@ func build(pkgDir string, flags ...string) (string, func(), error) {
 	}
 	return bin, cleanup, nil
 }
+
+// Stale reports whether target is missing or older than any of sources, as
+// make would: the tests that install npm packages run npm ci only then.
+func Stale(target string, sources ...string) bool {
+	ti, err := os.Stat(target)
+	if err != nil {
+		return true
+	}
+	for _, s := range sources {
+		if si, err := os.Stat(s); err == nil && si.ModTime().After(ti.ModTime()) {
+			return true
+		}
+	}
+	return false
+}

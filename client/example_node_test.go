@@ -22,6 +22,8 @@ func (e *exampleTB) Helper()                           {}
 func (e *exampleTB) Cleanup(f func())                  { e.cleanups = append(e.cleanups, f) }
 func (e *exampleTB) Fatal(args ...any)                 { panic(fmt.Sprint(args...)) }
 func (e *exampleTB) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+func (e *exampleTB) Errorf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+func (e *exampleTB) Logf(string, ...any)               {}
 func (e *exampleTB) TempDir() string {
 	d, err := os.MkdirTemp("", "platen-example-")
 	if err != nil {

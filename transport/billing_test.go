@@ -210,4 +210,13 @@ func TestPlanChromiumPages(t *testing.T) {
 	if !strings.Contains(string(r.Body), `"name":"growth","monthlyPages":10000,"pageRateMicros":3000,"wallet":true,"watermark":false,"chromiumPages":2`) {
 		t.Fatalf("plans: %s", r.Body)
 	}
+	// An organisation on the plan reads it in its wallet (the answer is
+	// checked against the document's Wallet schema, chromiumPages included).
+	if r := testnode.Do(t, "PATCH", n.URL+"/admin/v1/orgs/"+n.OrgID, n.OperatorToken, map[string]any{"plan": "growth"}); r.Status != 200 {
+		t.Fatal(r)
+	}
+	w := testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil)
+	if w.Status != 200 || !strings.Contains(string(w.Body), `"chromiumPages":2`) {
+		t.Fatalf("wallet on the growth plan: %s", w)
+	}
 }

@@ -116,6 +116,10 @@ func TestPDFTemplateLifecycle(t *testing.T) {
 	if saved[2].WhenMissing != "original" || saved[1].WhenMissing != "default" {
 		t.Fatalf("whenMissing left out: %+v", saved)
 	}
+	// The listing counts a version's fields.
+	if r := testnode.Do(t, "GET", n.URL+"/v1/templates/studio-invoice/versions", n.Key, nil); r.Status != 200 || !strings.Contains(string(r.Body), fmt.Sprintf(`"fieldCount":%d`, len(saved))) {
+		t.Fatalf("versions of a PDF template: %s", r)
+	}
 
 	// The data is flat, its keys the fields'.
 	gen := func(data map[string]any) testnode.Response {

@@ -37,6 +37,10 @@ type Checker struct {
 	// everywhere are the headers components.headers declares with
 	// x-platen-every-answer: true (X-Request-Id): declared once, for all.
 	everywhere map[string]bool
+	// roots are the first segments of the document's paths ("v1",
+	// "admin", "healthz", "files", …): the rest of the server (the
+	// console, its assets, /link) is not the document's business.
+	roots map[string]bool
 }
 
 // New reads and validates a document (JSON or YAML), and closes its object
@@ -56,7 +60,10 @@ func New(spec []byte) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("contract: routing the document: %w", err)
 	}
-	c := &Checker{doc: doc, router: router, everywhere: map[string]bool{}}
+	c := &Checker{doc: doc, router: router, everywhere: map[string]bool{}, roots: map[string]bool{}}
+	for path := range doc.Paths.Map() {
+		c.roots[firstSegment(path)] = true
+	}
 	for name, h := range doc.Components.Headers {
 		if h.Value != nil && h.Value.Extensions["x-platen-every-answer"] == true {
 			c.everywhere[name] = true
@@ -99,11 +106,19 @@ var ownHeaders = []string{
 }
 
 // Check judges one exchange. A path outside the document's (the console, the
-// console's assets, /link) is not the document's business and passes; a /v1 or
-// /admin path the document does not have fails.
+// console's assets, /link) is not the document's business and passes; a path
+// under one of the document's roots (/v1, /admin, /files, …) that the document
+// does not have fails, unless it is answered 404 or 405.
 func (c *Checker) Check(req *http.Request, status int, header http.Header, body []byte) error {
-	if !documented(req.URL.Path) {
+	if !c.documented(req.URL.Path) {
 		return nil
+	}
+	head := req.Method == http.MethodHead
+	if head {
+		// HEAD is GET without the body (RFC 9110): judged by the GET's
+		// statuses, headers and content types.
+		req = req.Clone(req.Context())
+		req.Method, body = http.MethodGet, nil
 	}
 	route, params, err := c.router.FindRoute(req)
 	if err != nil {
@@ -115,7 +130,7 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 		}
 		return fmt.Errorf("%s %s: not in the document (%v)", req.Method, req.URL.Path, err)
 	}
-	if req.Method == http.MethodHead || status == http.StatusSwitchingProtocols {
+	if status == http.StatusSwitchingProtocols {
 		return nil
 	}
 	op := route.Operation
@@ -146,7 +161,7 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 	if mt == nil {
 		return fmt.Errorf("%s %s %d: content type %q is not declared", req.Method, route.Path, status, ct)
 	}
-	if !strings.Contains(ct, "json") {
+	if head || !strings.Contains(ct, "json") {
 		// A file (a PDF, a PNG, XML): its type is declared; its bytes
 		// are its own format's business.
 		return nil
@@ -167,14 +182,20 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 	return nil
 }
 
-// documented is whether a path is under one of the document's prefixes.
-func documented(path string) bool {
+// documented is whether a path is under one of the document's roots.
+func (c *Checker) documented(path string) bool {
 	if strings.Contains(path+"/", "/../") || strings.Contains(path+"/", "/./") || strings.Contains(path, "//") {
 		// Dot segments and empty ones name no route: the server answers
 		// 404 without cleaning them, and the router here would clean them.
 		return false
 	}
-	return path == "/v1" || strings.HasPrefix(path, "/v1/") || strings.HasPrefix(path, "/admin/v1/")
+	return c.roots[firstSegment(path)]
+}
+
+// firstSegment is "v1" of "/v1/documents".
+func firstSegment(path string) string {
+	seg, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	return seg
 }
 
 func oneLine(err error) string {
@@ -334,7 +355,7 @@ func (p *Proxy) Seen() (answers int, operations []string) {
 
 // operation names the documented operation a request is for, or "".
 func (c *Checker) operation(req *http.Request) string {
-	if !documented(req.URL.Path) {
+	if !c.documented(req.URL.Path) {
 		return ""
 	}
 	route, _, err := c.router.FindRoute(req)

@@ -90,6 +90,8 @@ func TestCheckJudgesEachPartOfAnAnswer(t *testing.T) {
 		{"a method the document lacks, answered 405", "DELETE", "/v1/things/a", 405, json, `{}`, ""},
 		{"outside the document", "GET", "/console/", 200, http.Header{"Content-Type": {"text/html"}}, "<html>", ""},
 		{"dot segments", "GET", "/x/../v1/things/a", 404, json, `{}`, ""},
+		{"HEAD of a documented GET", "HEAD", "/v1/things/a", 200, json, ``, ""},
+		{"HEAD answered a status the GET does not list", "HEAD", "/v1/things/a", 409, json, ``, "status 409"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

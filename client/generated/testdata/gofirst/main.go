@@ -49,8 +49,8 @@ func run(base, key, out string) error {
 	}
 	var sample map[string]any
 	for _, s := range lib.JSON200.Data.Items {
-		if s.Slug != nil && *s.Slug == "invoice" && s.SampleData != nil {
-			sample = *s.SampleData
+		if s.Slug == "invoice" {
+			sample = s.SampleData
 		}
 	}
 	if sample == nil {

@@ -202,45 +202,22 @@ func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-// closeSchemas makes every object schema that names its properties refuse
-// others, unless it says what it allows (additionalProperties) or is one part
-// of an allOf, whose parts each see the fields of the others.
+// closeSchemas makes every object schema refuse properties it does not name.
+// A schema that names its properties gets additionalProperties false, unless
+// it says what it allows or is a part of an allOf: a part sees only its own
+// properties, so it stays open, and the allOf closes instead
+// (unevaluatedProperties false, which sees every part's), as does each
+// place that uses a part on its own (wrapped in an allOf of one).
 func closeSchemas(doc *openapi3.T) {
-	parts := map[*openapi3.Schema]bool{}
-	var all []*openapi3.Schema
-	seen := map[*openapi3.Schema]bool{}
-	var walk func(*openapi3.SchemaRef)
-	walk = func(ref *openapi3.SchemaRef) {
-		if ref == nil || ref.Value == nil || seen[ref.Value] {
-			return
-		}
-		s := ref.Value
-		seen[s] = true
-		all = append(all, s)
-		for _, p := range s.AllOf {
-			if p.Value != nil {
-				parts[p.Value] = true
-			}
-			walk(p)
-		}
-		for _, p := range s.OneOf {
-			walk(p)
-		}
-		for _, p := range s.AnyOf {
-			walk(p)
-		}
-		walk(s.Items)
-		walk(s.AdditionalProperties.Schema)
-		for _, p := range s.Properties {
-			walk(p)
-		}
-	}
+	// Every place a schema is used: the response contents, then what the
+	// schemas hold.
+	var roots []*openapi3.SchemaRef
 	for _, s := range doc.Components.Schemas {
-		walk(s)
+		roots = append(roots, s)
 	}
 	for _, r := range doc.Components.Responses {
 		for _, mt := range r.Value.Content {
-			walk(mt.Schema)
+			roots = append(roots, mt.Schema)
 		}
 	}
 	for _, item := range doc.Paths.Map() {
@@ -250,17 +227,69 @@ func closeSchemas(doc *openapi3.T) {
 					continue
 				}
 				for _, mt := range r.Value.Content {
-					walk(mt.Schema)
+					roots = append(roots, mt.Schema)
 				}
 			}
 		}
 	}
-	no := false
-	for _, s := range all {
-		if len(s.Properties) == 0 || parts[s] || s.AdditionalProperties.Has != nil || s.AdditionalProperties.Schema != nil {
-			continue
+	// each visits every schema once, calling visit with each place in it
+	// that uses a schema (and whether that place is a part of an allOf).
+	each := func(visit func(site *openapi3.SchemaRef, part bool)) []*openapi3.Schema {
+		var all []*openapi3.Schema
+		seen := map[*openapi3.Schema]bool{}
+		var walk func(*openapi3.SchemaRef, bool)
+		walk = func(ref *openapi3.SchemaRef, part bool) {
+			if ref == nil || ref.Value == nil {
+				return
+			}
+			visit(ref, part)
+			s := ref.Value
+			if seen[s] {
+				return
+			}
+			seen[s] = true
+			all = append(all, s)
+			for _, p := range s.AllOf {
+				walk(p, true)
+			}
+			for _, p := range append(append([]*openapi3.SchemaRef{s.Items, s.AdditionalProperties.Schema}, s.OneOf...), s.AnyOf...) {
+				walk(p, false)
+			}
+			for _, p := range s.Properties {
+				walk(p, false)
+			}
 		}
-		s.AdditionalProperties.Has = &no
+		for _, r := range roots {
+			walk(r, false)
+		}
+		return all
+	}
+	parts := map[*openapi3.Schema]bool{}
+	each(func(site *openapi3.SchemaRef, part bool) {
+		if part {
+			parts[site.Value] = true
+		}
+	})
+	no := false
+	var alone []*openapi3.SchemaRef
+	all := each(func(site *openapi3.SchemaRef, part bool) {
+		if !part && parts[site.Value] && len(site.Value.Properties) > 0 {
+			alone = append(alone, site)
+		}
+	})
+	for _, site := range alone {
+		part := &openapi3.SchemaRef{Ref: site.Ref, Value: site.Value}
+		site.Ref, site.Value = "", &openapi3.Schema{AllOf: openapi3.SchemaRefs{part}}
+		site.Value.UnevaluatedProperties.Has = &no
+	}
+	for _, s := range all {
+		switch {
+		case s.AdditionalProperties.Has != nil || s.AdditionalProperties.Schema != nil || s.UnevaluatedProperties.Has != nil:
+		case len(s.AllOf) > 0 && !parts[s]:
+			s.UnevaluatedProperties.Has = &no
+		case len(s.Properties) > 0 && !parts[s]:
+			s.AdditionalProperties.Has = &no
+		}
 	}
 }
 

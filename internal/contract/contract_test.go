@@ -32,6 +32,14 @@ paths:
           content:
             application/json:
               schema: {type: object, properties: {success: {const: false}}}
+  /v1/plain:
+    get:
+      responses:
+        '200':
+          description: an envelope alone, which elsewhere is a part of an allOf
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Envelope'}
   /v1/things/{id}/file:
     get:
       parameters: [{name: id, in: path, required: true, schema: {type: string}}]
@@ -78,6 +86,9 @@ func TestCheckJudgesEachPartOfAnAnswer(t *testing.T) {
 		{"a required field missing", "GET", "/v1/things/a", 200, json, `{"success":true,"data":{"size":1}}`, "id"},
 		{"a field the schema does not name", "GET", "/v1/things/a", 200, json, `{"success":true,"data":{"id":"a","colour":"red"}}`, "colour"},
 		{"a field deep in an array item", "GET", "/v1/things/a", 200, json, `{"success":true,"data":{"id":"a","tags":[{"name":"x","secret":1}]}}`, "secret"},
+		{"a field at the top of an allOf", "GET", "/v1/things/a", 200, json, `{"success":true,"extra":1,"data":{"id":"a"}}`, "extra"},
+		{"a part of an allOf, used alone", "GET", "/v1/plain", 200, json, `{"success":true,"data":1}`, ""},
+		{"a part of an allOf, used alone, with a field it does not name", "GET", "/v1/plain", 200, json, `{"success":true,"stray":1}`, "stray"},
 		{"a wrong type", "GET", "/v1/things/a", 200, json, `{"success":true,"data":{"id":7}}`, "id"},
 		{"a status not listed", "GET", "/v1/things/a", 409, json, `{"success":false}`, "status 409 is not listed"},
 		{"a content type not declared", "GET", "/v1/things/a", 200, http.Header{"Content-Type": {"text/plain"}}, `hi`, "content type"},

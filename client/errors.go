@@ -96,8 +96,9 @@ type Error struct {
 	// Field is the path of the input at fault (items[2].price), when one is:
 	// the first of Violations when there are several.
 	Field string
-	// Violations are every input at fault, in the order found (at most
-	// 50), when a payload or request broke its schema in several places.
+	// Violations are every field at fault, in the order found (at most
+	// 50), when data broke the template's data schema
+	// (PAYLOAD_VALIDATION_FAILED).
 	Violations []Violation
 	// RetryAfter is the wait the answer's Retry-After asked for (429, 503).
 	RetryAfter time.Duration

@@ -110,7 +110,7 @@ func (s Schema) check(at string, depth int) error {
 			return fault.Invalid(path+".fields", "only an object field has fields")
 		}
 		for i, v := range f.AllowedValues {
-			if err := f.checkOne(v, fmt.Sprintf("%s.allowedValues[%d]", path, i), depth, false); err != nil {
+			if err := f.checkOne(v, fmt.Sprintf("%s.allowedValues[%d]", path, i), depth); err != nil {
 				return fault.Invalid(fmt.Sprintf("%s.allowedValues[%d]", path, i), "is not a valid %s", f.Type)
 			}
 		}
@@ -191,12 +191,25 @@ func (s Schema) validate(data map[string]any, at string, depth int, c *fault.Col
 	}
 }
 
-// checkValue checks one present value, and the schemas nested in it.
+// checkValue checks one present value, and the schemas nested in it: its
+// type and bounds, then what it holds, then (when what it holds passed) its
+// allowed values, in the order a single refusal named them.
 func (f *Field) checkValue(v any, path string, depth int, c *fault.Collect) {
-	if err := f.checkOne(v, path, depth, true); err != nil {
+	if err := f.checkOne(v, path, depth); err != nil {
 		c.Add(err)
 		return
 	}
+	before := c.Len()
+	f.checkNested(v, path, depth, c)
+	if c.Len() == before && len(f.AllowedValues) > 0 {
+		if err := f.checkAllowed(v, path); err != nil {
+			c.Add(err)
+		}
+	}
+}
+
+// checkNested checks the fields and items a value of the right type holds.
+func (f *Field) checkNested(v any, path string, depth int, c *fault.Collect) {
 	switch f.Type {
 	case TypeArray:
 		if len(f.Items) == 0 {
@@ -221,9 +234,9 @@ func (f *Field) checkValue(v any, path string, depth int, c *fault.Collect) {
 	}
 }
 
-// checkOne checks a value itself: its type, bounds and (with allowed) its
-// allowed values, not what is nested in it.
-func (f *Field) checkOne(v any, path string, depth int, allowed bool) error {
+// checkOne checks a value itself: its type and bounds, not what is nested
+// in it nor its allowed values.
+func (f *Field) checkOne(v any, path string, depth int) error {
 	if depth > maxDepth {
 		return fault.Payload(path, "is nested more than %d levels deep", maxDepth)
 	}
@@ -291,15 +304,20 @@ func (f *Field) checkOne(v any, path string, depth int, allowed bool) error {
 		}
 	case TypeAny:
 	}
-	if allowed && len(f.AllowedValues) > 0 {
-		for _, a := range f.AllowedValues {
-			if equal(a, v) {
-				return nil
-			}
-		}
-		return fault.Payload(path, "must be one of %s", listValues(f.AllowedValues))
-	}
 	return nil
+}
+
+// checkAllowed refuses a value not among the field's allowed values.
+func (f *Field) checkAllowed(v any, path string) error {
+	if len(f.AllowedValues) == 0 {
+		return nil
+	}
+	for _, a := range f.AllowedValues {
+		if equal(a, v) {
+			return nil
+		}
+	}
+	return fault.Payload(path, "must be one of %s", listValues(f.AllowedValues))
 }
 
 func (f *Field) checkLen(n float64, path, unit string) error {

@@ -268,3 +268,26 @@ func TestViolationsStopAtTheCap(t *testing.T) {
 		t.Fatalf("kept %d of 500; want %d", len(vs), fault.MaxViolations)
 	}
 }
+
+// TestTheFirstViolationIsTheOneASingleRefusalNamed: what a value holds is
+// checked before its allowed values, as before violations were collected.
+func TestTheFirstViolationIsTheOneASingleRefusalNamed(t *testing.T) {
+	s := mustParse(t, `{
+		"o": {"type": "object", "fields": {"a": {"type": "number"}}, "allowedValues": [{"a": 1}]},
+		"arr": {"type": "array", "items": {"a": {"type": "number", "required": true}}, "allowedValues": [[{"a": 1}]]}
+	}`)
+	for _, c := range []struct {
+		data  map[string]any
+		field string
+	}{
+		{map[string]any{"o": map[string]any{"a": "x"}}, "o.a"},
+		{map[string]any{"o": map[string]any{"a": 2.0}}, "o"},
+		{map[string]any{"arr": []any{map[string]any{}}}, "arr[0].a"},
+		{map[string]any{"arr": []any{map[string]any{"a": 2.0}}}, "arr"},
+	} {
+		var fe *fault.FieldError
+		if err := s.Validate(c.data); !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("Validate(%v) = %v; want the first at %s", c.data, err, c.field)
+		}
+	}
+}

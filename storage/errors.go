@@ -24,6 +24,10 @@ var ErrConflict = fault.ErrConflict
 var ErrCodec = errors.New("codec")
 
 func init() {
+	// The names these kinds crossed under before they were fault's own:
+	// a node of the previous release reads them still.
+	fault.Register("storage.not_found", ErrNotFound)
+	fault.Register("storage.conflict", ErrConflict)
 	fault.Register("storage.stale", ErrStale)
 	fault.Register("storage.codec", ErrCodec)
 	fault.Register("storage.locked", ErrLocked)

@@ -45,7 +45,7 @@ type errorCode struct {
 // document's Error.code, docs/api.md's table and both clients' codes to it.
 var catalogue = []errorCode{
 	{Code: codeInvalid, Status: http.StatusBadRequest, Retry: retryNo,
-		When:  "malformed JSON, a body that is not an object, an unknown field, a wrong type, a bad parameter; `field` names the first input at fault and `violations` every one (up to 50)",
+		When:  "malformed JSON, a body that is not an object, an unknown field, a wrong type, a bad parameter; `field` names the input at fault",
 		Fixed: "the request could not be read"},
 	{Code: codeUnauthenticated, Status: http.StatusUnauthorized, Retry: retryNo,
 		When: "no key, an unknown or revoked key (operator API: no or wrong operator token)"},
@@ -66,7 +66,7 @@ var catalogue = []errorCode{
 	{Code: codeTooLarge, Status: http.StatusRequestEntityTooLarge, Retry: retryNo,
 		When: "the body is over the route's limit (see Limits)"},
 	{Code: codePayload, Status: http.StatusUnprocessableEntity, Retry: retryNo,
-		When:  "data does not satisfy the template's schema or fields; `field` names the first violation and `violations` every one (up to 50)",
+		When:  "data does not satisfy the template's schema: `violations` lists every field at fault (up to 50) and `field` is the first; or it does not fit a PDF template's fields or an e-invoice's rules, where `field` names the first",
 		Fixed: "the data does not fit the template"},
 	{Code: codeRenderFailed, Status: http.StatusUnprocessableEntity, Retry: retryNo,
 		When:  "a preview or dry run could not be rendered: a helper failed, it took longer than 20 s, or it would print more than 2,000 pages (the message names the element or the content)",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/platen/platen/actors"
 	platen "github.com/platen/platen/client"
+	"github.com/platen/platen/internal/fault"
 )
 
 // TestTheErrorCatalogue holds everything that names error codes to the
@@ -173,4 +174,21 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// TestEveryViolationIsScreenedForInternals: a violation's words carrying
+// internal detail withhold the whole list, whichever violation it is.
+func TestEveryViolationIsScreenedForInternals(t *testing.T) {
+	err := fault.Violations{
+		{Kind: fault.ErrPayload, Field: "a", Msg: "is required"},
+		{Kind: fault.ErrPayload, Field: "b", Msg: "open /var/lib/platen/state/000123.sst: no such file"},
+	}
+	p := statusOf(err)
+	if p.Status != 422 || p.Withheld == "" || len(p.Violations) != 0 || strings.Contains(p.Message, "/var/lib") {
+		t.Errorf("statusOf = %+v; want the list withheld", p)
+	}
+	ok := statusOf(fault.Violations{{Kind: fault.ErrPayload, Field: "a", Msg: "is required"}, {Kind: fault.ErrPayload, Field: "b", Msg: "must be a number"}})
+	if ok.Withheld != "" || len(ok.Violations) != 2 || ok.Field != "a" {
+		t.Errorf("statusOf = %+v; want both violations, the first in field", ok)
+	}
 }

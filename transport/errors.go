@@ -155,7 +155,13 @@ func statusOf(err error) problem {
 		p.Message = byCode[codeInternal].Fixed
 	}
 	p.Status = byCode[p.Code].Status
-	if kind := leak.Find(p.Message); kind != "" {
+	kind := leak.Find(p.Message)
+	for _, v := range p.Violations {
+		if kind == "" {
+			kind = leak.Find(v.Message)
+		}
+	}
+	if kind != "" {
 		p.Withheld, p.Message, p.Violations = kind, byCode[p.Code].Fixed, nil
 		if p.Message == "" {
 			p.Message = "the request was refused"

@@ -113,6 +113,9 @@ func (c *Collect) Add(err error) bool {
 	return len(c.v) < MaxViolations
 }
 
+// Len is how many were kept.
+func (c *Collect) Len() int { return len(c.v) }
+
 // Full reports whether no more will be kept.
 func (c *Collect) Full() bool { return len(c.v) >= MaxViolations }
 

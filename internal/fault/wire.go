@@ -46,7 +46,8 @@ type Wire struct {
 	Field   string   `json:"field,omitempty"`
 	// FieldMsg is the reason of a FieldError, without its field path.
 	FieldMsg string `json:"fieldMsg,omitempty"`
-	// Violations are a Violations' field errors, beyond the first.
+	// Violations are a Violations' field errors, all of them (the first
+	// is also Field and FieldMsg), so that one violation stays a list.
 	Violations []WireField `json:"violations,omitempty"`
 }
 
@@ -76,7 +77,7 @@ func ToWire(err error) Wire {
 	}
 	var vs Violations
 	if errors.As(err, &vs) {
-		for _, v := range vs[1:] {
+		for _, v := range vs {
 			w.Violations = append(w.Violations, WireField{Field: v.Field, Msg: v.Msg})
 		}
 	}
@@ -110,7 +111,7 @@ func (w Wire) Err() error {
 		return &remoteError{msg: w.Message, kinds: []error{fe}}
 	}
 	vs := Violations{fe}
-	for _, v := range w.Violations {
+	for _, v := range w.Violations[1:] {
 		vs = append(vs, &FieldError{Kind: kind, Field: v.Field, Msg: v.Msg})
 	}
 	return &remoteError{msg: w.Message, kinds: []error{vs}}

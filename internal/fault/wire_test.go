@@ -66,6 +66,18 @@ func TestViolationsCrossTheWireWhole(t *testing.T) {
 	}
 }
 
+func TestOneViolationStaysAList(t *testing.T) {
+	var c Collect
+	c.Add(Payload("total", "is required"))
+	raw, _ := json.Marshal(ToWire(c.Err()))
+	var w Wire
+	json.Unmarshal(raw, &w)
+	var vs Violations
+	if !errors.As(w.Err(), &vs) || len(vs) != 1 || vs[0].Field != "total" {
+		t.Errorf("one violation after the trip: %#v", w.Err())
+	}
+}
+
 func TestCollectStopsAtItsCap(t *testing.T) {
 	var c Collect
 	if c.Err() != nil {

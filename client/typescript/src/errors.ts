@@ -42,7 +42,7 @@ export class PlatenError extends Error {
   readonly code: ErrorCode | (string & {});
   /** The input at fault, when one is (`items[2].price`): the first of violations when there are several. */
   readonly field: string | undefined;
-  /** Every input at fault, in the order found (at most 50), when a payload broke its schema in several places. */
+  /** Every field at fault, in the order found (at most 50), when data broke the template's data schema (PAYLOAD_VALIDATION_FAILED); empty otherwise. */
   readonly violations: Violation[];
   /** Seconds to wait before trying again, from Retry-After. */
   readonly retryAfter: number | undefined;

@@ -93,16 +93,15 @@ func Cached(spec []byte) (*Checker, error) {
 	return c, nil
 }
 
-// ownHeaders are the response headers Platen sets itself: each must be
-// declared on the response that carries it. The rest (Content-Length, Date,
-// Vary, caching and security headers) are HTTP's, the same on every answer.
-var ownHeaders = []string{
-	"Idempotent-Replayed",
-	"Location",
-	"Retry-After",
-	"X-Request-Id",
-	"X-Platen-Pages",
-	"X-Platen-Engine",
+// ownHeaders are the response headers Platen sets itself besides its
+// X-Platen-* ones: each must be declared on the response that carries it.
+// The rest (Content-Length, Date, Vary, caching and security headers) are
+// HTTP's, the same on every answer.
+var ownHeaders = map[string]bool{"Idempotent-Replayed": true, "Location": true, "Retry-After": true, "X-Request-Id": true}
+
+// own is whether a response header is Platen's own.
+func own(name string) bool {
+	return ownHeaders[name] || strings.HasPrefix(name, "X-Platen-")
 }
 
 // Check judges one exchange. A path outside the document's (the console, the
@@ -142,8 +141,8 @@ func (c *Checker) Check(req *http.Request, status int, header http.Header, body 
 		return fmt.Errorf("%s %s: status %d is not listed", req.Method, route.Path, status)
 	}
 	res := ref.Value
-	for _, name := range ownHeaders {
-		if header.Get(name) == "" || c.everywhere[name] {
+	for name := range header {
+		if !own(name) || c.everywhere[name] {
 			continue
 		}
 		if _, ok := res.Headers[name]; !ok && !(name == "Location" && status/100 == 3) {

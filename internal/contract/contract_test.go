@@ -93,6 +93,7 @@ func TestCheckJudgesEachPartOfAnAnswer(t *testing.T) {
 		{"a status not listed", "GET", "/v1/things/a", 409, json, `{"success":false}`, "status 409 is not listed"},
 		{"a content type not declared", "GET", "/v1/things/a", 200, http.Header{"Content-Type": {"text/plain"}}, `hi`, "content type"},
 		{"a header of Platen's not declared", "GET", "/v1/things/a", 404, http.Header{"Content-Type": {"application/json"}, "Retry-After": {"1"}}, `{"success":false}`, "Retry-After"},
+		{"an X-Platen- header not declared", "GET", "/v1/things/a", 200, http.Header{"Content-Type": {"application/json"}, "X-Platen-Pages": {"2"}}, `{"success":true,"data":{"id":"a"}}`, "X-Platen-Pages"},
 		{"a declared header", "GET", "/v1/things/a", 200, http.Header{"Content-Type": {"application/json"}, "Retry-After": {"1"}}, `{"success":true,"data":{"id":"a"}}`, ""},
 		{"a file of its declared type", "GET", "/v1/things/a/file", 200, http.Header{"Content-Type": {"application/pdf"}}, "%PDF-1.7", ""},
 		{"a file of another type", "GET", "/v1/things/a/file", 200, http.Header{"Content-Type": {"image/png"}}, "\x89PNG", "content type"},

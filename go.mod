@@ -32,6 +32,7 @@ require (
 	golang.org/x/text v0.43.0
 	golang.org/x/time v0.14.0
 	gopkg.in/yaml.v3 v3.0.1
+	software.sslmate.com/src/go-pkcs12 v0.6.0
 )
 
 require (

@@ -29,7 +29,7 @@ var layers = [][]string{
 		"accounts", "billing", "webhooks", "webhooks/verify", "links", "einvoice", "pdf", "render/handlebars",
 		"console", "render/phantom/layout", "render/phantom/style", "render/phantom/pdfw", "render/phantom/fonts",
 		"render/phantom/draw", "render/phantom/images"},
-	{"internal/jsonbody", "schema", "pdftemplate", "auth"},
+	{"internal/jsonbody", "schema", "pdftemplate", "auth", "sign"},
 	{"render", "storage"},
 	{"render/phantom", "render/chromium", "starters", "cluster"},
 	{"actors"},
@@ -39,7 +39,7 @@ var layers = [][]string{
 	// What runs or tests a node, and the clients (which import only
 	// webhooks/verify: TestClientImportsNoServerPackage).
 	{"cmd/", "internal/contract", "internal/testnode", "internal/faultproxy", "bench/", "client", "client/",
-		"internal/deptest", "e2e", "docs", "render/phantom/corpus", "render/phantom/internal/"},
+		"internal/deptest", "sign/signtest", "e2e", "docs", "render/phantom/corpus", "render/phantom/internal/"},
 }
 
 // layer is a package's place in layers, or -1.

@@ -1,0 +1,41 @@
+package pdf
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
+)
+
+// SignatureBlock draws a visible signature's block, the lines given in a
+// bordered box, at the foot of the last page on the right, and returns the
+// PDF and the box (llx, lly, urx, ury in points), which the signature's
+// widget then covers. embedded draws it in fonts the PDF embeds, as a PDF/A
+// document needs (see WatermarkEmbedded).
+func SignatureBlock(file []byte, lines []string, embedded bool) ([]byte, [4]float64, error) {
+	font := "Helvetica"
+	if embedded {
+		if err := installWatermarkFonts(); err != nil {
+			return nil, [4]float64{}, err
+		}
+		font = "LiberationSans"
+	}
+	n, err := PageCount(file)
+	if err != nil {
+		return nil, [4]float64{}, err
+	}
+	text := strings.Join(lines, "\n")
+	wm, err := api.TextWatermark(text, "font:"+font+", points:8, rot:0, op:1, fillcol:#1f2a44, bgcol:#ffffff, border:0.75 #1f2a44, margins:6, "+
+		"align:l, scale:1 abs, pos:br, off:-36 36", true, false, types.POINTS)
+	if err != nil {
+		return nil, [4]float64{}, fmt.Errorf("pdf: signature block: %w", err)
+	}
+	var out bytes.Buffer
+	if err := api.AddWatermarks(bytes.NewReader(file), &out, []string{fmt.Sprint(n)}, wm, config()); err != nil {
+		return nil, [4]float64{}, fmt.Errorf("pdf: signature block: %w", err)
+	}
+	r := wm.BbTrans.EnclosingRectangle(0)
+	return out.Bytes(), [4]float64{r.LL.X, r.LL.Y, r.UR.X, r.UR.Y}, nil
+}

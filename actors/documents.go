@@ -19,6 +19,7 @@ import (
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
 	"github.com/platen/platen/render"
+	"github.com/platen/platen/sign"
 	"github.com/platen/platen/storage"
 )
 
@@ -241,6 +242,9 @@ type DocDeps struct {
 	// FetchBlob, in a cluster, copies a blob this node lacks from a node
 	// that holds it.
 	FetchBlob func(hash string, holders []string) error
+	// TSA, when set, time-stamps every signature (PAdES B-T); without it
+	// signatures are B-B (docs/signatures.md).
+	TSA *sign.TSA
 }
 
 // Error codes of failed documents (docs/api.md).
@@ -250,7 +254,11 @@ const (
 	CodeTooManyPages  = "TOO_MANY_PAGES"
 	CodeRenderFailed  = "RENDER_FAILED"
 	CodeDataMissing   = "DATA_UNAVAILABLE"
+	CodeSigningFailed = "SIGNING_FAILED"
 )
+
+// FailureCodes lists every code a failed document carries.
+var FailureCodes = []string{CodeTemplateError, CodeRenderTimeout, CodeTooManyPages, CodeRenderFailed, CodeDataMissing, CodeSigningFailed}
 
 // Failure turns a render error into the code and message a user is shown:
 // an engine's own error (the browser's output, paths of this node) is
@@ -261,11 +269,26 @@ func Failure(err error) (code, message string) {
 		return CodeTemplateError, "The template could not be filled with this data: " + err.Error()
 	case errors.Is(err, render.ErrTimeout):
 		return CodeRenderTimeout, "The document took too long to render. Simplify the template or send less data."
+	case errors.Is(err, render.ErrSign):
+		return CodeSigningFailed, signingMessage(err)
 	case errors.Is(err, render.ErrTooManyPages):
 		return CodeTooManyPages, "The document has too many pages: " + strings.TrimPrefix(err.Error(), render.ErrTooManyPages.Error()+": ")
 	default:
 		return CodeRenderFailed, "The document could not be rendered. It can be regenerated; if it fails again, contact support with its id."
 	}
+}
+
+// signingMessage says why a document could not be signed, in words that
+// hold no internals: the certificate is gone, or the time-stamp authority
+// did not stamp.
+func signingMessage(err error) string {
+	switch {
+	case errors.Is(err, sign.ErrTSA):
+		return "The document could not be signed: the time-stamp authority did not time-stamp the signature. Regenerate it; if it fails again, the node's operator should check the authority."
+	case strings.Contains(err.Error(), "was deleted"):
+		return "The document could not be signed: its signing certificate was deleted. Upload a certificate and ask for it."
+	}
+	return "The document could not be signed. Regenerate it; if it fails again, contact support with its id."
 }
 
 // docRun tells a document actor to render.
@@ -340,6 +363,15 @@ func (d *docActor) run() {
 	if doc.Watermarked {
 		req.Watermark = SandboxWatermark()
 	}
+	if doc.Sign != nil {
+		if req.Sign, err = d.sys.signing(doc); err != nil {
+			log.Info("document cannot be signed", "err", err)
+			code, msg := Failure(err)
+			DocumentsFailed.Add(1)
+			d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: code, Message: msg, Report: unread()})
+			return
+		}
+	}
 	started := time.Now()
 	res, err := deps.Renderer.Render(d.sys.ctx, req)
 	if d.sys.ctx.Err() != nil {
@@ -374,7 +406,7 @@ func (d *docActor) run() {
 	expires := time.Now().UTC().Add(deps.Retention)
 	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
 		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, EngineReason: res.EngineReason, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires,
-		Report: report})
+		Report: report, Signature: signatureRecord(req.Sign, res.Signature)})
 }
 
 // OrgPages is how many of a node's Chromium pages an organisation may hold

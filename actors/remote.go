@@ -63,10 +63,11 @@ func init() {
 		CreateOrg{}, SetPlan{}, CreateKey{}, RevokeKey{}, CreditWallet{},
 		CreateTemplate{}, SaveVersion{}, ActivateVersion{}, UpdateTemplate{},
 		CreateDocument{}, ChangeDocument{}, QuoteDocument{}, CreateEndpoint{}, UpdateEndpoint{},
+		CreateSigningCertificate{}, DeleteSigningCertificate{},
 		// Reply values.
 		NewKey{}, Credit{}, CreatedDocument{}, Quote{}, NewEndpoint{},
 		storage.Org{}, storage.APIKey{}, storage.Template{}, storage.TemplateVersion{},
-		storage.Document{}, storage.Endpoint{}, storage.LedgerEntry{},
+		storage.Document{}, storage.Endpoint{}, storage.LedgerEntry{}, storage.SigningCertificate{},
 	} {
 		t := reflect.TypeOf(v)
 		wireTypes[t.String()] = t

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"github.com/platen/platen/internal/seal"
 	"sync"
 	"time"
 
@@ -31,6 +32,8 @@ type Deps struct {
 	Blobs *storage.Blobs
 	// Links mints download links.
 	Links links.Links
+	// Sealer seals signing keys at rest.
+	Sealer *seal.Sealer
 	// Guard checks webhook URLs at registration.
 	Guard webhooks.Guard
 	Clock clock.Clock

@@ -34,6 +34,9 @@ type DocumentRequest struct {
 	Filename        string `json:"filename"`
 	TemplateVersion int    `json:"templateVersion"`
 	Wait            *bool  `json:"wait"`
+	// Sign signs the document, replacing the manifest's sign
+	// (docs/signatures.md).
+	Sign *render.SignSpec `json:"sign"`
 	// DryRun renders without storing or billing and answers a Quote.
 	DryRun bool `json:"dryRun"`
 }
@@ -123,6 +126,14 @@ func (a *App) Regenerate(ctx context.Context, orgID, docID string, wait bool) (G
 		create = actors.CreateDocument{Data: data, Document: storage.Document{TemplateID: orig.TemplateID, TemplateSlug: orig.TemplateSlug,
 			TemplateVersion: orig.TemplateVersion, CorrelationID: orig.CorrelationID, Metadata: orig.Metadata, Engine: orig.Engine,
 			Filename: orig.Filename, PDFA: orig.PDFA, RegeneratedFrom: orig.ID}}
+		// A regenerated document is signed anew, with the same
+		// certificate, which must still be there.
+		if s := orig.Sign; s != nil {
+			spec := render.SignSpec{CertificateID: s.CertificateID, Reason: s.Reason, Location: s.Location, Appearance: s.Appearance}
+			if create.Document.Sign, err = a.signRequest(orgID, &spec, "sign"); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -228,6 +239,13 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 		}
 	case version.PDF == nil && version.Manifest.PDFA != "" && req.Engine == render.EngineChromium:
 		return actors.CreateDocument{}, nil, req, fault.Invalid("engine", "the template makes PDF/A-%s, which phantom writes: leave engine out or name phantom", version.Manifest.PDFA)
+	}
+	spec := req.Sign
+	if spec == nil && version.PDF == nil {
+		spec = version.Manifest.Sign
+	}
+	if create.Document.Sign, err = a.signRequest(orgID, spec, "sign"); err != nil {
+		return actors.CreateDocument{}, nil, req, err
 	}
 	if p := version.Manifest.Pagination; p != nil {
 		items, _ := data[p.Collection].([]any)

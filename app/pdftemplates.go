@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/platen/platen/pdf"
 	"image"
 	"path"
 	"strings"
@@ -60,6 +61,11 @@ func (a *App) UploadPDFTemplate(orgID string, up Upload) (PDFTemplate, error) {
 	}
 	if _, err := a.deps.Store.TemplateBySlug(orgID, slug); err == nil {
 		return PDFTemplate{}, fault.Conflict("slug", "the slug %q is taken", slug)
+	}
+	if pdf.IsSigned(up.Data) {
+		// Filling it would break its signature, and the filled copy would
+		// carry one that no longer verifies.
+		return PDFTemplate{}, fault.Invalid("file", "the PDF is signed, and filling it would break its signature: upload the PDF as it was before it was signed (Platen can sign the documents it makes: docs/signatures.md)")
 	}
 	analysis, err := a.deps.PDFTemplates.Analyze(up.Data, pdftemplate.DefaultLimits)
 	if err != nil {

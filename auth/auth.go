@@ -24,6 +24,8 @@ const (
 	WalletRead        Scope = "wallet.read"
 	KeysRead          Scope = "keys.read"
 	KeysWrite         Scope = "keys.write"
+	SigningRead       Scope = "signing.read"
+	SigningWrite      Scope = "signing.write"
 )
 
 // ScopeInfo is a scope with the label shown to people.
@@ -43,6 +45,8 @@ var Scopes = []ScopeInfo{
 	{WalletRead, "Read the plan, allowance, balance and ledger"},
 	{KeysRead, "List the organisation's API keys"},
 	{KeysWrite, "Create API keys with scopes of its own, and revoke keys"},
+	{SigningRead, "List the organisation's signing certificates"},
+	{SigningWrite, "Upload and delete signing certificates"},
 }
 
 // AllScopes returns every scope's name.

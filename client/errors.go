@@ -36,6 +36,7 @@ const (
 	CodeRenderTimeout   = "RENDER_TIMEOUT"
 	CodeTooManyPages    = "TOO_MANY_PAGES"
 	CodeDataUnavailable = "DATA_UNAVAILABLE"
+	CodeSigningFailed   = "SIGNING_FAILED"
 )
 
 // StatusOfCode is the HTTP status the API answers with a code (docs/api.md

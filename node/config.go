@@ -3,7 +3,10 @@ package node
 import (
 	"errors"
 	"fmt"
+	"github.com/platen/platen/sign"
 	"net"
+	"net/http"
+	"net/url"
 	"runtime"
 	"strings"
 	"time"
@@ -33,6 +36,11 @@ type Config struct {
 	// charges, which are kept in micro-units of it. Every node of a
 	// cluster must name the same one.
 	WalletCurrency string
+	// TSAURL, when set, is the RFC 3161 time-stamp authority every
+	// signature is time-stamped by (PAdES B-T); without one, signatures
+	// are B-B (docs/signatures.md). TSATimeout bounds each request to it.
+	TSAURL     string
+	TSATimeout time.Duration
 	// OperatorToken, when set, is the operator API's token. When empty the
 	// node uses the token stored in its state, or makes and prints one on
 	// first start. It is a secret: never printed by String.
@@ -112,7 +120,10 @@ func DefaultConfig() Config {
 	return Config{
 		DataDir:        "./data",
 		WalletCurrency: "EUR",
-		HTTPAddr:       "127.0.0.1:8080",
+		// A time-stamp authority answers in well under a second; ten
+		// seconds rides out a slow one without holding a render for long.
+		TSATimeout: 10 * time.Second,
+		HTTPAddr:   "127.0.0.1:8080",
 		// Next to the HTTP port, loopback only until a cluster is configured.
 		RaftAddr: "127.0.0.1:8300",
 		// Used only with a cluster key; memberlist's usual port.
@@ -208,6 +219,14 @@ func (c Config) Validate() error {
 			return flagError(d.flag, "%s must be positive (it is %s)", d.flag, d.d)
 		}
 	}
+	if c.TSAURL != "" {
+		if u, err := url.Parse(c.TSAURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return flagError("--tsa-url", "--tsa-url %q is not an http or https URL of a time-stamp authority", c.TSAURL)
+		}
+		if c.TSATimeout <= 0 {
+			return flagError("--tsa-timeout", "--tsa-timeout must be positive (it is %s)", c.TSATimeout)
+		}
+	}
 	if !einvoice.IsCurrency(c.WalletCurrency) {
 		return flagError("--wallet-currency", "--wallet-currency %q is not an ISO 4217 currency code (such as EUR, USD, GBP)", c.WalletCurrency)
 	}
@@ -246,8 +265,12 @@ func (c Config) String() string {
 	if c.Clustered() {
 		peers = fmt.Sprintf("cluster (key set, hidden) gossip=%s join=%s", c.GossipAddr, strings.Join(c.Join, ","))
 	}
-	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d wallet-currency=%s %s",
-		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages, c.WalletCurrency, peers)
+	tsa := "none (signatures are PAdES B-B)"
+	if c.TSAURL != "" {
+		tsa = c.TSAURL
+	}
+	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d wallet-currency=%s tsa=%s %s",
+		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages, c.WalletCurrency, tsa, peers)
 }
 
 func (c Config) baseURL() string {
@@ -262,4 +285,12 @@ var pdfFlags = map[string]string{
 	"Instances": "--pdf-instances", "MaxDepth": "--pdf-max-depth", "MaxObjects": "--pdf-max-objects",
 	"MaxInflatedBytes": "--pdf-max-inflated-mb", "MaxContentBytes": "--pdf-max-content-mb",
 	"MemoryLimitBytes": "--pdf-memory-mb", "Timeout": "--pdf-timeout",
+}
+
+// tsa is the time-stamp authority signatures are stamped by, or nil.
+func (c Config) tsa() *sign.TSA {
+	if c.TSAURL == "" {
+		return nil
+	}
+	return &sign.TSA{URL: c.TSAURL, Client: &http.Client{Timeout: c.TSATimeout}}
 }

@@ -222,7 +222,7 @@ func (n *Node) start(out io.Writer) error {
 		Store: n.store, Proposer: n.raft, Clock: clk, Plans: n.store.Plans, ProposeTimeout: cfg.RequestTimeout,
 	}, actors.DocDeps{
 		Store: n.store, Blobs: n.blobs, Renderer: renderer, Versions: versions, Retention: cfg.Retention,
-		QueueCapacity: cfg.DocumentQueue, Logger: log, FetchBlob: fetchBlob,
+		QueueCapacity: cfg.DocumentQueue, Logger: log, FetchBlob: fetchBlob, TSA: cfg.tsa(),
 	}, cfg.RequestTimeout)
 	n.actors.RoundTripLocal(cfg.WireCheck)
 	if n.peer != nil {
@@ -307,7 +307,7 @@ func (n *Node) start(out io.Writer) error {
 		n.peer.httpAddr.Store(n.listener.Addr().String())
 	}
 	uses := app.New(app.Deps{Store: n.store, Actors: n.actors, Versions: versions, Renderer: renderer, PDFTemplates: n.pdfTemplates,
-		Blobs: n.blobs, Links: n.links, Guard: guard, Clock: clk, WaitTimeout: cfg.WaitTimeout, CatchUp: catchUp,
+		Blobs: n.blobs, Links: n.links, Sealer: sealer, Guard: guard, Clock: clk, WaitTimeout: cfg.WaitTimeout, CatchUp: catchUp,
 		Propose: n.propose, OpenSignUp: cfg.OpenSignUp, WalletCurrency: cfg.WalletCurrency})
 	n.app = uses
 	httpCfg := cfg.HTTP

@@ -89,6 +89,9 @@ func installWatermarkFonts() error {
 const liberationDir = "/usr/share/fonts/truetype/liberation"
 
 func watermark(pdf []byte, big, notice, bold, regular string) ([]byte, error) {
+	if IsSigned(pdf) {
+		return nil, ErrSigned
+	}
 	// A watermark value holds per-document state: make new ones every call.
 	diagonal, err := api.TextWatermark(big, "font:"+bold+", points:72, rot:45, op:0.18, fillcol:#c0392b, scale:0.8 rel", true, false, types.POINTS)
 	if err != nil {

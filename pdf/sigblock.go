@@ -2,12 +2,25 @@ package pdf
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
+
+// ErrSigned is a change asked of a PDF that is already signed: a signature
+// is the last step (docs/signatures.md), and nothing may change the bytes it
+// covers.
+var ErrSigned = errors.New("the PDF is signed, and a signed PDF is never changed")
+
+var byteRangeRE = regexp.MustCompile(`/ByteRange\s*\[\s*\d+\s+\d+\s+\d+\s+\d+\s*\]`)
+
+// IsSigned reports whether a PDF carries a signature: a signature
+// dictionary's byte range.
+func IsSigned(file []byte) bool { return byteRangeRE.Match(file) }
 
 // SignatureBlock draws a visible signature's block, the lines given in a
 // bordered box, at the foot of the last page on the right, and returns the
@@ -15,6 +28,9 @@ import (
 // widget then covers. embedded draws it in fonts the PDF embeds, as a PDF/A
 // document needs (see WatermarkEmbedded).
 func SignatureBlock(file []byte, lines []string, embedded bool) ([]byte, [4]float64, error) {
+	if IsSigned(file) {
+		return nil, [4]float64{}, ErrSigned
+	}
 	font := "Helvetica"
 	if embedded {
 		if err := installWatermarkFonts(); err != nil {

@@ -3,9 +3,11 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/platen/platen/einvoice"
 	"github.com/platen/platen/pdf"
+	"github.com/platen/platen/sign"
 )
 
 // Conformance is what a PDF/A or e-invoice document's report says of the
@@ -21,10 +23,12 @@ type Conformance struct {
 	Failed  int    `json:"failed"`
 	// PDFA is the PDF/A part and level claimed ("PDF/A-3b"), and PDFARules
 	// the ids (veraPDF's: clause and test number) of the rules checked on
-	// the finished file.
-	PDFA      string               `json:"pdfa"`
-	PDFARules []string             `json:"pdfaRules"`
+	// the finished file; both absent when the document is not PDF/A.
+	PDFA      string               `json:"pdfa,omitempty"`
+	PDFARules []string             `json:"pdfaRules,omitempty"`
 	EInvoice  *EInvoiceConformance `json:"einvoice,omitempty"`
+	// Signature is the checks of a signed document's signature.
+	Signature *SignatureConformance `json:"signature,omitempty"`
 	// Failures are the rules the document failed, each with what is wrong;
 	// empty when none did.
 	Failures []pdf.Check `json:"failures"`
@@ -44,23 +48,39 @@ type EInvoiceConformance struct {
 	XMLChecks    []string `json:"xmlChecks"`
 }
 
+// SignatureConformance is the signature part of the report: the PAdES
+// level made and the checks of the signature in the finished file
+// (sign.SignatureChecks).
+type SignatureConformance struct {
+	Level  string   `json:"level"`
+	Checks []string `json:"checks"`
+}
+
+const notCheckedSignature = "Not checked: the signing certificate's trust and revocation, which a reader decides against its own list of authorities."
+
 const notChecked = "Not checked per document: glyph coverage of the embedded fonts and .notdef use (6.2.11.4.1-2, 6.2.11.8-1), " +
 	"content stream operators, and the XML against the CII XSD and the official Schematron (Platen's tests run those on every profile)."
 
-// checkConformance checks the finished PDF and, for an e-invoice, the XML
-// it embeds.
-func checkConformance(file []byte, job Job, e *EInvoice) *Conformance {
-	c := &Conformance{PDFA: "PDF/A-" + job.PDFA, NotChecked: notChecked, PDFARules: []string{}, Failures: []pdf.Check{}}
-	var names []string
-	for _, a := range job.Attachments {
-		names = append(names, a.Name)
-	}
-	checks, embeddedFiles, err := pdf.CheckPDFAFiles(file, job.PDFA, names...)
-	if err != nil {
-		checks = []pdf.Check{{ID: "6.1.2-1", Detail: "the finished PDF could not be read back"}}
-	}
-	for _, ch := range checks {
-		c.PDFARules = append(c.PDFARules, ch.ID)
+// checkConformance checks the finished PDF: its PDF/A rules when job asks
+// for PDF/A, the XML an e-invoice embeds, and a signed document's signature.
+func checkConformance(file []byte, job Job, e *EInvoice, sig *sign.Signature) *Conformance {
+	c := &Conformance{Failures: []pdf.Check{}}
+	var checks []pdf.Check
+	var embeddedFiles map[string][]byte
+	if job.PDFA != "" {
+		c.PDFA, c.NotChecked, c.PDFARules = "PDF/A-"+job.PDFA, notChecked, []string{}
+		var names []string
+		for _, a := range job.Attachments {
+			names = append(names, a.Name)
+		}
+		var err error
+		checks, embeddedFiles, err = pdf.CheckPDFAFiles(file, job.PDFA, names...)
+		if err != nil {
+			checks = []pdf.Check{{ID: "6.1.2-1", Detail: "the finished PDF could not be read back"}}
+		}
+		for _, ch := range checks {
+			c.PDFARules = append(c.PDFARules, ch.ID)
+		}
 	}
 	if e != nil {
 		p := e.profile()
@@ -84,6 +104,19 @@ func checkConformance(file []byte, job Job, e *EInvoice) *Conformance {
 			ec.XMLChecks = append(ec.XMLChecks, xc.ID)
 		}
 		c.EInvoice = ec
+	}
+	if sig != nil {
+		sc := &SignatureConformance{Level: sig.Level, Checks: []string{}}
+		v, err := sign.Verify(file)
+		if err != nil {
+			v = &sign.Verified{Checks: []pdf.Check{{ID: "pades-byte-range", Detail: "the finished PDF carries no signature"}}}
+		}
+		for _, ch := range v.Checks {
+			sc.Checks = append(sc.Checks, ch.ID)
+		}
+		checks = append(checks, v.Checks...)
+		c.Signature = sc
+		c.NotChecked = strings.TrimSpace(c.NotChecked + " " + notCheckedSignature)
 	}
 	for _, ch := range checks {
 		c.Checked++

@@ -40,6 +40,9 @@ type Manifest struct {
 	// XRechnung): the invoice in the data is checked, written as CII XML
 	// and embedded in a PDF/A-3 file (docs/einvoices.md).
 	EInvoice *EInvoice `json:"einvoice,omitempty"`
+	// Sign signs every document of the version, last, after the watermark,
+	// PDF/A and the e-invoice (docs/signatures.md).
+	Sign *SignSpec `json:"sign,omitempty"`
 	// Header and Footer are Handlebars markup printed on every page by the
 	// chromium engine, with {{pageNumber}} and {{totalPages}}.
 	Header string `json:"header,omitempty"`
@@ -235,6 +238,11 @@ func (m *Manifest) check(at string) error {
 		}
 	default:
 		return fault.Invalid(at+".pdfa", "must be 2b, 2u, 3b or 3u (PDF/A-2 or PDF/A-3, level b or u)")
+	}
+	if m.Sign != nil {
+		if err := m.Sign.Check(at + ".sign"); err != nil {
+			return err
+		}
 	}
 	if m.Header != "" || m.Footer != "" {
 		if m.Margins == nil {

@@ -67,11 +67,12 @@ const (
 	StageFilling   = "filling"
 	StageRendering = "rendering"
 	StageCounting  = "counting"
+	StageSigning   = "signing"
 	StageStoring   = "storing"
 )
 
 // Stages lists the stages in order.
-var Stages = []string{StageQueued, StageFilling, StageRendering, StageCounting, StageStoring}
+var Stages = []string{StageQueued, StageFilling, StageRendering, StageCounting, StageSigning, StageStoring}
 
 // Timings is milliseconds by stage. It is written in the stages' order,
 // queued first, as a reader expects to see them.
@@ -161,7 +162,8 @@ func (r *Report) through(stage string) {
 	}
 	last := slices.Index(Stages, stage)
 	for i, s := range Stages {
-		if _, ok := r.Ms[s]; !ok && i <= last {
+		// Only a signed document has a signing stage.
+		if _, ok := r.Ms[s]; !ok && i <= last && s != StageSigning {
 			r.Ms[s] = 0
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/platen/platen/internal/memory"
 	"github.com/platen/platen/pdf"
 	"github.com/platen/platen/pdftemplate"
+	"github.com/platen/platen/sign"
 )
 
 // Renderer turns a checked version and data into a finished PDF: it checks
@@ -139,7 +140,24 @@ type Request struct {
 	// node's default): see Job.
 	Org      string
 	OrgPages int
+	// Sign, when set, signs the finished PDF: the last step, after the
+	// watermark and PDF/A (docs/signatures.md).
+	Sign *Signing
 }
+
+// Signing is the signature a render ends with.
+type Signing struct {
+	Identity         *sign.Identity
+	CertificateID    string
+	Reason, Location string
+	Visible          bool
+	// TSA, when set, time-stamps the signature (PAdES B-T).
+	TSA *sign.TSA
+}
+
+// ErrSign is a document that could not be signed: its certificate could
+// not be used, or the time-stamp authority did not answer.
+var ErrSign = errors.New("the document could not be signed")
 
 // Watermark is what a watermarked document carries.
 type Watermark struct {
@@ -159,6 +177,11 @@ type Result struct {
 	// Report is the render's report; on an error, Render returns a Result
 	// with only its Report, which says where the render stopped.
 	Report Report
+	// Signature is a signed document's.
+	Signature *sign.Signature
+	// conform is the job whose PDF/A conformance is checked once the PDF
+	// is final.
+	conform *Job
 }
 
 // ErrTooManyPages is a document over the page cap.
@@ -176,6 +199,14 @@ func (r *Renderer) Render(ctx context.Context, req Request) (Result, error) {
 	rep := NewReport()
 	sw := &stopwatch{rep: &rep}
 	res, err := r.render(ctx, req, sw, start)
+	if err == nil && req.Sign != nil {
+		res, err = r.sign(ctx, req, res, sw)
+	}
+	if err == nil && res.conform != nil {
+		rep.Conformance = checkConformance(res.PDF, *res.conform, req.Version.Manifest.EInvoice, res.Signature)
+	} else if err == nil && res.Signature != nil {
+		rep.Conformance = checkConformance(res.PDF, Job{}, nil, res.Signature)
+	}
 	stage := sw.stop()
 	if res.Engine != "" {
 		rep.Engine, rep.EngineReason = res.Engine, res.EngineReason
@@ -275,9 +306,28 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 		res, err = r.finishCounted(out, pages, wm, res, start, sw)
 	}
 	if err == nil && job.PDFA != "" {
-		sw.rep.Conformance = checkConformance(res.PDF, job, req.Version.Manifest.EInvoice)
+		res.conform = &job
 	}
 	return res, err
+}
+
+// sign signs the finished PDF, the last step: nothing changes it after.
+// The signature time is the node's clock; a B-T signature's time-stamp is
+// the authority's.
+func (r *Renderer) sign(ctx context.Context, req Request, res Result, sw *stopwatch) (Result, error) {
+	sw.enter(StageSigning)
+	s := req.Sign
+	pdfa := res.conform != nil
+	signed, sig, err := sign.PDF(ctx, res.PDF, sign.Options{Identity: s.Identity, Reason: s.Reason, Location: s.Location,
+		Visible: s.Visible, EmbedFonts: pdfa, Time: time.Now(), TSA: s.TSA})
+	if err != nil {
+		// No PDF was made: the report describes none.
+		sw.rep.Bytes, sw.rep.SHA256 = 0, ""
+		return Result{}, fmt.Errorf("%w: %w", ErrSign, err)
+	}
+	sw.rep.Output(signed)
+	res.PDF, res.Signature = signed, &sig
+	return res, nil
 }
 
 // printJob runs one engine on the job; pages is -1 when the engine does not

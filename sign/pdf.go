@@ -55,15 +55,14 @@ type Signature struct {
 	Appearance    string     `json:"appearance"`
 }
 
-// ErrSigned is a change asked of a PDF that is already signed: a signature
-// is the last step, and nothing may change the bytes it covers.
-var ErrSigned = errors.New("the PDF is signed, and a signed PDF is never changed")
+// ErrSigned is pdf.ErrSigned: a signed PDF is never changed, nor signed
+// again.
+var ErrSigned = pdf.ErrSigned
+
+// IsSigned reports whether a PDF carries a signature (pdf.IsSigned).
+func IsSigned(file []byte) bool { return pdf.IsSigned(file) }
 
 var byteRangeRE = regexp.MustCompile(`/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]`)
-
-// IsSigned reports whether a PDF carries a signature: a signature
-// dictionary's byte range.
-func IsSigned(file []byte) bool { return byteRangeRE.Match(file) }
 
 // Room reserved in /Contents for the CMS, beyond the certificates: the
 // signed attributes and a signature of up to 8,192 bits take under 2 KB;

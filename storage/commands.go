@@ -41,6 +41,10 @@ const (
 	KindUpdateEndpoint Kind = "webhook.update"
 	KindRecordAttempt  Kind = "webhook.attempt"
 
+	// Signing certificates (signing.go).
+	KindCreateSigningCertificate Kind = "signing.create"
+	KindDeleteSigningCertificate Kind = "signing.delete"
+
 	// People, sessions and one-time links (accounts.go): no org version.
 	KindCreateLink      Kind = "account.link"
 	KindAcceptLink      Kind = "account.accept"
@@ -87,18 +91,22 @@ type Command struct {
 	CreateEndpoint   *Endpoint         `json:"createEndpoint,omitempty"`
 	UpdateEndpoint   *UpdateEndpoint   `json:"updateEndpoint,omitempty"`
 	RecordAttempt    *RecordAttempt    `json:"recordAttempt,omitempty"`
-	CreateLink       *CreateLink       `json:"createLink,omitempty"`
-	AcceptLink       *AcceptLink       `json:"acceptLink,omitempty"`
-	SignUp           *SignUp           `json:"signUp,omitempty"`
-	StartSession     *StartSession     `json:"startSession,omitempty"`
-	PasswordAttempt  *PasswordAttempt  `json:"passwordAttempt,omitempty"`
-	TouchSession     *TouchSession     `json:"touchSession,omitempty"`
-	EndSessions      *EndSessions      `json:"endSessions,omitempty"`
-	SetPassword      *SetPassword      `json:"setPassword,omitempty"`
-	SetRole          *SetRole          `json:"setRole,omitempty"`
-	RemoveMember     *RemoveMember     `json:"removeMember,omitempty"`
-	KeyUsed          *KeyUsed          `json:"keyUsed,omitempty"`
-	RevokeLink       *RevokeLink       `json:"revokeLink,omitempty"`
+
+	CreateSigningCertificate *SigningCertificate       `json:"createSigningCertificate,omitempty"`
+	DeleteSigningCertificate *DeleteSigningCertificate `json:"deleteSigningCertificate,omitempty"`
+
+	CreateLink      *CreateLink      `json:"createLink,omitempty"`
+	AcceptLink      *AcceptLink      `json:"acceptLink,omitempty"`
+	SignUp          *SignUp          `json:"signUp,omitempty"`
+	StartSession    *StartSession    `json:"startSession,omitempty"`
+	PasswordAttempt *PasswordAttempt `json:"passwordAttempt,omitempty"`
+	TouchSession    *TouchSession    `json:"touchSession,omitempty"`
+	EndSessions     *EndSessions     `json:"endSessions,omitempty"`
+	SetPassword     *SetPassword     `json:"setPassword,omitempty"`
+	SetRole         *SetRole         `json:"setRole,omitempty"`
+	RemoveMember    *RemoveMember    `json:"removeMember,omitempty"`
+	KeyUsed         *KeyUsed         `json:"keyUsed,omitempty"`
+	RevokeLink      *RevokeLink      `json:"revokeLink,omitempty"`
 }
 
 // EncodeCommand writes a command as raft log data.

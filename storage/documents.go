@@ -43,13 +43,17 @@ type Document struct {
 	Engine string `json:"engine,omitempty"`
 	// PDFA is the PDF/A level the request asked for (the template's
 	// manifest may ask too).
-	PDFA         string `json:"pdfa,omitempty"`
-	RenderedWith string `json:"renderedWith,omitempty"`
-	EngineReason string `json:"engineReason,omitempty"`
-	Filename     string `json:"filename"`
-	Watermarked  bool   `json:"watermarked,omitempty"`
-	PageCount    int    `json:"pageCount"`
-	ByteSize     int64  `json:"byteSize"`
+	PDFA string `json:"pdfa,omitempty"`
+	// Sign is the signature asked for; Signature the one made, once
+	// completed (docs/signatures.md).
+	Sign         *SignRequest `json:"sign,omitempty"`
+	Signature    *Signature   `json:"signature,omitempty"`
+	RenderedWith string       `json:"renderedWith,omitempty"`
+	EngineReason string       `json:"engineReason,omitempty"`
+	Filename     string       `json:"filename"`
+	Watermarked  bool         `json:"watermarked,omitempty"`
+	PageCount    int          `json:"pageCount"`
+	ByteSize     int64        `json:"byteSize"`
 	// BlobHash is the sha256 of the PDF in the blob store; BlobHolders the
 	// nodes that held a copy when it completed.
 	BlobHash    string   `json:"blobHash,omitempty"`
@@ -76,6 +80,33 @@ type Document struct {
 	FileExpired bool       `json:"fileExpired,omitempty"`
 }
 
+// SignRequest is the signature a document asks for: the organisation's
+// certificate, the reason and location written in it, and whether a block
+// shows it on the last page.
+type SignRequest struct {
+	CertificateID string `json:"certificateId"`
+	Reason        string `json:"reason,omitempty"`
+	Location      string `json:"location,omitempty"`
+	// Appearance is "invisible" or "visible".
+	Appearance string `json:"appearance"`
+}
+
+// Signature is the signature a completed document carries: its PAdES
+// level, who signed, with which certificate, and when.
+type Signature struct {
+	// Level is "PAdES-B-B" or "PAdES-B-T".
+	Level             string    `json:"level"`
+	Signer            string    `json:"signer"`
+	CertificateID     string    `json:"certificateId"`
+	CertificateSHA256 string    `json:"certificateSha256"`
+	SignedAt          time.Time `json:"signedAt"`
+	// TimestampedAt is the time-stamp authority's time (B-T).
+	TimestampedAt *time.Time `json:"timestampedAt,omitempty"`
+	Reason        string     `json:"reason,omitempty"`
+	Location      string     `json:"location,omitempty"`
+	Appearance    string     `json:"appearance"`
+}
+
 // Pending reports whether the document still has to be rendered.
 func (d Document) Pending() bool { return d.Status == StatusQueued || d.Status == StatusRendering }
 
@@ -99,13 +130,15 @@ type DocumentEventData struct {
 	EngineReason string `json:"engineReason,omitempty"`
 	// Report is the render report of a completed or failed document.
 	Report json.RawMessage `json:"report,omitempty"`
+	// Signature is a signed document's.
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 func documentEventData(d *Document) DocumentEventData {
 	return DocumentEventData{ID: d.ID, Status: d.Status, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
 		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename,
 		Metadata: d.Metadata, ErrorCode: d.ErrorCode, Message: d.Message, Engine: d.RenderedWith, EngineReason: d.EngineReason,
-		Report: d.Report}
+		Report: d.Report, Signature: d.Signature}
 }
 
 // Hold is pages reserved against the allowance and micros against the wallet,
@@ -161,6 +194,8 @@ type DocumentChange struct {
 	// Report is the render report (render.Report), of a completed or a
 	// failed document.
 	Report json.RawMessage `json:"report,omitempty"`
+	// Signature is a signed document's, on completion.
+	Signature *Signature `json:"signature,omitempty"`
 	// Started: the node that renders it from now on.
 	Node      string     `json:"node,omitempty"`
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
@@ -285,7 +320,7 @@ func applyCompleteDocument(t *txn, c *Command) error {
 	d.Status, d.CompletedAt = StatusCompleted, &at
 	d.PageCount, d.ByteSize, d.BlobHash, d.RenderedWith, d.ExpiresAt = ch.PageCount, ch.ByteSize, ch.BlobHash, ch.RenderedWith, ch.ExpiresAt
 	d.EngineReason = ch.EngineReason
-	d.BlobHolders, d.Report = ch.BlobHolders, ch.Report
+	d.BlobHolders, d.Report, d.Signature = ch.BlobHolders, ch.Report, ch.Signature
 	t.set(append(blobRefPrefix(d.BlobHash), d.ID...), nil)
 	if d.ExpiresAt != nil {
 		t.set(expiryKey(*d.ExpiresAt, d.ID), []byte(d.OrgID))

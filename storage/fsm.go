@@ -248,6 +248,9 @@ var appliers = map[Kind]func(*txn, *Command) error{
 	KindUpdateEndpoint: inEndpoint(applyUpdateEndpoint),
 	KindRecordAttempt:  inEndpoint(applyRecordAttempt),
 
+	KindCreateSigningCertificate: inOrg(applyCreateSigningCertificate),
+	KindDeleteSigningCertificate: inOrg(applyDeleteSigningCertificate),
+
 	KindCreateLink:      applyCreateLink,
 	KindAcceptLink:      applyAcceptLink,
 	KindSignUp:          applySignUp,

@@ -12,6 +12,7 @@ package storage
 //	d/, dd/, od/, dst/, dtp/, dcr/,
 //	dq/, dx/, br/, ik/, tpc/          documents (documents.go)
 //	w/, ow/, dl/, wq/, wd/            webhook endpoints and deliveries (webhooks.go)
+//	sc/, osc/                         signing certificates (signing.go)
 //	u/, ue/, um/, om/, s/, us/, ol/,
 //	sf/, oi/                          people, memberships, sessions, one-time links (accounts.go)
 var (

@@ -200,7 +200,8 @@ func applyToOrg(o *Org, c *Command) (Charge, error) {
 		if c.Kind == KindCompleteDocument {
 			charge = Settle(o, int64(c.DocumentChange.PageCount), r, c.DocumentChange.Terms, c.At)
 		}
-	case KindStartRender, KindRecordDownload, KindExpireDocument, KindCreateEndpoint:
+	case KindStartRender, KindRecordDownload, KindExpireDocument, KindCreateEndpoint,
+		KindCreateSigningCertificate, KindDeleteSigningCertificate:
 	case KindCreditWallet:
 		o.BalanceMicros += c.CreditWallet.AmountMicros
 		o.LedgerSeq++

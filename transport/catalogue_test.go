@@ -74,7 +74,7 @@ func TestTheErrorCatalogue(t *testing.T) {
 			}
 		}
 		json.Unmarshal(doc.Components.Schemas["Document"], &docSchema)
-		failures := []string{actors.CodeTemplateError, actors.CodeRenderTimeout, actors.CodeTooManyPages, actors.CodeRenderFailed, actors.CodeDataMissing}
+		failures := actors.FailureCodes
 		if got := docSchema.Properties.ErrorCode.Enum; !sameSet(got, failures) {
 			t.Errorf("Document.errorCode's enum is %v; a document fails with %v", got, failures)
 		}
@@ -115,8 +115,13 @@ func TestTheErrorCatalogue(t *testing.T) {
 				t.Errorf("client.StatusOfCode(%s) = %d; the API answers %d", c, s, byCode[c].Status)
 			}
 		}
+		for _, c := range actors.FailureCodes {
+			if !slices.Contains(got, c) {
+				t.Errorf("client/errors.go has no constant for the document failure %s", c)
+			}
+		}
 		for _, c := range got {
-			if _, ok := byCode[c]; !ok && !slices.Contains([]string{actors.CodeTemplateError, actors.CodeRenderTimeout, actors.CodeTooManyPages, actors.CodeDataMissing}, c) {
+			if _, ok := byCode[c]; !ok && !slices.Contains(actors.FailureCodes, c) {
 				t.Errorf("client/errors.go names %s, which no refusal or document failure carries", c)
 			}
 		}

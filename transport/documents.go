@@ -47,10 +47,14 @@ type documentView struct {
 	// EngineReason says why that engine rendered it.
 	EngineReason string `json:"engineReason,omitempty"`
 	// PDFA is the PDF/A level the request asked for.
-	PDFA            string `json:"pdfa,omitempty"`
-	Watermarked     bool   `json:"watermarked"`
-	RegeneratedFrom string `json:"regeneratedFrom,omitempty"`
-	Downloads       int    `json:"downloads"`
+	PDFA string `json:"pdfa,omitempty"`
+	// Sign is the signature asked for; Signature the one made, once the
+	// document is completed (docs/signatures.md).
+	Sign            *storage.SignRequest `json:"sign,omitempty"`
+	Signature       *storage.Signature   `json:"signature,omitempty"`
+	Watermarked     bool                 `json:"watermarked"`
+	RegeneratedFrom string               `json:"regeneratedFrom,omitempty"`
+	Downloads       int                  `json:"downloads"`
 	// Charge is what a completed document cost: pages from the monthly
 	// allowance, pages paid from the wallet, and their price in micros.
 	Charge        *billing.Split `json:"charge,omitempty"`
@@ -78,7 +82,7 @@ func (s *Server) viewDocument(d storage.Document) documentView {
 	v := documentView{ID: d.ID, Status: d.Status, TemplateID: d.TemplateID, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
 		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename, DurationMs: d.DurationMs, Report: d.Report,
 		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, EngineReason: d.EngineReason, PDFA: d.PDFA, Watermarked: d.Watermarked,
-		RegeneratedFrom: d.RegeneratedFrom, Downloads: d.Downloads, CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt,
+		Sign: d.Sign, Signature: d.Signature, RegeneratedFrom: d.RegeneratedFrom, Downloads: d.Downloads, CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt,
 		FileExpiresAt: d.ExpiresAt, FileExpired: d.FileExpired}
 	if v.Engine == "" {
 		v.Engine = d.Engine

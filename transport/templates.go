@@ -119,7 +119,7 @@ func (s *Server) createTemplate(r *request) error {
 	msg := actors.CreateTemplate{Name: in.Name, Slug: in.Slug, Description: in.Description}
 	if in.HTML != "" {
 		v := in.version()
-		if err := s.app.CheckPDFA(v); err != nil {
+		if err := s.app.CheckVersion(r.org.ID, v); err != nil {
 			return err
 		}
 		msg.Version = &v
@@ -254,7 +254,7 @@ func (s *Server) createVersion(r *request) error {
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	if err := s.app.CheckPDFA(in.version()); err != nil {
+	if err := s.app.CheckVersion(r.org.ID, in.version()); err != nil {
 		return err
 	}
 	v, err := askOrg(r, r.org.ID, actors.SaveVersion{TemplateID: t.ID, Version: in.version(), Fields: in.Fields, Activate: in.Activate != nil && *in.Activate})

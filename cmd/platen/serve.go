@@ -31,6 +31,8 @@ func serve(args []string) error {
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "public URL of this node, used in links (default http://<http>)")
 	fs.BoolVar(&cfg.OpenSignUp, "open-signup", cfg.OpenSignUp, "let anyone sign up in the dashboard, each into a sandbox organisation of their own")
 	fs.StringVar(&cfg.WalletCurrency, "wallet-currency", cfg.WalletCurrency, "ISO 4217 currency of wallets, page prices and charges (kept in micro-units of it); the same on every node")
+	fs.StringVar(&cfg.TSAURL, "tsa-url", cfg.TSAURL, "RFC 3161 time-stamp authority that time-stamps every signature, making it PAdES B-T (default none: B-B)")
+	fs.DurationVar(&cfg.TSATimeout, "tsa-timeout", cfg.TSATimeout, "how long one request to the time-stamp authority may take (SIGNING_FAILED beyond)")
 	fs.StringVar(&cfg.OperatorToken, "operator-token", cfg.OperatorToken, "operator API token (default: stored, or generated and printed once)")
 	fs.StringVar(&cfg.RaftAddr, "raft", cfg.RaftAddr, "address raft listens on for peers; in a cluster, the TLS cluster port for raft and the peer API")
 	fs.StringVar(&cfg.ClusterKey, "cluster-key", "", "cluster key (base64, from 'platen cluster-key'): makes this node a cluster peer; prefer --cluster-key-file")

@@ -27,6 +27,8 @@ const (
 	Event    = "evt"
 	Request  = "req"
 	User     = "usr"
+	// SigningCertificate is a signing certificate's.
+	SigningCertificate = "crt"
 )
 
 const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"

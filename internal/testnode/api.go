@@ -54,6 +54,8 @@ type Document struct {
 	Engine               string          `json:"engine"`
 	EngineReason         string          `json:"engineReason"`
 	PDFA                 string          `json:"pdfa"`
+	Sign                 *SignRequest    `json:"sign"`
+	Signature            *Signature      `json:"signature"`
 	Watermarked          bool            `json:"watermarked"`
 	RegeneratedFrom      string          `json:"regeneratedFrom"`
 	Downloads            int             `json:"downloads"`
@@ -62,6 +64,27 @@ type Document struct {
 	CompletedAt          *time.Time      `json:"completedAt"`
 	FileExpiresAt        *time.Time      `json:"fileExpiresAt"`
 	FileExpired          bool            `json:"fileExpired"`
+}
+
+// SignRequest is the signature a Document asks for.
+type SignRequest struct {
+	CertificateID string `json:"certificateId"`
+	Reason        string `json:"reason"`
+	Location      string `json:"location"`
+	Appearance    string `json:"appearance"`
+}
+
+// Signature is a signed Document's signature.
+type Signature struct {
+	Level             string     `json:"level"`
+	Signer            string     `json:"signer"`
+	CertificateID     string     `json:"certificateId"`
+	CertificateSHA256 string     `json:"certificateSha256"`
+	SignedAt          time.Time  `json:"signedAt"`
+	TimestampedAt     *time.Time `json:"timestampedAt"`
+	Reason            string     `json:"reason"`
+	Location          string     `json:"location"`
+	Appearance        string     `json:"appearance"`
 }
 
 // Charge is what a completed Document cost.
@@ -140,6 +163,7 @@ type DocumentEvent struct {
 	Engine          string          `json:"engine"`
 	EngineReason    string          `json:"engineReason"`
 	Report          json.RawMessage `json:"report"`
+	Signature       *Signature      `json:"signature"`
 }
 
 // Template is a template record.

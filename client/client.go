@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -32,6 +33,9 @@ type Client struct {
 	Wallet *WalletService
 	// Keys lists, creates and revokes the organisation's API keys.
 	Keys *KeysService
+	// Signing stores, lists and deletes the certificates documents are
+	// signed with.
+	Signing *SigningService
 
 	base       *url.URL
 	key        string
@@ -104,6 +108,7 @@ func New(baseURL, apiKey string, opts ...Option) *Client {
 	c.Webhooks = &WebhooksService{c}
 	c.Wallet = &WalletService{c}
 	c.Keys = &KeysService{c}
+	c.Signing = &SigningService{c}
 	return c
 }
 
@@ -175,6 +180,35 @@ func (cl *call) jsonBody(v any) error {
 	}
 	cl.body = b
 	cl.header.Set("Content-Type", "application/json")
+	return nil
+}
+
+// formField is a field of a multipart body.
+type formField struct{ name, value string }
+
+// formBody makes the call's body multipart/form-data: fields, in order,
+// then file, read whole, as the part "file" named filename. what names the
+// file in an error reading it.
+func (cl *call) formBody(fields []formField, filename string, file io.Reader, what string) error {
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	for _, f := range fields {
+		if err := w.WriteField(f.name, f.value); err != nil {
+			return fmt.Errorf("platen: %w", err)
+		}
+	}
+	part, err := w.CreateFormFile("file", filename)
+	if err != nil {
+		return fmt.Errorf("platen: %w", err)
+	}
+	if _, err := io.Copy(part, file); err != nil {
+		return fmt.Errorf("platen: reading %s: %w", what, err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("platen: %w", err)
+	}
+	cl.body = body.Bytes()
+	cl.header.Set("Content-Type", w.FormDataContentType())
 	return nil
 }
 

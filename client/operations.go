@@ -96,6 +96,11 @@ var (
 	opListKeys  = operation{Method: "GET", Path: "/v1/keys"}
 	opCreateKey = operation{Method: "POST", Path: "/v1/keys"}
 	opRevokeKey = operation{Method: "DELETE", Path: "/v1/keys/{keyId}"}
+
+	opCreateCertificate = operation{Method: "POST", Path: "/v1/signing/certificates"}
+	opListCertificates  = operation{Method: "GET", Path: "/v1/signing/certificates"}
+	opGetCertificate    = operation{Method: "GET", Path: "/v1/signing/certificates/{id}"}
+	opDeleteCertificate = operation{Method: "DELETE", Path: "/v1/signing/certificates/{id}"}
 )
 
 // operations is every operation of the client.
@@ -108,4 +113,5 @@ var operations = []operation{
 	opCreateTemplate, opListTemplates, opGetTemplate, opUpdateTemplate, opArchiveTemplate,
 	opCreateVersion, opListVersions, opGetVersion, opActivateVersion, opPreview,
 	opListKeys, opCreateKey, opRevokeKey,
+	opCreateCertificate, opListCertificates, opGetCertificate, opDeleteCertificate,
 }

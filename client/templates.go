@@ -1,11 +1,9 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"strconv"
 )
 
@@ -206,33 +204,23 @@ type UploadPDFRequest struct {
 // UploadPDF makes a template from an uploaded PDF and answers it with
 // every text piece found.
 func (s *TemplatesService) UploadPDF(ctx context.Context, req UploadPDFRequest, opts ...CallOption) (*PDFTemplate, error) {
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	for k, v := range map[string]string{"name": req.Name, "slug": req.Slug} {
-		if v != "" {
-			w.WriteField(k, v)
+	if req.File == nil {
+		return nil, fmt.Errorf("platen: UploadPDF needs a File")
+	}
+	var fields []formField
+	for _, f := range []formField{{"name", req.Name}, {"slug", req.Slug}} {
+		if f.value != "" {
+			fields = append(fields, f)
 		}
 	}
 	name := req.Filename
 	if name == "" {
 		name = "upload.pdf"
 	}
-	part, err := w.CreateFormFile("file", name)
-	if err != nil {
-		return nil, fmt.Errorf("platen: %w", err)
-	}
-	if req.File == nil {
-		return nil, fmt.Errorf("platen: UploadPDF needs a File")
-	}
-	if _, err := io.Copy(part, req.File); err != nil {
-		return nil, fmt.Errorf("platen: reading the PDF: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("platen: %w", err)
-	}
 	cl := s.c.newCall(opUploadPDF)
-	cl.body = body.Bytes()
-	cl.header.Set("Content-Type", w.FormDataContentType())
+	if err := cl.formBody(fields, name, req.File, "the PDF"); err != nil {
+		return nil, err
+	}
 	var t PDFTemplate
 	if err := s.c.do(ctx, cl, &t, opts); err != nil {
 		return nil, err

@@ -69,10 +69,15 @@ type Document struct {
 	Engine               string         `json:"engine,omitempty"`
 	EngineReason         string         `json:"engineReason,omitempty"`
 	// PDFA is the PDF/A level the request asked for.
-	PDFA            string `json:"pdfa,omitempty"`
-	Watermarked     bool   `json:"watermarked"`
-	RegeneratedFrom string `json:"regeneratedFrom,omitempty"`
-	Downloads       int    `json:"downloads"`
+	PDFA string `json:"pdfa,omitempty"`
+	// Sign is the signature the document asks for, from the request or
+	// its template's manifest; Signature is the one made, once it has
+	// completed (docs/signatures.md).
+	Sign            *SignSpec  `json:"sign,omitempty"`
+	Signature       *Signature `json:"signature,omitempty"`
+	Watermarked     bool       `json:"watermarked"`
+	RegeneratedFrom string     `json:"regeneratedFrom,omitempty"`
+	Downloads       int        `json:"downloads"`
 	// Charge is what a completed document cost; nil before it completes.
 	Charge        *Charge    `json:"charge,omitempty"`
 	CreatedAt     time.Time  `json:"createdAt"`
@@ -95,25 +100,52 @@ type Report struct {
 	// Bytes and SHA256 describe the PDF, when one was made.
 	Bytes  int64  `json:"bytes,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
-	// FailedAt is the stage a failed document failed in.
+	// FailedAt is the stage a failed document failed in (a Stage…
+	// constant).
 	FailedAt string `json:"failedAt,omitempty"`
 	// Fields says how each field of a template made from a PDF was set.
 	Fields []FieldReport `json:"fields,omitempty"`
-	// Conformance is the checks made on a PDF/A or e-invoice document.
+	// Conformance is the checks made on a PDF/A, e-invoice or signed
+	// document.
 	Conformance *Conformance `json:"conformance,omitempty"`
 }
 
-// Conformance is what a PDF/A or e-invoice document's report says of the
-// standards it claims: the rules checked, by id, and those it failed.
+// The stages of making a document, as StageTimes and Report.FailedAt
+// name them.
+const (
+	StageQueued    = "queued"
+	StageFilling   = "filling"
+	StageRendering = "rendering"
+	StageCounting  = "counting"
+	StageSigning   = "signing"
+	StageStoring   = "storing"
+)
+
+// Conformance is what a PDF/A, e-invoice or signed document's report says
+// of the standards it claims: the rules checked, by id, and those it
+// failed. It counts checks and never says "valid".
 type Conformance struct {
-	Summary    string               `json:"summary"`
-	Checked    int                  `json:"checked"`
-	Failed     int                  `json:"failed"`
-	PDFA       string               `json:"pdfa"`
-	PDFARules  []string             `json:"pdfaRules"`
-	EInvoice   *EInvoiceConformance `json:"einvoice,omitempty"`
-	Failures   []RuleFailure        `json:"failures"`
-	NotChecked string               `json:"notChecked"`
+	Summary string `json:"summary"`
+	Checked int    `json:"checked"`
+	Failed  int    `json:"failed"`
+	// PDFA is the PDF/A part and level claimed ("PDF/A-3b") and PDFARules
+	// the rules checked on the finished file; both are empty when the
+	// document is not PDF/A (a signed one, say).
+	PDFA      string               `json:"pdfa,omitempty"`
+	PDFARules []string             `json:"pdfaRules,omitempty"`
+	EInvoice  *EInvoiceConformance `json:"einvoice,omitempty"`
+	// Signature is a signed document's signature checks.
+	Signature  *SignatureConformance `json:"signature,omitempty"`
+	Failures   []RuleFailure         `json:"failures"`
+	NotChecked string                `json:"notChecked"`
+}
+
+// SignatureConformance is the signature part of a conformance report: the
+// PAdES level made and the checks made on the signature in the finished
+// file, by id (docs/signatures.md "What is checked").
+type SignatureConformance struct {
+	Level  string   `json:"level"`
+	Checks []string `json:"checks"`
 }
 
 // EInvoiceConformance is the e-invoice part of a conformance report.
@@ -157,7 +189,10 @@ type StageTimes struct {
 	Filling   int64 `json:"filling"`
 	Rendering int64 `json:"rendering"`
 	Counting  int64 `json:"counting"`
-	Storing   int64 `json:"storing"`
+	// Signing is only on a signed document; it includes the time-stamp
+	// authority's answer.
+	Signing int64 `json:"signing,omitempty"`
+	Storing int64 `json:"storing"`
 }
 
 // FieldReport is how one field of a template made from a PDF was set.
@@ -190,12 +225,91 @@ type DocumentRequest struct {
 	Filename string `json:"filename,omitempty"`
 	// TemplateVersion renders a saved version other than the active one.
 	TemplateVersion int `json:"templateVersion,omitempty"`
+	// Sign signs the document with one of the organisation's
+	// certificates, in place of whatever its template's manifest asks.
+	Sign *SignSpec `json:"sign,omitempty"`
 	// Wait false answers at once with the queued document; nil or true
 	// waits up to 30 s for it to finish.
 	Wait *bool `json:"wait,omitempty"`
 	// DryRun renders without storing or billing and answers a Quote
 	// (Documents.Quote sets it).
 	DryRun bool `json:"dryRun,omitempty"`
+}
+
+// Signature appearances (SignSpec.Appearance).
+const (
+	// AppearanceInvisible signs without drawing anything: readers show the
+	// signature in their signature panel. It is the default.
+	AppearanceInvisible = "invisible"
+	// AppearanceVisible also draws a block naming the signer, the time,
+	// the reason and the location at the foot of the last page, on the
+	// right.
+	AppearanceVisible = "visible"
+)
+
+// SignSpec asks for a document to be signed with one of the
+// organisation's certificates, as the last step of making it
+// (docs/signatures.md "Asking for a signature"). A request's replaces its
+// template manifest's "sign". Only CertificateID is required.
+type SignSpec struct {
+	// CertificateID is a signing certificate's id (crt_…).
+	CertificateID string `json:"certificateId"`
+	// Reason and Location (up to 200 characters each) are written in the
+	// signature.
+	Reason   string `json:"reason,omitempty"`
+	Location string `json:"location,omitempty"`
+	// Appearance is AppearanceInvisible (empty means that) or
+	// AppearanceVisible.
+	Appearance string `json:"appearance,omitempty"`
+}
+
+// PAdES baseline levels (Signature.Level).
+const (
+	// LevelPAdESBB is a signature whose time is the node's own.
+	LevelPAdESBB = "PAdES-B-B"
+	// LevelPAdESBT adds a time-stamp authority's token; a node that names
+	// an authority makes these.
+	LevelPAdESBT = "PAdES-B-T"
+)
+
+// Signature is the signature a completed, signed document carries: its
+// PAdES level, who signed, with which certificate, and when.
+type Signature struct {
+	Level string `json:"level"`
+	// Signer is the certificate's common name, which readers show.
+	Signer            string `json:"signer"`
+	CertificateID     string `json:"certificateId"`
+	CertificateSHA256 string `json:"certificateSha256"`
+	// SignedAt is the node's time, written in the signature.
+	SignedAt time.Time `json:"signedAt"`
+	// TimestampedAt is the time-stamp authority's time: LevelPAdESBT only.
+	TimestampedAt *time.Time `json:"timestampedAt,omitempty"`
+	Reason        string     `json:"reason,omitempty"`
+	Location      string     `json:"location,omitempty"`
+	Appearance    string     `json:"appearance"`
+}
+
+// SigningCertificate is one of the organisation's signing certificates.
+// Its key is sealed on the node and never shown.
+type SigningCertificate struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Subject is the common name, which readers show as the signer.
+	Subject   string `json:"subject"`
+	SubjectDN string `json:"subjectDn"`
+	IssuerDN  string `json:"issuerDn"`
+	// Serial is hex.
+	Serial string `json:"serial"`
+	// SHA256 is the certificate's fingerprint, hex.
+	SHA256 string `json:"sha256"`
+	// KeyAlgorithm is "RSA 3072", "ECDSA P-256", …
+	KeyAlgorithm string    `json:"keyAlgorithm"`
+	NotBefore    time.Time `json:"notBefore"`
+	NotAfter     time.Time `json:"notAfter"`
+	// ChainLength counts the certificates of the chain, the signer's
+	// included.
+	ChainLength int       `json:"chainLength"`
+	CreatedAt   time.Time `json:"createdAt"`
 }
 
 // Quote is what a dry run answers: the pages the document would have and

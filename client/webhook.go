@@ -164,6 +164,8 @@ type DocumentEvent struct {
 	Engine          string         `json:"engine,omitempty"`
 	EngineReason    string         `json:"engineReason,omitempty"`
 	Report          *Report        `json:"report,omitempty"`
+	// Signature is a signed document's, once it has completed.
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // TemplateActivated is the data of a template.activated event;

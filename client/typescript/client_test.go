@@ -29,6 +29,7 @@ import (
 
 	"github.com/platen/platen/internal/testnode"
 	"github.com/platen/platen/node"
+	"github.com/platen/platen/sign/signtest"
 )
 
 // The per-key rate the node is started with: the 429 test drains a key of
@@ -54,6 +55,7 @@ func TestClientUnderNode(t *testing.T) {
 
 	// The node starts while npm works.
 	certs := writeCerts(t, tmp)
+	p12 := writePKCS12(t, tmp)
 	var n *testnode.Node
 	started := make(chan struct{})
 	go func() {
@@ -154,6 +156,9 @@ func TestClientUnderNode(t *testing.T) {
 		"PLATEN_ORG_ID=" + n.OrgID,
 		"PLATEN_TLS_CERT=" + certs.cert,
 		"PLATEN_TLS_KEY=" + certs.key,
+		"PLATEN_SIGNING_P12=" + p12.file,
+		"PLATEN_SIGNING_PASSWORD=" + p12.password,
+		"PLATEN_SIGNING_SHA256=" + p12.sha256,
 		"PLATEN_RATE_LIMIT=" + itoa(rateLimit),
 		"PLATEN_RATE_BURST=" + itoa(rateBurst),
 	}
@@ -267,6 +272,25 @@ func writeCerts(t *testing.T, dir string) certFiles {
 	must(t, os.WriteFile(f.ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), 0o644))
 	must(t, os.WriteFile(f.cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leafDER}), 0o644))
 	must(t, os.WriteFile(f.key, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600))
+	return f
+}
+
+// signingFile is a PKCS#12 file for test/signing.test.mjs to upload: its
+// path, its password and its certificate's SHA-256.
+type signingFile struct{ file, password, sha256 string }
+
+// writePKCS12 makes a signing key and certificate for "Ada Lovelace",
+// issued by a test authority, as the PKCS#12 file a user would upload.
+func writePKCS12(t *testing.T, dir string) signingFile {
+	t.Helper()
+	ca, err := signtest.NewAuthority("platen ts client test root")
+	must(t, err)
+	id, err := ca.Issue("Ada Lovelace", signtest.Options{})
+	must(t, err)
+	f := signingFile{file: filepath.Join(dir, "ada.p12"), password: "correct horse battery staple", sha256: id.Fingerprint()}
+	der, err := signtest.PKCS12(id, f.password)
+	must(t, err)
+	must(t, os.WriteFile(f.file, der, 0o600))
 	return f
 }
 

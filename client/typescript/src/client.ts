@@ -4,6 +4,7 @@ import { operations, type OperationName } from "./operations.js";
 import { Realtime, type RealtimeOptions, type WebSocketConstructor } from "./realtime.js";
 import type {
   APIKey,
+  CertificateUpload,
   CopyStarterRequest,
   CreateKeyRequest,
   CreateTemplateRequest,
@@ -29,6 +30,7 @@ import type {
   PreviewRequest,
   Quote,
   RequestOptions,
+  SigningCertificate,
   Starter,
   Template,
   UpdateTemplateRequest,
@@ -323,6 +325,46 @@ export class Keys {
 }
 
 /**
+ * The organisation's signing certificates, which a request's or a manifest's `sign`
+ * names (docs/signatures.md). Reading needs signing.read; storing and deleting, signing.write.
+ */
+export class Signing {
+  constructor(private readonly c: Core) {}
+
+  /**
+   * Stores a certificate and its key from a PKCS#12 file (multipart). A file the node
+   * cannot use is refused with INVALID_REQUEST naming `file` or `password` and what to fix.
+   */
+  create(upload: CertificateUpload, options?: RequestOptions): Promise<SigningCertificate> {
+    const form = new FormData();
+    const file = upload.file instanceof Blob ? upload.file : new Blob([upload.file as BlobPart], { type: "application/x-pkcs12" });
+    form.set("file", file, upload.filename ?? "certificate.p12");
+    // Sent even when empty: a file may have no password.
+    form.set("password", upload.password);
+    if (upload.name !== undefined) form.set("name", upload.name);
+    return this.c.call("signing.create", { body: form, ...opts(options) });
+  }
+
+  /** The certificates, oldest first, expired ones included. */
+  list(options?: RequestOptions): Promise<List<SigningCertificate>> {
+    return this.c.call("signing.list", opts(options));
+  }
+
+  get(id: string, options?: RequestOptions): Promise<SigningCertificate> {
+    return this.c.call("signing.get", { params: { id }, ...opts(options) });
+  }
+
+  /**
+   * Deletes a certificate and erases its key. Documents it signed keep their signatures;
+   * a request or template naming it afterwards is refused, and a document still pending
+   * fails SIGNING_FAILED.
+   */
+  delete(id: string, options?: RequestOptions): Promise<{ id: string; deleted: boolean }> {
+    return this.c.call("signing.delete", { params: { id }, ...opts(options) });
+  }
+}
+
+/**
  * A client of a Platen node's API.
  *
  * ```ts
@@ -336,6 +378,7 @@ export class Platen {
   readonly webhooks: Webhooks;
   readonly wallet: WalletAPI;
   readonly keys: Keys;
+  readonly signing: Signing;
   private readonly core: Core;
   private readonly WebSocketCtor: WebSocketConstructor | undefined;
 
@@ -350,6 +393,7 @@ export class Platen {
     this.webhooks = new Webhooks(this.core);
     this.wallet = new WalletAPI(this.core);
     this.keys = new Keys(this.core);
+    this.signing = new Signing(this.core);
     this.WebSocketCtor = options.WebSocket;
   }
 

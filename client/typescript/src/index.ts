@@ -1,5 +1,5 @@
 // @platen/client: the Platen API from TypeScript and JavaScript.
-export { Platen, Documents, Templates, Webhooks, WalletAPI, Keys, newIdempotencyKey, type PlatenOptions } from "./client.js";
+export { Platen, Documents, Templates, Webhooks, WalletAPI, Keys, Signing, newIdempotencyKey, type PlatenOptions } from "./client.js";
 export { PlatenError, parseRetryAfter, type ErrorCode, type Violation } from "./errors.js";
 export { operations, type Operation, type OperationName } from "./operations.js";
 export { backoff, type FetchLike } from "./http.js";

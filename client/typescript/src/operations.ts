@@ -41,6 +41,11 @@ export const operations = {
   "keys.create": { method: "POST", path: "/v1/keys" },
   "keys.revoke": { method: "DELETE", path: "/v1/keys/{keyId}" },
 
+  "signing.create": { method: "POST", path: "/v1/signing/certificates" },
+  "signing.list": { method: "GET", path: "/v1/signing/certificates" },
+  "signing.get": { method: "GET", path: "/v1/signing/certificates/{id}" },
+  "signing.delete": { method: "DELETE", path: "/v1/signing/certificates/{id}" },
+
   "templates.library": { method: "GET", path: "/v1/templates/library" },
   "templates.starterThumbnail": { method: "GET", path: "/v1/templates/library/{starterSlug}/thumbnail.png" },
   "templates.copyStarter": { method: "POST", path: "/v1/templates/library/{starterSlug}/copy" },

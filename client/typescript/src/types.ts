@@ -32,6 +32,8 @@ export type Scope =
   | "wallet.read"
   | "keys.read"
   | "keys.write"
+  | "signing.read"
+  | "signing.write"
   | (string & {});
 
 export interface IndexOperation {
@@ -72,6 +74,8 @@ export interface GenerateRequest {
   pdfa?: PDFALevel;
   filename?: string;
   templateVersion?: number;
+  /** Signs the document, in place of whatever the template's manifest asks. */
+  sign?: SignSpec;
   /** Wait for the PDF (default true, up to the node's wait). */
   wait?: boolean;
 }
@@ -100,7 +104,8 @@ export interface FailedAsset {
   reason: string;
 }
 
-export type RenderStage = "queued" | "filling" | "rendering" | "counting" | "storing";
+/** The stages of making a document; "signing" only on a signed document. */
+export type RenderStage = "queued" | "filling" | "rendering" | "counting" | "signing" | "storing";
 
 /** How a field of a template made from a PDF was set. */
 export interface FieldReport {
@@ -130,20 +135,25 @@ export interface RenderReport {
   failedAt?: RenderStage;
   /** Templates made from a PDF only. */
   fields?: FieldReport[];
-  /** PDF/A and e-invoice documents only. */
+  /** PDF/A, e-invoice and signed documents only. */
   conformance?: Conformance;
 }
 
-/** The checks made on a PDF/A or e-invoice document (docs/einvoices.md). */
+/**
+ * The checks made on a PDF/A, e-invoice or signed document
+ * (docs/einvoices.md, docs/signatures.md). It counts checks and never says "valid".
+ */
 export interface Conformance {
   /** "N rules checked, M failed". */
   summary: string;
   checked: number;
   failed: number;
-  /** Such as "PDF/A-3b". */
-  pdfa: string;
-  /** veraPDF rule ids (clause-test) checked on the finished file. */
-  pdfaRules: string[];
+  /** Such as "PDF/A-3b"; absent when the document is not PDF/A (a signed one, say). */
+  pdfa?: string;
+  /** veraPDF rule ids (clause-test) checked on the finished file; absent when the document is not PDF/A. */
+  pdfaRules?: string[];
+  /** A signed document's signature checks, by id (docs/signatures.md "What is checked"). */
+  signature?: { level: PAdESLevel; checks: string[] };
   einvoice?: {
     profile: string;
     file: string;
@@ -160,6 +170,81 @@ export interface Conformance {
 /** A PDF/A part and level: PDF/A-2 or PDF/A-3, level b or u. */
 export type PDFALevel = "2b" | "2u" | "3b" | "3u";
 
+// ---- signing ----
+
+/** A PAdES baseline level: B-T when the node names a time-stamp authority, else B-B. */
+export type PAdESLevel = "PAdES-B-B" | "PAdES-B-T" | (string & {});
+
+/**
+ * invisible (the default) signs without drawing anything; visible also draws a block
+ * naming the signer, the time, the reason and the location at the foot of the last page.
+ */
+export type SignatureAppearance = "invisible" | "visible";
+
+/**
+ * Signs a document with one of the organisation's certificates, the last step of making
+ * it (docs/signatures.md): a request's `sign`, or a template manifest's. A request's
+ * replaces the manifest's.
+ */
+export interface SignSpec {
+  /** A signing certificate's id, `crt_…`. */
+  certificateId: string;
+  /** Written in the signature; up to 200 characters. */
+  reason?: string;
+  /** Written in the signature; up to 200 characters. */
+  location?: string;
+  /** Default "invisible". */
+  appearance?: SignatureAppearance;
+}
+
+/** A signed document's signature: its PAdES level, who signed, with which certificate, and when. */
+export interface Signature {
+  level: PAdESLevel;
+  /** The certificate's common name. */
+  signer: string;
+  certificateId: string;
+  certificateSha256: string;
+  /** The node's time, written in the signature. */
+  signedAt: string;
+  /** The time-stamp authority's time; PAdES-B-T only. */
+  timestampedAt?: string;
+  reason?: string;
+  location?: string;
+  appearance: SignatureAppearance;
+}
+
+/** A signing certificate; its key is sealed on the node and never shown. */
+export interface SigningCertificate {
+  id: string;
+  name: string;
+  /** The common name, which readers show as the signer. */
+  subject: string;
+  subjectDn: string;
+  issuerDn: string;
+  /** Hex. */
+  serial: string;
+  /** The certificate's SHA-256 fingerprint, hex. */
+  sha256: string;
+  /** "RSA 3072", "ECDSA P-256", … */
+  keyAlgorithm: string;
+  notBefore: string;
+  notAfter: string;
+  /** Certificates in the chain, the signer's included. */
+  chainLength: number;
+  createdAt: string;
+}
+
+/** The file of signing.create: a PKCS#12 file (.p12 or .pfx, up to 256 KB) and its password. */
+export interface CertificateUpload {
+  file: Blob | Uint8Array | ArrayBuffer;
+  /** The upload's file name (default "certificate.p12"). */
+  filename?: string;
+  /** As typed, spaces and all; neither it nor the file is kept. */
+  password: string;
+  /** Defaults to the certificate's common name. */
+  name?: string;
+}
+
 /** A document record. */
 export interface Document {
   id: string;
@@ -175,6 +260,7 @@ export interface Document {
   downloadUrlExpiresAt?: string;
   durationMs: number;
   report?: RenderReport;
+  /** A failed document's: TEMPLATE_ERROR, RENDER_TIMEOUT, TOO_MANY_PAGES, RENDER_FAILED, DATA_UNAVAILABLE or SIGNING_FAILED. */
   errorCode?: string;
   message?: string;
   metadata?: JSONObject | null;
@@ -182,6 +268,10 @@ export interface Document {
   engineReason?: string;
   /** The PDF/A level the request asked for. */
   pdfa?: PDFALevel;
+  /** The signature the document asks for, from the request or the template's manifest. */
+  sign?: SignSpec & { appearance: SignatureAppearance };
+  /** The signature made, once the document has completed. */
+  signature?: Signature;
   watermarked: boolean;
   regeneratedFrom?: string;
   downloads: number;
@@ -580,6 +670,8 @@ export interface DocumentEventData {
   engine?: Engine;
   engineReason?: string;
   report?: RenderReport;
+  /** A signed document's signature, once it has completed. */
+  signature?: Signature;
 }
 
 export interface TemplateActivatedData {

@@ -12,6 +12,8 @@ import {
   type WebSocketConstructor,
   type GenerateRequest,
   type OperationName,
+  type SigningCertificate,
+  type Signature,
 } from "@platen/client";
 
 declare const WS: WebSocketConstructor;
@@ -31,6 +33,18 @@ export async function consumer(): Promise<void> {
   const secret: string = keys.key;
   const w = await platen.wallet.get();
   const left: number = w.allowance.leftPages;
+
+  const cert: SigningCertificate = await platen.signing.create({ file: new Uint8Array(), password: "pw", name: "Accounts" });
+  const certs: SigningCertificate[] = (await platen.signing.list()).items;
+  const signed = await platen.documents.create({ ...body, sign: { certificateId: cert.id, appearance: "visible" } });
+  const sig: Signature | undefined = signed.signature;
+  const checks: string[] | undefined = signed.report?.conformance?.signature?.checks;
+  const pdfa: string | undefined = signed.report?.conformance?.pdfa;
+  const gone: boolean = (await platen.signing.delete(cert.id)).deleted;
+  // @ts-expect-error an appearance the API does not have
+  await platen.documents.create({ ...body, sign: { certificateId: cert.id, appearance: "loud" } });
+  // @ts-expect-error a certificate upload needs its password
+  await platen.signing.create({ file: new Uint8Array() });
 
   // @ts-expect-error templateId is required
   await platen.documents.create({ data: {} });
@@ -55,7 +69,8 @@ export async function consumer(): Promise<void> {
   const sub = await rt.subscribe(["document.completed"], { since: "41" }, (ev: RealtimeEvent) => {
     if (ev.event === "document.completed") {
       const url: string | undefined = ev.data.url;
-      void url;
+      const signer: string | undefined = ev.data.signature?.signer;
+      void [url, signer];
     }
     if (ev.event === "wallet.debited") {
       const m: number = ev.data.amountMicros;
@@ -73,5 +88,5 @@ export async function consumer(): Promise<void> {
   }
   const name: OperationName = "documents.create";
   const op: { method: string; path: string } = operations[name];
-  void [pages, payable, pdf, engine, next, secret, left, d, q, cursor, ok, op];
+  void [pages, payable, pdf, engine, next, secret, left, certs, sig, checks, pdfa, gone, d, q, cursor, ok, op];
 }

@@ -2,7 +2,7 @@
 // (client_test.go), an organisation of a test's own, and a recording fetch.
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { Platen } from "@platen/client";
+import { Platen, operations } from "@platen/client";
 
 export const env = {
   url: need("PLATEN_URL"),
@@ -10,6 +10,10 @@ export const env = {
   operatorToken: need("PLATEN_OPERATOR_TOKEN"),
   tlsCert: need("PLATEN_TLS_CERT"),
   tlsKey: need("PLATEN_TLS_KEY"),
+  /** A PKCS#12 file the harness made (sign/signtest), its password, and its certificate's SHA-256. */
+  signingP12: need("PLATEN_SIGNING_P12"),
+  signingPassword: need("PLATEN_SIGNING_PASSWORD"),
+  signingSha256: need("PLATEN_SIGNING_SHA256"),
 };
 
 function need(name) {
@@ -43,6 +47,15 @@ export async function newOrg(name, options = {}) {
   const recorder = recordingFetch();
   const platen = new Platen({ baseUrl: env.url, apiKey: key.key, WebSocket, fetch: recorder.fetch, ...options });
   return { org, key: key.key, scopes, platen, calls: recorder.calls };
+}
+
+/** opOf names the operation of the table a request the client sent went through. */
+export function opOf(method, pathname) {
+  for (const [name, op] of Object.entries(operations)) {
+    const re = new RegExp("^" + op.path.replace(/\{\w+\}/g, "[^/]+").replace(/\./g, "\\.") + "$");
+    if (op.method === method && re.test(pathname)) return name;
+  }
+  return undefined;
 }
 
 /** recordingFetch is fetch that keeps every request it sent and the status it got. */

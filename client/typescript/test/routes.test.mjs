@@ -3,16 +3,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Platen, PlatenError, operations } from "@platen/client";
-import { env, newOrg, copyStarter } from "./helpers.mjs";
+import { env, newOrg, copyStarter, opOf } from "./helpers.mjs";
 
-/** opOf names the operation of a request the client sent. */
-function opOf(method, pathname) {
-  for (const [name, op] of Object.entries(operations)) {
-    const re = new RegExp("^" + op.path.replace(/\{\w+\}/g, "[^/]+").replace(/\./g, "\\.") + "$");
-    if (op.method === method && re.test(pathname)) return name;
-  }
-  return undefined;
-}
+/** elsewhere are operations another test file calls; the walk below leaves them. */
+const elsewhere = {
+  "signing.create": "signing.test.mjs",
+  "signing.list": "signing.test.mjs",
+  "signing.get": "signing.test.mjs",
+  "signing.delete": "signing.test.mjs",
+};
 
 test("operations is exactly the /v1 operations of the node's OpenAPI document", async () => {
   const platen = new Platen({ baseUrl: env.url, apiKey: env.key });
@@ -236,6 +235,6 @@ test("every operation, through the client", async (t) => {
     if (name) seen.add(name);
     else if (!c.url.pathname.startsWith("/files/")) assert.fail(`a request outside the operations table: ${c.method} ${c.url.pathname}`);
   }
-  const notCalled = Object.keys(operations).filter((n) => !seen.has(n));
+  const notCalled = Object.keys(operations).filter((n) => !seen.has(n) && !elsewhere[n]);
   assert.deepEqual(notCalled, [], `operations the test did not call: ${notCalled.join(", ")}`);
 });

@@ -193,12 +193,17 @@ func TestPDFAChoice(t *testing.T) {
 	for manifest, field := range map[string]string{
 		`{"pdfa":"1b"}`:                     "manifest.pdfa",
 		`{"pdfa":"3b","engine":"chromium"}`: "manifest.engine",
-		`{"pdfa":"2u","taggedPdf":true}`:    "manifest.taggedPdf",
+		`{"sign":{"certificateId":"x"}}`:    "manifest.sign.certificateId",
+		`{"sign":{"certificateId":"crt_00000000000000000000000000","appearance":"loud"}}`: "manifest.sign.appearance",
 	} {
 		_, err := check(manifest)
 		var f *fault.FieldError
 		if !errors.As(err, &f) || f.Field != field {
 			t.Errorf("%s: %v, want a refusal at %s", manifest, err, field)
 		}
+	}
+	// Phantom tags PDF/A files too.
+	if _, err := check(`{"pdfa":"2u","taggedPdf":true}`); err != nil {
+		t.Errorf("a tagged PDF/A manifest: %v", err)
 	}
 }

@@ -380,7 +380,7 @@ func (r *Renderer) job(req Request) (Job, error) {
 	if req.PDFA != "" {
 		pdfa = req.PDFA
 	}
-	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF && pdfa == "", PDFA: pdfa,
+	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, PDFA: pdfa,
 		Attachments: attachments, XMP: xmp, Header: header, Footer: footer}, nil
 }
 

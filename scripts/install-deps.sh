@@ -12,6 +12,7 @@
 # with xmllint, the EN 16931 and Factur-X Schematron with Saxon-HE on Java,
 # its report read with python3):
 #   libxml2-utils, libsaxonhe-java, default-jre-headless, python3
+# and qpdf, whose --json=2 the accessibility tests read the structure tree with.
 # Always, when no `node` or `npm` command is found, Debian's nodejs and npm:
 # make bundles the console's code editor with esbuild from npm, and the
 # browser tests (e2e/) run on node. A node and npm installed another way
@@ -24,7 +25,7 @@ set -euo pipefail
 packages=(chromium poppler-utils fonts-liberation fonts-dejavu-core)
 case "${1:-}" in
   "") ;;
-  --test) packages+=(fonts-urw-base35 fonts-lmodern fonts-opensymbol libxml2-utils libsaxonhe-java default-jre-headless python3) ;;
+  --test) packages+=(fonts-urw-base35 fonts-lmodern fonts-opensymbol libxml2-utils libsaxonhe-java default-jre-headless python3 qpdf) ;;
   *) echo "usage: $0 [--test]" >&2; exit 2 ;;
 esac
 missing=()

@@ -39,7 +39,7 @@ var layers = [][]string{
 	// What runs or tests a node, and the clients (which import only
 	// webhooks/verify: TestClientImportsNoServerPackage).
 	{"cmd/", "internal/contract", "internal/testnode", "internal/faultproxy", "bench/", "client", "client/",
-		"internal/deptest", "sign/signtest", "e2e", "docs", "render/phantom/corpus", "render/phantom/internal/"},
+		"internal/deptest", "internal/pdfstruct", "sign/signtest", "e2e", "docs", "render/phantom/corpus", "render/phantom/internal/"},
 }
 
 // layer is a package's place in layers, or -1.

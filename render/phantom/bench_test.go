@@ -30,7 +30,8 @@ var benchStarters = []string{"letter", "invoice", "statement"}
 // check on the styled tree), layout, write (the PDF), pagecount (pdfcpu
 // reading the PDF back, what the renderer does without the engine's count),
 // engine (Engine.Render from the markup, parse and style cached by the
-// support check as in production) and renderer (render.Renderer.Render from
+// support check as in production), engine-tagged (the same, tagged: the
+// structure tree, marks and artifacts) and renderer (render.Renderer.Render from
 // the data: the whole render path of a REST request). cpu-ms/op is the
 // process's CPU time per document, less inflated than wall time on a busy
 // machine.
@@ -124,6 +125,13 @@ func BenchmarkStages(b *testing.B) {
 			}},
 			{"engine", func() {
 				if _, err := e.Render(context.Background(), job); err != nil {
+					b.Fatal(err)
+				}
+			}},
+			{"engine-tagged", func() {
+				tagged := job
+				tagged.Tagged = true
+				if _, err := e.Render(context.Background(), tagged); err != nil {
 					b.Fatal(err)
 				}
 			}},

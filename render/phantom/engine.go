@@ -89,9 +89,6 @@ func (e *Engine) Unsupported(ctx context.Context, job render.Job) (out []string)
 	if err != nil {
 		return []string{"markup phantom cannot read"}
 	}
-	if job.Tagged {
-		return append([]string{"taggedPdf at the manifest"}, p.unsupported...)
-	}
 	return p.unsupported
 }
 
@@ -125,7 +122,7 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 	if p.lib != nil {
 		sh = p.lib.NewShaper() // the pooled one goes back to the pool
 	}
-	opt := layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer}
+	opt := layout.Options{MaxPages: e.cfg.MaxPages, Header: job.Header, Footer: job.Footer, Tagged: job.Tagged}
 	opt.Restyle = func(w, h float64) (*style.Result, error) { return style.Compute(p.doc, styleOptions(job, sh, w, h)) }
 	if f := job.Findings; f != nil {
 		sh.Track()

@@ -112,9 +112,6 @@ func TestUnsupportedNamesWhatGoesToChromium(t *testing.T) {
 	if got := e.Unsupported(context.Background(), job(firstTaller)); len(got) != 0 {
 		t.Errorf("a first page as wide as the others was judged unsupported: %v", got)
 	}
-	if got := e.Unsupported(context.Background(), render.Job{HTML: render.Document("<p>a</p>", a4(), ""), Geometry: a4(), Tagged: true}); len(got) == 0 || !strings.Contains(got[0], "taggedPdf") {
-		t.Errorf("a tagged PDF was judged supported: %v", got)
-	}
 }
 
 func TestRenderStopsAtThePageCap(t *testing.T) {
@@ -173,22 +170,6 @@ func TestConcurrentRenders(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
-	}
-}
-
-// TestTaggedIsJudgedOnEveryCall: the markup's verdict is kept for the
-// render that follows it, but a tagged PDF is a property of the job, and
-// the same markup asked for tagged must still go to chromium.
-func TestTaggedIsJudgedOnEveryCall(t *testing.T) {
-	e := testEngine(t)
-	plain := job(`<p>same markup, tagged or not</p>`)
-	if got := e.Unsupported(context.Background(), plain); len(got) != 0 {
-		t.Fatalf("untagged: %v", got)
-	}
-	tagged := plain
-	tagged.Tagged = true
-	if got := e.Unsupported(context.Background(), tagged); len(got) == 0 || !strings.Contains(got[0], "taggedPdf") {
-		t.Fatalf("tagged after an untagged check of the same markup: %v", got)
 	}
 }
 

@@ -95,11 +95,12 @@ func StartNode(name string, change func(cfg *node.Config, dir string)) *Node {
 }
 
 // BenchKey makes an organisation "Bench" on plan and returns an API key of
-// it that generates documents and reads and writes templates.
+// it that generates documents, reads and writes templates, and uploads
+// signing certificates.
 func (n *Node) BenchKey(plan string) string {
 	org := Call(n.Base, n.OperatorToken, "POST", "/admin/v1/orgs", map[string]any{"name": "Bench", "plan": plan})["id"].(string)
 	return Call(n.Base, n.OperatorToken, "POST", "/admin/v1/orgs/"+org+"/keys",
-		map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read"}})["key"].(string)
+		map[string]any{"name": "bench", "scopes": []string{"documents.generate", "templates.write", "templates.read", "signing.write"}})["key"].(string)
 }
 
 // Stop shuts the node down and removes its folder.

@@ -16,7 +16,45 @@ type Document struct {
 	Outline []OutlineItem
 	// Title and Lang are the document's <title> and <html lang>, when set.
 	Title, Lang string
+	// Struct is a tagged document's structure tree (PDF 14.7), its root
+	// the Document element; nil for an untagged document. Content that
+	// belongs to an element is between BeginMark and EndMark; everything
+	// else the writer marks as an artifact.
+	Struct *StructElem
 }
+
+// StructElem is an element of the structure tree: a standard role (PDF
+// 14.8.4) and what the role carries. Its kids and its own content are read
+// in the order of their Order, the document order of what made them.
+type StructElem struct {
+	// Role is a standard structure type: Document, Sect, Art, Div, P,
+	// H1-H6, BlockQuote, L, LI, Lbl, LBody, Table, THead, TBody, TFoot,
+	// TR, TH, TD, Caption, Figure, Link, Span.
+	Role string
+	// Alt is a Figure's alternate text; Lang a language that differs from
+	// its parent's; Title the element's title attribute.
+	Alt, Lang, Title string
+	// Scope is a TH's: Row, Column or Both. ID is a cell's id, and Headers
+	// the ids of the TH cells a TD's headers attribute names.
+	Scope   string
+	ID      string
+	Headers []string
+	// ColSpan and RowSpan are a cell's spans when over 1.
+	ColSpan, RowSpan int
+	Order            int
+	Parent           *StructElem
+	Kids             []*StructElem
+}
+
+// BeginMark starts content that belongs to Elem, read at Order among
+// Elem's kids; EndMark ends it. Marks do not nest.
+type BeginMark struct {
+	Elem  *StructElem
+	Order int
+}
+
+// EndMark ends the content BeginMark started.
+type EndMark struct{}
 
 // Page is one printed page: its size and what is painted on it, back to front.
 type Page struct {
@@ -47,6 +85,9 @@ type Link struct {
 	Rect Rect
 	URI  string
 	Dest string
+	// Elem is the Link element of a tagged document the annotation
+	// belongs to.
+	Elem *StructElem
 }
 
 // Rect is an axis-aligned rectangle.
@@ -229,6 +270,8 @@ type GradientStop struct {
 	Color  Color
 }
 
+func (BeginMark) isOp()      {}
+func (EndMark) isOp()        {}
 func (LinearGradient) isOp() {}
 func (Fill) isOp()           {}
 func (Stroke) isOp()         {}

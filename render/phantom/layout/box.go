@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"github.com/platen/platen/render/phantom/draw"
 	"golang.org/x/net/html"
 
 	"github.com/platen/platen/render/phantom/images"
@@ -128,6 +129,11 @@ type Box struct {
 	// id is the element's id attribute, href its link (for <a>), both
 	// empty when absent.
 	id, href string
+
+	// In a tagged document (tags.go): the structure element the box's
+	// content belongs to, the one it made, and its document order.
+	tagContent, tagOwn *draw.StructElem
+	tagOrder           int
 }
 
 // IsBlockContainer reports whether the box contains blocks or lines: block

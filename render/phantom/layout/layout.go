@@ -60,6 +60,9 @@ type Options struct {
 	// again at a wider viewport, and its viewport units grow with it (as
 	// in Chromium). Nil keeps the first style.
 	Restyle func(w, h float64) (*style.Result, error)
+	// Tagged makes a tagged document: the structure tree from the box tree
+	// (tags.go), its content marked, the rest left to be artifacts.
+	Tagged bool
 }
 
 // Default limits: far beyond business documents, well within a worker's
@@ -79,10 +82,12 @@ const maxShrink = 1.5
 
 // layouter is one layout's state. Not shared between goroutines.
 type layouter struct {
-	ctx context.Context
-	st  *style.Result
-	sh  *fonts.Shaper
-	opt Options
+	// tags is a tagged document's structure tree; nil when untagged.
+	tags *tags
+	ctx  context.Context
+	st   *style.Result
+	sh   *fonts.Shaper
+	opt  Options
 	// shadows are the blurred shadows' images, by shape, so that the
 	// same shadow on many boxes is one image in the PDF.
 	shadows map[shadowKey]shadowImage
@@ -185,6 +190,10 @@ func Layout(ctx context.Context, doc *html.Node, st *style.Result, sh *fonts.Sha
 	l.viewW, l.viewH = first.viewW, first.viewH
 	l.scale = 1
 	l.docInfo(doc)
+	if opt.Tagged && root != nil {
+		l.tags = buildTags(root, l.doc.Lang)
+		l.doc.Struct = l.tags.root
+	}
 	var rootFrag *Frag
 	if root != nil {
 		rootFrag = l.layoutRoot(root)

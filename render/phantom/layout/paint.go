@@ -27,6 +27,9 @@ type painter struct {
 	index    int
 	// clips is the stack of clipping fragments currently pushed.
 	clips []*Frag
+	// noMarks paints content unmarked, as an artifact: what repeats on
+	// every page, in a tagged document.
+	noMarks bool
 }
 
 // paint paints each page.
@@ -77,11 +80,16 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 				p.op(draw.PushTransform{M: [6]float64{l.scale, 0, 0, l.scale, g.areaX, g.areaY}})
 			}
 			p.stackingContext(root, true)
+			// What repeats on every page (table headers and footers
+			// repeated, fixed elements after the first page) is read
+			// once: elsewhere it is an artifact.
+			p.noMarks = true
 			for _, f := range pgc.repeats {
 				// Copies made by pagination, after the tree's ink was measured.
 				computeInk(f)
 				p.stackingContext(f, false)
 			}
+			p.noMarks = i > 0
 			for _, f := range l.fixedFrags {
 				save, st, sb := p.oy, p.top, p.bottom
 				p.oy, p.top, p.bottom = g.areaY, math.Inf(-1), math.Inf(1)
@@ -96,6 +104,8 @@ func (l *layouter) paint(root *Frag, pages []page) error {
 			}
 			p.op(draw.PopClip{})
 		}
+		// Running headers, footers and page margin boxes are artifacts.
+		p.noMarks = true
 		if l.header != nil || l.footer != nil {
 			p.ox, p.oy, p.top, p.bottom = 0, 0, math.Inf(-1), math.Inf(1)
 			for k, t := range []*hfTemplate{l.header, l.footer} {
@@ -593,7 +603,7 @@ func (p *painter) decorations(f *Frag) {
 		p.boxShadows(s, true, x, y, w, h, bd, rr)
 	}
 	if f.Box.Kind == KindReplaced {
-		p.replaced(f, x, y, w, h, bd)
+		p.mark(f.Box, func() { p.replaced(f, x, y, w, h, bd) })
 	}
 	p.borders(s, x, y, w, h, bd, rr, f.Box.Kind == KindTable || f.Box.Kind == KindCell)
 	if f.multicol != nil {
@@ -1433,7 +1443,9 @@ func (p *painter) text(f *Frag) {
 			p.decoration(f, t, d, by, false)
 		}
 	}
-	p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: by, Glyphs: t.Glyphs, Color: s.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic, Reversed: t.RTL})
+	p.mark(f.Box, func() {
+		p.op(draw.Text{Font: t.Font, Size: t.Size, X: f.X + p.ox, Y: by, Glyphs: t.Glyphs, Color: s.Color, FakeBold: t.FakeBold, FakeItalic: t.FakeItalic, Reversed: t.RTL})
+	})
 	for _, d := range decos {
 		if d.LineThrough {
 			p.decoration(f, t, d, by, true)
@@ -1666,15 +1678,15 @@ func (l *layouter) annotate(root *Frag, pages []page) {
 		}
 		return i
 	}
-	var walk func(f *Frag, href string, depth int)
-	walk = func(f *Frag, href string, depth int) {
+	var walk func(f *Frag, href string, link *Box, depth int)
+	walk = func(f *Frag, href string, link *Box, depth int) {
 		if depth > 4*l.opt.MaxDepth {
 			return
 		}
 		b := f.Box
 		if b != nil && (f.Kind == FragBox || f.Kind == FragInline) && b.Kind != KindText {
 			if b.href != "" && b.Style.Visibility == "visible" {
-				href = b.href
+				href, link = b.href, b
 			}
 			if !seen[b] && (b.id != "" || isHeading(b)) && b.Pseudo == PseudoNone {
 				seen[b] = true
@@ -1699,6 +1711,9 @@ func (l *layouter) annotate(root *Frag, pages []page) {
 			sc := l.scale
 			r := draw.Rect{X: f.X*sc + pg.geom.areaX, Y: (f.Y-pg.start)*sc + pg.geom.areaY, W: f.W * sc, H: f.H * sc}
 			lk := draw.Link{Rect: r}
+			if l.tags != nil && link != nil {
+				lk.Elem = link.tagOwn
+			}
 			if strings.HasPrefix(href, "#") {
 				lk.Dest = href[1:]
 			} else {
@@ -1718,10 +1733,10 @@ func (l *layouter) annotate(root *Frag, pages []page) {
 			if c.Kind == FragInline && c.Box != nil && c.Box.href == "" && b != nil && b.href != "" {
 				h = ""
 			}
-			walk(c, h, depth+1)
+			walk(c, h, link, depth+1)
 		}
 	}
-	walk(root, "", 0)
+	walk(root, "", nil, 0)
 }
 
 func isHeading(b *Box) bool {

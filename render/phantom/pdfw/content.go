@@ -268,7 +268,27 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 	c.op(" cm\n3.125 0 0 3.125 0 0 cm\n")
 	start := len(c.b)
 	ops := p.Ops
+	tg := &w.tags
+	if tg.on {
+		tg.startPage(i)
+	}
 	for k := 0; k < len(ops); k++ {
+		if tg.on {
+			switch op := ops[k].(type) {
+			case draw.BeginMark:
+				if op.Elem != nil {
+					tg.mark(c, op.Elem, op.Order)
+				}
+				continue
+			case draw.EndMark:
+				tg.endMark(c)
+				continue
+			case draw.PushClip, *draw.PushClip, draw.PushTransform, *draw.PushTransform, draw.PushOpacity, *draw.PushOpacity, draw.PopClip, *draw.PopClip:
+				tg.closeArtifact(c)
+			default:
+				tg.paint(c)
+			}
+		}
 		switch op := ops[k].(type) {
 		case draw.Fill:
 			w.fill(&op)
@@ -322,6 +342,10 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 			w.pop()
 		}
 	}
+	if tg.on {
+		tg.endMark(c)
+		tg.closeArtifact(c)
+	}
 	for len(c.stack) > 0 {
 		w.pop()
 	}
@@ -332,7 +356,7 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 		contents = w.alloc()
 		w.putFlate(contents, nil, c.b)
 	}
-	annots := w.writeLinks(p, hPt, nav)
+	annots := w.writeLinks(i, p, hPt, nav)
 
 	b := append(w.tmp[:0], "<</Type/Page/Parent "...)
 	b = appendRef(b, w.pages)
@@ -344,6 +368,11 @@ func (w *writer) page(i int, p *draw.Page, nav *navState) {
 	if contents > 0 {
 		b = append(b, "/Contents "...)
 		b = appendRef(b, contents)
+	}
+	if tg.on {
+		b = append(b, "/StructParents "...)
+		b = appendInt(b, tg.pageKey)
+		b = append(b, "/Tabs/S"...)
 	}
 	if len(annots) > 0 {
 		b = append(b, "/Annots["...)
@@ -968,6 +997,9 @@ func (w *writer) pushOpacity(alpha float64, rest []draw.Op) {
 	}
 	c.endText()
 	w.push(frameGroup)
+	if w.tags.on {
+		w.tags.group++
+	}
 	f := &c.stack[len(c.stack)-1]
 	f.alpha = alpha
 	f.outer = c.b
@@ -1012,8 +1044,17 @@ func (w *writer) endGroup(f *frame) {
 	c := &w.c
 	inner := c.b
 	c.b = f.outer
+	tg := &w.tags
+	outermost := false
+	if tg.on {
+		tg.group--
+		outermost = tg.group == 0
+	}
 	if len(inner) == 0 {
 		c.spare = append(c.spare, inner)
+		if outermost {
+			tg.groupElem = nil
+		}
 		return
 	}
 	num := w.alloc()
@@ -1034,6 +1075,15 @@ func (w *writer) endGroup(f *frame) {
 	w.putFlate(num, d, inner)
 	c.spare = append(c.spare, inner)
 
+	// In a tagged document the group is painted as one marked sequence:
+	// of the first element marked in it, or an artifact.
+	if outermost {
+		if e := tg.groupElem; e != nil {
+			tg.mark(c, e, tg.groupOrder)
+		} else {
+			tg.paint(c)
+		}
+	}
 	c.op("q\n")
 	c.st = f.saved
 	a := q1000(f.alpha * f.mul)
@@ -1041,6 +1091,11 @@ func (w *writer) endGroup(f *frame) {
 	c.b = append(c.b, "/X"...)
 	c.b = appendInt(c.b, idx)
 	c.op(" Do\nQ\n")
+	if outermost {
+		tg.endMark(c)
+		tg.closeArtifact(c)
+		tg.groupElem = nil
+	}
 }
 
 // boxInSpace is the page's box, in pixels, as seen in the space of ctm.

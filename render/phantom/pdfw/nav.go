@@ -44,7 +44,7 @@ func (w *writer) prepareNav(doc *draw.Document) *navState {
 }
 
 // writeLinks writes a page's link annotations and returns their objects.
-func (w *writer) writeLinks(p *draw.Page, hPt float64, nav *navState) []int {
+func (w *writer) writeLinks(page int, p *draw.Page, hPt float64, nav *navState) []int {
 	nav.refs = nav.refs[:0]
 	for _, l := range p.Links {
 		r := l.Rect
@@ -57,6 +57,7 @@ func (w *writer) writeLinks(p *draw.Page, hPt float64, nav *navState) []int {
 				continue
 			}
 		}
+		ref := w.alloc()
 		b := append(w.tmp[:0], "<</Type/Annot/Subtype/Link/Rect["...)
 		b = appendNum(b, r.X*pxToPt, 3)
 		b = append(b, ' ')
@@ -74,9 +75,19 @@ func (w *writer) writeLinks(p *draw.Page, hPt float64, nav *navState) []int {
 			b = appendURI(b, l.URI)
 			b = append(b, ">>"...)
 		}
+		if w.tags.on && l.Elem != nil {
+			// A tagged link is its Link element's, and says where it goes.
+			b = append(b, "/StructParent "...)
+			b = appendInt(b, w.tags.annotation(l.Elem, page, ref))
+			b = append(b, "/Contents"...)
+			if internal {
+				b = appendTextString(b, "Link to "+l.Dest)
+			} else {
+				b = appendTextString(b, l.URI)
+			}
+		}
 		b = append(b, ">>"...)
 		w.tmp = b
-		ref := w.alloc()
 		w.putObj(ref, b)
 		nav.refs = append(nav.refs, ref)
 	}
@@ -159,6 +170,10 @@ func (w *writer) writeNav(doc *draw.Document, nav *navState) int {
 	}
 	if title != "" {
 		b = append(b, "/ViewerPreferences<</DisplayDocTitle true>>"...)
+	}
+	if w.structRoot > 0 {
+		b = append(b, "/MarkInfo<</Marked true>>/StructTreeRoot "...)
+		b = appendRef(b, w.structRoot)
 	}
 	if w.opt.PDFA != "" {
 		w.tmp = b

@@ -155,6 +155,9 @@ type writer struct {
 	shadings []int
 
 	c content
+	// tags writes a tagged document's marks and structure tree.
+	tags       tagWriter
+	structRoot int
 }
 
 // objLoc says where an object is: at a file offset, or inside the object
@@ -258,6 +261,8 @@ func (w *writer) document(doc *draw.Document) error {
 	for range doc.Pages {
 		w.pageRefs = append(w.pageRefs, w.alloc())
 	}
+	w.tags.reset(doc)
+	w.structRoot = 0
 	nav := w.prepareNav(doc)
 	w.collectGlyphs(doc)
 	if w.err != nil {
@@ -279,6 +284,9 @@ func (w *writer) document(doc *draw.Document) error {
 	}
 	w.writeResources()
 	w.writePages()
+	if w.tags.on {
+		w.structRoot = w.writeStructTree(doc.Struct)
+	}
 	info := w.writeNav(doc, nav)
 	w.finish(info)
 	return nil

@@ -1,0 +1,183 @@
+package phantom
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/platen/platen/internal/pdfstruct"
+	"github.com/platen/platen/render"
+)
+
+const taggedSample = `<!DOCTYPE html><html lang="en"><head><title>Tagged sample</title>
+<style>body{font-family:sans-serif} th{background:#eee} .box{border:1px solid #999;padding:4px}
+thead{display:table-header-group} tr{break-inside:avoid}</style></head>
+<body><h1>Invoice 42</h1><p>Hello <a href="https://example.com">world</a>, <span lang="fr">bonjour</span>.</p>
+<div class="box">A div with text</div>
+<ol><li>First</li><li>Second</li></ol>
+<table><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody><tr><th scope="row">Widget</th><td>5</td></tr></tbody></table>
+<img alt="A red square" src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC" width="20" height="20">
+<img alt="" src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC" width="10" height="10">
+</body></html>`
+
+func renderTagged(t *testing.T, html string, tagged bool) []byte {
+	t.Helper()
+	e := testEngine(t)
+	out, err := e.Render(context.Background(), render.Job{HTML: html, Geometry: a4(), Tagged: tagged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestTaggedPDF: a tagged document reads, for a reader that is not
+// Platen's (poppler and qpdf), as its markup says: roles in reading order,
+// the link with its annotation, the change of language, list items with
+// their bodies and labels, table headers with their scope, the image's alt
+// text, the decorative image left out; the catalog says it is marked, in
+// which language, with its title shown; and the pages look exactly as the
+// untagged document's.
+func TestTaggedPDF(t *testing.T) {
+	file := renderTagged(t, taggedSample, true)
+	outline, err := pdfstruct.Outline(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Document
+  H1
+    "Invoice 42"
+  P
+    "Hello "
+    Link
+      "world"
+    ", "
+    Span
+      "bonjour"
+    "."
+  P
+    "A div with text"
+  L
+    LI
+      Lbl
+        "1. "
+      LBody
+        "First"
+    LI
+      Lbl
+        "2. "
+      LBody
+        "Second"
+  Table
+    THead
+      TR
+        TH
+          "Item"
+        TH
+          "Price"
+    TBody
+      TR
+        TH
+          "Widget"
+        TD
+          "5"
+  P
+    Figure
+      ""
+    " "
+`
+	if got := strings.Join(strings.Fields(strings.ReplaceAll(outline, "\n", " | ")), " "); got != strings.Join(strings.Fields(strings.ReplaceAll(want, "\n", " | ")), " ") {
+		t.Errorf("the structure tree reads:\n%s\nwant:\n%s", outline, want)
+	}
+	d, err := pdfstruct.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Marked || d.Lang != "en" || !d.DisplayDocTitle || d.PagesWithStructParents != d.Pages || d.Links != 1 || d.LinksTagged != 1 || d.ParentTreeKeys != d.NextKey {
+		t.Errorf("the catalog and pages: %+v", d)
+	}
+	var scopes []string
+	var alt *string
+	var lang string
+	links := 0
+	d.Root.Walk(func(e *pdfstruct.Elem, _ int) {
+		switch e.Role {
+		case "TH":
+			scopes = append(scopes, e.Scope)
+		case "Figure":
+			alt = e.Alt
+		case "Span":
+			lang = e.Lang
+		case "Link":
+			links += e.Annots
+		}
+	})
+	if strings.Join(scopes, " ") != "Column Column Row" || alt == nil || *alt != "A red square" || lang != "fr" || links != 1 {
+		t.Errorf("scopes %v, alt %v, lang %q, link annotations %d", scopes, alt, lang, links)
+	}
+	// Tagging changes what a reader reads, not what is printed.
+	plain := renderTagged(t, taggedSample, false)
+	if a, b := pagePNG(t, file), pagePNG(t, plain); !bytes.Equal(a, b) {
+		t.Error("the tagged document does not look like the untagged one")
+	}
+	if _, err := pdfstruct.Read(plain); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(plain, []byte("StructTreeRoot")) {
+		t.Error("an untagged document has a structure tree")
+	}
+}
+
+// TestRepeatedTableHeaderIsAnArtifact: a table over two pages is one
+// Table, its header row read once; the copy on the second page is an
+// artifact.
+func TestRepeatedTableHeaderIsAnArtifact(t *testing.T) {
+	var rows strings.Builder
+	for i := 0; i < 80; i++ {
+		rows.WriteString("<tr><td>row</td><td>1</td></tr>")
+	}
+	html := `<!DOCTYPE html><html lang="en"><head><title>Long</title><style>td,th{padding:4px}</style></head><body><table>
+<thead><tr><th>Item</th><th>Qty</th></tr></thead><tbody>` + rows.String() + `</tbody></table></body></html>`
+	file := renderTagged(t, html, true)
+	d, err := pdfstruct.Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Pages < 2 {
+		t.Fatalf("the table takes %d page", d.Pages)
+	}
+	tables, ths := 0, 0
+	d.Root.Walk(func(e *pdfstruct.Elem, _ int) {
+		switch e.Role {
+		case "Table":
+			tables++
+		case "TH":
+			ths++
+		}
+	})
+	if tables != 1 || ths != 2 {
+		t.Errorf("%d tables and %d header cells, want one table and 2", tables, ths)
+	}
+	text := pdfText(t, file)
+	if n := strings.Count(text, "Item"); n != d.Pages {
+		t.Errorf("the header is printed %d times on %d pages", n, d.Pages)
+	}
+}
+
+func pagePNG(t *testing.T, file []byte) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.pdf")
+	os.WriteFile(path, file, 0o600)
+	if out, err := exec.Command("pdftoppm", "-r", "60", "-png", "-singlefile", path, filepath.Join(dir, "p")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "p.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return png
+}

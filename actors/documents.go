@@ -352,7 +352,7 @@ func (d *docActor) run() {
 			Message: "The document's template version or data could not be read.", Report: unread()})
 		return
 	}
-	req := render.Request{Version: version, Data: data, Engine: doc.Engine, PDFA: doc.PDFA, Queue: true, Now: time.Now().UTC(),
+	req := render.Request{Version: version, Data: data, Engine: doc.Engine, PDFA: doc.PDFA, PDFUA: doc.PDFUA, Queue: true, Now: time.Now().UTC(),
 		CacheKey: VersionKey(doc.TemplateID, doc.TemplateVersion), Org: doc.OrgID, OrgPages: OrgPages(deps.Store, doc.OrgID)}
 	if err := d.sys.LoadSource(&req); err != nil {
 		log.Error("the template's uploaded PDF cannot be read", "err", err)

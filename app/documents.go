@@ -30,7 +30,10 @@ type DocumentRequest struct {
 	Engine        string          `json:"engine"`
 	// PDFA asks for this document as PDF/A (2b, 2u, 3b, 3u), whatever the
 	// template's manifest says.
-	PDFA            string `json:"pdfa"`
+	PDFA string `json:"pdfa"`
+	// PDFUA "1" asks for this document as PDF/UA-1, whatever the
+	// template's manifest says.
+	PDFUA           string `json:"pdfua"`
 	Filename        string `json:"filename"`
 	TemplateVersion int    `json:"templateVersion"`
 	Wait            *bool  `json:"wait"`
@@ -125,7 +128,7 @@ func (a *App) Regenerate(ctx context.Context, orgID, docID string, wait bool) (G
 		}
 		create = actors.CreateDocument{Data: data, Document: storage.Document{TemplateID: orig.TemplateID, TemplateSlug: orig.TemplateSlug,
 			TemplateVersion: orig.TemplateVersion, CorrelationID: orig.CorrelationID, Metadata: orig.Metadata, Engine: orig.Engine,
-			Filename: orig.Filename, PDFA: orig.PDFA, RegeneratedFrom: orig.ID}}
+			Filename: orig.Filename, PDFA: orig.PDFA, PDFUA: orig.PDFUA, RegeneratedFrom: orig.ID}}
 		// A regenerated document is signed anew, with the same
 		// certificate, which must still be there.
 		if s := orig.Sign; s != nil {
@@ -180,7 +183,7 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 	if err != nil {
 		return actors.CreateDocument{}, nil, req, err
 	}
-	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: req.CorrelationID, Engine: req.Engine, PDFA: req.PDFA}
+	doc := storage.Document{TemplateID: t.ID, TemplateSlug: t.Slug, CorrelationID: req.CorrelationID, Engine: req.Engine, PDFA: req.PDFA, PDFUA: req.PDFUA}
 	if doc.TemplateVersion, err = pickVersion(t, req.TemplateVersion); err != nil {
 		return actors.CreateDocument{}, nil, req, err
 	}
@@ -191,6 +194,14 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 	case "", "2b", "2u", "3b", "3u":
 	default:
 		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfa", "must be 2b, 2u, 3b or 3u (PDF/A-2 or PDF/A-3, level b or u), or left out")
+	}
+	switch req.PDFUA {
+	case "", "1":
+	default:
+		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfua", "must be 1 (PDF/UA-1), or left out")
+	}
+	if req.PDFUA != "" && req.Engine == render.EngineChromium {
+		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfua", "PDF/UA is written by phantom, and the request names chromium: leave engine out or name phantom")
 	}
 	if req.PDFA != "" && req.Engine == render.EngineChromium {
 		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfa", "PDF/A is written by phantom, and the request names chromium: leave engine out or name phantom")
@@ -235,6 +246,12 @@ func (a *App) check(orgID string, in Generate) (actors.CreateDocument, *render.C
 		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfa", "a template made from an uploaded PDF is filled in that PDF, which is not made PDF/A; leave pdfa out")
 	case req.PDFA != "":
 		if err := a.checkPDFARequest(version, data, req.PDFA); err != nil {
+			return actors.CreateDocument{}, nil, req, err
+		}
+	case req.PDFUA != "" && version.PDF != nil:
+		return actors.CreateDocument{}, nil, req, fault.Invalid("pdfua", "a template made from an uploaded PDF is filled in that PDF, which is not made accessible; leave pdfua out")
+	case req.PDFUA != "":
+		if err := a.checkPDFUARequest(version, data, req.PDFA); err != nil {
 			return actors.CreateDocument{}, nil, req, err
 		}
 	case version.PDF == nil && version.Manifest.PDFA != "" && req.Engine == render.EngineChromium:
@@ -436,6 +453,20 @@ func (a *App) checkPDFARequest(version *render.Checked, data map[string]any, lev
 	_, err := a.deps.Renderer.Choose(render.Request{Version: version, Data: data, PDFA: level, Now: a.deps.Clock.Now()})
 	if errors.Is(err, render.ErrRender) {
 		return fault.Invalid("pdfa", "%s", strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "))
+	}
+	return nil
+}
+
+// checkPDFUARequest refuses, before anything is created, a request for
+// PDF/UA that the document cannot have: markup and data that cannot be
+// made accessible, or that phantom, which writes PDF/UA, does not support.
+func (a *App) checkPDFUARequest(version *render.Checked, data map[string]any, pdfa string) error {
+	if err := a.deps.Renderer.CheckAccessibleVersion(version, data, "pdfua"); err != nil {
+		return err
+	}
+	_, err := a.deps.Renderer.Choose(render.Request{Version: version, Data: data, PDFA: pdfa, PDFUA: "1", Now: a.deps.Clock.Now()})
+	if errors.Is(err, render.ErrRender) {
+		return fault.Invalid("pdfua", "%s", strings.TrimPrefix(err.Error(), render.ErrRender.Error()+": "))
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func (a *App) dryRun(ctx context.Context, orgID string, p prepared) (Quote, erro
 	if err != nil {
 		return Quote{}, fmt.Errorf("%w: data: %v", fault.ErrInvalid, err)
 	}
-	req := render.Request{Version: p.version, Data: data, Engine: d.Engine, PDFA: d.PDFA, Now: a.deps.Clock.Now().UTC(),
+	req := render.Request{Version: p.version, Data: data, Engine: d.Engine, PDFA: d.PDFA, PDFUA: d.PDFUA, Now: a.deps.Clock.Now().UTC(),
 		CacheKey: actors.VersionKey(d.TemplateID, d.TemplateVersion),
 		Preview:  true, Org: orgID, OrgPages: actors.OrgPages(a.deps.Store, orgID)}
 	if err := a.deps.Actors.LoadSource(&req); err != nil {

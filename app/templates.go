@@ -196,12 +196,19 @@ func inDraft(err error) error {
 // not run phantom). A version that fails its own checks is left to the
 // save, which names the field.
 func (a *App) CheckPDFA(v render.Version) error {
-	if m, err := render.ParseManifest(v.Manifest, "manifest"); err != nil || m.PDFA == "" {
+	if m, err := render.ParseManifest(v.Manifest, "manifest"); err != nil || m.PDFA == "" && m.PDFUA == "" {
 		return nil // most versions: no second check of the whole version
 	}
 	checked, err := v.Check()
 	if err != nil {
 		return nil
+	}
+	if checked.Manifest.PDFUA == "1" {
+		// What cannot be made accessible is refused with what to fix
+		// (docs/accessibility.md "What is refused").
+		if err := a.deps.Renderer.CheckAccessibleVersion(checked, checked.Sample, "html"); err != nil {
+			return err
+		}
 	}
 	if e := checked.Manifest.EInvoice; e != nil && len(checked.Sample) > 0 {
 		// The sample is what the console and the gallery generate from:
@@ -232,7 +239,7 @@ func (a *App) CheckPDFA(v render.Version) error {
 		if names := render.CMYKAssets(checked.Assets); len(names) > 0 {
 			field += "." + names[0]
 		}
-		return fault.Invalid(field, "the template asks for PDF/A-%s, and %s", checked.Manifest.PDFA, msg)
+		return fault.Invalid(field, "the template asks for %s, and %s", render.Standards(checked.Manifest.PDFA, checked.Manifest.PDFUA == "1"), msg)
 	}
 	return nil
 }

@@ -27,6 +27,10 @@ type Conformance struct {
 	PDFA      string               `json:"pdfa,omitempty"`
 	PDFARules []string             `json:"pdfaRules,omitempty"`
 	EInvoice  *EInvoiceConformance `json:"einvoice,omitempty"`
+	// PDFUA is "PDF/UA-1" when the document claims it, and PDFUARules the
+	// PDF/UA rules checked on the finished file (pdf.PDFUARules).
+	PDFUA      string   `json:"pdfua,omitempty"`
+	PDFUARules []string `json:"pdfuaRules,omitempty"`
 	// Signature is the checks of a signed document's signature.
 	Signature *SignatureConformance `json:"signature,omitempty"`
 	// Failures are the rules the document failed, each with what is wrong;
@@ -55,6 +59,8 @@ type SignatureConformance struct {
 	Level  string   `json:"level"`
 	Checks []string `json:"checks"`
 }
+
+const notCheckedUA = "Not checked for PDF/UA: what a person must judge (that alt text describes its figure, that the reading order makes sense), and fonts in more depth than embedding and Unicode maps; see docs/accessibility.md."
 
 const notCheckedSignature = "Not checked: the signing certificate's trust and revocation, which a reader decides against its own list of authorities."
 
@@ -104,6 +110,18 @@ func checkConformance(file []byte, job Job, e *EInvoice, sig *sign.Signature) *C
 			ec.XMLChecks = append(ec.XMLChecks, xc.ID)
 		}
 		c.EInvoice = ec
+	}
+	if job.PDFUA {
+		c.PDFUA, c.PDFUARules = "PDF/UA-1", []string{}
+		ua, err := pdf.CheckPDFUA(file)
+		if err != nil {
+			ua = []pdf.Check{{ID: "7.1-11", Detail: "the finished PDF could not be read back"}}
+		}
+		for _, ch := range ua {
+			c.PDFUARules = append(c.PDFUARules, ch.ID)
+		}
+		checks = append(checks, ua...)
+		c.NotChecked = strings.TrimSpace(c.NotChecked + " " + notCheckedUA)
 	}
 	if sig != nil {
 		sc := &SignatureConformance{Level: sig.Level, Checks: []string{}}

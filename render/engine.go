@@ -16,6 +16,9 @@ type Job struct {
 	// PDFA asks for a PDF/A file of that part and level ("2b", "2u", "3b",
 	// "3u"), which phantom writes; "" for none.
 	PDFA string
+	// PDFUA asks for a PDF/UA-1 file (ISO 14289-1): tagged, with the
+	// metadata PDF/UA asks for. Phantom writes it.
+	PDFUA bool
 	// Attachments are files the PDF embeds as associated files (an
 	// e-invoice's XML), and XMP more RDF for its metadata; PDF/A-3 only.
 	Attachments []Attachment

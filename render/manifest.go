@@ -37,6 +37,10 @@ type Manifest struct {
 	// PDFA asks for an archival PDF/A file: 2b or 3b (the appearance kept),
 	// 2u or 3u (also, every character maps to Unicode). Phantom writes it.
 	PDFA string `json:"pdfa,omitempty"`
+	// PDFUA "1" asks for an accessible PDF/UA-1 file (docs/accessibility.md):
+	// tagged, and refused at save when the markup cannot be made
+	// accessible. Phantom writes it; it combines with PDFA.
+	PDFUA string `json:"pdfua,omitempty"`
 	// EInvoice makes the document an e-invoice (Factur-X, ZUGFeRD or
 	// XRechnung): the invoice in the data is checked, written as CII XML
 	// and embedded in a PDF/A-3 file (docs/einvoices.md).
@@ -236,6 +240,15 @@ func (m *Manifest) check(at string) error {
 		}
 	default:
 		return fault.Invalid(at+".pdfa", "must be 2b, 2u, 3b or 3u (PDF/A-2 or PDF/A-3, level b or u)")
+	}
+	switch m.PDFUA {
+	case "":
+	case "1":
+		if m.Engine == EngineChromium {
+			return fault.Invalid(at+".engine", "is chromium, but PDF/UA is written by phantom (Chromium's tagging does not meet PDF/UA's checks): leave engine empty or name phantom")
+		}
+	default:
+		return fault.Invalid(at+".pdfua", "must be 1 (PDF/UA-1), or left out")
 	}
 	if m.Sign != nil {
 		if err := m.Sign.Check(at + ".sign"); err != nil {

@@ -121,6 +121,9 @@ type Request struct {
 	Engine string
 	// PDFA overrides the manifest's PDF/A level; empty keeps it.
 	PDFA string
+	// PDFUA "1" asks for PDF/UA-1 whatever the manifest says; empty keeps
+	// the manifest's.
+	PDFUA string
 	// CacheKey identifies the immutable version for the template cache.
 	CacheKey string
 	// Watermark, when set, is stamped on every page: big diagonal text and
@@ -305,7 +308,7 @@ func (r *Renderer) render(ctx context.Context, req Request, sw *stopwatch, start
 	} else {
 		res, err = r.finishCounted(out, pages, wm, res, start, sw)
 	}
-	if err == nil && job.PDFA != "" {
+	if err == nil && (job.PDFA != "" || job.PDFUA) {
 		res.conform = &job
 	}
 	return res, err
@@ -380,7 +383,12 @@ func (r *Renderer) job(req Request) (Job, error) {
 	if req.PDFA != "" {
 		pdfa = req.PDFA
 	}
-	return Job{HTML: Document(filled, g, ""), Geometry: g, Tagged: req.Version.Manifest.TaggedPDF, PDFA: pdfa,
+	pdfua := req.Version.Manifest.PDFUA == "1" || req.PDFUA == "1"
+	page := Document(filled, g, "")
+	if req.Version.Manifest.TaggedPDF || pdfua {
+		page = withLang(page, req.Version.Manifest.Locale)
+	}
+	return Job{HTML: page, Geometry: g, Tagged: req.Version.Manifest.TaggedPDF || pdfua, PDFA: pdfa, PDFUA: pdfua,
 		Attachments: attachments, XMP: xmp, Header: header, Footer: footer}, nil
 }
 
@@ -464,7 +472,7 @@ func (r *Renderer) Choose(req Request) (Choice, error) {
 		return Choice{}, err
 	}
 	key := ""
-	if req.CacheKey != "" && req.Engine == "" && req.PDFA == "" {
+	if req.CacheKey != "" && req.Engine == "" && req.PDFA == "" && req.PDFUA == "" {
 		key = req.CacheKey
 		if c, ok := r.choices.get(key); ok {
 			return c, nil
@@ -499,7 +507,7 @@ func checkEngineName(name string) error {
 // when this node has it; the default gives phantom only what it supports.
 // This is the one place the rule lives.
 func (r *Renderer) choose(ctx context.Context, req Request, job Job) (Engine, Choice, error) {
-	if job.PDFA != "" {
+	if job.PDFA != "" || job.PDFUA {
 		return r.choosePDFA(ctx, req, job)
 	}
 	name, why := req.Engine, "asked for by the request"
@@ -537,7 +545,7 @@ func (r *Renderer) choose(ctx context.Context, req Request, job Job) (Engine, Ch
 // not support, is refused with the reason (Chromium's output is not made
 // to conform: it writes a PDF 1.5 key into files labelled 1.4, for one).
 func (r *Renderer) choosePDFA(ctx context.Context, req Request, job Job) (Engine, Choice, error) {
-	level := "PDF/A-" + job.PDFA
+	level := Standards(job.PDFA, job.PDFUA)
 	if req.Engine == EngineChromium {
 		return nil, Choice{}, fmt.Errorf("%w: the template asks for %s, which phantom writes, and the request names chromium", ErrRender, level)
 	}
@@ -547,10 +555,34 @@ func (r *Renderer) choosePDFA(ctx context.Context, req Request, job Job) (Engine
 	}
 	if j, ok := p.(Judge); ok {
 		if missing := j.Unsupported(ctx, job); len(missing) > 0 {
-			return nil, Choice{}, fmt.Errorf("%w: the template asks for %s, which phantom writes, and phantom does not support %s; remove it or drop pdfa", ErrRender, level, listed(missing))
+			return nil, Choice{}, fmt.Errorf("%w: the template asks for %s, which phantom writes, and phantom does not support %s; remove it or drop %s", ErrRender, level, listed(missing), standardKeys(job))
 		}
 	}
 	return p, Choice{Engine: EnginePhantom, Reason: level + " is written by phantom"}, nil
+}
+
+// Standards names the standards a document claims: "PDF/A-3b",
+// "PDF/UA-1", "PDF/A-3b and PDF/UA-1".
+func Standards(pdfa string, pdfua bool) string {
+	var s []string
+	if pdfa != "" {
+		s = append(s, "PDF/A-"+pdfa)
+	}
+	if pdfua {
+		s = append(s, "PDF/UA-1")
+	}
+	return strings.Join(s, " and ")
+}
+
+// standardKeys is the manifest keys that ask for a job's standards.
+func standardKeys(job Job) string {
+	switch {
+	case job.PDFA != "" && job.PDFUA:
+		return "pdfa and pdfua"
+	case job.PDFUA:
+		return "pdfua"
+	}
+	return "pdfa"
 }
 
 // auto is the platform default: phantom when it supports everything the

@@ -44,6 +44,8 @@ type Document struct {
 	// PDFA is the PDF/A level the request asked for (the template's
 	// manifest may ask too).
 	PDFA string `json:"pdfa,omitempty"`
+	// PDFUA is "1" when the request asked for PDF/UA-1.
+	PDFUA string `json:"pdfua,omitempty"`
 	// Sign is the signature asked for; Signature the one made, once
 	// completed (docs/signatures.md).
 	Sign         *SignRequest `json:"sign,omitempty"`

@@ -249,6 +249,7 @@ func TestMembersAreRefusedOwnerActions(t *testing.T) {
 	for _, c := range []struct{ method, path string }{
 		{"GET", "/console/api/keys"}, {"POST", "/console/api/keys"}, {"GET", "/console/api/members"},
 		{"POST", "/console/api/invites"}, {"GET", "/v1/webhooks"}, {"POST", "/v1/webhooks"}, {"GET", "/v1/wallet"},
+		{"GET", "/v1/signing/certificates"}, {"POST", "/v1/signing/certificates"}, {"DELETE", "/v1/signing/certificates/crt_x"},
 	} {
 		if a := member.do(c.method, c.path, map[string]any{}, nil); a.Status != 403 || a.Code != "FORBIDDEN" {
 			t.Errorf("member %s %s: %d %s, want 403", c.method, c.path, a.Status, a.Body)

@@ -48,6 +48,8 @@ type documentView struct {
 	EngineReason string `json:"engineReason,omitempty"`
 	// PDFA is the PDF/A level the request asked for.
 	PDFA string `json:"pdfa,omitempty"`
+	// PDFUA is "1" when the request asked for PDF/UA-1.
+	PDFUA string `json:"pdfua,omitempty"`
 	// Sign is the signature asked for; Signature the one made, once the
 	// document is completed (docs/signatures.md).
 	Sign            *storage.SignRequest `json:"sign,omitempty"`
@@ -81,7 +83,7 @@ func viewQuote(q app.Quote) quoteView {
 func (s *Server) viewDocument(d storage.Document) documentView {
 	v := documentView{ID: d.ID, Status: d.Status, TemplateID: d.TemplateID, TemplateSlug: d.TemplateSlug, TemplateVersion: d.TemplateVersion,
 		CorrelationID: d.CorrelationID, PageCount: d.PageCount, ByteSize: d.ByteSize, Filename: d.Filename, DurationMs: d.DurationMs, Report: d.Report,
-		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, EngineReason: d.EngineReason, PDFA: d.PDFA, Watermarked: d.Watermarked,
+		ErrorCode: d.ErrorCode, Message: d.Message, Metadata: d.Metadata, Engine: d.RenderedWith, EngineReason: d.EngineReason, PDFA: d.PDFA, PDFUA: d.PDFUA, Watermarked: d.Watermarked,
 		Sign: d.Sign, Signature: d.Signature, RegeneratedFrom: d.RegeneratedFrom, Downloads: d.Downloads, CreatedAt: d.CreatedAt, CompletedAt: d.CompletedAt,
 		FileExpiresAt: d.ExpiresAt, FileExpired: d.FileExpired}
 	if v.Engine == "" {

@@ -54,6 +54,7 @@ type Document struct {
 	Engine               string          `json:"engine"`
 	EngineReason         string          `json:"engineReason"`
 	PDFA                 string          `json:"pdfa"`
+	PDFUA                string          `json:"pdfua"`
 	Sign                 *SignRequest    `json:"sign"`
 	Signature            *Signature      `json:"signature"`
 	Watermarked          bool            `json:"watermarked"`

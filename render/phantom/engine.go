@@ -141,7 +141,7 @@ func (e *Engine) RenderCounted(ctx context.Context, job render.Job) (pdf []byte,
 		f.Fonts = findFonts(doc, sh)
 	}
 	var out bytes.Buffer
-	wopt := pdfw.Options{PDFA: pdfw.Conformance(job.PDFA), XMP: job.XMP}
+	wopt := pdfw.Options{PDFA: pdfw.Conformance(job.PDFA), PDFUA: job.PDFUA, XMP: job.XMP}
 	for _, a := range job.Attachments {
 		wopt.Attachments = append(wopt.Attachments, pdfw.Attachment{Name: a.Name, Description: a.Description, MIME: a.MIME, Relationship: a.Relationship, Data: a.Data})
 	}

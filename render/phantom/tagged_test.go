@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/platen/platen/internal/pdfstruct"
+	"github.com/platen/platen/pdf"
 	"github.com/platen/platen/render"
 )
 
@@ -180,4 +181,76 @@ func pagePNG(t *testing.T, file []byte) []byte {
 		t.Fatal(err)
 	}
 	return png
+}
+
+// TestPDFUAChecksFail: a PDF/UA-1 document passes every rule Platen
+// checks, and each rule fails when the file is broken on purpose: the file
+// is rewritten uncompressed by qpdf (--qdf), changed, and its offsets fixed
+// with fix-qdf.
+func TestPDFUAChecksFail(t *testing.T) {
+	e := testEngine(t)
+	file, err := e.Render(context.Background(), render.Job{HTML: taggedSample, Geometry: a4(), Tagged: true, PDFUA: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks, err := pdf.CheckPDFUA(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range checks {
+		if !c.Passed {
+			t.Errorf("the document fails %s: %s", c.ID, c.Detail)
+		}
+	}
+	if len(checks) != len(pdf.PDFUARules) {
+		t.Fatalf("%d checks of %d rules", len(checks), len(pdf.PDFUARules))
+	}
+	dir := t.TempDir()
+	in, qdf := filepath.Join(dir, "in.pdf"), filepath.Join(dir, "qdf.pdf")
+	os.WriteFile(in, file, 0o600)
+	if out, err := exec.Command("qpdf", "--qdf", "--object-streams=disable", in, qdf).CombinedOutput(); err != nil {
+		t.Fatalf("qpdf: %v %s", err, out)
+	}
+	plain, _ := os.ReadFile(qdf)
+	for _, c := range []struct{ from, to, fails string }{
+		{"/Marked true", "/Marked false", "6.2-1"},
+		{"<pdfuaid:part>1<", "<pdfuaid:part>2<", "5-2"},
+		{"xmlns:pdfuaid=\"http://www.aiim.org/pdfua/ns/id/\"", "xmlns:pdfuaid=\"http://example.com/x/\"", "5-1"},
+		{"<dc:title>", "<dc:titl>", "7.1-9"},
+		{"/DisplayDocTitle true", "/DisplayDocTitle false", "7.1-10"},
+		{"/StructTreeRoot 7 0 R", "/StructTreeRooX 7 0 R", "7.1-11"},
+		{"/Alt (A red square)", "/Xlt (A red square)", "7.3-1"},
+		{"/Artifact BMC", "/Artifakt BMC", "7.1-3"},
+		{"/Tabs /S", "/Tabs /R", "7.18.3-1"},
+		{"/Contents (https://example.com)", "/Xontents (https://example.com)", "7.18.5-2"},
+		{"/StructParent 1\n", "/XtructParent 1\n", "7.18.5-1"},
+		{"/S /H1", "/S /H2", "7.4.2-1"},
+		{"/Scope /Column", "/Xcope /Column", "7.5-1"},
+		{"/Lang (en)", "/Lang (e n)", "7.2-29"},
+		{"/Lang (en)", "/Xang (en)", "7.2-34"},
+		{"/S /LBody", "/S /Body", "7.1-5"},
+		{"/S /TD", "/S /P", "7.2-10"},
+		{"/Marked true", "/Marked true /Suspects true", "7.1-4"},
+	} {
+		if !bytes.Contains(plain, []byte(c.from)) {
+			t.Fatalf("%s: the file has no %q", c.fails, c.from)
+		}
+		broken := filepath.Join(dir, "broken.pdf")
+		os.WriteFile(broken, bytes.Replace(plain, []byte(c.from), []byte(c.to), 1), 0o600)
+		fixed, err := exec.Command("fix-qdf", broken).Output()
+		if err != nil {
+			t.Fatalf("fix-qdf: %v", err)
+		}
+		checks, err := pdf.CheckPDFUA(fixed)
+		if err != nil {
+			t.Fatalf("%s: %v", c.fails, err)
+		}
+		failed := false
+		for _, ch := range checks {
+			failed = failed || ch.ID == c.fails && !ch.Passed
+		}
+		if !failed {
+			t.Errorf("%q → %q: %s did not fail", c.from, c.to, c.fails)
+		}
+	}
 }

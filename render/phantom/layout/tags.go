@@ -77,6 +77,16 @@ func (t *tags) elemOf(b *Box, parent *draw.StructElem, lang string, order int) (
 	if b.Node != nil && b.Node.Type == html.ElementNode && b.Pseudo == PseudoNone {
 		node = b.Node
 	}
+	if tableKind(b.Kind) && presentational(b) {
+		// A layout table (role="presentation") is not a table to a
+		// reader: its cells' lines are paragraphs.
+		if b.IsBlockContainer() && b.InlineContent && !holdsText(parent.Role) {
+			e := t.add(parent, "P", order)
+			b.tagOwn = e
+			return e, lang
+		}
+		return parent, lang
+	}
 	switch b.Kind {
 	case KindRowGroup:
 		role = "TBody"
@@ -124,6 +134,9 @@ func (t *tags) elemOf(b *Box, parent *draw.StructElem, lang string, order int) (
 		case atom.Img, atom.Svg:
 			if alt, ok := attrOK(node, "alt"); ok && strings.TrimSpace(alt) == "" {
 				// alt="" says the image is decoration: an artifact.
+				return nil, lang
+			}
+			if r := strings.ToLower(attr(node, "role")); r == "presentation" || r == "none" || attr(node, "aria-hidden") == "true" {
 				return nil, lang
 			}
 			role = "Figure"
@@ -198,6 +211,26 @@ func (t *tags) elemOf(b *Box, parent *draw.StructElem, lang string, order int) (
 		return t.add(e, "LBody", order), childLang
 	}
 	return e, childLang
+}
+
+func tableKind(k Kind) bool {
+	switch k {
+	case KindTableWrapper, KindTable, KindCaption, KindRowGroup, KindRow, KindCell, KindColumnGroup, KindColumn:
+		return true
+	}
+	return false
+}
+
+// presentational reports whether a table part belongs to a table whose
+// element says it only lays out (role presentation or none).
+func presentational(b *Box) bool {
+	for x := b; x != nil; x = x.Parent {
+		if (x.Kind == KindTableWrapper || x.Kind == KindTable) && x.Node != nil && x.Node.Type == html.ElementNode {
+			role := strings.ToLower(strings.TrimSpace(attr(x.Node, "role")))
+			return role == "presentation" || role == "none"
+		}
+	}
+	return false
 }
 
 func attrOK(n *html.Node, key string) (string, bool) {

@@ -1260,7 +1260,7 @@ func (w *writer) text(t *draw.Text) {
 			cid = f.cid(g.ID)
 			width, known = f.widths[cid], f.texts[cid]
 		}
-		if g.ID == 0 && w.opt.PDFA != "" || cull && !c.inClip(fi, g.ID, t.X+pen+finite(g.XOffset), t.Y+finite(g.YOffset), size) {
+		if g.ID == 0 && (w.opt.PDFA != "" || w.opt.PDFUA) || cull && !c.inClip(fi, g.ID, t.X+pen+finite(g.XOffset), t.Y+finite(g.YOffset), size) {
 			// As Skia does, a glyph wholly outside the clip is not
 			// written, so the text layer lacks clipped-away text too.
 			// In PDF/A neither is .notdef, a character no font has: PDF/A

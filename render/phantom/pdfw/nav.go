@@ -175,7 +175,7 @@ func (w *writer) writeNav(doc *draw.Document, nav *navState) int {
 		b = append(b, "/MarkInfo<</Marked true>>/StructTreeRoot "...)
 		b = appendRef(b, w.structRoot)
 	}
-	if w.opt.PDFA != "" {
+	if w.opt.PDFA != "" || w.opt.PDFUA {
 		w.tmp = b
 		pdfa := w.writePDFA(title)
 		b = append(w.tmp, pdfa...)

@@ -42,12 +42,20 @@ func (c Conformance) valid() bool {
 	return false
 }
 
-// writePDFA writes the XMP metadata and the output intent, and returns
-// the catalog entries that point at them.
+// writePDFA writes the XMP metadata, and for PDF/A the output intent, and
+// returns the catalog entries that point at them.
 func (w *writer) writePDFA(title string) []byte {
 	c := w.opt.PDFA
 	meta := w.alloc()
-	w.putStream(meta, []byte("/Type/Metadata/Subtype/XML"), xmpPacket(c, title, w.opt.Producer, w.opt.XMP))
+	extra := w.opt.XMP
+	if w.opt.PDFUA {
+		extra = pdfuaXMP(extra, c != "")
+	}
+	w.putStream(meta, []byte("/Type/Metadata/Subtype/XML"), xmpPacket(c, title, w.opt.Producer, extra))
+	if c == "" {
+		out := append([]byte(nil), "/Metadata "...)
+		return appendRef(out, meta)
+	}
 	icc := w.alloc()
 	w.putFlate(icc, []byte("/N 3"), sRGBProfile())
 	intent := w.alloc()
@@ -68,8 +76,10 @@ func xmpPacket(c Conformance, title, producer, extra string) []byte {
 	var b strings.Builder
 	b.WriteString("<?xpacket begin=\"\ufeff\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n")
 	b.WriteString(`<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` + "\n")
-	b.WriteString(`<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">`)
-	b.WriteString("<pdfaid:part>" + string(c[:1]) + "</pdfaid:part><pdfaid:conformance>" + strings.ToUpper(string(c[1:])) + "</pdfaid:conformance></rdf:Description>\n")
+	if c != "" {
+		b.WriteString(`<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">`)
+		b.WriteString("<pdfaid:part>" + string(c[:1]) + "</pdfaid:part><pdfaid:conformance>" + strings.ToUpper(string(c[1:])) + "</pdfaid:conformance></rdf:Description>\n")
+	}
 	if title != "" {
 		b.WriteString(`<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">`)
 		b.WriteString(xmlEscape(title))
@@ -83,6 +93,32 @@ func xmpPacket(c Conformance, title, producer, extra string) []byte {
 	b.WriteString(extra)
 	b.WriteString("</rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>")
 	return []byte(b.String())
+}
+
+// pdfuaXMP adds the PDF/UA-1 claim (ISO 14289-1 5: pdfuaid:part 1) to
+// the rest of the XMP, extra. In a PDF/A file the pdfuaid schema is not one
+// PDF/A predefines, so its extension schema is described too (ISO 19005-2
+// 6.6.2.3), in the bag of extension schemas extra already has (an
+// e-invoice's) or in one of its own.
+func pdfuaXMP(extra string, pdfa bool) string {
+	s := extra + `<rdf:Description rdf:about="" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/"><pdfuaid:part>1</pdfuaid:part></rdf:Description>` + "\n"
+	if !pdfa {
+		return s
+	}
+	const bag = `<pdfaExtension:schemas><rdf:Bag>`
+	schema := `<rdf:li rdf:parseType="Resource">` +
+		`<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>` +
+		`<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>` +
+		`<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>` +
+		`<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType="Resource">` +
+		`<pdfaProperty:name>part</pdfaProperty:name><pdfaProperty:valueType>Integer</pdfaProperty:valueType>` +
+		`<pdfaProperty:category>internal</pdfaProperty:category><pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description>` +
+		`</rdf:li></rdf:Seq></pdfaSchema:property></rdf:li>`
+	if i := strings.Index(s, bag); i >= 0 {
+		return s[:i+len(bag)] + schema + s[i+len(bag):]
+	}
+	return s + `<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">` +
+		bag + schema + `</rdf:Bag></pdfaExtension:schemas></rdf:Description>` + "\n"
 }
 
 // xmlEscape escapes text for XML content, dropping what XML 1.0 cannot

@@ -25,6 +25,9 @@ type Options struct {
 	// PDFA, when set, makes the file PDF/A of that part and level
 	// (pdfa.go); Write refuses a level it does not write.
 	PDFA Conformance
+	// PDFUA claims PDF/UA-1 (ISO 14289-1) in the XMP metadata; the
+	// document must be tagged (draw.Document.Struct), or Write refuses it.
+	PDFUA bool
 	// Attachments are files embedded in the document as associated files
 	// (/AF, PDF 2.0 and PDF/A-3): a Factur-X invoice's XML, say. PDF/A-2
 	// allows none (Write refuses them).
@@ -62,6 +65,9 @@ var ErrAttachment = errors.New("pdfw: an attachment needs a name and an AFRelati
 // sRGB output intent gives CMYK colours no meaning.
 var ErrPDFACMYK = errors.New("a CMYK JPEG image cannot be in a PDF/A file with an sRGB output intent; give the image in RGB")
 
+// ErrUntagged is returned for PDF/UA asked of an untagged document.
+var ErrUntagged = errors.New("pdfw: PDF/UA needs a tagged document")
+
 // ErrNoPages is returned for a document without pages: a PDF needs one.
 var ErrNoPages = errors.New("pdfw: the document has no pages")
 
@@ -84,6 +90,9 @@ func Write(w io.Writer, doc *draw.Document, opt Options) error {
 	}
 	if opt.PDFA != "" && !opt.PDFA.valid() {
 		return ErrPDFA
+	}
+	if opt.PDFUA && doc.Struct == nil {
+		return ErrUntagged
 	}
 	if len(opt.Attachments) > 0 && (opt.PDFA == PDFA2B || opt.PDFA == PDFA2U) {
 		return ErrPDFAAttachment

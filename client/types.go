@@ -70,6 +70,8 @@ type Document struct {
 	EngineReason         string         `json:"engineReason,omitempty"`
 	// PDFA is the PDF/A level the request asked for.
 	PDFA string `json:"pdfa,omitempty"`
+	// PDFUA is "1" when the request asked for PDF/UA-1.
+	PDFUA string `json:"pdfua,omitempty"`
 	// Sign is the signature the document asks for, from the request or
 	// its template's manifest; Signature is the one made, once it has
 	// completed (docs/signatures.md).
@@ -134,6 +136,10 @@ type Conformance struct {
 	PDFA      string               `json:"pdfa,omitempty"`
 	PDFARules []string             `json:"pdfaRules,omitempty"`
 	EInvoice  *EInvoiceConformance `json:"einvoice,omitempty"`
+	// PDFUA is "PDF/UA-1" when the document claims it, and PDFUARules the
+	// PDF/UA rules checked on the finished file (docs/accessibility.md).
+	PDFUA      string   `json:"pdfua,omitempty"`
+	PDFUARules []string `json:"pdfuaRules,omitempty"`
 	// Signature is a signed document's signature checks.
 	Signature  *SignatureConformance `json:"signature,omitempty"`
 	Failures   []RuleFailure         `json:"failures"`
@@ -221,7 +227,10 @@ type DocumentRequest struct {
 	Engine string `json:"engine,omitempty"`
 	// PDFA makes the document PDF/A ("2b", "2u", "3b", "3u"), whatever
 	// the template asks.
-	PDFA     string `json:"pdfa,omitempty"`
+	PDFA string `json:"pdfa,omitempty"`
+	// PDFUA "1" makes the document PDF/UA-1, accessible, whatever the
+	// template asks (docs/accessibility.md).
+	PDFUA    string `json:"pdfua,omitempty"`
 	Filename string `json:"filename,omitempty"`
 	// TemplateVersion renders a saved version other than the active one.
 	TemplateVersion int `json:"templateVersion,omitempty"`

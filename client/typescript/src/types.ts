@@ -72,6 +72,8 @@ export interface GenerateRequest {
   engine?: Engine;
   /** Makes the document PDF/A, whatever the template asks. */
   pdfa?: PDFALevel;
+  /** Makes the document PDF/UA-1, accessible, whatever the template asks (docs/accessibility.md). */
+  pdfua?: "1";
   filename?: string;
   templateVersion?: number;
   /** Signs the document, in place of whatever the template's manifest asks. */
@@ -152,6 +154,10 @@ export interface Conformance {
   pdfa?: string;
   /** veraPDF rule ids (clause-test) checked on the finished file; absent when the document is not PDF/A. */
   pdfaRules?: string[];
+  /** "PDF/UA-1"; absent when the document does not claim PDF/UA. */
+  pdfua?: "PDF/UA-1";
+  /** ISO 14289-1 rules checked on the finished file, by veraPDF id. */
+  pdfuaRules?: string[];
   /** A signed document's signature checks, by id (docs/signatures.md "What is checked"). */
   signature?: { level: PAdESLevel; checks: string[] };
   einvoice?: {
@@ -268,6 +274,8 @@ export interface Document {
   engineReason?: string;
   /** The PDF/A level the request asked for. */
   pdfa?: PDFALevel;
+  /** "1" when the request asked for PDF/UA-1. */
+  pdfua?: "1";
   /** The signature the document asks for, from the request or the template's manifest. */
   sign?: SignSpec & { appearance: SignatureAppearance };
   /** The signature made, once the document has completed. */

@@ -8,10 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 
 	"github.com/platen/platen/internal/pdfstruct"
 	"github.com/platen/platen/pdf"
 	"github.com/platen/platen/render"
+	"github.com/platen/platen/sign"
+	"github.com/platen/platen/sign/signtest"
 )
 
 const taggedSample = `<!DOCTYPE html><html lang="en"><head><title>Tagged sample</title>
@@ -251,6 +257,45 @@ func TestPDFUAChecksFail(t *testing.T) {
 		}
 		if !failed {
 			t.Errorf("%q → %q: %s did not fail", c.from, c.to, c.fails)
+		}
+	}
+}
+
+// TestTaggedAndSignedIsStrictlyValid: a PDF/UA document, and the same
+// signed (PAdES B-B, invisibly), pass pdfcpu's strict
+// validation, and the signed one still passes every PDF/UA rule checked.
+func TestTaggedAndSignedIsStrictlyValid(t *testing.T) {
+	e := testEngine(t)
+	file, err := e.Render(context.Background(), render.Job{HTML: taggedSample, Geometry: a4(), Tagged: true, PDFUA: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := signtest.NewAuthority("Platen test root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := ca.Issue("Ada Lovelace", signtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, _, err := sign.PDF(context.Background(), file, sign.Options{Identity: id, Time: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string][]byte{"PDF/UA": file, "PDF/UA signed": signed} {
+		conf := model.NewDefaultConfiguration()
+		conf.ValidationMode = model.ValidationStrict
+		if err := api.Validate(bytes.NewReader(f), conf); err != nil {
+			t.Errorf("%s: pdfcpu validate (strict): %v", name, err)
+		}
+		checks, err := pdf.CheckPDFUA(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range checks {
+			if !c.Passed {
+				t.Errorf("%s fails %s: %s", name, c.ID, c.Detail)
+			}
 		}
 	}
 }

@@ -258,6 +258,14 @@ func TestASignedPDFIsNeverSignedAgain(t *testing.T) {
 	if _, _, err := sign.PDF(context.Background(), signed, sign.Options{Identity: id, Time: time.Now()}); err != sign.ErrSigned {
 		t.Fatalf("signing a signed PDF: %v", err)
 	}
+	// No later step changes it: the watermark and the signature block
+	// refuse a signed PDF.
+	if _, err := pdf.Watermark(signed, "SANDBOX", "not for use"); !errors.Is(err, pdf.ErrSigned) {
+		t.Fatalf("watermarking a signed PDF: %v", err)
+	}
+	if _, _, err := pdf.SignatureBlock(signed, []string{"x"}, false); !errors.Is(err, pdf.ErrSigned) {
+		t.Fatalf("drawing on a signed PDF: %v", err)
+	}
 }
 
 func TestATimeStampAuthorityThatRefusesFailsTheSignature(t *testing.T) {

@@ -1,7 +1,8 @@
 // Command standards measures what the standards output costs over the same
 // document printed plain, end to end through the REST API with wait true:
-// a PAdES signature, invisible and visible (B-B), time-stamped by an RFC
-// 3161 authority on loopback (B-T), and on a PDF/A-3b document. It starts
+// tagged PDF and PDF/UA-1, a PAdES signature, invisible and visible (B-B),
+// time-stamped by an RFC 3161 authority on loopback (B-T), and on a
+// PDF/A-3b document. It starts
 // two real nodes on loopback with temporary data folders, one without a
 // time-stamp authority (B-B) and one with (B-T), uploads the same PKCS#12
 // certificate (an RSA 3072 key made by the command) to each, copies the
@@ -57,9 +58,18 @@ func main() {
 	var sample map[string]any
 	kit.Check(json.Unmarshal(st.Version.SampleData, &sample))
 	type target struct{ base, key, cert string }
+	var manifest map[string]any
+	kit.Check(json.Unmarshal(st.Version.Manifest, &manifest))
 	setup := func(n *kit.Node) target {
 		t := target{base: n.Base, key: n.BenchKey("growth")}
 		kit.Call(t.base, t.key, "POST", "/v1/templates/library/invoice/copy", map[string]any{"slug": "inv"})
+		// The same invoice, tagged.
+		tagged := map[string]any{"taggedPdf": true}
+		for k, v := range manifest {
+			tagged[k] = v
+		}
+		kit.Call(t.base, t.key, "POST", "/v1/templates", map[string]any{"name": "Tagged invoice", "slug": "inv-tagged", "html": st.Version.HTML,
+			"manifest": tagged, "sampleData": sample, "content": json.RawMessage(st.Version.Content), "assets": st.Version.Assets, "activate": true})
 		t.cert = upload(t.base, t.key, p12)
 		return t
 	}
@@ -71,6 +81,9 @@ func main() {
 		req  map[string]any
 	}{
 		{"plain", nb, nil},
+		{"tagged (taggedPdf)", nb, map[string]any{"templateId": "inv-tagged"}},
+		{"PDF/UA-1", nb, map[string]any{"pdfua": "1"}},
+		{"PDF/A-3b + PDF/UA-1", nb, map[string]any{"pdfa": "3b", "pdfua": "1"}},
 		{"PAdES B-B, invisible", nb, map[string]any{"sign": map[string]any{"certificateId": nb.cert}}},
 		{"PAdES B-B, visible", nb, map[string]any{"sign": map[string]any{"certificateId": nb.cert, "appearance": "visible", "reason": "Invoice issued"}}},
 		{"PAdES B-T (TSA on loopback)", nt, map[string]any{"sign": map[string]any{"certificateId": nt.cert}}},

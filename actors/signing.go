@@ -3,9 +3,11 @@ package actors
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
+	"github.com/platen/platen/internal/seal"
 	"github.com/platen/platen/render"
 	"github.com/platen/platen/sign"
 	"github.com/platen/platen/storage"
@@ -69,19 +71,51 @@ func (s *System) signing(doc storage.Document) (*render.Signing, error) {
 	if err != nil || c.OrgID != doc.OrgID || c.DeletedAt != nil {
 		return nil, fmt.Errorf("%w: its signing certificate %s was deleted", render.ErrSign, req.CertificateID)
 	}
-	if s.deps.Sealer == nil {
-		return nil, fmt.Errorf("%w: this node has no seal key", render.ErrSign)
-	}
-	raw, err := s.deps.Sealer.Open(c.IdentitySealed)
+	id, err := s.identities.open(c, s.deps.Sealer)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the signing key does not open on this node: %v", render.ErrSign, err)
-	}
-	id, err := sign.UnmarshalIdentity(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", render.ErrSign, err)
+		return nil, err
 	}
 	return &render.Signing{Identity: id, CertificateID: c.ID, Reason: req.Reason, Location: req.Location,
 		Visible: req.Appearance == "visible", TSA: s.docs.TSA}, nil
+}
+
+// identities keeps the signing keys this node has opened, so that each
+// document does not unseal and parse its key again (an RSA key's checks
+// cost a millisecond or more). A certificate is looked up in the store
+// before its cached key is used, so a deleted one is never used.
+type identities struct {
+	mu   sync.Mutex // guards byID
+	byID map[string]*sign.Identity
+}
+
+// maxIdentities bounds the cache; past it, it starts again.
+const maxIdentities = 256
+
+func (ids *identities) open(c storage.SigningCertificate, sealer *seal.Sealer) (*sign.Identity, error) {
+	ids.mu.Lock()
+	id, ok := ids.byID[c.ID]
+	ids.mu.Unlock()
+	if ok && id.Fingerprint() == c.Fingerprint {
+		return id, nil
+	}
+	if sealer == nil {
+		return nil, fmt.Errorf("%w: this node has no seal key", render.ErrSign)
+	}
+	raw, err := sealer.Open(c.IdentitySealed)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the signing key does not open on this node: %v", render.ErrSign, err)
+	}
+	id, err = sign.UnmarshalIdentity(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", render.ErrSign, err)
+	}
+	ids.mu.Lock()
+	if ids.byID == nil || len(ids.byID) >= maxIdentities {
+		ids.byID = map[string]*sign.Identity{}
+	}
+	ids.byID[c.ID] = id
+	ids.mu.Unlock()
+	return id, nil
 }
 
 // signatureRecord is what the document record keeps of its signature.

@@ -36,6 +36,8 @@ type System struct {
 	hooks     HookDeps
 	timeout   time.Duration
 	tracker   docTracker
+	// identities caches the signing keys this node has opened (signing.go).
+	identities identities
 	// ctx ends when the System stops; renders in flight give up and their
 	// documents stay pending for the next start.
 	ctx    context.Context

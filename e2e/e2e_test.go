@@ -23,6 +23,7 @@ import (
 
 	"github.com/platen/platen/internal/poll"
 	"github.com/platen/platen/internal/testnode"
+	"github.com/platen/platen/sign/signtest"
 )
 
 // binary is the platen binary, built once by TestMain (with the race
@@ -69,6 +70,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("no tests/*.test.mjs (%v)", err)
 	}
 	rc := startReceiver(t)
+	p12 := writeSigningFile(t)
 	n := startNode(t, "--webhook-allow-private", "--webhook-ca-file", rc.caFile)
 	shots := os.Getenv("E2E_SHOTS")
 	if shots == "" {
@@ -84,6 +86,8 @@ func TestBrowser(t *testing.T) {
 		"E2E_RECEIVER_URL="+rc.URL,
 		"E2E_RECEIVER_CA="+rc.caFile,
 		"E2E_BINARY="+binary,
+		"E2E_SIGNING_P12="+p12,
+		"E2E_SIGNING_PASSWORD="+signingPassword,
 	)
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".test.mjs")
@@ -106,6 +110,36 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Logf("screenshots in %s", shots)
 	n.stop(t)
+}
+
+// signingPassword opens the PKCS#12 file writeSigningFile makes. Its
+// trailing space is part of it: the console sends a password as typed, and
+// the same words without the space must be refused.
+const signingPassword = "e2e pass phrase "
+
+// writeSigningFile writes a PKCS#12 file, as a certificate authority would
+// hand one out (a P-256 key, its certificate valid for a year, and the
+// authority's certificate), for the console's signing page to upload, and
+// returns its path.
+func writeSigningFile(t *testing.T) string {
+	t.Helper()
+	ca, err := signtest.NewAuthority("Platen e2e CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := ca.Issue("Ada Lovelace Accounts", signtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := signtest.PKCS12(id, signingPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "accounts.p12")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // need finds node, checks it is new enough for playwright-core, and checks

@@ -33,6 +33,11 @@ export const env = {
   receiverCA: process.env.E2E_RECEIVER_CA || '',
   // The platen binary under test, for a test that starts a node of its own.
   binary: process.env.E2E_BINARY || '',
+  // A PKCS#12 file (a P-256 key, its certificate for "Ada Lovelace
+  // Accounts" valid for a year, and its CA "Platen e2e CA") and the
+  // password that opens it, trailing space included.
+  signingP12: process.env.E2E_SIGNING_P12 || '',
+  signingPassword: process.env.E2E_SIGNING_PASSWORD || '',
 };
 
 // need returns env[name], and throws when it is empty: a test that needs the

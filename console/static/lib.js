@@ -300,6 +300,7 @@ const icons = {
   documents: 'M6 3h8l5 5v13H6zM14 3v5h5M9 13h6M9 17h6',
   templates: 'M4 4h16v16H4zM4 9h16M10 9v11',
   webhooks: 'M13 3L5 14h6l-1 7 8-11h-6z',
+  signing: 'M4 4h16v11h-3M12 15H4V4M8 8h8M8 11h3M14.5 12.5a2.5 2.5 0 1 0 .01 0M13 17.5V21l1.5-1 1.5 1v-3.5',
   keys: 'M8 15a4 4 0 1 1 0-8 4 4 0 0 1 0 8zM12 11h9M18 11v3M21 11v3',
   wallet: 'M3 7h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H3zM3 7l13-3v3M16 13.5h2',
   members: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zM3 20c0-3.3 2.7-6 6-6s6 2.7 6 6M16 4.5a3.5 3.5 0 0 1 0 6.5M18 14c2 .8 3 2.8 3 6',

@@ -446,19 +446,8 @@ func contentTokens(b []byte) []string {
 				i++
 			}
 		case ch == '(':
-			j, depth := i+1, 1
-			for j < len(b) && depth > 0 {
-				switch b[j] {
-				case '\\':
-					j++
-				case '(':
-					depth++
-				case ')':
-					depth--
-				}
-				j++
-			}
-			out = append(out, string(b[i:min(j, len(b))]))
+			j := stringEnd(b, i)
+			out = append(out, string(b[i:j]))
 			i = j
 		case ch == '<' && i+1 < len(b) && b[i+1] == '<', ch == '[':
 			// A dictionary or an array: kept whole, strings inside it
@@ -471,19 +460,7 @@ func contentTokens(b []byte) []string {
 			for j < len(b) {
 				switch b[j] {
 				case '(':
-					k, d := j+1, 1
-					for k < len(b) && d > 0 {
-						switch b[k] {
-						case '\\':
-							k++
-						case '(':
-							d++
-						case ')':
-							d--
-						}
-						k++
-					}
-					j = k
+					j = stringEnd(b, j)
 					continue
 				case open:
 					depth++
@@ -529,6 +506,25 @@ func contentTokens(b []byte) []string {
 		}
 	}
 	return out
+}
+
+// stringEnd is the index after the literal string that starts at b[i]
+// ('('), its nested parentheses and escapes counted; len(b) when it does
+// not end.
+func stringEnd(b []byte, i int) int {
+	j, depth := i+1, 1
+	for j < len(b) && depth > 0 {
+		switch b[j] {
+		case '\\':
+			j++
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		j++
+	}
+	return min(j, len(b))
 }
 
 // textOf reads a text string, or "".

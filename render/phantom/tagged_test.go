@@ -237,6 +237,18 @@ func TestPDFUAChecksFail(t *testing.T) {
 		{"/S /LBody", "/S /Body", "7.1-5"},
 		{"/S /TD", "/S /P", "7.2-10"},
 		{"/Marked true", "/Marked true /Suspects true", "7.1-4"},
+		{"/Metadata ", "/Xetadata ", "7.1-8"},
+		{"\n  /P ", "\n  /Q ", "7.1-12"},
+		{"/S /THead\n", "/S /Div\n", "7.2-3"},
+		{"/S /THead\n", "/S /Div\n", "7.2-4"},
+		{"/S /TR\n", "/S /Div\n", "7.2-8"},
+		{"/S /TBody\n", "/S /TR\n", "7.2-10"},
+		{"/S /L\n", "/S /Div\n", "7.2-17"},
+		{"/S /LI\n", "/S /Div\n", "7.2-18"},
+		{"/S /LI\n", "/S /Div\n", "7.2-19"},
+		{"/S /Lbl\n", "/S /P\n", "7.2-20"},
+		{"/ToUnicode", "/XoUnicode", "7.21.7-1"},
+		{"/FontFile2", "/XontFile2", "7.21.4.1-1"},
 	} {
 		if !bytes.Contains(plain, []byte(c.from)) {
 			t.Fatalf("%s: the file has no %q", c.fails, c.from)

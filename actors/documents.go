@@ -287,6 +287,8 @@ func signingMessage(err error) string {
 		return "The document could not be signed: the time-stamp authority did not time-stamp the signature. Regenerate it; if it fails again, the node's operator should check the authority."
 	case strings.Contains(err.Error(), "was deleted"):
 		return "The document could not be signed: its signing certificate was deleted. Upload a certificate and ask for it."
+	case strings.Contains(err.Error(), "expired on"):
+		return "The document could not be signed: its signing certificate expired before it was signed. Upload its successor and ask for it."
 	}
 	return "The document could not be signed. Regenerate it; if it fails again, contact support with its id."
 }

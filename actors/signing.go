@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/internal/ids"
@@ -12,6 +13,9 @@ import (
 	"github.com/platen/platen/sign"
 	"github.com/platen/platen/storage"
 )
+
+// MaxSigningCertificates bounds an organisation's signing certificates.
+const MaxSigningCertificates = 100
 
 // CreateSigningCertificate stores an organisation's signing certificate.
 // The caller has checked the PKCS#12 file and sealed the key
@@ -35,6 +39,11 @@ func (m CreateSigningCertificate) decide(a *orgActor, cmd *storage.Command) (dec
 	}
 	if err := checkName("name", m.Certificate.Name); err != nil {
 		return decision{}, err
+	}
+	if have, err := a.deps.Store.OrgSigningCertificates(a.id); err != nil {
+		return decision{}, err
+	} else if len(have) >= MaxSigningCertificates {
+		return decision{}, fault.Invalid("file", "the organisation already has %d signing certificates, the most it may keep; delete one it no longer uses", len(have))
 	}
 	c := m.Certificate
 	c.ID, c.OrgID = ids.New(ids.SigningCertificate, cmd.At), a.id
@@ -69,7 +78,11 @@ func (s *System) signing(doc storage.Document) (*render.Signing, error) {
 	req := doc.Sign
 	c, err := s.docs.Store.SigningCertificate(req.CertificateID)
 	if err != nil || c.OrgID != doc.OrgID || c.DeletedAt != nil {
+		s.identities.forget(req.CertificateID)
 		return nil, fmt.Errorf("%w: its signing certificate %s was deleted", render.ErrSign, req.CertificateID)
+	}
+	if now := time.Now(); !now.Before(c.NotAfter) {
+		return nil, fmt.Errorf("%w: its signing certificate %s expired on %s", render.ErrSign, c.ID, c.NotAfter.Format(time.RFC3339))
 	}
 	id, err := s.identities.open(c, s.deps.Sealer)
 	if err != nil {
@@ -116,6 +129,13 @@ func (ids *identities) open(c storage.SigningCertificate, sealer *seal.Sealer) (
 	ids.byID[c.ID] = id
 	ids.mu.Unlock()
 	return id, nil
+}
+
+// forget drops a certificate's key from the cache: it was deleted.
+func (ids *identities) forget(id string) {
+	ids.mu.Lock()
+	delete(ids.byID, id)
+	ids.mu.Unlock()
 }
 
 // signatureRecord is what the document record keeps of its signature.

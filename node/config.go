@@ -266,8 +266,8 @@ func (c Config) String() string {
 		peers = fmt.Sprintf("cluster (key set, hidden) gossip=%s join=%s", c.GossipAddr, strings.Join(c.Join, ","))
 	}
 	tsa := "none (signatures are PAdES B-B)"
-	if c.TSAURL != "" {
-		tsa = c.TSAURL
+	if u, err := url.Parse(c.TSAURL); c.TSAURL != "" && err == nil {
+		tsa = u.Redacted() // a paid authority's credentials stay out of the log
 	}
 	return fmt.Sprintf("data-dir=%s http=%s base-url=%s raft=%s operator-token=%s retention=%s render-pages=%d wallet-currency=%s tsa=%s %s",
 		c.DataDir, c.HTTPAddr, c.baseURL(), c.RaftAddr, tok, c.Retention, c.RenderPages, c.WalletCurrency, tsa, peers)

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
+	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/types"
 )
 
@@ -16,11 +16,62 @@ import (
 // covers.
 var ErrSigned = errors.New("the PDF is signed, and a signed PDF is never changed")
 
-var byteRangeRE = regexp.MustCompile(`/ByteRange\s*\[\s*\d+\s+\d+\s+\d+\s+\d+\s*\]`)
+// IsSigned reports whether a PDF carries a signature: a signature field of
+// its form whose value has a byte range. Text that merely looks like one
+// (a title in the uncompressed XMP, say) does not count.
+func IsSigned(file []byte) bool {
+	// A signature dictionary is never in an object stream (its byte range
+	// names file offsets): without the key in the file, there is none.
+	if !bytes.Contains(file, []byte("/ByteRange")) {
+		return false
+	}
+	ctx, err := api.ReadContext(bytes.NewReader(file), config())
+	if err != nil {
+		return false
+	}
+	return SignedContext(ctx)
+}
 
-// IsSigned reports whether a PDF carries a signature: a signature
-// dictionary's byte range.
-func IsSigned(file []byte) bool { return byteRangeRE.Match(file) }
+// SignedContext is IsSigned of a PDF already read.
+func SignedContext(ctx *model.Context) bool {
+	form, err := ctx.DereferenceDict(ctx.RootDict["AcroForm"])
+	if err != nil || form == nil {
+		return false
+	}
+	seen := map[int]bool{}
+	var signed func(o types.Object, depth int) bool
+	signed = func(o types.Object, depth int) bool {
+		if ref, ok := o.(types.IndirectRef); ok {
+			if seen[ref.ObjectNumber.Value()] {
+				return false
+			}
+			seen[ref.ObjectNumber.Value()] = true
+		}
+		f, err := ctx.DereferenceDict(o)
+		if err != nil || f == nil || depth > 32 {
+			return false
+		}
+		if ft, ok := f["FT"].(types.Name); ok && ft.Value() == "Sig" {
+			if v, err := ctx.DereferenceDict(f["V"]); err == nil && v != nil && v["ByteRange"] != nil {
+				return true
+			}
+		}
+		kids, _ := ctx.DereferenceArray(f["Kids"])
+		for _, k := range kids {
+			if signed(k, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	fields, _ := ctx.DereferenceArray(form["Fields"])
+	for _, f := range fields {
+		if signed(f, 0) {
+			return true
+		}
+	}
+	return false
+}
 
 // SignatureBlock draws a visible signature's block, the lines given in a
 // bordered box, at the foot of the last page on the right, and returns the

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/platen/platen/einvoice"
@@ -128,6 +129,9 @@ func checkConformance(file []byte, job Job, e *EInvoice, sig *sign.Signature) *C
 		v, err := sign.Verify(file)
 		if err != nil {
 			v = &sign.Verified{Checks: []pdf.Check{{ID: "pades-byte-range", Detail: "the finished PDF carries no signature"}}}
+		}
+		if sig.Level == "PAdES-B-T" && v.Timestamp == nil && !slices.ContainsFunc(v.Checks, func(c pdf.Check) bool { return c.ID == "pades-signature-timestamp" }) {
+			v.Checks = append(v.Checks, pdf.Check{ID: "pades-signature-timestamp", Detail: "the signature has no time-stamp token"})
 		}
 		for _, ch := range v.Checks {
 			sc.Checks = append(sc.Checks, ch.ID)

@@ -4,6 +4,7 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
@@ -25,6 +26,10 @@ type Identity struct {
 	Chain []*x509.Certificate
 }
 
+// maxChain bounds the certificates a file brings: each is embedded in
+// every signature.
+const maxChain = 10
+
 // MaxPKCS12 bounds an uploaded PKCS#12 file: a key and a chain of a few
 // certificates take a few kilobytes.
 const MaxPKCS12 = 256 << 10
@@ -42,12 +47,25 @@ func ParsePKCS12(data []byte, password string, now time.Time) (*Identity, error)
 	if len(data) > MaxPKCS12 {
 		return nil, fault.Invalid("file", "is over %d KB; a key and its certificate chain take a few KB", MaxPKCS12>>10)
 	}
-	key, cert, cas, err := pkcs12.DecodeChain(data, password)
-	if errors.Is(err, pkcs12.ErrIncorrectPassword) {
-		return nil, fault.Invalid("password", "does not open the file")
-	}
-	if err != nil {
+	if err := checkPKCS12Work(data); errors.Is(err, errTooMuchWork) {
+		return nil, fault.Invalid("file", "%v; export it again with your tool's defaults", err)
+	} else if err != nil {
 		return nil, fault.Invalid("file", "is not a PKCS#12 file with one key and its certificate (export it again, with the key, as .p12 or .pfx)")
+	}
+	r := decodeBounded(data, password)
+	key, cert, cas, err := r.key, r.cert, r.cas, r.err
+	switch {
+	case errors.Is(err, pkcs12.ErrIncorrectPassword):
+		return nil, fault.Invalid("password", "does not open the file")
+	case errors.Is(err, errP12Busy):
+		return nil, fmt.Errorf("%w: %v", fault.ErrOverloaded, err)
+	case errors.Is(err, errTooMuchWork):
+		return nil, fault.Invalid("file", "%v; export it again with your tool's defaults", err)
+	case err != nil:
+		return nil, fault.Invalid("file", "is not a PKCS#12 file with one key and its certificate (export it again, with the key, as .p12 or .pfx)")
+	}
+	if len(cas)+1 > maxChain {
+		return nil, fault.Invalid("file", "holds %d certificates; a signing key's chain takes at most %d", len(cas)+1, maxChain)
 	}
 	signer, ok := key.(crypto.Signer)
 	if !ok {
@@ -64,8 +82,14 @@ func ParsePKCS12(data []byte, password string, now time.Time) (*Identity, error)
 func (id *Identity) check(now time.Time) error {
 	switch k := id.Key.Public().(type) {
 	case *rsa.PublicKey:
-		if k.N.BitLen() < 2048 {
-			return fault.Invalid("file", "holds an RSA key of %d bits; PAdES signatures need 2048 bits or more", k.N.BitLen())
+		if n := k.N.BitLen(); n < 2048 || n > 8192 {
+			return fault.Invalid("file", "holds an RSA key of %d bits; use one of 2048 to 8192 bits (3072 is common)", n)
+		}
+		// Go does not check that a key's primes are primes: a key with a
+		// huge composite factor would cost seconds a signature. A real
+		// key has two primes of half its length each.
+		if !twoPrimes(id.Key, k.N.BitLen()) {
+			return fault.Invalid("file", "holds an RSA key that is not made of two primes of half its size each")
 		}
 	case *ecdsa.PublicKey:
 		switch k.Curve {
@@ -89,7 +113,32 @@ func (id *Identity) check(now time.Time) error {
 	if cert.KeyUsage != 0 && cert.KeyUsage&(x509.KeyUsageDigitalSignature|x509.KeyUsageContentCommitment) == 0 {
 		return fault.Invalid("file", "holds a certificate whose key usage allows neither digital signatures nor non-repudiation")
 	}
+	// One signature, checked with the certificate: the key works.
+	digest := sha256.Sum256([]byte("platen signing key check"))
+	sig, err := id.Key.Sign(rand.Reader, digest[:], crypto.SHA256)
+	alg := x509.SHA256WithRSA
+	if _, ok := id.Key.Public().(*ecdsa.PublicKey); ok {
+		alg = x509.ECDSAWithSHA256
+	}
+	if err != nil || cert.CheckSignature(alg, []byte("platen signing key check"), sig) != nil {
+		return fault.Invalid("file", "holds a key whose signatures its certificate does not verify")
+	}
 	return nil
+}
+
+// twoPrimes reports whether an RSA key is two primes of about half its n
+// bits each.
+func twoPrimes(key crypto.Signer, n int) bool {
+	priv, ok := key.(*rsa.PrivateKey)
+	if !ok || len(priv.Primes) != 2 {
+		return false
+	}
+	for _, p := range priv.Primes {
+		if d := p.BitLen() - (n+1)/2; d < -1 || d > 1 || !p.ProbablyPrime(20) {
+			return false
+		}
+	}
+	return true
 }
 
 // Signer is the name a signature shows: the certificate's common name, or

@@ -3,6 +3,8 @@ package sign
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -64,13 +66,34 @@ func IsSigned(file []byte) bool { return pdf.IsSigned(file) }
 
 var byteRangeRE = regexp.MustCompile(`/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]`)
 
-// Room reserved in /Contents for the CMS, beyond the certificates: the
-// signed attributes and a signature of up to 8,192 bits take under 2 KB;
-// a time-stamp token with its authority's chain, up to 12 KB.
+// Room reserved in /Contents for the CMS beyond what reserve counts (the
+// chain, the issuer's name twice more, the serial, the signature value):
+// the structure and the other attributes take under 1 KB; a time-stamp
+// token with its authority's chain, up to 16 KB.
 const (
-	reserveSigner = 2 << 10
-	reserveToken  = 12 << 10
+	reserveSigner = 1 << 10
+	reserveToken  = 16 << 10
 )
+
+// reserve is the room /Contents needs for a CMS by id.
+func reserve(id *Identity, tsa bool) int {
+	n := reserveSigner
+	for _, c := range id.Chain {
+		n += len(c.Raw)
+	}
+	signer := id.Chain[0]
+	n += 2*len(signer.RawIssuer) + 2*len(signer.SerialNumber.Bytes())
+	switch k := id.Key.Public().(type) {
+	case *rsa.PublicKey:
+		n += k.Size()
+	case *ecdsa.PublicKey:
+		n += 2*((k.Curve.Params().BitSize+7)/8) + 16
+	}
+	if tsa {
+		n += reserveToken
+	}
+	return n
+}
 
 // PDF signs a finished PDF with a PAdES baseline signature (ETSI EN 319
 // 142-1): an incremental update that adds the signature field and its
@@ -105,14 +128,7 @@ func PDF(ctx context.Context, file []byte, o Options) ([]byte, Signature, error)
 	if err != nil {
 		return nil, Signature{}, err
 	}
-	reserve := reserveSigner
-	for _, c := range o.Identity.Chain {
-		reserve += len(c.Raw)
-	}
-	if o.TSA != nil {
-		reserve += reserveToken
-	}
-	out, cs, ce, err := u.write(o, at, rect, reserve)
+	out, cs, ce, err := u.write(o, at, rect, reserve(o.Identity, o.TSA != nil))
 	if err != nil {
 		return nil, Signature{}, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+	"software.sslmate.com/src/go-pkcs12"
 
 	"github.com/platen/platen/internal/fault"
 	"github.com/platen/platen/pdf"
@@ -255,6 +256,15 @@ func TestASignedPDFIsNeverSignedAgain(t *testing.T) {
 	if !sign.IsSigned(signed) || sign.IsSigned(file) {
 		t.Fatal("IsSigned is wrong")
 	}
+	// Text that looks like a byte range (a title in the XMP, say) is not a
+	// signature.
+	lookalike := append(bytes.Clone(file), "\n% /ByteRange [0 1 2 3]\n"...)
+	if sign.IsSigned(lookalike) {
+		t.Fatal("a byte range in a comment made the PDF signed")
+	}
+	if _, err := pdf.Watermark(lookalike, "SANDBOX", "not for use"); err != nil {
+		t.Fatalf("watermarking a PDF that only looks signed: %v", err)
+	}
 	if _, _, err := sign.PDF(context.Background(), signed, sign.Options{Identity: id, Time: time.Now()}); err != sign.ErrSigned {
 		t.Fatalf("signing a signed PDF: %v", err)
 	}
@@ -355,4 +365,29 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sign.Verify(b)
 	})
+}
+
+// TestPKCS12WorkIsBounded: a file that asks for more key derivation than
+// any exporter writes is refused before it is derived; one within the
+// limits opens.
+func TestPKCS12WorkIsBounded(t *testing.T) {
+	id := identity(t, signtest.Options{})
+	ok, err := pkcs12.LegacyDES.WithIterations(100_000).Encode(id.Key, id.Chain[0], id.Chain[1:], "pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sign.ParsePKCS12(ok, "pw", time.Now()); err != nil {
+		t.Fatalf("100,000 iterations: %v", err)
+	}
+	heavy, err := pkcs12.LegacyDES.WithIterations(2_000_001).Encode(id.Key, id.Chain[0], id.Chain[1:], "pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// With the right password the library would open it: the refusal is
+	// the check's, made before any derivation.
+	_, err = sign.ParsePKCS12(heavy, "pw", time.Now())
+	var inv *fault.FieldError
+	if !errors.As(err, &inv) || inv.Field != "file" || !strings.Contains(err.Error(), "key-derivation work") {
+		t.Fatalf("2,000,001 iterations: %v", err)
+	}
 }

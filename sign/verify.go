@@ -48,7 +48,11 @@ func Verify(file []byte) (*Verified, error) {
 	m := all[len(all)-1]
 	var br [4]int
 	for i := range br {
-		br[i], _ = strconv.Atoi(string(file[m[2+2*i]:m[3+2*i]]))
+		n, err := strconv.Atoi(string(file[m[2+2*i]:m[3+2*i]]))
+		if err != nil || n > len(file) {
+			return &Verified{Checks: []pdf.Check{{ID: "pades-byte-range", Detail: "the byte range names offsets outside the file"}}}, nil
+		}
+		br[i] = n
 	}
 	v := &Verified{}
 	check := func(id string, ok bool, detail string) {

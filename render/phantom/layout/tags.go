@@ -132,7 +132,7 @@ func (t *tags) elemOf(b *Box, parent *draw.StructElem, lang string, order int) (
 				role = "Link"
 			}
 		case atom.Img, atom.Svg:
-			if alt, ok := attrOK(node, "alt"); ok && strings.TrimSpace(alt) == "" {
+			if hasAttr(node, "alt") && strings.TrimSpace(attr(node, "alt")) == "" {
 				// alt="" says the image is decoration: an artifact.
 				return nil, lang
 			}
@@ -151,7 +151,7 @@ func (t *tags) elemOf(b *Box, parent *draw.StructElem, lang string, order int) (
 	// when the element has no role.
 	childLang := lang
 	if node != nil {
-		if l, ok := attrOK(node, "lang"); ok && l != lang {
+		if l := attr(node, "lang"); hasAttr(node, "lang") && l != lang {
 			childLang = l
 			if role == "" {
 				role = "Div"
@@ -231,15 +231,6 @@ func presentational(b *Box) bool {
 		}
 	}
 	return false
-}
-
-func attrOK(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
 }
 
 // mark wraps paint, the content of box b, in a mark of b's element; paint

@@ -76,7 +76,7 @@ test('copy a starter, edit it beside its live preview, save, compare and activat
   // The editor: the first preview is a picture of the draft.
   await page.goto(new URL(editorURL, page.url()).href);
   const img = page.locator('img.page-img');
-  const drawn = async (n) => page.waitForFunction((n) => Number(document.querySelector('img.page-img')?.dataset.drawn || 0) >= n, n, { timeout: 20_000 });
+  const drawn = async (n) => page.waitForFunction((n) => Number(document.querySelector('img.page-img')?.dataset.drawn || 0) >= n, n, { timeout: 45_000 });
   await drawn(1);
   assert.match(await page.locator('.engine').textContent(), /Engine: (phantom|chromium) — .+/);
   assert.match(await page.locator('.page-label').textContent(), /^Page 1 of 1$/);

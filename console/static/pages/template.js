@@ -221,8 +221,10 @@ async function writtenEditor(main, t) {
   }
 
   // refresh draws the draft's page; a newer call aborts an older one's
-  // request, and only the newest answer is shown.
-  async function refresh() {
+  // request, and only the newest answer is shown. A failure that is not
+  // the draft's (no connection, a busy or restarting node) is tried again
+  // after 1, 2 and 4 seconds, unless the draft changes first.
+  async function refresh(tries = 0) {
     if (stopped) return;
     ctrl?.abort();
     const mine = ctrl = new AbortController();
@@ -267,11 +269,21 @@ async function writtenEditor(main, t) {
     } catch (err) {
       if (err.name === 'AbortError' || mine !== ctrl) return;
       if (err.field === 'page' && page !== 1) { page = 1; return refresh(); }
+      if (transient(err) && tries < 3) {
+        status.textContent = 'The preview could not be drawn just now; trying again…';
+        clearTimeout(timer);
+        timer = setTimeout(() => refresh(tries + 1), 1000 * 2 ** tries);
+        return;
+      }
       const part = partOf(err.field);
       if (part) partError(part, err.message.replace(/^draft\./, ''));
       else { fill(previewError, err.message); previewError.hidden = false; }
       stale(part ? `Out of date: the server refused the ${parts.find(p => p.key === part).label.toLowerCase()}; the last good preview is shown.` : 'Out of date: the last good preview is shown.');
     }
+  }
+
+  function transient(err) {
+    return err.status === 0 || err.status === 429 || err.status >= 500;
   }
 
   function stale(msg) {

@@ -106,7 +106,7 @@ func (a *orgActor) quote(m QuoteDocument, now time.Time) (Quote, error) {
 	}
 	q := Quote{Watermarked: plan.Watermark}
 	if m.Pages > 0 {
-		acct, terms := a.org.Account(), plan.Terms()
+		acct, terms := a.account().Account(), plan.Terms()
 		s := billing.Charge(acct, terms, int64(m.Pages), now)
 		q.AllowancePages, q.WalletMicros = s.AllowancePages, s.Micros
 		_, err := billing.Hold(acct, plan.Name, terms, int64(m.Pages), now)
@@ -195,7 +195,7 @@ func (m ChangeDocument) decide(a *orgActor, cmd *storage.Command) (decision, err
 // against what the allowance and the wallet have left after the holds of
 // documents still rendering, or refuses it.
 func (a *orgActor) hold(plan storage.Plan, estimate int, now time.Time) (storage.Hold, error) {
-	s, err := billing.Hold(a.org.Account(), plan.Name, plan.Terms(), int64(estimate), now)
+	s, err := billing.Hold(a.account().Account(), plan.Name, plan.Terms(), int64(estimate), now)
 	if err != nil {
 		return storage.Hold{}, err
 	}
@@ -303,6 +303,9 @@ type docRun struct{}
 type docActor struct {
 	id  string
 	sys *System
+	// recorded, when set, is a reserved document to render and record in
+	// one command (record.go), rather than one read from the store.
+	recorded *Recorded
 }
 
 func (d *docActor) Receive(c *actor.Context) {
@@ -312,6 +315,10 @@ func (d *docActor) Receive(c *actor.Context) {
 	case docRun:
 		defer c.Engine().Poison(c.PID())
 		defer d.sys.docFinished(d.id) // even after a panic, which Recover reports
+		if d.recorded != nil {
+			d.runRecorded(d.recorded)
+			return
+		}
 		d.run()
 	}
 }
@@ -331,6 +338,72 @@ func (d *docActor) run() {
 			return
 		}
 	}
+	o := d.sys.renderDocument(doc, nil)
+	switch {
+	case o.stopping:
+		return // the node is stopping: the document stays pending and resumes on restart
+	case o.kind == storage.KindFailDocument:
+		d.finish(doc, o.kind, o.change)
+		return
+	}
+	d.storeAndComplete(doc, o)
+}
+
+// storeAndComplete stores a rendered PDF here and on a second node, then
+// records the completion that names it.
+func (d *docActor) storeAndComplete(doc storage.Document, o rendered) {
+	log := d.sys.docs.Logger.With("document", d.id)
+	storing := time.Now()
+	hash, err := d.sys.docs.Blobs.Put(o.pdf)
+	if err != nil {
+		log.Error("cannot store the PDF; the document stays pending", "err", err)
+		return
+	}
+	holders, err := d.sys.CopyBlob(hash, o.pdf)
+	if err != nil {
+		log.Error("cannot copy the PDF to a second node; the document stays pending", "err", err)
+		return
+	}
+	o.report.Add(render.StageStoring, time.Since(storing))
+	o.change.BlobHash, o.change.BlobHolders = hash, holders
+	d.finish(doc, storage.KindCompleteDocument, o.completed())
+}
+
+// rendered is what a document's render came to: a failure to record, or a
+// PDF to store and record with its completion.
+type rendered struct {
+	// stopping is set when the node stopped during the render: nothing is
+	// to be recorded.
+	stopping bool
+	// kind is KindFailDocument or KindCompleteDocument, and change its
+	// change: complete for a failure; for a completion without its blob,
+	// expiry and report (completed adds the last two).
+	kind      storage.Kind
+	change    storage.DocumentChange
+	pdf       []byte
+	report    render.Report
+	retention time.Duration
+}
+
+// completed is a completion's change with its report, ended now, and its
+// file's expiry.
+func (o *rendered) completed() storage.DocumentChange {
+	o.report.Completed()
+	ch := o.change
+	ch.Report, _ = json.Marshal(o.report)
+	expires := time.Now().UTC().Add(o.retention)
+	ch.ExpiresAt = &expires
+	return ch
+}
+
+// renderDocument renders a document from its version and data (raw, or
+// the stored data when raw is nil), with its watermark and signature.
+func (s *System) renderDocument(doc storage.Document, raw json.RawMessage) rendered {
+	deps := s.docs
+	log := deps.Logger.With("document", doc.ID)
+	failed := func(code, msg string, report json.RawMessage) rendered {
+		return rendered{kind: storage.KindFailDocument, change: storage.DocumentChange{ErrorCode: code, Message: msg, Report: report}}
+	}
 	// The report of a render that cannot start: the time queued, and the
 	// stage, filling, that needed what is missing.
 	unread := func() json.RawMessage {
@@ -343,41 +416,38 @@ func (d *docActor) run() {
 	version, err := deps.Versions.Get(doc.TemplateID, doc.TemplateVersion)
 	var data map[string]any
 	if err == nil {
-		var raw json.RawMessage
-		if raw, err = deps.Store.DocumentData(d.id); err == nil {
+		if raw == nil {
+			raw, err = deps.Store.DocumentData(doc.ID)
+		}
+		if err == nil {
 			data, err = DecodeData(version, raw)
 		}
 	}
 	if err != nil {
 		log.Error("document's version or data cannot be read", "err", err)
-		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
-			Message: "The document's template version or data could not be read.", Report: unread()})
-		return
+		return failed(CodeDataMissing, "The document's template version or data could not be read.", unread())
 	}
 	req := render.Request{Version: version, Data: data, Engine: doc.Engine, PDFA: doc.PDFA, PDFUA: doc.PDFUA, Queue: true, Now: time.Now().UTC(),
 		CacheKey: VersionKey(doc.TemplateID, doc.TemplateVersion), Org: doc.OrgID, OrgPages: OrgPages(deps.Store, doc.OrgID)}
-	if err := d.sys.LoadSource(&req); err != nil {
+	if err := s.LoadSource(&req); err != nil {
 		log.Error("the template's uploaded PDF cannot be read", "err", err)
-		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: CodeDataMissing,
-			Message: "The template's uploaded PDF could not be read on any live node. Regenerate the document once the nodes that hold it are back.", Report: unread()})
-		return
+		return failed(CodeDataMissing, "The template's uploaded PDF could not be read on any live node. Regenerate the document once the nodes that hold it are back.", unread())
 	}
 	if doc.Watermarked {
 		req.Watermark = SandboxWatermark()
 	}
 	if doc.Sign != nil {
-		if req.Sign, err = d.sys.signing(doc); err != nil {
+		if req.Sign, err = s.signing(doc); err != nil {
 			log.Info("document cannot be signed", "err", err)
 			code, msg := Failure(err)
 			DocumentsFailed.Add(1)
-			d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: code, Message: msg, Report: unread()})
-			return
+			return failed(code, msg, unread())
 		}
 	}
 	started := time.Now()
-	res, err := deps.Renderer.Render(d.sys.ctx, req)
-	if d.sys.ctx.Err() != nil {
-		return // the node is stopping: the document stays pending and resumes on restart
+	res, err := deps.Renderer.Render(s.ctx, req)
+	if s.ctx.Err() != nil {
+		return rendered{stopping: true}
 	}
 	rep := res.Report
 	rep.Add(render.StageQueued, started.Sub(doc.CreatedAt))
@@ -387,28 +457,12 @@ func (d *docActor) run() {
 		DocumentsFailed.Add(1)
 		rep.Failed(rep.FailedAt)
 		raw, _ := json.Marshal(rep)
-		d.finish(doc, storage.KindFailDocument, storage.DocumentChange{ErrorCode: code, Message: msg, DurationMs: 0, Report: raw})
-		return
+		return failed(code, msg, raw)
 	}
-	storing := time.Now()
-	hash, err := deps.Blobs.Put(res.PDF)
-	if err != nil {
-		log.Error("cannot store the PDF; the document stays pending", "err", err)
-		return
-	}
-	holders, err := d.sys.CopyBlob(hash, res.PDF)
-	if err != nil {
-		log.Error("cannot copy the PDF to a second node; the document stays pending", "err", err)
-		return
-	}
-	rep.Add(render.StageStoring, time.Since(storing))
-	rep.Completed()
-	report, _ := json.Marshal(rep)
 	DocumentsCompleted.Add(1)
-	expires := time.Now().UTC().Add(deps.Retention)
-	d.finish(doc, storage.KindCompleteDocument, storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)),
-		BlobHash: hash, BlobHolders: holders, RenderedWith: res.Engine, EngineReason: res.EngineReason, DurationMs: res.Duration.Milliseconds(), ExpiresAt: &expires,
-		Report: report, Signature: signatureRecord(req.Sign, res.Signature)})
+	return rendered{kind: storage.KindCompleteDocument, pdf: res.PDF, report: rep, retention: deps.Retention,
+		change: storage.DocumentChange{PageCount: res.Pages, ByteSize: int64(len(res.PDF)), RenderedWith: res.Engine,
+			EngineReason: res.EngineReason, DurationMs: res.Duration.Milliseconds(), Signature: signatureRecord(req.Sign, res.Signature)}}
 }
 
 // OrgPages is how many of a node's Chromium pages an organisation may hold
@@ -445,29 +499,32 @@ func (d *docActor) finish(doc storage.Document, kind storage.Kind, ch storage.Do
 	d.changeRetrying(doc.OrgID, kind, ch)
 }
 
-// changeRetrying asks the org actor for a change until it answers, for
-// about a minute: while an organisation moves between nodes, or its owner
-// cannot reach the leader, asks fail for a few seconds. A refusal (conflict,
-// not found) is an answer. It reports whether the change was made.
+// changeRetrying asks the org actor for a change until it answers
+// (System.retry). It reports whether the change was made.
 func (d *docActor) changeRetrying(orgID string, kind storage.Kind, ch storage.DocumentChange) bool {
+	return d.sys.retry(d.id, kind, func() error { return d.change(orgID, kind, ch) }) == nil
+}
+
+// retry asks an org actor for a document's change until it answers, for
+// about a minute: while an organisation moves between nodes, or its owner
+// cannot reach the leader, asks fail for a few seconds. A refusal
+// (conflict, not found) is an answer, and returned.
+func (s *System) retry(id string, kind storage.Kind, ask func() error) error {
+	var err error
 	for attempt := 0; attempt < 40; attempt++ {
-		err := d.change(orgID, kind, ch)
-		if err == nil {
-			return true
-		}
-		if errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
-			return false
+		if err = ask(); err == nil || errors.Is(err, fault.ErrConflict) || errors.Is(err, fault.ErrNotFound) {
+			return err
 		}
 		if attempt%5 == 0 {
-			d.sys.docs.Logger.Warn("cannot record a change of the document; retrying", "document", d.id, "change", kind, "err", err)
+			s.docs.Logger.Warn("cannot record a change of the document; retrying", "document", id, "change", kind, "err", err)
 		}
 		select {
-		case <-d.sys.ctx.Done():
-			return false
+		case <-s.ctx.Done():
+			return err
 		case <-time.After(min(time.Duration(attempt+1)*200*time.Millisecond, 2*time.Second)):
 		}
 	}
-	return false
+	return err
 }
 
 func (d *docActor) change(orgID string, kind storage.Kind, ch storage.DocumentChange) error {
@@ -497,6 +554,14 @@ func (s *System) StartDocument(id string) {
 		s.tracker.inFlight.Add(-1)
 		return
 	}
+	t.mu.Unlock()
+	s.spawnDoc(id, nil)
+}
+
+// spawnDoc starts a document's actor, marked running.
+func (s *System) spawnDoc(id string, recorded *Recorded) {
+	t := &s.tracker
+	t.mu.Lock()
 	t.running[id] = true
 	t.spawns++
 	spawnID := fmt.Sprintf("%s.%d", id, t.spawns)
@@ -504,7 +569,7 @@ func (s *System) StartDocument(id string) {
 	// A spawn-unique actor id: the actor of a document's earlier run may
 	// still be leaving hollywood's registry, which would drop a spawn with
 	// the same id without a word and leak this slot.
-	s.engine.Spawn(func() actor.Receiver { return &docActor{id: id, sys: s} }, "doc", actor.WithID(spawnID), actor.WithMiddleware(Recover))
+	s.engine.Spawn(func() actor.Receiver { return &docActor{id: id, sys: s, recorded: recorded} }, "doc", actor.WithID(spawnID), actor.WithMiddleware(Recover))
 }
 
 func (s *System) docFinished(id string) {

@@ -127,6 +127,9 @@ type orgActor struct {
 	pendingRefs map[string]int64
 	// pendingIdem are Idempotency-Keys of documents in flight.
 	pendingIdem map[string]string
+	// reserved are documents rendering before they are recorded
+	// (record.go), by id.
+	reserved map[string]reservation
 }
 
 type stashed struct {
@@ -140,7 +143,7 @@ const maxStash = 10000
 
 func newOrgActor(id string, deps OrgDeps) actor.Producer {
 	return func() actor.Receiver {
-		return &orgActor{id: id, deps: deps, pendingRefs: map[string]int64{}, pendingIdem: map[string]string{}}
+		return &orgActor{id: id, deps: deps, pendingRefs: map[string]int64{}, pendingIdem: map[string]string{}, reserved: map[string]reservation{}}
 	}
 }
 
@@ -240,6 +243,7 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 		return
 	}
 	now := a.deps.Clock.Now()
+	a.expireReservations(now)
 	cmd := &storage.Command{OrgID: a.id, Expect: a.org.Version, At: now}
 	d, err := m.decide(a, cmd)
 	if err != nil || d.answered {
@@ -266,8 +270,8 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 		a.pendingRefs[ref] = cmd.CreditWallet.AmountMicros
 	}
 	var idem, bodyHash string
-	if cmd.Kind == storage.KindCreateDocument && cmd.CreateDocument.IdempotencyKey != "" {
-		idem, bodyHash = cmd.CreateDocument.IdempotencyKey, cmd.CreateDocument.BodyHash
+	if cd := createdBy(cmd); cd != nil && cd.IdempotencyKey != "" {
+		idem, bodyHash = cd.IdempotencyKey, cd.BodyHash
 		a.pendingIdem[idem] = bodyHash
 	}
 	engine, self, store, orgID := c.Engine(), c.PID(), a.deps.Store, a.id
@@ -295,6 +299,17 @@ func (a *orgActor) handle(c *actor.Context, req request, sender *actor.PID) {
 			engine.Send(sender, Reply{Value: value, Err: refusal})
 		}
 	}()
+}
+
+// createdBy is the document a command creates, if it creates one.
+func createdBy(cmd *storage.Command) *storage.CreateDocument {
+	switch cmd.Kind {
+	case storage.KindCreateDocument:
+		return cmd.CreateDocument
+	case storage.KindRecordDocument:
+		return &cmd.RecordDocument.Create
+	}
+	return nil
 }
 
 func (m QuoteDocument) decide(a *orgActor, cmd *storage.Command) (decision, error) {

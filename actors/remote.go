@@ -64,8 +64,9 @@ func init() {
 		CreateTemplate{}, SaveVersion{}, ActivateVersion{}, UpdateTemplate{},
 		CreateDocument{}, ChangeDocument{}, QuoteDocument{}, CreateEndpoint{}, UpdateEndpoint{},
 		CreateSigningCertificate{}, DeleteSigningCertificate{},
+		ReserveDocument{}, RecordDocument{}, KeepDocument{}, ReleaseDocument{},
 		// Reply values.
-		NewKey{}, Credit{}, CreatedDocument{}, Quote{}, NewEndpoint{},
+		NewKey{}, Credit{}, CreatedDocument{}, Quote{}, NewEndpoint{}, Reservation{},
 		storage.Org{}, storage.APIKey{}, storage.Template{}, storage.TemplateVersion{},
 		storage.Document{}, storage.Endpoint{}, storage.LedgerEntry{}, storage.SigningCertificate{},
 	} {

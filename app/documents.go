@@ -287,6 +287,9 @@ func (a *App) start(ctx context.Context, orgID string, create actors.CreateDocum
 		return Generated{}, fault.Retry(err, 2)
 	}
 	create.Document.Node = node
+	if wait && watch == nil && node == sys.NodeID() {
+		return a.startRecorded(ctx, orgID, create, release)
+	}
 	cd, err := actors.Ask(sys, orgID, create)
 	if err != nil {
 		release()
@@ -296,6 +299,17 @@ func (a *App) start(ctx context.Context, orgID string, create actors.CreateDocum
 	if watch != nil {
 		watch(out.Document, out.Replayed)
 	}
+	a.started(cd, node, release)
+	if !wait {
+		return out, nil
+	}
+	return a.wait(ctx, out)
+}
+
+// started starts a recorded document's render where admission chose, or
+// not at all for a replay of a finished one.
+func (a *App) started(cd actors.CreatedDocument, node string, release func()) {
+	sys := a.deps.Actors
 	switch {
 	case cd.Replayed && cd.Document.Pending():
 		// The first request's answer may have been lost before its render
@@ -307,13 +321,14 @@ func (a *App) start(ctx context.Context, orgID string, create actors.CreateDocum
 	default:
 		sys.StartOn(node, cd.Document.ID, true)
 	}
-	if !wait {
-		return out, nil
-	}
+}
+
+// wait waits for a recorded document up to the node's wait timeout.
+func (a *App) wait(ctx context.Context, out Generated) (Generated, error) {
 	out.Waited = true
 	ctx, cancel := context.WithTimeout(ctx, a.deps.WaitTimeout)
 	defer cancel()
-	d, err := sys.WaitDocument(ctx, out.Document.ID)
+	d, err := a.deps.Actors.WaitDocument(ctx, out.Document.ID)
 	if err != nil {
 		return Generated{}, err
 	}
@@ -321,6 +336,50 @@ func (a *App) start(ctx context.Context, orgID string, create actors.CreateDocum
 		out.Document = d
 	}
 	return out, nil
+}
+
+// startRecorded renders a document its caller waits for, here, before
+// anything of it is written, and records it in one command once rendered
+// (docs/design.md "One write per document"). A render that outlives the
+// wait is recorded as created and started, and the caller answered with
+// it as it stands, as start does.
+func (a *App) startRecorded(ctx context.Context, orgID string, create actors.CreateDocument, release func()) (Generated, error) {
+	sys := a.deps.Actors
+	v, err := actors.Ask(sys, orgID, actors.ReserveDocument{CreateDocument: create})
+	if err != nil {
+		release()
+		return Generated{}, err
+	}
+	if cd, ok := v.(actors.CreatedDocument); ok { // an Idempotency-Key's replay
+		a.started(cd, sys.NodeID(), release)
+		return a.wait(ctx, Generated{Document: cd.Document, Replayed: true})
+	}
+	r := sys.StartRecorded(v.(actors.Reservation))
+	timer := time.NewTimer(a.deps.WaitTimeout)
+	defer timer.Stop()
+	select {
+	case <-r.Done():
+	case <-ctx.Done():
+	case <-timer.C:
+	}
+	select {
+	case <-r.Done():
+	default:
+		kept, err := sys.Keep(r)
+		if err != nil {
+			return Generated{}, err
+		}
+		if kept {
+			d, err := a.deps.Store.Document(v.(actors.Reservation).Create.Document.ID)
+			return Generated{Document: d, Waited: true}, err
+		}
+		<-r.Done() // its outcome is being recorded: a moment
+	}
+	cd, err := r.Result()
+	if err != nil {
+		return Generated{}, err
+	}
+	return Generated{Document: cd.Document, Replayed: cd.Replayed, Waited: true}, nil
 }
 
 // RecordDownload records a download of a completed document and mints a link

@@ -26,6 +26,10 @@ type RaftConfig struct {
 	Advertise string
 	// Dir holds the raft log database and snapshots.
 	Dir string
+	// Blobs, when set, is where the state machine writes the files commands
+	// carry; those the log holds and the folder lacks are written again
+	// before raft starts (storage.RepairBlobs).
+	Blobs *storage.Blobs
 	// SnapshotThreshold is how many new entries trigger a snapshot; the log
 	// before it is then compacted.
 	SnapshotThreshold uint64
@@ -132,6 +136,15 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 	logs, err := storage.OpenLogStore(filepath.Join(cfg.Dir, "log"))
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Blobs != nil {
+		if n, err := storage.RepairBlobs(logs, cfg.Blobs); err != nil {
+			logs.Close()
+			return nil, fmt.Errorf("write the blobs the raft log carries: %w", err)
+		} else if n > 0 {
+			logger.Warn("wrote again the blobs the raft log carries that were missing", "blobs", n)
+		}
+		store.SetBlobWriter(cfg.Blobs)
 	}
 	snaps, err := raft.NewFileSnapshotStoreWithLogger(filepath.Join(cfg.Dir, "snapshots"), 2, logger)
 	if err != nil {

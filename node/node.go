@@ -134,6 +134,7 @@ func (n *Node) start(out io.Writer) error {
 	n.store.OnBlobsReleased(func(hashes []string) { go n.deleteReleased(hashes) })
 	rc := cluster.DefaultRaftConfig()
 	rc.NodeID, rc.Bind, rc.Dir = n.id, cfg.RaftAddr, filepath.Join(cfg.DataDir, "raft")
+	rc.Blobs = n.blobs
 	rc.Alone = !cfg.Clustered()
 	rc.LogOutput = logWriter{log.With("component", "raft")}
 	readyWait := 30 * time.Second

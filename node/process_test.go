@@ -29,7 +29,9 @@ func TestMain(m *testing.M) {
 	if testing.Short() {
 		os.Exit(m.Run())
 	}
-	bin, cleanup, err := testnode.BuildBinary("../cmd/platen")
+	// With crash points (internal/crash), which do nothing unless a test
+	// names one in PLATEN_CRASH_AT.
+	bin, cleanup, err := testnode.BuildBinary("../cmd/platen", "-tags", "crashpoints")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -106,8 +108,14 @@ func launch(t *testing.T, httpAddr string, readyWait time.Duration, args ...stri
 // launchBinary is launch with another build of platen.
 func launchBinary(t *testing.T, bin, httpAddr string, readyWait time.Duration, args ...string) *proc {
 	t.Helper()
+	return launchWith(t, bin, nil, httpAddr, readyWait, args...)
+}
+
+// launchWith is launchBinary with more environment variables.
+func launchWith(t *testing.T, bin string, env []string, httpAddr string, readyWait time.Duration, args ...string) *proc {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "PLATEN_OPERATOR_TOKEN="+opToken)
+	cmd.Env = append(append(os.Environ(), "PLATEN_OPERATOR_TOKEN="+opToken), env...)
 	p := &proc{cmd: cmd, url: "http://" + httpAddr, stdout: &testnode.SyncBuffer{}, stderr: &testnode.SyncBuffer{}, exited: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = p.stdout, p.stderr
 	if err := cmd.Start(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 )
 
 // Blobs is a content-addressed file store for PDFs: a file's name is the
@@ -16,6 +17,20 @@ import (
 // the raft log; the cluster copies them to a second holder separately.
 type Blobs struct {
 	dir string
+
+	mu sync.Mutex // guards unsynced, writing and queue
+	// unsynced are the blobs written unsynced since the last SyncUnsynced.
+	unsynced map[string]bool
+	// writing are the blobs PutLater gave the background writer, not yet
+	// on disk; a reader of one waits for its done.
+	writing map[string]chan struct{}
+	queue   chan later
+}
+
+// later is a blob for the background writer.
+type later struct {
+	hash string
+	data []byte
 }
 
 var hashRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -25,7 +40,13 @@ func OpenBlobs(dir string) (*Blobs, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &Blobs{dir: dir}, nil
+	return &Blobs{dir: dir, unsynced: map[string]bool{}, writing: map[string]chan struct{}{}}, nil
+}
+
+// BlobHash is a blob's name: the hex sha256 of its bytes.
+func BlobHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 func (b *Blobs) path(hash string) string { return filepath.Join(b.dir, hash[:2], hash) }
@@ -70,11 +91,152 @@ func (b *Blobs) Put(data []byte) (string, error) {
 	return hash, syncDir(dir)
 }
 
+// PutLater stores data as PutUnsynced does, in the background: it
+// returns at once, and Open, Read, Has, Delete and SyncUnsynced wait for
+// the file. The state machine calls it as it applies a command that
+// carries a blob, which would otherwise wait for a file system's create
+// and rename (about 0.6 ms here, more than the log's own sync). A write
+// that fails stops the node, as a failed write of the state does; the log
+// holds the bytes, and RepairBlobs writes them when it starts again.
+func (b *Blobs) PutLater(data []byte) string {
+	hash := BlobHash(data)
+	b.mu.Lock()
+	if _, ok := b.writing[hash]; ok {
+		b.mu.Unlock()
+		return hash
+	}
+	if b.queue == nil {
+		b.queue = make(chan later, 256)
+		go b.writeLater(b.queue)
+	}
+	b.writing[hash] = make(chan struct{})
+	q := b.queue
+	b.mu.Unlock()
+	q <- later{hash: hash, data: data}
+	return hash
+}
+
+// writeLater writes the blobs PutLater queues, one after another.
+func (b *Blobs) writeLater(q chan later) {
+	for l := range q {
+		if _, err := b.PutUnsynced(l.data); err != nil {
+			panic(fmt.Sprintf("storage: write blob %s: %v", l.hash, err))
+		}
+		b.mu.Lock()
+		done := b.writing[l.hash]
+		delete(b.writing, l.hash)
+		b.mu.Unlock()
+		close(done)
+	}
+}
+
+// settle waits until a blob PutLater queued is on disk.
+func (b *Blobs) settle(hash string) {
+	b.mu.Lock()
+	done := b.writing[hash]
+	b.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// PutUnsynced stores data as Put does, without syncing it: the caller
+// holds the bytes durably elsewhere (the raft log) until SyncUnsynced. A
+// file already there with the same size is kept.
+func (b *Blobs) PutUnsynced(data []byte) (string, error) {
+	hash := BlobHash(data)
+	p := b.path(hash)
+	if fi, err := os.Stat(p); err == nil && fi.Size() == int64(len(data)) {
+		return hash, nil
+	}
+	dir := filepath.Dir(p)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, ".put-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), p); err != nil {
+		return "", err
+	}
+	b.mu.Lock()
+	b.unsynced[hash] = true
+	b.mu.Unlock()
+	return hash, nil
+}
+
+// SyncUnsynced syncs every blob PutUnsynced wrote since the last call, and
+// their folders: one group commit for all of them.
+func (b *Blobs) SyncUnsynced() error {
+	b.mu.Lock()
+	var queued []chan struct{}
+	for _, done := range b.writing {
+		queued = append(queued, done)
+	}
+	b.mu.Unlock()
+	for _, done := range queued {
+		<-done
+	}
+	b.mu.Lock()
+	hashes := b.unsynced
+	b.unsynced = map[string]bool{}
+	b.mu.Unlock()
+	dirs := map[string]bool{}
+	var errs []error
+	for hash := range hashes {
+		p := b.path(hash)
+		f, err := os.Open(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue // expired and deleted since
+		}
+		if err == nil {
+			err = f.Sync()
+			f.Close()
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		dirs[filepath.Dir(p)] = true
+	}
+	for dir := range dirs {
+		if err := syncDir(dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		// Tried again at the next snapshot.
+		b.mu.Lock()
+		for hash := range hashes {
+			b.unsynced[hash] = true
+		}
+		b.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+// Has reports whether a blob is here whole: its file has size bytes.
+func (b *Blobs) Has(hash string, size int64) bool {
+	b.settle(hash)
+	fi, err := os.Stat(b.path(hash))
+	return err == nil && fi.Size() == size
+}
+
 // Open opens a blob for reading.
 func (b *Blobs) Open(hash string) (*os.File, error) {
 	if !hashRE.MatchString(hash) {
 		return nil, fmt.Errorf("%w: blob %q", ErrNotFound, hash)
 	}
+	b.settle(hash)
 	f, err := os.Open(b.path(hash))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w: blob %s", ErrNotFound, hash)
@@ -104,6 +266,7 @@ func (b *Blobs) Delete(hash string) error {
 	if !hashRE.MatchString(hash) {
 		return nil
 	}
+	b.settle(hash)
 	err := os.Remove(b.path(hash))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

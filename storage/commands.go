@@ -1,6 +1,11 @@
 package storage
 
-import "time"
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"time"
+)
 
 // Kind names a command. Each kind has one function that applies it, listed in
 // appliers (fsm.go); its body type and that function live in the file of the
@@ -32,8 +37,12 @@ const (
 	KindStartRender      Kind = "document.rendering"
 	KindCompleteDocument Kind = "document.complete"
 	KindFailDocument     Kind = "document.fail"
-	KindRecordDownload   Kind = "document.download"
-	KindExpireDocument   Kind = "document.expire"
+	// KindRecordDocument records a document rendered within its request's
+	// wait in one command: its creation, start and outcome (docs/design.md
+	// "One write per document").
+	KindRecordDocument Kind = "document.record"
+	KindRecordDownload Kind = "document.download"
+	KindExpireDocument Kind = "document.expire"
 
 	// Webhook endpoints (webhooks.go). Creating one is org-scoped; the others
 	// carry the endpoint's version.
@@ -88,6 +97,7 @@ type Command struct {
 	UpdateTemplate   *UpdateTemplate   `json:"updateTemplate,omitempty"`
 	CreateDocument   *CreateDocument   `json:"createDocument,omitempty"`
 	DocumentChange   *DocumentChange   `json:"documentChange,omitempty"`
+	RecordDocument   *RecordDocument   `json:"recordDocument,omitempty"`
 	CreateEndpoint   *Endpoint         `json:"createEndpoint,omitempty"`
 	UpdateEndpoint   *UpdateEndpoint   `json:"updateEndpoint,omitempty"`
 	RecordAttempt    *RecordAttempt    `json:"recordAttempt,omitempty"`
@@ -107,16 +117,54 @@ type Command struct {
 	RemoveMember    *RemoveMember    `json:"removeMember,omitempty"`
 	KeyUsed         *KeyUsed         `json:"keyUsed,omitempty"`
 	RevokeLink      *RevokeLink      `json:"revokeLink,omitempty"`
+
+	// Blob is a file the command carries in the log itself (a
+	// KindRecordDocument's PDF): applying the command writes it to every
+	// node's blob folder. It is encoded after the command, not in its JSON.
+	Blob []byte `json:"-"`
 }
 
-// EncodeCommand writes a command as raft log data.
-func EncodeCommand(c *Command) ([]byte, error) { return encode(c) }
+// EncodeCommand writes a command as raft log data: a versioned record, or,
+// for a command that carries a Blob, version 2: the JSON's length as a
+// uvarint, the JSON, and the blob's bytes as they are (no base64).
+func EncodeCommand(c *Command) ([]byte, error) {
+	if len(c.Blob) == 0 {
+		return encode(c)
+	}
+	body, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("%w: encode command: %v", ErrCodec, err)
+	}
+	out := make([]byte, 0, 1+binary.MaxVarintLen64+len(body)+len(c.Blob))
+	out = append(out, blobCommandVersion)
+	out = binary.AppendUvarint(out, uint64(len(body)))
+	out = append(out, body...)
+	return append(out, c.Blob...), nil
+}
+
+// blobCommandVersion starts a command written with its Blob after it.
+const blobCommandVersion byte = 2
 
 // DecodeCommand reads raft log data written by EncodeCommand.
 func DecodeCommand(b []byte) (*Command, error) {
 	var c Command
+	if len(b) > 0 && b[0] == blobCommandVersion {
+		body, blob, ok := chunk(b[1:])
+		if !ok || len(blob) == 0 {
+			return nil, fmt.Errorf("%w: a command with a blob is cut short", ErrCodec)
+		}
+		if err := json.Unmarshal(body, &c); err != nil {
+			return nil, fmt.Errorf("%w: decode command: %v", ErrCodec, err)
+		}
+		c.Blob = blob
+		return &c, nil
+	}
 	if err := decode(b, &c); err != nil {
 		return nil, err
 	}
 	return &c, nil
 }
+
+// CarriesBlob reports whether raft log data is a command with a Blob,
+// without decoding it.
+func CarriesBlob(b []byte) bool { return len(b) > 0 && b[0] == blobCommandVersion }

@@ -215,6 +215,80 @@ type DocumentChange struct {
 	DebitEventID string    `json:"debitEventId,omitempty"`
 }
 
+// RecordDocument is a document rendered within its request's wait,
+// recorded once: its creation, its start and its outcome, applied in that
+// order in one batch, with the feed events and webhook deliveries each
+// step makes, as if three commands had come one after another. A completed
+// document's PDF is the command's Blob.
+type RecordDocument struct {
+	Create CreateDocument `json:"create"`
+	// CreatedAt and StartedAt are when the request was taken and its render
+	// started; the outcome is at the command's time.
+	CreatedAt time.Time `json:"createdAt"`
+	StartedAt time.Time `json:"startedAt"`
+	// Start is the KindStartRender change (its node and event).
+	Start DocumentChange `json:"start"`
+	// Outcome is KindCompleteDocument or KindFailDocument, and Finish its
+	// change; Finish.Release is the document's hold.
+	Outcome Kind           `json:"outcome"`
+	Finish  DocumentChange `json:"finish"`
+}
+
+// steps are the three commands a RecordDocument stands for.
+func (r *RecordDocument) steps(c *Command) [3]*Command {
+	create, start, finish := r.Create, r.Start, r.Finish
+	return [3]*Command{
+		{Kind: KindCreateDocument, OrgID: c.OrgID, Expect: c.Expect, At: r.CreatedAt, CreateDocument: &create},
+		{Kind: KindStartRender, OrgID: c.OrgID, Expect: c.Expect, At: r.StartedAt, DocumentChange: &start},
+		{Kind: r.Outcome, OrgID: c.OrgID, Expect: c.Expect, At: c.At, DocumentChange: &finish},
+	}
+}
+
+// checkRecord refuses a RecordDocument whose parts do not make one
+// document's life, before anything is written.
+func checkRecord(c *Command) error {
+	r := c.RecordDocument
+	d := r.Create.Document
+	switch {
+	case r.Outcome != KindCompleteDocument && r.Outcome != KindFailDocument:
+		return fmt.Errorf("%w: a recorded document ends completed or failed, not %q", ErrCodec, r.Outcome)
+	case r.Start.DocumentID != d.ID || r.Finish.DocumentID != d.ID:
+		return fmt.Errorf("%w: the steps of a recorded document name other documents", ErrCodec)
+	case r.Finish.Release != d.Hold:
+		return fmt.Errorf("%w: document %s releases %+v but holds %+v", ErrCodec, d.ID, r.Finish.Release, d.Hold)
+	case r.StartedAt.Before(r.CreatedAt) || c.At.Before(r.StartedAt):
+		return fmt.Errorf("%w: the steps of a recorded document are out of order", ErrCodec)
+	case r.Outcome == KindCompleteDocument && len(c.Blob) > 0 && BlobHash(c.Blob) != r.Finish.BlobHash:
+		return fmt.Errorf("%w: the PDF a recorded document carries is not the one it names", ErrCodec)
+	case r.Outcome == KindFailDocument && len(c.Blob) > 0:
+		return fmt.Errorf("%w: a failed document has no PDF", ErrCodec)
+	}
+	return nil
+}
+
+// applyRecordDocument applies a RecordDocument's three steps. Each step's
+// checks pass for a new document once the first's have (its id and
+// Idempotency-Key are free), so a refusal comes before any write.
+func applyRecordDocument(t *txn, c *Command) error {
+	steps := c.RecordDocument.steps(c)
+	if err := applyCreateDocument(t, steps[0]); err != nil {
+		return err
+	}
+	if err := applyStartRender(t, steps[1]); err != nil {
+		return err
+	}
+	var err error
+	if steps[2].Kind == KindCompleteDocument {
+		err = applyCompleteDocument(t, steps[2])
+	} else {
+		err = applyFailDocument(t, steps[2])
+	}
+	if err == nil && len(c.Blob) > 0 {
+		t.wakes.blobs = append(t.wakes.blobs, c.Blob)
+	}
+	return err
+}
+
 // Keys of documents.
 //
 //	d/<docID>                       Document

@@ -14,6 +14,8 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/hashicorp/raft"
+
+	"github.com/platen/platen/internal/crash"
 )
 
 // Result is what applying one command returns through raft's ApplyFuture.
@@ -41,7 +43,23 @@ type Store struct {
 	releaseHook atomic.Pointer[func(hashes []string)]
 	// advanced is closed, and replaced, each time the applied index moves.
 	advanced atomic.Pointer[chan struct{}]
+	// blobs writes the files commands carry (SetBlobWriter).
+	blobs atomic.Pointer[BlobWriter]
 }
+
+// BlobWriter is where the state machine writes the files commands carry in
+// the log (Command.Blob). PutLater need not sync, nor even have written
+// the file when it returns (Blobs.PutLater): the log holds the bytes until
+// a snapshot, which calls SyncUnsynced first, and a node that starts again
+// writes anew what the log holds (RepairBlobs).
+type BlobWriter interface {
+	PutLater(data []byte) string
+	SyncUnsynced() error
+}
+
+// SetBlobWriter sets where the files commands carry are written; a store
+// without one drops them (a store opened only to read).
+func (s *Store) SetBlobWriter(w BlobWriter) { s.blobs.Store(&w) }
 
 // OnFeed adds a function told, after each batch commits, which
 // organisations got change-feed events. It must not block.
@@ -192,6 +210,15 @@ func (s *Store) ApplyBatch(logs []*raft.Log) []any {
 	if last == done {
 		return results
 	}
+	if len(woke.blobs) > 0 {
+		crash.At(crash.Applying)
+	}
+	if w := s.blobs.Load(); w != nil {
+		// Before the batch: a reader of the state waits for the file.
+		for _, data := range woke.blobs {
+			(*w).PutLater(data)
+		}
+	}
 	if err := b.Set(keyApplied, binary.BigEndian.AppendUint64(nil, last), nil); err != nil {
 		panic(fmt.Sprintf("storage: set applied index: %v", err))
 	}
@@ -241,6 +268,7 @@ var appliers = map[Kind]func(*txn, *Command) error{
 	KindStartRender:      inOrg(applyStartRender),
 	KindCompleteDocument: inOrg(applyCompleteDocument),
 	KindFailDocument:     inOrg(applyFailDocument),
+	KindRecordDocument:   inOrg(applyRecordDocument),
 	KindRecordDownload:   inOrg(applyRecordDownload),
 	KindExpireDocument:   inOrg(applyExpireDocument),
 
@@ -381,6 +409,9 @@ type wakes struct {
 	released []string
 	// plans is set when a plan's terms changed: the cached catalogue goes.
 	plans bool
+	// blobs are files commands carried (Command.Blob), written to the blob
+	// folder before the batch commits.
+	blobs [][]byte
 }
 
 func (w *wakes) add(o *wakes) {
@@ -388,6 +419,7 @@ func (w *wakes) add(o *wakes) {
 	w.endpoints = append(w.endpoints, o.endpoints...)
 	w.released = append(w.released, o.released...)
 	w.plans = w.plans || o.plans
+	w.blobs = append(w.blobs, o.blobs...)
 }
 
 // tell calls each hook of s with its own list.
@@ -414,6 +446,12 @@ const snapshotMagic = "PLATEN-SNAPSHOT-1\n"
 // from the snapshot's index and never replays the entries before it (and
 // compacts them away), so a batch ApplyBatch left unsynced would be lost.
 func (s *Store) Snapshot() (raft.FSMSnapshot, error) {
+	if w := s.blobs.Load(); w != nil {
+		// The blobs the log carried, too: their entries go with the log.
+		if err := (*w).SyncUnsynced(); err != nil {
+			return nil, fmt.Errorf("sync the blobs before a snapshot: %w", err)
+		}
+	}
 	if err := s.db.LogData(nil, pebble.Sync); err != nil {
 		return nil, fmt.Errorf("sync the state before a snapshot: %w", err)
 	}

@@ -226,3 +226,47 @@ func chunk(b []byte) (part, rest []byte, ok bool) {
 	}
 	return append([]byte(nil), b[w:w+int(n)]...), b[w+int(n):], true
 }
+
+// RepairBlobs writes again, and syncs, each blob a command in the log
+// carries that the blob folder lacks or holds cut short. A blob written by
+// applying such a command is not synced until the next snapshot, which the
+// log keeps it until (Store.Snapshot), while the state that names it may
+// reach the disk first: after a power cut the state can name a blob whose
+// file was lost. Run before raft starts, this puts back every such file.
+// It reports how many it wrote.
+func RepairBlobs(logs *LogStore, blobs *Blobs) (int, error) {
+	it, err := logs.db.NewIter(&pebble.IterOptions{LowerBound: logPrefix, UpperBound: prefixEnd(logPrefix)})
+	if err != nil {
+		return 0, err
+	}
+	defer it.Close()
+	n := 0
+	for it.First(); it.Valid(); it.Next() {
+		var l raft.Log
+		index := binary.BigEndian.Uint64(it.Key()[len(logPrefix):])
+		if err := decodeLog(it.Value(), index, &l); err != nil {
+			return n, err
+		}
+		if l.Type != raft.LogCommand || !CarriesBlob(l.Data) {
+			continue
+		}
+		c, err := DecodeCommand(l.Data)
+		if err != nil {
+			return n, fmt.Errorf("raft log entry %d: %w", index, err)
+		}
+		if blobs.Has(BlobHash(c.Blob), int64(len(c.Blob))) {
+			continue
+		}
+		if _, err := blobs.PutUnsynced(c.Blob); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if err := it.Error(); err != nil {
+		return n, err
+	}
+	if n > 0 {
+		return n, blobs.SyncUnsynced()
+	}
+	return n, nil
+}

@@ -200,6 +200,18 @@ func applyToOrg(o *Org, c *Command) (Charge, error) {
 		if c.Kind == KindCompleteDocument {
 			charge = Settle(o, int64(c.DocumentChange.PageCount), r, c.DocumentChange.Terms, c.At)
 		}
+	case KindRecordDocument:
+		// Held and released in the same command: only the charge moves
+		// the org (checkRecord made sure the release is the hold).
+		if err := checkRecord(c); err != nil {
+			return charge, err
+		}
+		if h := c.RecordDocument.Create.Document.Hold; h.Pages < 0 || h.Micros < 0 {
+			return charge, fmt.Errorf("%w: a negative hold", ErrCodec)
+		}
+		if r := c.RecordDocument; r.Outcome == KindCompleteDocument {
+			charge = Settle(o, int64(r.Finish.PageCount), r.Finish.Release, r.Finish.Terms, c.At)
+		}
 	case KindStartRender, KindRecordDownload, KindExpireDocument, KindCreateEndpoint,
 		KindCreateSigningCertificate, KindDeleteSigningCertificate:
 	case KindCreditWallet:

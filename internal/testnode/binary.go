@@ -11,7 +11,9 @@ import (
 // from the calling test's package) with the race detector, for tests that
 // run real node processes. It returns the binary and a function that
 // removes it; TestMain calls it once for the package.
-func BuildBinary(pkgDir string) (string, func(), error) { return build(pkgDir, "-race") }
+func BuildBinary(pkgDir string, flags ...string) (string, func(), error) {
+	return build(pkgDir, append([]string{"-race"}, flags...)...)
+}
 
 // BuildPlainBinary builds the platen command without the race detector,
 // for a test that measures a node's CPU and memory: the detector's shadow

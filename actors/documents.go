@@ -547,21 +547,20 @@ type docTracker struct {
 // StartDocument starts the actor that renders a document admitted earlier.
 // A document already running here is not started twice.
 func (s *System) StartDocument(id string) {
+	if !s.spawnDoc(id, nil) {
+		s.tracker.inFlight.Add(-1)
+	}
+}
+
+// spawnDoc starts a document's actor, marked running, unless one runs
+// already; it reports whether it started one.
+func (s *System) spawnDoc(id string, recorded *Recorded) bool {
 	t := &s.tracker
 	t.mu.Lock()
 	if t.running[id] {
 		t.mu.Unlock()
-		s.tracker.inFlight.Add(-1)
-		return
+		return false
 	}
-	t.mu.Unlock()
-	s.spawnDoc(id, nil)
-}
-
-// spawnDoc starts a document's actor, marked running.
-func (s *System) spawnDoc(id string, recorded *Recorded) {
-	t := &s.tracker
-	t.mu.Lock()
 	t.running[id] = true
 	t.spawns++
 	spawnID := fmt.Sprintf("%s.%d", id, t.spawns)
@@ -570,6 +569,7 @@ func (s *System) spawnDoc(id string, recorded *Recorded) {
 	// still be leaving hollywood's registry, which would drop a spawn with
 	// the same id without a word and leak this slot.
 	s.engine.Spawn(func() actor.Receiver { return &docActor{id: id, sys: s, recorded: recorded} }, "doc", actor.WithID(spawnID), actor.WithMiddleware(Recover))
+	return true
 }
 
 func (s *System) docFinished(id string) {

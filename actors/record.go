@@ -76,8 +76,10 @@ type reservation struct {
 }
 
 // reservationTTL bounds how long a reservation holds its pages without
-// being recorded, kept or released: longer than any wait and render.
-const reservationTTL = 10 * time.Minute
+// being recorded, kept or released (its node died while the organisation's
+// actor lives elsewhere): longer than a wait (30 s by default) and the
+// record after it.
+const reservationTTL = 3 * time.Minute
 
 func (m ReserveDocument) decide(a *orgActor, cmd *storage.Command) (decision, error) {
 	d, err := m.CreateDocument.decide(a, cmd)
@@ -175,7 +177,7 @@ func (m KeepDocument) decide(a *orgActor, cmd *storage.Command) (decision, error
 
 func (m ReleaseDocument) decide(a *orgActor, _ *storage.Command) (decision, error) {
 	a.unreserve(m.DocumentID)
-	return answer(struct{}{}), nil
+	return answer(nil), nil
 }
 
 // Recorded is a document its caller waits for, rendering here under a
@@ -248,11 +250,34 @@ func (s *System) Keep(r *Recorded) (bool, error) {
 
 var errNotRecorded = errors.New("the document's render was cut short: the node is stopping")
 
+// errRecordFailed is what the caller of a document that could not be
+// recorded is told; the log has why.
+var errRecordFailed = errors.New("the document could not be recorded; nothing was charged, try again")
+
 // runRecorded renders a reserved document and records it: in one command
-// when its caller still waits, else the usual way.
+// when its caller still waits, else the usual way. Whatever ends it
+// without a record (the node stopping, a failure to record, a panic)
+// releases its reservation, and its caller is told to try again.
 func (d *docActor) runRecorded(r *Recorded) {
 	defer close(r.done)
 	doc := r.res.Create.Document
+	release := func(why error) {
+		r.mu.Lock()
+		r.recording, r.err = false, fmt.Errorf("%w: %v", fault.ErrUnavailable, why)
+		kept := r.kept
+		r.mu.Unlock()
+		if !kept {
+			if _, err := Ask(d.sys, doc.OrgID, ReleaseDocument{DocumentID: doc.ID}); err != nil {
+				d.sys.docs.Logger.Warn("a reservation was not released; it lapses on its own", "document", doc.ID, "err", err)
+			}
+		}
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			release(errRecordFailed)
+			panic(v) // for Recover, which reports it
+		}
+	}()
 	doc.Status, doc.CreatedAt, doc.UpdatedAt = storage.StatusQueued, r.res.At, r.res.At
 	crash.At(crash.Reserved)
 	started := time.Now().UTC()
@@ -266,15 +291,18 @@ func (d *docActor) runRecorded(r *Recorded) {
 		d.finishKept(doc, o)
 		return
 	}
-	var err error
-	var cd CreatedDocument
 	if o.stopping {
-		err = fmt.Errorf("%w: %v", fault.ErrUnavailable, errNotRecorded)
-		_, _ = Ask(d.sys, doc.OrgID, ReleaseDocument{DocumentID: doc.ID})
-	} else {
-		if cd, err = d.record(r.res, started, o); err == nil {
-			crash.At(crash.Recorded)
-		}
+		release(errNotRecorded)
+		return
+	}
+	cd, err := d.record(r.res, started, o)
+	if err != nil && !errors.Is(err, fault.ErrConflict) {
+		d.sys.docs.Logger.Error("a rendered document could not be recorded", "document", doc.ID, "err", err)
+		release(errRecordFailed)
+		return
+	}
+	if err == nil {
+		crash.At(crash.Recorded)
 	}
 	r.mu.Lock()
 	r.recording, r.doc, r.err = false, cd.Document, err
@@ -300,6 +328,13 @@ func (d *docActor) record(res Reservation, started time.Time, o rendered) (Creat
 		cd, err = Ask(d.sys, res.Create.Document.OrgID, m)
 		return err
 	})
+	if errors.Is(err, fault.ErrConflict) {
+		// An ask whose answer was lost and that was applied: asked again,
+		// the document exists.
+		if doc, rerr := d.sys.docs.Store.Document(res.Create.Document.ID); rerr == nil && !doc.Pending() {
+			return CreatedDocument{Document: doc}, nil
+		}
+	}
 	return cd, err
 }
 

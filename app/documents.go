@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 	"unicode"
@@ -367,7 +368,9 @@ func (a *App) startRecorded(ctx context.Context, orgID string, create actors.Cre
 	default:
 		kept, err := sys.Keep(r)
 		if err != nil {
-			return Generated{}, err
+			// Not kept: the render goes on, and is recorded in one
+			// command as if the wait had not run out.
+			slog.Warn("a document that outlived its wait could not be kept; waiting for its render", "err", err)
 		}
 		if kept {
 			d, err := a.deps.Store.Document(v.(actors.Reservation).Create.Document.ID)

@@ -138,7 +138,7 @@ func StartRaft(cfg RaftConfig, store *storage.Store) (*Replicator, error) {
 		return nil, err
 	}
 	if cfg.Blobs != nil {
-		if n, err := storage.RepairBlobs(logs, cfg.Blobs); err != nil {
+		if n, err := storage.RepairBlobs(logs, cfg.Blobs, store); err != nil {
 			logs.Close()
 			return nil, fmt.Errorf("write the blobs the raft log carries: %w", err)
 		} else if n > 0 {

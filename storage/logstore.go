@@ -232,9 +232,11 @@ func chunk(b []byte) (part, rest []byte, ok bool) {
 // applying such a command is not synced until the next snapshot, which the
 // log keeps it until (Store.Snapshot), while the state that names it may
 // reach the disk first: after a power cut the state can name a blob whose
-// file was lost. Run before raft starts, this puts back every such file.
-// It reports how many it wrote.
-func RepairBlobs(logs *LogStore, blobs *Blobs) (int, error) {
+// file was lost. Run before raft starts, this puts back every such file
+// that the state names (a blob whose document's file has expired stays
+// gone; one the state does not name yet is written when raft applies its
+// entry again). It reports how many it wrote.
+func RepairBlobs(logs *LogStore, blobs *Blobs, state *Store) (int, error) {
 	it, err := logs.db.NewIter(&pebble.IterOptions{LowerBound: logPrefix, UpperBound: prefixEnd(logPrefix)})
 	if err != nil {
 		return 0, err
@@ -254,7 +256,14 @@ func RepairBlobs(logs *LogStore, blobs *Blobs) (int, error) {
 		if err != nil {
 			return n, fmt.Errorf("raft log entry %d: %w", index, err)
 		}
-		if blobs.Has(BlobHash(c.Blob), int64(len(c.Blob))) {
+		hash := BlobHash(c.Blob)
+		if blobs.Has(hash, int64(len(c.Blob))) {
+			continue
+		}
+		if inUse, err := state.BlobInUse(hash); err != nil || !inUse {
+			if err != nil {
+				return n, err
+			}
 			continue
 		}
 		if _, err := blobs.PutUnsynced(c.Blob); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -181,17 +182,32 @@ func TestRepairBlobsWritesWhatTheLogCarries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Four documents' commands in the log; the state has applied the
+	// first three (the fourth's file expired, say: the state names it no
+	// more).
+	state := openTestStore(t)
+	state.SetBlobWriter(&memBlobs{})
+	applyCmds(t, state, createOrg("org_a"), credit("org_a", 1, 100000, "top"))
 	var entries []*raft.Log
 	var pdfs [][]byte
-	for i := 0; i < 3; i++ {
+	for i := 0; i < 4; i++ {
 		pdf := bytes.Repeat([]byte{byte('a' + i)}, 5000+i)
 		_, one := recorded(pdf)
+		r := one.RecordDocument
+		id := fmt.Sprintf("doc_%d", i)
+		r.Create.Document.ID, r.Start.DocumentID, r.Finish.DocumentID = id, id, id
+		r.Create.IdempotencyKey, one.Expect = "k"+id, uint64(2+i)
 		data, _ := EncodeCommand(one)
 		entries = append(entries, &raft.Log{Index: uint64(i + 1), Type: raft.LogCommand, Data: data})
 		pdfs = append(pdfs, pdf)
+		if i < 3 {
+			if err := applyCmds(t, state, one)[0]; err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	plain, _ := EncodeCommand(createOrg("org_a"))
-	entries = append(entries, &raft.Log{Index: 4, Type: raft.LogCommand, Data: plain})
+	plain, _ := EncodeCommand(createOrg("org_b"))
+	entries = append(entries, &raft.Log{Index: 5, Type: raft.LogCommand, Data: plain})
 	if err := logs.StoreLogs(entries); err != nil {
 		t.Fatal(err)
 	}
@@ -202,17 +218,20 @@ func TestRepairBlobsWritesWhatTheLogCarries(t *testing.T) {
 	short := blobs.path(BlobHash(pdfs[2]))
 	os.MkdirAll(filepath.Dir(short), 0o700)
 	os.WriteFile(short, pdfs[2][:100], 0o600)
-	n, err := RepairBlobs(logs, blobs)
+	n, err := RepairBlobs(logs, blobs, state)
 	if err != nil || n != 2 {
 		t.Fatalf("repaired %d (%v), want 2", n, err)
 	}
-	for i, pdf := range pdfs {
+	for i, pdf := range pdfs[:3] {
 		got, err := blobs.Read(BlobHash(pdf))
 		if err != nil || !bytes.Equal(got, pdf) {
 			t.Fatalf("blob %d: %v", i, err)
 		}
 	}
-	if n, err := RepairBlobs(logs, blobs); err != nil || n != 0 {
+	if _, err := blobs.Read(BlobHash(pdfs[3])); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a blob the state does not name was written again: %v", err)
+	}
+	if n, err := RepairBlobs(logs, blobs, state); err != nil || n != 0 {
 		t.Fatalf("a second repair wrote %d (%v)", n, err)
 	}
 }

@@ -73,6 +73,7 @@ func Ask[R any](s *System, orgID string, c Command[R]) (R, error) {
 // The replies of each command.
 func (CreateOrg) replies(storage.Org)               {}
 func (SetPlan) replies(storage.Org)                 {}
+func (SetRateLimit) replies(storage.Org)            {}
 func (CreateKey) replies(NewKey)                    {}
 func (RevokeKey) replies(storage.APIKey)            {}
 func (CreditWallet) replies(Credit)                 {}

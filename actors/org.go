@@ -44,6 +44,12 @@ type (
 	CreateOrg struct{ Name, Plan string }
 	// SetPlan moves the organisation to another plan.
 	SetPlan struct{ Plan string }
+	// SetRateLimit sets the organisation's own rate limit and burst for
+	// each of its keys, over its plan's; 0 clears either.
+	SetRateLimit struct {
+		RateLimit float64
+		RateBurst int
+	}
 	// CreateKey makes an API key; the Reply's value is a NewKey.
 	CreateKey struct {
 		Name   string
@@ -333,6 +339,35 @@ func (m SetPlan) decide(a *orgActor, cmd *storage.Command) (decision, error) {
 		return decision{}, err
 	}
 	cmd.Kind, cmd.SetPlan = storage.KindSetPlan, &storage.SetPlan{Plan: m.Plan}
+	return decision{applied: orgAsApplied}, nil
+}
+
+// Bounds of a rate limit an operator sets (on a plan or an organisation).
+const (
+	MaxRateLimit = 100_000
+	MaxRateBurst = 1_000_000
+)
+
+// CheckRateLimit refuses a rate limit or burst out of bounds, naming its
+// field.
+func CheckRateLimit(limit float64, burst int) error {
+	switch {
+	case limit < 0 || limit > MaxRateLimit:
+		return fault.Invalid("rateLimit", "must be from 0 (the default) to %d requests a second", MaxRateLimit)
+	case burst < 0 || burst > MaxRateBurst:
+		return fault.Invalid("rateBurst", "must be from 0 (the default) to %d requests", MaxRateBurst)
+	}
+	return nil
+}
+
+func (m SetRateLimit) decide(a *orgActor, cmd *storage.Command) (decision, error) {
+	if a.org.ID == "" {
+		return decision{}, fmt.Errorf("%w: organisation %s", fault.ErrNotFound, a.id)
+	}
+	if err := CheckRateLimit(m.RateLimit, m.RateBurst); err != nil {
+		return decision{}, err
+	}
+	cmd.Kind, cmd.SetRateLimit = storage.KindSetRateLimit, &storage.SetRateLimit{RateLimit: m.RateLimit, RateBurst: m.RateBurst}
 	return decision{applied: orgAsApplied}, nil
 }
 

@@ -60,7 +60,7 @@ var wireTypes = map[string]reflect.Type{}
 func init() {
 	for _, v := range []any{
 		// Messages.
-		CreateOrg{}, SetPlan{}, CreateKey{}, RevokeKey{}, CreditWallet{},
+		CreateOrg{}, SetPlan{}, SetRateLimit{}, CreateKey{}, RevokeKey{}, CreditWallet{},
 		CreateTemplate{}, SaveVersion{}, ActivateVersion{}, UpdateTemplate{},
 		CreateDocument{}, ChangeDocument{}, QuoteDocument{}, CreateEndpoint{}, UpdateEndpoint{},
 		CreateSigningCertificate{}, DeleteSigningCertificate{},

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/platen/platen/actors"
 	"github.com/platen/platen/cluster"
 	"github.com/platen/platen/einvoice"
 	"github.com/platen/platen/pdftemplate"
@@ -176,6 +177,12 @@ func (c Config) Validate() error {
 	}
 	if c.RenderPages < 1 {
 		return flagError("--render-pages", "--render-pages must be at least 1")
+	}
+	if c.HTTP.RateLimit <= 0 || c.HTTP.RateLimit > actors.MaxRateLimit {
+		return flagError("--rate-limit", "--rate-limit must be above 0 and at most %d requests a second", actors.MaxRateLimit)
+	}
+	if c.HTTP.RateBurst < 1 || c.HTTP.RateBurst > actors.MaxRateBurst {
+		return flagError("--rate-burst", "--rate-burst must be from 1 to %d requests", actors.MaxRateBurst)
 	}
 	if c.RenderPagesPerOrg < 0 || c.RenderPagesPerOrg > c.RenderPages {
 		return flagError("--render-pages-per-org", "--render-pages-per-org must be from 0 (half of --render-pages) to --render-pages (%d)", c.RenderPages)

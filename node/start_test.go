@@ -57,6 +57,11 @@ func TestStartErrorNamesTheFlag(t *testing.T) {
 		cfg.Retention = time.Second
 		startError(t, cfg, "--retention")
 	})
+	t.Run("no rate", func(t *testing.T) {
+		cfg := startConfig(t)
+		cfg.HTTP.RateLimit = 0
+		startError(t, cfg, "--rate-limit")
+	})
 	t.Run("data folder under a file", func(t *testing.T) {
 		cfg := startConfig(t)
 		cfg.DataDir = filepath.Join("/proc/self/status", "data")

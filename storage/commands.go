@@ -22,6 +22,7 @@ const (
 	// Organisations, keys and the wallet (orgs.go).
 	KindCreateOrg    Kind = "org.create"
 	KindSetPlan      Kind = "org.plan"
+	KindSetRateLimit Kind = "org.rate-limit"
 	KindCreateKey    Kind = "key.create"
 	KindRevokeKey    Kind = "key.revoke"
 	KindCreditWallet Kind = "wallet.credit"
@@ -88,6 +89,7 @@ type Command struct {
 	SetPlanTerms     *Plan             `json:"setPlanTerms,omitempty"`
 	CreateOrg        *CreateOrg        `json:"createOrg,omitempty"`
 	SetPlan          *SetPlan          `json:"setPlan,omitempty"`
+	SetRateLimit     *SetRateLimit     `json:"setRateLimit,omitempty"`
 	CreateKey        *CreateKey        `json:"createKey,omitempty"`
 	RevokeKey        *RevokeKey        `json:"revokeKey,omitempty"`
 	CreditWallet     *CreditWallet     `json:"creditWallet,omitempty"`

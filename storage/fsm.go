@@ -255,6 +255,7 @@ var appliers = map[Kind]func(*txn, *Command) error{
 
 	KindCreateOrg:    inOrg(applyOrgRecord),
 	KindSetPlan:      inOrg(applyOrgRecord),
+	KindSetRateLimit: inOrg(applyOrgRecord),
 	KindCreateKey:    inOrg(applyCreateKey),
 	KindRevokeKey:    inOrg(applyRevokeKey),
 	KindCreditWallet: inOrg(applyCreditWallet),

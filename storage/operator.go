@@ -29,6 +29,10 @@ type Plan struct {
 	// on the plan may hold at once; 0 is the node's own share
 	// (--render-pages-per-org), and more than the node has is all of them.
 	ChromiumPages int `json:"chromiumPages,omitempty"`
+	// RateLimit and RateBurst are each API key's requests a second and
+	// burst on the plan; 0 is the node's own (--rate-limit, --rate-burst).
+	RateLimit float64 `json:"rateLimit,omitempty"`
+	RateBurst int     `json:"rateBurst,omitempty"`
 }
 
 // DefaultPlans returns the plans of docs/design.md "Money".

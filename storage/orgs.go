@@ -29,6 +29,36 @@ type Org struct {
 	// reserved against the allowance and the wallet.
 	HeldPages  int64 `json:"heldPages"`
 	HeldMicros int64 `json:"heldMicros"`
+	// RateLimit and RateBurst, when set, are each of the org's keys'
+	// requests a second and burst, whatever its plan says.
+	RateLimit float64 `json:"rateLimit,omitempty"`
+	RateBurst int     `json:"rateBurst,omitempty"`
+}
+
+// RateLimits are an API key's requests a second and burst; zero fields
+// are unset.
+type RateLimits struct {
+	PerSecond float64
+	Burst     int
+}
+
+// RateLimits is what a key of the org may do: the org's own limits, else
+// its plan's, else def (the node's), each field on its own.
+func (o Org) RateLimits(plan Plan, def RateLimits) RateLimits {
+	out := def
+	switch {
+	case o.RateLimit > 0:
+		out.PerSecond = o.RateLimit
+	case plan.RateLimit > 0:
+		out.PerSecond = plan.RateLimit
+	}
+	switch {
+	case o.RateBurst > 0:
+		out.Burst = o.RateBurst
+	case plan.RateBurst > 0:
+		out.Burst = plan.RateBurst
+	}
+	return out
 }
 
 // Period is the calendar month (UTC) of t, as usage periods are written
@@ -114,6 +144,12 @@ type SetPlan struct {
 	Plan string `json:"plan"`
 }
 
+// SetRateLimit sets or clears (0) an org's own rate limit and burst.
+type SetRateLimit struct {
+	RateLimit float64 `json:"rateLimit"`
+	RateBurst int     `json:"rateBurst"`
+}
+
 // CreateKey stores a new API key.
 type CreateKey struct {
 	Key APIKey `json:"key"`
@@ -185,6 +221,11 @@ func applyToOrg(o *Org, c *Command) (Charge, error) {
 	switch c.Kind {
 	case KindSetPlan:
 		o.Plan = c.SetPlan.Plan
+	case KindSetRateLimit:
+		if l := c.SetRateLimit; l.RateLimit < 0 || l.RateBurst < 0 {
+			return charge, fmt.Errorf("%w: a negative rate limit", ErrCodec)
+		}
+		o.RateLimit, o.RateBurst = c.SetRateLimit.RateLimit, c.SetRateLimit.RateBurst
 	case KindCreateKey, KindRevokeKey, KindUpdateTemplate, KindCreateTemplate, KindSaveVersion, KindActivateVersion:
 	case KindCreateDocument:
 		h := c.CreateDocument.Document.Hold
@@ -241,7 +282,7 @@ func Settle(o *Org, pages int64, hold Hold, terms PlanTerms, at time.Time) Charg
 }
 
 // applyOrgRecord applies a command whose only change is the org record
-// itself (KindCreateOrg, KindSetPlan): inOrg writes it.
+// itself (KindCreateOrg, KindSetPlan, KindSetRateLimit): inOrg writes it.
 func applyOrgRecord(*txn, *Command) error { return nil }
 
 func applyCreateKey(t *txn, c *Command) error {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/platen/platen/actors"
@@ -21,10 +22,12 @@ type orgView struct {
 	Plan          string    `json:"plan"`
 	BalanceMicros int64     `json:"balanceMicros"`
 	CreatedAt     time.Time `json:"createdAt"`
+	RateLimit     float64   `json:"rateLimit,omitempty"`
+	RateBurst     int       `json:"rateBurst,omitempty"`
 }
 
 func viewOrg(o storage.Org) orgView {
-	return orgView{ID: o.ID, Name: o.Name, Plan: o.Plan, BalanceMicros: o.BalanceMicros, CreatedAt: o.CreatedAt}
+	return orgView{ID: o.ID, Name: o.Name, Plan: o.Plan, BalanceMicros: o.BalanceMicros, CreatedAt: o.CreatedAt, RateLimit: o.RateLimit, RateBurst: o.RateBurst}
 }
 
 // keyView is an API key without its value.
@@ -108,19 +111,53 @@ func (s *Server) adminPatchOrg(r *request) error {
 		return err
 	}
 	var in struct {
-		Plan string `json:"plan"`
+		Plan      string   `json:"plan"`
+		RateLimit *float64 `json:"rateLimit"`
+		RateBurst *int     `json:"rateBurst"`
 	}
 	if err := r.decode(&in); err != nil {
 		return err
 	}
-	if in.Plan == "" {
-		return fault.Invalid("plan", "is required")
+	if in.Plan == "" && in.RateLimit == nil && in.RateBurst == nil {
+		return fault.Invalid("plan", "send a plan, a rateLimit or a rateBurst")
 	}
-	v, err := askOrg(r, id, actors.SetPlan{Plan: in.Plan})
-	if err != nil {
-		return err
+	var v storage.Org
+	var said []string
+	if in.RateLimit != nil || in.RateBurst != nil {
+		org, err := s.deps.Store.Org(id)
+		if err != nil {
+			return err
+		}
+		limit, burst := org.RateLimit, org.RateBurst
+		if in.RateLimit != nil {
+			limit = *in.RateLimit
+		}
+		if in.RateBurst != nil {
+			burst = *in.RateBurst
+		}
+		// Checked before the plan changes, so a refusal changes nothing.
+		if err := actors.CheckRateLimit(limit, burst); err != nil {
+			return err
+		}
+		if in.Plan != "" {
+			if v, err = askOrg(r, id, actors.SetPlan{Plan: in.Plan}); err != nil {
+				return err
+			}
+			said = append(said, "plan changed to "+in.Plan)
+		}
+		if v, err = askOrg(r, id, actors.SetRateLimit{RateLimit: limit, RateBurst: burst}); err != nil {
+			return err
+		}
+		lim := s.rateLimits(v)
+		said = append(said, fmt.Sprintf("each key may now make %g requests a second with bursts of %d", lim.PerSecond, lim.Burst))
+	} else {
+		var err error
+		if v, err = askOrg(r, id, actors.SetPlan{Plan: in.Plan}); err != nil {
+			return err
+		}
+		said = append(said, "plan changed to "+in.Plan)
 	}
-	return r.ok(http.StatusOK, viewOrg(v), "plan changed to "+in.Plan)
+	return r.ok(http.StatusOK, viewOrg(v), strings.Join(said, "; "))
 }
 
 func (s *Server) adminCreateKey(r *request) error {
@@ -237,11 +274,13 @@ func (s *Server) adminPutPlan(r *request) error {
 		return err
 	}
 	var in struct {
-		MonthlyPages   *int64 `json:"monthlyPages"`
-		PageRateMicros *int64 `json:"pageRateMicros"`
-		Wallet         *bool  `json:"wallet"`
-		Watermark      *bool  `json:"watermark"`
-		ChromiumPages  *int   `json:"chromiumPages"`
+		MonthlyPages   *int64   `json:"monthlyPages"`
+		PageRateMicros *int64   `json:"pageRateMicros"`
+		Wallet         *bool    `json:"wallet"`
+		Watermark      *bool    `json:"watermark"`
+		ChromiumPages  *int     `json:"chromiumPages"`
+		RateLimit      *float64 `json:"rateLimit"`
+		RateBurst      *int     `json:"rateBurst"`
 	}
 	if err := r.decode(&in); err != nil {
 		return err
@@ -264,6 +303,15 @@ func (s *Server) adminPutPlan(r *request) error {
 	}
 	if in.ChromiumPages != nil {
 		p.ChromiumPages = *in.ChromiumPages
+	}
+	if in.RateLimit != nil {
+		p.RateLimit = *in.RateLimit
+	}
+	if in.RateBurst != nil {
+		p.RateBurst = *in.RateBurst
+	}
+	if err := actors.CheckRateLimit(p.RateLimit, p.RateBurst); err != nil {
+		return err
 	}
 	switch {
 	case p.MonthlyPages < 0 || p.MonthlyPages > 1e9:

@@ -55,8 +55,9 @@ func (s *Server) authenticate(r *request) error {
 		return fmt.Errorf("key %s has no organisation: %v", key.ID, err)
 	}
 	r.key, r.org = key, org
-	if wait := s.limits.allow(key.ID); wait > 0 {
-		return fault.Retry(fmt.Errorf("%w: this key may make %g requests a second with bursts of %d", errRateLimited, s.cfg.RateLimit, s.cfg.RateBurst), int(math.Ceil(wait.Seconds())))
+	lim := s.rateLimits(org)
+	if wait := s.limits.allowAt(key.ID, lim); wait > 0 {
+		return fault.Retry(fmt.Errorf("%w: this key may make %g requests a second with bursts of %d", errRateLimited, lim.PerSecond, lim.Burst), int(math.Ceil(wait.Seconds())))
 	}
 	if need := r.route.Scope; need != "" && !auth.Grants(key.Scopes, need) {
 		return fmt.Errorf("%w: this key lacks the scope %s (%s)", errForbidden, need, auth.Label(string(need)))
@@ -73,6 +74,12 @@ func (s *Server) authenticateOperator(r *request) error {
 	}
 	r.operator = true
 	return nil
+}
+
+// rateLimits are what each key of org may do: the organisation's own
+// limits, else its plan's, else the node's (docs/operator.md "Rate limits").
+func (s *Server) rateLimits(org storage.Org) storage.RateLimits {
+	return org.RateLimits(s.deps.Store.Plans()[org.Plan], storage.RateLimits{PerSecond: s.cfg.RateLimit, Burst: s.cfg.RateBurst})
 }
 
 // keyLimiter is a token bucket per API key.
@@ -95,8 +102,15 @@ func newKeyLimiter(perSecond float64, burst int, c clock.Clock) *keyLimiter {
 	return &keyLimiter{limit: rate.Limit(perSecond), burst: burst, clock: c, buckets: map[string]*bucket{}}
 }
 
-// allow takes one token for keyID, or says how long until one is free.
+// allow takes one token for keyID at the limiter's own rate, or says how
+// long until one is free.
 func (k *keyLimiter) allow(keyID string) time.Duration {
+	return k.allowAt(keyID, storage.RateLimits{PerSecond: float64(k.limit), Burst: k.burst})
+}
+
+// allowAt is allow at the rate lim: a bucket made at another rate (the
+// operator changed it) starts again, full, at the new one.
+func (k *keyLimiter) allowAt(keyID string, lim storage.RateLimits) time.Duration {
 	now := k.clock.Now()
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -111,8 +125,9 @@ func (k *keyLimiter) allow(keyID string) time.Duration {
 		k.swept = now
 	}
 	b, ok := k.buckets[keyID]
-	if !ok {
-		b = &bucket{lim: rate.NewLimiter(k.limit, k.burst)}
+	if !ok || b.lim.Limit() != rate.Limit(lim.PerSecond) || b.lim.Burst() != lim.Burst {
+		// New, or the operator changed the rate: a full bucket at it.
+		b = &bucket{lim: rate.NewLimiter(rate.Limit(lim.PerSecond), lim.Burst)}
 		k.buckets[keyID] = b
 	}
 	b.seen = now

@@ -358,7 +358,11 @@ func (c *rtConn) handle(f frame) {
 	if !c.keyLive() {
 		return
 	}
-	if wait := c.s.limits.allow(c.key.ID); wait > 0 {
+	lim := c.s.rateLimits(c.org)
+	if org, err := c.s.deps.Store.Org(c.org.ID); err == nil {
+		lim = c.s.rateLimits(org) // as the operator has it now
+	}
+	if wait := c.s.limits.allowAt(c.key.ID, lim); wait > 0 {
 		c.reply(c.errorFrame(f.Ref, fault.Retry(fmt.Errorf("%w: slow down", errRateLimited), int(wait.Seconds())+1)))
 		return
 	}

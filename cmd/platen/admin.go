@@ -24,6 +24,8 @@ Verbs:
   org ORG_ID                             show an organisation
   create-org NAME [PLAN]                 create an organisation (plan: sandbox, starter, growth)
   set-plan ORG_ID PLAN                   change an organisation's plan
+  set-rate ORG_ID|plan:PLAN RATE BURST   each key's requests a second and burst, for an organisation or a plan
+                                         (0 clears: the plan's, then the node's --rate-limit and --rate-burst)
   keys ORG_ID                            list an organisation's API keys
   create-key ORG_ID NAME SCOPE[,SCOPE…]  create an API key ("all" for every scope); shown once
   revoke-key ORG_ID KEY_ID               revoke an API key
@@ -87,6 +89,23 @@ func admin(args []string, out io.Writer) error {
 			return err
 		}
 		return c.do("PATCH", "/admin/v1/orgs/"+a[0], map[string]any{"plan": a[1]})
+	case "set-rate":
+		if err := need(3, "ORG_ID|plan:PLAN RATE BURST"); err != nil {
+			return err
+		}
+		var rate float64
+		var burst int
+		if _, err := fmt.Sscan(a[1], &rate); err != nil {
+			return fmt.Errorf("rate: %w", err)
+		}
+		if _, err := fmt.Sscan(a[2], &burst); err != nil {
+			return fmt.Errorf("burst: %w", err)
+		}
+		body := map[string]any{"rateLimit": rate, "rateBurst": burst}
+		if plan, ok := strings.CutPrefix(a[0], "plan:"); ok {
+			return c.do("PUT", "/admin/v1/plans/"+plan, body)
+		}
+		return c.do("PATCH", "/admin/v1/orgs/"+a[0], body)
 	case "keys":
 		if err := need(1, "ORG_ID"); err != nil {
 			return err

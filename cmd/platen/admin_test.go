@@ -47,3 +47,26 @@ func TestAdminCreateKeyAll(t *testing.T) {
 		}
 	}
 }
+
+// TestAdminSetRate sets an organisation's and a plan's rate, and refuses
+// one out of bounds.
+func TestAdminSetRate(t *testing.T) {
+	n := testnode.Start(t, nil)
+	run := func(args ...string) (string, error) {
+		var out bytes.Buffer
+		err := admin(append([]string{"--url", n.URL, "--token", n.OperatorToken}, args...), &out)
+		return out.String(), err
+	}
+	if out, err := run("set-rate", n.OrgID, "200", "400"); err != nil || !strings.Contains(out, `"rateLimit": 200`) || !strings.Contains(out, `"rateBurst": 400`) {
+		t.Fatalf("set-rate for an organisation: %v\n%s", err, out)
+	}
+	if out, err := run("set-rate", "plan:growth", "500", "1000"); err != nil || !strings.Contains(out, `"rateLimit": 500`) {
+		t.Fatalf("set-rate for a plan: %v\n%s", err, out)
+	}
+	if _, err := run("set-rate", n.OrgID, "-1", "10"); err == nil || !strings.Contains(err.Error(), "rateLimit") {
+		t.Fatalf("a negative rate: %v", err)
+	}
+	if _, err := run("set-rate", n.OrgID, "fast", "10"); err == nil || !strings.Contains(err.Error(), "rate") {
+		t.Fatalf("a rate that is not a number: %v", err)
+	}
+}

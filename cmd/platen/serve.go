@@ -47,6 +47,8 @@ func serve(args []string) error {
 	fs.DurationVar(&cfg.WaitTimeout, "wait-timeout", cfg.WaitTimeout, "how long POST /v1/documents waits before answering 202")
 	fs.IntVar(&cfg.DocumentQueue, "document-queue", cfg.DocumentQueue, "documents queued or rendering on this node before 503 OVERLOADED")
 	fs.IntVar(&cfg.RenderPages, "render-pages", cfg.RenderPages, "documents printed at once (Chromium pages)")
+	fs.Float64Var(&cfg.HTTP.RateLimit, "rate-limit", cfg.HTTP.RateLimit, "requests a second each API key may make, unless its plan or organisation says (docs/operator.md \"Rate limits\")")
+	fs.IntVar(&cfg.HTTP.RateBurst, "rate-burst", cfg.HTTP.RateBurst, "requests each API key may make at once beyond its rate, unless its plan or organisation says")
 	fs.IntVar(&cfg.RenderPagesPerOrg, "render-pages-per-org", cfg.RenderPagesPerOrg, "Chromium pages one organisation may hold at once, unless its plan says (0: half of --render-pages, rounded up)")
 	fs.DurationVar(&cfg.Render.Timeout, "render-timeout", cfg.Render.Timeout, "time budget of a document's render, on either engine (RENDER_TIMEOUT beyond)")
 	fs.DurationVar(&cfg.Render.PreviewTimeout, "preview-timeout", cfg.Render.PreviewTimeout, "time budget of a preview or dry run, which someone waits for (at most --render-timeout)")

@@ -401,6 +401,8 @@ type Org struct {
 	Plan          string    `json:"plan"`
 	BalanceMicros int64     `json:"balanceMicros"`
 	CreatedAt     time.Time `json:"createdAt"`
+	RateLimit     float64   `json:"rateLimit"`
+	RateBurst     int       `json:"rateBurst"`
 }
 
 // Key is an API key; Key, its value, only in the answer that created it;

@@ -140,7 +140,7 @@ func (s *Server) adminPatchOrg(r *request) error {
 			return err
 		}
 		if in.Plan != "" {
-			if v, err = askOrg(r, id, actors.SetPlan{Plan: in.Plan}); err != nil {
+			if _, err := askOrg(r, id, actors.SetPlan{Plan: in.Plan}); err != nil {
 				return err
 			}
 			said = append(said, "plan changed to "+in.Plan)

@@ -151,11 +151,16 @@ func (m RecordDocument) decide(a *orgActor, cmd *storage.Command) (decision, err
 	if cmd.At.Before(started) {
 		cmd.At = started // clocks of two nodes
 	}
+	var others storage.Hold
+	for _, r := range a.reserved {
+		others.Pages += r.hold.Pages
+		others.Micros += r.hold.Micros
+	}
 	cmd.Kind = storage.KindRecordDocument
 	cmd.RecordDocument = &storage.RecordDocument{
 		Create: create, CreatedAt: m.Reservation.At, StartedAt: started,
 		Start:   storage.DocumentChange{DocumentID: d.ID, Node: m.Node, EventID: ids.New(ids.Event, started)},
-		Outcome: m.Outcome, Finish: ch,
+		Outcome: m.Outcome, Finish: ch, OthersHeld: others,
 	}
 	cmd.Blob = m.Blob
 	store := a.deps.Store

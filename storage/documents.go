@@ -232,6 +232,12 @@ type RecordDocument struct {
 	// change; Finish.Release is the document's hold.
 	Outcome Kind           `json:"outcome"`
 	Finish  DocumentChange `json:"finish"`
+	// OthersHeld is what the org actor's other reservations held when it
+	// decided (documents rendering, not yet recorded). The charge is priced
+	// as if they were held in the org, as a completion's is with the holds
+	// of the documents pending beside it: a document held on the wallet
+	// does not take allowance pages another document holds.
+	OthersHeld Hold `json:"othersHeld"`
 }
 
 // steps are the three commands a RecordDocument stands for.

@@ -251,7 +251,14 @@ func applyToOrg(o *Org, c *Command) (Charge, error) {
 			return charge, fmt.Errorf("%w: a negative hold", ErrCodec)
 		}
 		if r := c.RecordDocument; r.Outcome == KindCompleteDocument {
+			if r.OthersHeld.Pages < 0 || r.OthersHeld.Micros < 0 {
+				return charge, fmt.Errorf("%w: a negative hold", ErrCodec)
+			}
+			o.HeldPages += r.OthersHeld.Pages
+			o.HeldMicros += r.OthersHeld.Micros
 			charge = Settle(o, int64(r.Finish.PageCount), r.Finish.Release, r.Finish.Terms, c.At)
+			o.HeldPages -= r.OthersHeld.Pages
+			o.HeldMicros -= r.OthersHeld.Micros
 		}
 	case KindStartRender, KindRecordDownload, KindExpireDocument, KindCreateEndpoint,
 		KindCreateSigningCertificate, KindDeleteSigningCertificate:

@@ -265,3 +265,32 @@ func TestPutLaterIsReadAsSoonAsItReturns(t *testing.T) {
 		t.Fatalf("%d blobs left unsynced or unwritten after a sync", left)
 	}
 }
+
+// TestARecordedDocumentIsPricedBesideTheOthersHeld: a document held on the
+// wallet, recorded while other reservations hold the allowance, is charged
+// to the wallet, as a completion is beside pending documents' holds.
+func TestARecordedDocumentIsPricedBesideTheOthersHeld(t *testing.T) {
+	pdf := []byte("%PDF-1.7 a small PDF")
+	for _, c := range []struct {
+		others             Hold
+		allowance, walletµ int64
+	}{
+		{Hold{Pages: 2}, 0, 2000}, // the allowance is the others'
+		{Hold{}, 2, 0},            // no others: free allowance first
+	} {
+		s := openTestStore(t)
+		applyCmds(t, s, &Command{Kind: KindSetPlanTerms, At: t0, SetPlanTerms: &Plan{Name: PlanStarter, MonthlyPages: 2, PageRateMicros: 1000, Wallet: true}},
+			createOrg("org_a"), credit("org_a", 1, 10000, "top"))
+		_, one := recorded(pdf)
+		one.RecordDocument.Finish.Terms = PlanTerms{MonthlyPages: 2, PageRateMicros: 1000, Wallet: true}
+		one.RecordDocument.OthersHeld = c.others
+		if err := applyCmds(t, s, one)[0]; err != nil {
+			t.Fatal(err)
+		}
+		d, _ := s.Document("doc_1")
+		o, _ := s.Org("org_a")
+		if d.Charge.AllowancePages != c.allowance || d.Charge.Micros != c.walletµ || o.HeldPages != 0 || o.HeldMicros != 0 {
+			t.Fatalf("beside %+v: charge %+v, org %+v", c.others, d.Charge, o)
+		}
+	}
+}

@@ -147,7 +147,7 @@ func startCluster(size int) []*kit.Node {
 	for i := 0; i < size; i++ {
 		gossip := kit.FreeAddr()
 		n := kit.StartNode(fmt.Sprintf("onewrite%d", i), func(cfg *node.Config, _ string) {
-			cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 1_000_000, 1_000_000 // measure documents, not the rate limit
+			cfg.HTTP.RateLimit, cfg.HTTP.RateBurst = 100_000, 1_000_000 // measure documents, not the rate limit
 			if size > 1 {
 				cfg.ClusterKey, cfg.GossipAddr = key, gossip
 				if i > 0 {

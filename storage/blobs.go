@@ -69,26 +69,34 @@ func (b *Blobs) Put(data []byte) (string, error) {
 		}
 		return hash, syncDir(dir)
 	}
+	if err := writeRenamed(dir, p, data, true); err != nil {
+		return "", err
+	}
+	return hash, syncDir(dir)
+}
+
+// writeRenamed writes data to a temporary file in dir, synced if sync is
+// set, and renames it to p: p is whole or absent.
+func writeRenamed(dir, p string, data []byte, sync bool) error {
 	tmp, err := os.CreateTemp(dir, ".put-*")
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return "", err
+		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
+	if sync {
+		if err := tmp.Sync(); err != nil {
+			tmp.Close()
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
-		return "", err
+		return err
 	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		return "", err
-	}
-	return hash, syncDir(dir)
+	return os.Rename(tmp.Name(), p)
 }
 
 // PutLater stores data as PutUnsynced does, in the background: it
@@ -153,19 +161,7 @@ func (b *Blobs) PutUnsynced(data []byte) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(dir, ".put-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err := writeRenamed(dir, p, data, false); err != nil {
 		return "", err
 	}
 	b.mu.Lock()

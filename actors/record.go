@@ -61,8 +61,8 @@ type Reservation struct {
 	At time.Time
 }
 
-// Replayed answers ReserveDocument when an Idempotency-Key made a document
-// before.
+// The replies of the commands above. ReserveDocument's is a Reservation,
+// or the CreatedDocument an Idempotency-Key made before.
 func (ReserveDocument) replies(any)            {}
 func (RecordDocument) replies(CreatedDocument) {}
 func (KeepDocument) replies(struct{})          {}
@@ -120,11 +120,20 @@ func (a *orgActor) expireReservations(now time.Time) {
 // store's, with the proposals in flight and the reservations' holds.
 func (a *orgActor) account() storage.Org {
 	o := a.org
-	for _, r := range a.reserved {
-		o.HeldPages += r.hold.Pages
-		o.HeldMicros += r.hold.Micros
-	}
+	h := a.reservedHold()
+	o.HeldPages += h.Pages
+	o.HeldMicros += h.Micros
 	return o
+}
+
+// reservedHold is what the reservations hold in all.
+func (a *orgActor) reservedHold() storage.Hold {
+	var h storage.Hold
+	for _, r := range a.reserved {
+		h.Pages += r.hold.Pages
+		h.Micros += r.hold.Micros
+	}
+	return h
 }
 
 func (m RecordDocument) decide(a *orgActor, cmd *storage.Command) (decision, error) {
@@ -151,16 +160,11 @@ func (m RecordDocument) decide(a *orgActor, cmd *storage.Command) (decision, err
 	if cmd.At.Before(started) {
 		cmd.At = started // clocks of two nodes
 	}
-	var others storage.Hold
-	for _, r := range a.reserved {
-		others.Pages += r.hold.Pages
-		others.Micros += r.hold.Micros
-	}
 	cmd.Kind = storage.KindRecordDocument
 	cmd.RecordDocument = &storage.RecordDocument{
 		Create: create, CreatedAt: m.Reservation.At, StartedAt: started,
 		Start:   storage.DocumentChange{DocumentID: d.ID, Node: m.Node, EventID: ids.New(ids.Event, started)},
-		Outcome: m.Outcome, Finish: ch, OthersHeld: others,
+		Outcome: m.Outcome, Finish: ch, OthersHeld: a.reservedHold(),
 	}
 	cmd.Blob = m.Blob
 	store := a.deps.Store

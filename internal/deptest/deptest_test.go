@@ -24,7 +24,7 @@ const mod = "github.com/platen/platen/"
 var layers = [][]string{
 	// Leaves: formats, rules and helpers with no state and no Platen
 	// dependency but these.
-	{"internal/clock", "internal/fault", "internal/ids", "internal/leak", "internal/memory", "internal/seal",
+	{"internal/clock", "internal/crash", "internal/fault", "internal/ids", "internal/leak", "internal/memory", "internal/seal",
 		"internal/lcs", "internal/poll", "internal/hostile", "internal/pdfbomb", "internal/tier",
 		"accounts", "billing", "webhooks", "webhooks/verify", "links", "einvoice", "pdf", "render/handlebars",
 		"console", "render/phantom/layout", "render/phantom/style", "render/phantom/pdfw", "render/phantom/fonts",

@@ -9,15 +9,21 @@ import (
 	"github.com/platen/platen/internal/testnode"
 )
 
-// TestAdminInviteAndResetLink runs the operator's verbs for people against a
-// real node: an invitation and a reset each print a one-time link once.
-func TestAdminInviteAndResetLink(t *testing.T) {
-	n := testnode.Start(t, nil)
-	run := func(args ...string) (string, error) {
+// adminOn runs `platen admin` against n with its operator token, and
+// returns what it printed.
+func adminOn(n *testnode.Node) func(args ...string) (string, error) {
+	return func(args ...string) (string, error) {
 		var out bytes.Buffer
 		err := admin(append([]string{"--url", n.URL, "--token", n.OperatorToken}, args...), &out)
 		return out.String(), err
 	}
+}
+
+// TestAdminInviteAndResetLink runs the operator's verbs for people against a
+// real node: an invitation and a reset each print a one-time link once.
+func TestAdminInviteAndResetLink(t *testing.T) {
+	n := testnode.Start(t, nil)
+	run := adminOn(n)
 	out, err := run("invite", n.OrgID, "Ada@Example.com", "owner")
 	if err != nil || !strings.Contains(out, n.Direct+"/link#pll_") || !strings.Contains(out, `"role": "owner"`) || !strings.Contains(out, "ada@example.com") {
 		t.Fatalf("invite: %v\n%s", err, out)
@@ -52,11 +58,7 @@ func TestAdminCreateKeyAll(t *testing.T) {
 // one out of bounds.
 func TestAdminSetRate(t *testing.T) {
 	n := testnode.Start(t, nil)
-	run := func(args ...string) (string, error) {
-		var out bytes.Buffer
-		err := admin(append([]string{"--url", n.URL, "--token", n.OperatorToken}, args...), &out)
-		return out.String(), err
-	}
+	run := adminOn(n)
 	if out, err := run("set-rate", n.OrgID, "200", "400"); err != nil || !strings.Contains(out, `"rateLimit": 200`) || !strings.Contains(out, `"rateBurst": 400`) {
 		t.Fatalf("set-rate for an organisation: %v\n%s", err, out)
 	}

@@ -25,6 +25,9 @@ type Blobs struct {
 	// on disk; a reader of one waits for its done.
 	writing map[string]chan struct{}
 	queue   chan later
+	// made are the folders the background writer has made; only it
+	// reads and writes this.
+	made map[string]bool
 }
 
 // later is a blob for the background writer.
@@ -40,7 +43,7 @@ func OpenBlobs(dir string) (*Blobs, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &Blobs{dir: dir, unsynced: map[string]bool{}, writing: map[string]chan struct{}{}}, nil
+	return &Blobs{dir: dir, unsynced: map[string]bool{}, writing: map[string]chan struct{}{}, made: map[string]bool{}}, nil
 }
 
 // BlobHash is a blob's name: the hex sha256 of its bytes.
@@ -127,7 +130,7 @@ func (b *Blobs) PutLater(data []byte) string {
 // writeLater writes the blobs PutLater queues, one after another.
 func (b *Blobs) writeLater(q chan later) {
 	for l := range q {
-		if _, err := b.PutUnsynced(l.data); err != nil {
+		if err := b.putFresh(l.hash, l.data); err != nil {
 			panic(fmt.Sprintf("storage: write blob %s: %v", l.hash, err))
 		}
 		b.mu.Lock()
@@ -136,6 +139,54 @@ func (b *Blobs) writeLater(q chan later) {
 		b.mu.Unlock()
 		close(done)
 	}
+}
+
+// putFresh stores a blob PutLater queued, unsynced. A blob not there yet
+// is written under its own name, with no temporary file and rename: no
+// reader opens it before it is done (they settle first), and a write cut
+// short by a crash leaves a file of the wrong size, which RepairBlobs
+// writes again before the node serves. A file already there is never
+// truncated in place, as a reader may have it open: one of the right size
+// is kept, another is replaced whole.
+func (b *Blobs) putFresh(hash string, data []byte) error {
+	p := b.path(hash)
+	fi, err := os.Stat(p)
+	switch {
+	case err == nil && fi.Size() == int64(len(data)):
+		return nil
+	case err == nil:
+		_, err := b.PutUnsynced(data)
+		return err
+	}
+	dir := filepath.Dir(p)
+	if !b.made[dir] {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		b.made[dir] = true
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, os.ErrExist) || errors.Is(err, os.ErrNotExist) { // written by Put meanwhile, or the folder is gone
+		delete(b.made, dir)
+		_, err := b.PutUnsynced(data)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(p)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(p)
+		return err
+	}
+	b.mu.Lock()
+	b.unsynced[hash] = true
+	b.mu.Unlock()
+	return nil
 }
 
 // settle waits until a blob PutLater queued is on disk.

@@ -100,7 +100,15 @@ func (s *LogStore) StoreLogs(logs []*raft.Log) error {
 	b := s.db.NewBatch()
 	defer b.Close()
 	for _, l := range logs {
-		if err := b.Set(logKey(l.Index), encodeLog(l), nil); err != nil {
+		// Encoded straight into the batch: an entry can carry a PDF, and a
+		// copy of it for every entry is garbage the collector then chases.
+		op := b.SetDeferred(len(logPrefix)+8, logSize(l))
+		copy(op.Key, logPrefix)
+		binary.BigEndian.PutUint64(op.Key[len(logPrefix):], l.Index)
+		if out := appendLog(op.Value[:0], l); len(out) != len(op.Value) {
+			panic("storage: a raft log entry's size was miscounted")
+		}
+		if err := op.Finish(); err != nil {
 			return err
 		}
 	}
@@ -176,8 +184,18 @@ func (s *LogStore) GetUint64(key []byte) (uint64, error) {
 
 // Log entry encoding, version 1: version byte, term, type, appended-at unix
 // nanoseconds, then data and extensions each as uvarint length and bytes.
-func encodeLog(l *raft.Log) []byte {
-	out := make([]byte, 0, 1+8+1+8+2*binary.MaxVarintLen64+len(l.Data)+len(l.Extensions))
+// logSize is the length of l encoded.
+func logSize(l *raft.Log) int {
+	return 1 + 8 + 1 + 8 + uvarintLen(len(l.Data)) + len(l.Data) + uvarintLen(len(l.Extensions)) + len(l.Extensions)
+}
+
+func uvarintLen(n int) int {
+	var b [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(b[:], uint64(n))
+}
+
+// appendLog appends l encoded to out.
+func appendLog(out []byte, l *raft.Log) []byte {
 	out = append(out, recordVersion)
 	out = binary.BigEndian.AppendUint64(out, l.Term)
 	out = append(out, byte(l.Type))

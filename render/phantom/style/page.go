@@ -178,6 +178,15 @@ func (ps *pageSet) compute(k pageKey) *PageStyle {
 	out.Background = page.c.Background
 	// Margin boxes.
 	for name := range marginBoxNames {
+		// A margin box is drawn only when an author's rule gives it content:
+		// the user agent's own rules for it set none.
+		authored := false
+		for _, x := range ms {
+			authored = authored || len(x.r.boxes[name]) > 0
+		}
+		if !authored {
+			continue
+		}
 		var bd []*decl
 		if ua := uaPageBoxes()[name]; ua != nil {
 			for i := range ua {

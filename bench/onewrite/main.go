@@ -4,7 +4,9 @@
 // process, as a node renders: filled, laid out, written, no watermark) and
 // of the same documents through a real node's REST API with wait true
 // (admitted, held, rendered, recorded in one raft command with its PDF,
-// answered), at 1 and 2 clients, and the ratio of the two. A wait-false
+// answered), at 1 and 2 clients, the process's CPU time per document at 2
+// clients, and the ratios. A floor follows: one authenticated GET of a
+// document, which no REST call costs less than. A wait-false
 // burst and the three-page statement show the paths that keep the three
 // commands. It talks only to the node it started.
 //
@@ -22,6 +24,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/platen/platen/bench/internal/kit"
@@ -38,9 +41,18 @@ func main() {
 	long := flag.String("long", "statement", "starters measured through the node only (longer documents)")
 	burst := flag.Int("burst", 200, "documents of the wait-false burst (0 skips it)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the REST runs at 2 clients")
+	memprofile := flag.String("memprofile", "", "write an allocation profile of the whole run when it ends")
 	nodes := flag.Int("nodes", 1, "nodes in the cluster the REST runs go to (round robin); 3 starts three peers in this process")
 	flag.Parse()
 
+	if *memprofile != "" {
+		defer func() {
+			out, err := os.Create(*memprofile)
+			kit.Check(err)
+			kit.Check(pprof.Lookup("allocs").WriteTo(out, 0))
+			kit.Check(out.Close())
+		}()
+	}
 	cluster := startCluster(*nodes)
 	defer func() {
 		for _, n := range cluster {
@@ -63,8 +75,9 @@ func main() {
 		byName[s.Slug] = s
 	}
 
+	var engineCPU []time.Duration
 	fmt.Printf("%d documents per measurement; %d node(s); GOMAXPROCS %d\n\n", *perLevel, len(cluster), runtime.GOMAXPROCS(0))
-	fmt.Printf("%-10s %-8s %8s %8s %10s %10s\n", "document", "path", "p50", "p95", "1 client", "2 clients")
+	fmt.Printf("%-10s %-8s %8s %8s %10s %10s %9s\n", "document", "path", "p50", "p95", "1 client", "2 clients", "CPU/doc")
 	for _, slug := range strings.Split(*docs, ",") {
 		st, ok := byName[slug]
 		if !ok {
@@ -86,6 +99,7 @@ func main() {
 			if d["status"] != "completed" {
 				kit.Check(fmt.Errorf("%s: %v %v", slug, d["status"], d["message"]))
 			}
+			lastID.Store(d["id"])
 		}
 		for i := 0; i < 20; i++ { // warm both
 			alone()
@@ -94,9 +108,24 @@ func main() {
 		// Interleaved, so that both see the same machine.
 		eng, node := measure("engine", alone, *perLevel, ""), measure("REST", rest, *perLevel, *cpuprofile)
 		for _, m := range []figures{eng, node} {
-			fmt.Printf("%-10s %-8s %8s %8s %10.1f %10.1f\n", slug, m.name, m.p50, m.p95, m.rate[1], m.rate[2])
+			fmt.Printf("%-10s %-8s %8s %8s %10.1f %10.1f %9s\n", slug, m.name, m.p50, m.p95, m.rate[1], m.rate[2], m.cpu.Round(time.Microsecond))
 		}
-		fmt.Printf("%-10s %-8s %8s %8s %9.0f%% %9.0f%%\n\n", slug, "ratio", "+"+(node.p50-eng.p50).String(), "", 100*node.rate[1]/eng.rate[1], 100*node.rate[2]/eng.rate[2])
+		fmt.Printf("%-10s %-8s %8s %8s %9.0f%% %9.0f%% %8.0f%%\n\n", slug, "ratio", "+"+(node.p50-eng.p50).String(), "", 100*node.rate[1]/eng.rate[1], 100*node.rate[2]/eng.rate[2], 100*float64(eng.cpu)/float64(node.cpu))
+		engineCPU = append(engineCPU, eng.cpu)
+	}
+	if id, ok := lastID.Load().(string); ok {
+		// The floor: what one authenticated REST call costs with no render
+		// and no write, the least a document through REST can add.
+		get := func() { kit.Call(base(), key, "GET", "/v1/documents/"+id, nil) }
+		for i := 0; i < 20; i++ {
+			get()
+		}
+		m := measure("GET", get, *perLevel, "")
+		fmt.Printf("%-10s %-8s %8s %8s %10.1f %10.1f %9s", "floor", m.name, m.p50, m.p95, m.rate[1], m.rate[2], m.cpu.Round(time.Microsecond))
+		for _, c := range engineCPU {
+			fmt.Printf("  %.0f%% of an engine document", 100*float64(m.cpu)/float64(c))
+		}
+		fmt.Print("\n\n")
 	}
 
 	for _, slug := range strings.Split(*long, ",") {
@@ -116,7 +145,7 @@ func main() {
 			rest()
 		}
 		m := measure("REST", rest, *perLevel/4, "")
-		fmt.Printf("%-10s %-8s %8s %8s %10.1f %10.1f\n", slug, m.name, m.p50, m.p95, m.rate[1], m.rate[2])
+		fmt.Printf("%-10s %-8s %8s %8s %10.1f %10.1f %9s\n", slug, m.name, m.p50, m.p95, m.rate[1], m.rate[2], m.cpu.Round(time.Microsecond))
 	}
 
 	if *burst > 0 {
@@ -167,6 +196,7 @@ type figures struct {
 	name     string
 	p50, p95 time.Duration
 	rate     map[int]float64
+	cpu      time.Duration // the process's CPU time per document at 2 clients
 }
 
 // measure times count calls of f one at a time (the latency) and at 1 and
@@ -181,10 +211,21 @@ func measure(name string, f func(), count int, profile string) figures {
 			kit.Check(pprof.StartCPUProfile(out))
 			defer func() { pprof.StopCPUProfile(); out.Close() }()
 		}
+		before := cpuTime()
 		l, elapsed := kit.Run(clients, count, f)
 		m.rate[clients] = float64(len(l)) / elapsed.Seconds()
+		if clients == 2 {
+			m.cpu = (cpuTime() - before) / time.Duration(len(l))
+		}
 	}
 	return m
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	kit.Check(syscall.Getrusage(syscall.RUSAGE_SELF, &u))
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
 
 // pending reports whether any document is queued or rendering.
@@ -197,7 +238,10 @@ func pending(base, key string) bool {
 	return false
 }
 
-var seq atomic.Int64
+var (
+	seq    atomic.Int64
+	lastID atomic.Value // the id of a document made through REST
+)
 
 // vary is the sample with a number of its own in every top-level string
 // that holds a space (a name, an address line): no cache serves a render

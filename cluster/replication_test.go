@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -103,4 +104,99 @@ func TestThreeReplicasReplicateAndSurviveTheLeader(t *testing.T) {
 	for _, r := range all {
 		waitBalance(r, 210)
 	}
+}
+
+// TestAFollowerBehindTheLeadersSnapshotCatchesUp: a follower that was down
+// while the leader compacted its log past the follower's last entry gets
+// the leader's snapshot and takes entries again from after it, before and
+// after a restart.
+func TestAFollowerBehindTheLeadersSnapshotCatchesUp(t *testing.T) {
+	tier.Full(t, "runs three raft replicas through a snapshot install")
+	dirs := map[string]string{"n1": t.TempDir(), "n2": t.TempDir(), "n3": t.TempDir()}
+	binds := map[string]string{}
+	for id := range dirs { // a port of its own that a restart keeps, as the leader knows it by it
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		binds[id] = l.Addr().String()
+		l.Close()
+	}
+	start := func(id string, join bool) replica {
+		t.Helper()
+		store, err := storage.OpenStore(filepath.Join(dirs[id], "state"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := DefaultRaftConfig()
+		cfg.NodeID, cfg.Bind, cfg.Dir, cfg.LogOutput, cfg.Join = id, binds[id], filepath.Join(dirs[id], "raft"), io.Discard, join
+		cfg.TrailingLogs = 5
+		rep, err := StartRaft(cfg, store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return replica{store, rep}
+	}
+	r1 := start("n1", false)
+	if err := r1.rep.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r2, r3 := start("n2", true), start("n3", true)
+	live := []replica{r1, r2}
+	defer func() {
+		for _, r := range live {
+			r.stop(t)
+		}
+	}()
+	for id, r := range map[string]replica{"n2": r2, "n3": r3} {
+		if err := r1.rep.AddVoter(id, r.rep.Addr(), 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create := &storage.Command{Kind: storage.KindCreateOrg, OrgID: "org_a", At: at, CreateOrg: &storage.CreateOrg{Name: "A", Plan: storage.PlanStarter}}
+	if err := r1.rep.Apply(create, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	balance := func(r replica, want int64) {
+		t.Helper()
+		poll.Until(t, 20*time.Second, func() error {
+			if o, err := r.store.Org("org_a"); err != nil || o.BalanceMicros != want {
+				return fmt.Errorf("balance %d, want %d (%v)", o.BalanceMicros, want, err)
+			}
+			return nil
+		})
+	}
+	balance(r3, 0)
+	r3.stop(t)
+	for v := uint64(1); v <= 40; v++ {
+		if err := r1.rep.Apply(creditCmd(v), 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r1.rep.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := r1.rep.logs.FirstIndex()
+	if behind := r3.store.AppliedIndex(); first <= behind+1 {
+		t.Fatalf("the leader's log starts at %d, not past the follower's %d: no snapshot install to test", first, behind)
+	}
+
+	r3 = start("n3", false)
+	live = append(live, r3)
+	balance(r3, 400)
+	for v := uint64(41); v <= 45; v++ {
+		if err := r1.rep.Apply(creditCmd(v), 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	balance(r3, 450)
+
+	live = live[:2]
+	r3.stop(t)
+	r3 = start("n3", false)
+	live = append(live, r3)
+	if err := r1.rep.Apply(creditCmd(46), 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	balance(r3, 460)
 }

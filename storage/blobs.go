@@ -59,16 +59,34 @@ func (b *Blobs) Put(data []byte) (string, error) {
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
 	p := b.path(hash)
-	if _, err := os.Stat(p); err == nil {
-		return hash, nil
-	}
 	dir := filepath.Dir(p)
+	// The background writer writes a file under its own name (putFresh):
+	// one there is whole only once it has settled, and one of the wrong
+	// size is what a crash cut short, replaced whole here.
+	b.settle(hash)
+	if fi, err := os.Stat(p); err == nil {
+		if fi.Size() == int64(len(data)) {
+			return hash, nil
+		}
+		if err := writeRenamed(dir, p, data, true); err != nil {
+			return "", err
+		}
+		return hash, syncDir(dir)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
 	if ok, err := putUnnamed(dir, p, data); ok {
 		if err != nil {
 			return "", err
+		}
+		// The link finds a file there when another write of the same bytes
+		// got there first, maybe the background writer's, still writing.
+		b.settle(hash)
+		if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
+			if err := writeRenamed(dir, p, data, true); err != nil {
+				return "", err
+			}
 		}
 		return hash, syncDir(dir)
 	}
@@ -174,13 +192,17 @@ func (b *Blobs) putFresh(hash string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(p)
-		return err
+	mine, err := f.Stat()
+	if err == nil {
+		_, err = f.Write(data)
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(p)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if there, serr := os.Stat(p); mine != nil && serr == nil && os.SameFile(mine, there) {
+			os.Remove(p) // this write's file, not one a Put renamed over it since
+		}
 		return err
 	}
 	b.mu.Lock()

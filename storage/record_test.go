@@ -366,3 +366,28 @@ func TestLogStoreKeepsEntriesWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestPutReplacesACutShortFile: a file the background writer left cut
+// short (a crash while it wrote under the blob's own name) is replaced by
+// a Put of the same bytes, not taken as stored.
+func TestPutReplacesACutShortFile(t *testing.T) {
+	blobs, err := OpenBlobs(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf := bytes.Repeat([]byte("%PDF"), 5000)
+	p := blobs.path(BlobHash(pdf))
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, pdf[:100], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := blobs.Put(pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := blobs.Read(hash); err != nil || !bytes.Equal(got, pdf) {
+		t.Fatalf("a Put over a cut-short file: %v", err)
+	}
+}

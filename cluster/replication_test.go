@@ -133,21 +133,31 @@ func TestAFollowerBehindTheLeadersSnapshotCatchesUp(t *testing.T) {
 		cfg.TrailingLogs = 5
 		rep, err := StartRaft(cfg, store)
 		if err != nil {
+			store.Close()
 			t.Fatal(err)
 		}
 		return replica{store, rep}
 	}
-	r1 := start("n1", false)
-	if err := r1.rep.WaitReady(10 * time.Second); err != nil {
-		t.Fatal(err)
-	}
-	r2, r3 := start("n2", true), start("n3", true)
-	live := []replica{r1, r2}
+	live := map[string]replica{} // stopped at the end, whatever failed
 	defer func() {
 		for _, r := range live {
 			r.stop(t)
 		}
 	}()
+	run := func(id string, join bool) replica {
+		r := start(id, join)
+		live[id] = r
+		return r
+	}
+	halt := func(id string) {
+		live[id].stop(t)
+		delete(live, id)
+	}
+	r1 := run("n1", false)
+	if err := r1.rep.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r2, r3 := run("n2", true), run("n3", true)
 	for id, r := range map[string]replica{"n2": r2, "n3": r3} {
 		if err := r1.rep.AddVoter(id, r.rep.Addr(), 5*time.Second); err != nil {
 			t.Fatal(err)
@@ -167,7 +177,7 @@ func TestAFollowerBehindTheLeadersSnapshotCatchesUp(t *testing.T) {
 		})
 	}
 	balance(r3, 0)
-	r3.stop(t)
+	halt("n3")
 	for v := uint64(1); v <= 40; v++ {
 		if err := r1.rep.Apply(creditCmd(v), 5*time.Second); err != nil {
 			t.Fatal(err)
@@ -181,8 +191,7 @@ func TestAFollowerBehindTheLeadersSnapshotCatchesUp(t *testing.T) {
 		t.Fatalf("the leader's log starts at %d, not past the follower's %d: no snapshot install to test", first, behind)
 	}
 
-	r3 = start("n3", false)
-	live = append(live, r3)
+	r3 = run("n3", false)
 	balance(r3, 400)
 	for v := uint64(41); v <= 45; v++ {
 		if err := r1.rep.Apply(creditCmd(v), 5*time.Second); err != nil {
@@ -191,10 +200,8 @@ func TestAFollowerBehindTheLeadersSnapshotCatchesUp(t *testing.T) {
 	}
 	balance(r3, 450)
 
-	live = live[:2]
-	r3.stop(t)
-	r3 = start("n3", false)
-	live = append(live, r3)
+	halt("n3")
+	r3 = run("n3", false)
 	if err := r1.rep.Apply(creditCmd(46), 5*time.Second); err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,7 @@ func main() {
 
 	if *memprofile != "" {
 		defer func() {
+			runtime.GC() // the profile counts allocations up to the last collection
 			out, err := os.Create(*memprofile)
 			kit.Check(err)
 			kit.Check(pprof.Lookup("allocs").WriteTo(out, 0))
@@ -75,7 +76,8 @@ func main() {
 		byName[s.Slug] = s
 	}
 
-	var engineCPU []time.Duration
+	var engineCPU []time.Duration // the engine's CPU per document of each of engineDocs
+	var engineDocs []string
 	fmt.Printf("%d documents per measurement; %d node(s); GOMAXPROCS %d\n\n", *perLevel, len(cluster), runtime.GOMAXPROCS(0))
 	fmt.Printf("%-10s %-8s %8s %8s %10s %10s %9s\n", "document", "path", "p50", "p95", "1 client", "2 clients", "CPU/doc")
 	for _, slug := range strings.Split(*docs, ",") {
@@ -111,7 +113,7 @@ func main() {
 			fmt.Printf("%-10s %-8s %8s %8s %10.1f %10.1f %9s\n", slug, m.name, m.p50, m.p95, m.rate[1], m.rate[2], m.cpu.Round(time.Microsecond))
 		}
 		fmt.Printf("%-10s %-8s %8s %8s %9.0f%% %9.0f%% %8.0f%%\n\n", slug, "ratio", "+"+(node.p50-eng.p50).String(), "", 100*node.rate[1]/eng.rate[1], 100*node.rate[2]/eng.rate[2], 100*float64(eng.cpu)/float64(node.cpu))
-		engineCPU = append(engineCPU, eng.cpu)
+		engineCPU, engineDocs = append(engineCPU, eng.cpu), append(engineDocs, slug)
 	}
 	if id, ok := lastID.Load().(string); ok {
 		// The floor: what one authenticated REST call costs with no render
@@ -122,8 +124,8 @@ func main() {
 		}
 		m := measure("GET", get, *perLevel, "")
 		fmt.Printf("%-10s %-8s %8s %8s %10.1f %10.1f %9s", "floor", m.name, m.p50, m.p95, m.rate[1], m.rate[2], m.cpu.Round(time.Microsecond))
-		for _, c := range engineCPU {
-			fmt.Printf("  %.0f%% of an engine document", 100*float64(m.cpu)/float64(c))
+		for i, c := range engineCPU {
+			fmt.Printf("  %.0f%% of an engine %s", 100*float64(m.cpu)/float64(c), engineDocs[i])
 		}
 		fmt.Print("\n\n")
 	}

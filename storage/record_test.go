@@ -296,23 +296,32 @@ func TestARecordedDocumentIsPricedBesideTheOthersHeld(t *testing.T) {
 	}
 }
 
-// TestPutLaterReplacesACutShortFileWhole: a file a crash cut short is
-// replaced by a new one, never truncated in place under a reader that has
-// it open; a file already whole is kept.
-func TestPutLaterReplacesACutShortFileWhole(t *testing.T) {
+// cutShortBlob is a blob store holding the first 100 bytes of a PDF's
+// file under its name, as a crash leaves the background writer's file; it
+// returns the whole PDF and the file's path.
+func cutShortBlob(t *testing.T) (*Blobs, []byte, string) {
+	t.Helper()
 	blobs, err := OpenBlobs(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	pdf := bytes.Repeat([]byte("%PDF"), 5000)
-	hash := BlobHash(pdf)
-	p := blobs.path(hash)
+	p := blobs.path(BlobHash(pdf))
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, pdf[:100], 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return blobs, pdf, p
+}
+
+// TestPutLaterReplacesACutShortFileWhole: a file a crash cut short is
+// replaced by a new one, never truncated in place under a reader that has
+// it open; a file already whole is kept.
+func TestPutLaterReplacesACutShortFileWhole(t *testing.T) {
+	blobs, pdf, p := cutShortBlob(t)
+	hash := BlobHash(pdf)
 	reader, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)
@@ -371,18 +380,7 @@ func TestLogStoreKeepsEntriesWhole(t *testing.T) {
 // short (a crash while it wrote under the blob's own name) is replaced by
 // a Put of the same bytes, not taken as stored.
 func TestPutReplacesACutShortFile(t *testing.T) {
-	blobs, err := OpenBlobs(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pdf := bytes.Repeat([]byte("%PDF"), 5000)
-	p := blobs.path(BlobHash(pdf))
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, pdf[:100], 0o600); err != nil {
-		t.Fatal(err)
-	}
+	blobs, pdf, _ := cutShortBlob(t)
 	hash, err := blobs.Put(pdf)
 	if err != nil {
 		t.Fatal(err)

@@ -61,17 +61,10 @@ func (b *Blobs) Put(data []byte) (string, error) {
 	p := b.path(hash)
 	dir := filepath.Dir(p)
 	// The background writer writes a file under its own name (putFresh):
-	// one there is whole only once it has settled, and one of the wrong
-	// size is what a crash cut short, replaced whole here.
-	b.settle(hash)
-	if fi, err := os.Stat(p); err == nil {
-		if fi.Size() == int64(len(data)) {
-			return hash, nil
-		}
-		if err := writeRenamed(dir, p, data, true); err != nil {
-			return "", err
-		}
-		return hash, syncDir(dir)
+	// Has waits for it, and takes a file of the wrong size (one a crash cut
+	// short) for missing, which the writes below replace whole.
+	if b.Has(hash, int64(len(data))) {
+		return hash, nil
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
@@ -81,9 +74,9 @@ func (b *Blobs) Put(data []byte) (string, error) {
 			return "", err
 		}
 		// The link finds a file there when another write of the same bytes
-		// got there first, maybe the background writer's, still writing.
-		b.settle(hash)
-		if fi, err := os.Stat(p); err != nil || fi.Size() != int64(len(data)) {
+		// got there first, maybe the background writer's, still writing,
+		// or one cut short.
+		if !b.Has(hash, int64(len(data))) {
 			if err := writeRenamed(dir, p, data, true); err != nil {
 				return "", err
 			}

@@ -184,6 +184,7 @@ func (s *LogStore) GetUint64(key []byte) (uint64, error) {
 
 // Log entry encoding, version 1: version byte, term, type, appended-at unix
 // nanoseconds, then data and extensions each as uvarint length and bytes.
+
 // logSize is the length of l encoded.
 func logSize(l *raft.Log) int {
 	return 1 + 8 + 1 + 8 + uvarintLen(len(l.Data)) + len(l.Data) + uvarintLen(len(l.Extensions)) + len(l.Extensions)

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/platen/platen/render"
@@ -57,7 +56,7 @@ func (s *System) Blob(hash string, holders []string) ([]byte, error) {
 
 // OpenBlob opens a blob for streaming, first copying it from a node that
 // holds it when this node lacks it.
-func (s *System) OpenBlob(hash string, holders []string) (*os.File, error) {
+func (s *System) OpenBlob(hash string, holders []string) (*storage.BlobFile, error) {
 	return fetched(s, hash, holders, s.docs.Blobs.Open)
 }
 

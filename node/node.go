@@ -127,8 +127,9 @@ func (n *Node) start(out io.Writer) error {
 	if n.store, err = storage.OpenStore(stateDir); err != nil {
 		return dataError(cfg.DataDir, "the state in "+stateDir, err)
 	}
-	if n.blobs, err = storage.OpenBlobs(filepath.Join(cfg.DataDir, "blobs")); err != nil {
-		return unwritable(cfg.DataDir, err)
+	blobDir := filepath.Join(cfg.DataDir, "blobs")
+	if n.blobs, err = storage.OpenBlobs(blobDir); err != nil {
+		return dataError(cfg.DataDir, "the blob store in "+blobDir, err)
 	}
 	// Every node applies an expiry: each deletes its own copy of the file.
 	n.store.OnBlobsReleased(func(hashes []string) { go n.deleteReleased(hashes) })
@@ -522,6 +523,12 @@ func (n *Node) close() {
 	if n.raft != nil {
 		if err := n.raft.Shutdown(); err != nil {
 			n.log.Error("raft shutdown", "err", err)
+		}
+	}
+	if n.blobs != nil {
+		// After raft: no command writes a blob any more.
+		if err := n.blobs.Close(); err != nil {
+			n.log.Error("blobs close", "err", err)
 		}
 	}
 	if n.peer != nil {

@@ -36,3 +36,8 @@ func putUnnamed(dir, p string, data []byte) (ok bool, err error) {
 	}
 	return true, err
 }
+
+// punch frees a range of a file's blocks: it reads as zeros after.
+func punch(f *os.File, off, size int64) error {
+	return unix.Fallocate(int(f.Fd()), unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, off, size)
+}

@@ -367,16 +367,11 @@ func (s *Server) serveFile(r *request) error {
 	if err != nil {
 		return err
 	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return err
-	}
 	r.SetStatusCode(http.StatusOK)
 	r.SetContentType("application/pdf")
 	r.Response.Header.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": d.Filename}))
 	r.Response.Header.Set("Cache-Control", "private, no-store")
 	r.Response.Header.Set("X-Content-Type-Options", "nosniff")
-	r.SetBodyStream(f, int(info.Size()))
+	r.SetBodyStream(f, int(f.Size()))
 	return nil
 }

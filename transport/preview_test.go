@@ -25,12 +25,18 @@ func invoiceDraft(html string) map[string]any {
 }
 
 // fileCount counts the files under dir.
-func fileCount(t *testing.T, dir string) int {
+// storedBytes is the size of the files under dir: blobs in files of their
+// own and in packs.
+func storedBytes(t *testing.T, dir string) int64 {
 	t.Helper()
-	n := 0
+	var n int64
 	err := filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			n++
+			info, ierr := d.Info()
+			if ierr != nil {
+				return ierr
+			}
+			n += info.Size()
 		}
 		return err
 	})
@@ -54,7 +60,7 @@ func TestDraftPreviewRendersTheDraftAndStoresNothing(t *testing.T) {
 		return len(testnode.DataAs[testnode.Ledger](t, testnode.Do(t, "GET", n.URL+"/admin/v1/orgs/"+n.OrgID+"/ledger", n.OperatorToken, nil)).Items)
 	}
 	wallet := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil))
-	applied, rows, blobs := n.Store().AppliedIndex(), ledger(), fileCount(t, filepath.Join(dataDir, "blobs"))
+	applied, rows, blobs := n.Store().AppliedIndex(), ledger(), storedBytes(t, filepath.Join(dataDir, "blobs"))
 
 	// The saved version says "Invoice"; the draft says "Draft", and only
 	// the draft's markup can put that word in the PDF.
@@ -103,8 +109,8 @@ func TestDraftPreviewRendersTheDraftAndStoresNothing(t *testing.T) {
 	if got := ledger(); got != rows {
 		t.Errorf("ledger has %d rows, had %d", got, rows)
 	}
-	if got := fileCount(t, filepath.Join(dataDir, "blobs")); got != blobs {
-		t.Errorf("blob files %d, were %d", got, blobs)
+	if got := storedBytes(t, filepath.Join(dataDir, "blobs")); got != blobs {
+		t.Errorf("blobs take %d bytes, took %d", got, blobs)
 	}
 	if w := testnode.DataAs[testnode.Wallet](t, testnode.Do(t, "GET", n.URL+"/v1/wallet", n.Key, nil)); w.Allowance != wallet.Allowance || w.BalanceMicros != wallet.BalanceMicros {
 		t.Errorf("wallet changed: %+v, was %+v", w, wallet)

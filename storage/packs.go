@@ -66,6 +66,11 @@ type packs struct {
 	mu    sync.Mutex // guards everything below
 	index map[[32]byte]packLoc
 	live  map[uint32]int // live records in each pack there is
+	// readers counts the open BlobFiles of each record; a record deleted
+	// while one is open is pending, and its bytes are punched out when
+	// the last closes, as an open file's bytes outlive its unlink.
+	readers map[packLoc]int
+	pending map[packLoc]bool
 	// active is the pack appended to, nil until the first append; end is
 	// its size, dirty whether it was appended to since it was last synced.
 	active    *os.File
@@ -73,6 +78,9 @@ type packs struct {
 	end       int64
 	dirty     bool
 	closed    bool
+	// synced is the file that says how much of which pack was last
+	// synced (writeSynced).
+	synced *os.File
 }
 
 func (p *packs) path(seq uint32) string {
@@ -81,12 +89,14 @@ func (p *packs) path(seq uint32) string {
 
 // openPacks reads the packs in dir into an index: every live record of
 // the older packs by its header, and every record of the newest whole,
-// checked against its CRC and cut off at the first that fails.
+// checked against its CRC and cut off at the first that fails after the
+// part last synced.
 func openPacks(dir string, limit int64) (*packs, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	p := &packs{dir: dir, limit: limit, index: map[[32]byte]packLoc{}, live: map[uint32]int{}}
+	p := &packs{dir: dir, limit: limit, index: map[[32]byte]packLoc{}, live: map[uint32]int{},
+		readers: map[packLoc]int{}, pending: map[packLoc]bool{}}
 	names, err := filepath.Glob(filepath.Join(dir, "*.pack"))
 	if err != nil {
 		return nil, err
@@ -94,19 +104,33 @@ func openPacks(dir string, limit int64) (*packs, error) {
 	var seqs []uint32
 	for _, name := range names {
 		n, err := strconv.ParseUint(strings.TrimSuffix(filepath.Base(name), ".pack"), 10, 32)
-		if err != nil {
+		if err != nil || p.path(uint32(n)) != name {
 			continue // not a pack of ours
 		}
 		seqs = append(seqs, uint32(n))
 	}
 	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+	if p.synced, err = os.OpenFile(filepath.Join(dir, "synced"), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		return nil, err
+	}
+	syncedSeq, syncedEnd := p.readSynced()
 	for i, seq := range seqs {
-		last := i == len(seqs)-1
-		if err := p.scan(seq, last); err != nil {
+		newest, checked := i == len(seqs)-1, int64(-1)
+		if newest {
+			checked = 0
+			if seq == syncedSeq {
+				checked = syncedEnd
+			}
+		}
+		if err := p.scan(seq, checked); err != nil {
+			p.synced.Close()
 			return nil, fmt.Errorf("blob pack %s: %w", filepath.Base(p.path(seq)), err)
 		}
-		if !last && p.live[seq] == 0 {
+	}
+	for _, seq := range seqs[:max(len(seqs)-1, 0)] {
+		if p.live[seq] == 0 {
 			if err := os.Remove(p.path(seq)); err != nil {
+				p.synced.Close()
 				return nil, err
 			}
 			delete(p.live, seq)
@@ -116,14 +140,19 @@ func openPacks(dir string, limit int64) (*packs, error) {
 		p.activeSeq = seqs[len(seqs)-1]
 		f, err := os.OpenFile(p.path(p.activeSeq), os.O_RDWR, 0o600)
 		if err != nil {
+			p.synced.Close()
 			return nil, err
 		}
 		fi, err := f.Stat()
 		if err == nil {
 			err = f.Sync() // what was checked is on disk before anything is appended
 		}
+		if err == nil {
+			err = p.writeSynced(p.activeSeq, fi.Size())
+		}
 		if err != nil {
 			f.Close()
+			p.synced.Close()
 			return nil, err
 		}
 		p.active, p.end = f, fi.Size()
@@ -131,10 +160,36 @@ func openPacks(dir string, limit int64) (*packs, error) {
 	return p, nil
 }
 
-// scan indexes one pack's live records. A record of the newest (whole)
-// pack that is cut short or fails its CRC ends the pack: the file is cut
-// there. In an older pack, which was synced whole, it is an error.
-func (p *packs) scan(seq uint32, whole bool) error {
+// readSynced reads which pack was last synced, and to what size: zeros
+// when the file is empty or does not check.
+func (p *packs) readSynced() (seq uint32, end int64) {
+	var b [16]byte
+	if _, err := p.synced.ReadAt(b[:], 0); err != nil || crc32.Checksum(b[:12], castagnoli) != binary.BigEndian.Uint32(b[12:]) {
+		return 0, 0
+	}
+	return binary.BigEndian.Uint32(b[:4]), int64(binary.BigEndian.Uint64(b[4:12]))
+}
+
+// writeSynced records, durably, that pack seq is synced up to end: a
+// record before end that fails its CRC is damage, not a crash's cut.
+func (p *packs) writeSynced(seq uint32, end int64) error {
+	var b [16]byte
+	binary.BigEndian.PutUint32(b[:4], seq)
+	binary.BigEndian.PutUint64(b[4:12], uint64(end))
+	binary.BigEndian.PutUint32(b[12:], crc32.Checksum(b[:12], castagnoli))
+	if _, err := p.synced.WriteAt(b[:], 0); err != nil {
+		return err
+	}
+	return p.synced.Sync()
+}
+
+// scan indexes one pack's live records. An older pack (checked < 0) was
+// synced whole, and its records are read by their headers; a record of it
+// that is not whole is damage, an error. The newest pack's records are
+// checked against their CRC: one that fails after the first checked bytes
+// (the part last synced) is where a crash cut the pack, and the file is cut
+// there; one that fails before is damage.
+func (p *packs) scan(seq uint32, checked int64) error {
 	f, err := os.OpenFile(p.path(seq), os.O_RDWR, 0o600)
 	if err != nil {
 		return err
@@ -149,7 +204,7 @@ func (p *packs) scan(seq uint32, whole bool) error {
 	var data []byte
 	for off := int64(0); off < fi.Size(); {
 		bad := func(why string) error {
-			if !whole {
+			if checked < 0 || off < checked {
 				return fmt.Errorf("the record at %d %s", off, why)
 			}
 			if err := f.Truncate(off); err != nil {
@@ -176,7 +231,7 @@ func (p *packs) scan(seq uint32, whole bool) error {
 		default:
 			return bad("has an unknown state")
 		}
-		if whole {
+		if checked >= 0 {
 			if int64(cap(data)) < size {
 				data = make([]byte, size)
 			}
@@ -189,9 +244,12 @@ func (p *packs) scan(seq uint32, whole bool) error {
 				return bad("fails its checksum")
 			}
 		}
-		if old, ok := p.index[sum]; ok {
+		if old, ok := p.index[sum]; ok && old != loc {
 			// Written twice: the first copy goes, as a deletion would.
-			if err := p.erase(old); err != nil {
+			if err := p.mark(old); err != nil {
+				return err
+			}
+			if err := p.punchOut(old); err != nil {
 				return err
 			}
 			p.live[old.seq]--
@@ -263,6 +321,10 @@ func (p *packs) startPack() error {
 		f.Close()
 		return err
 	}
+	if err := p.writeSynced(seq, 0); err != nil {
+		f.Close()
+		return err
+	}
 	if p.active != nil {
 		old := p.activeSeq
 		p.active.Close()
@@ -286,55 +348,103 @@ func (p *packs) sync() error {
 	if err := p.active.Sync(); err != nil {
 		return err
 	}
+	if err := p.writeSynced(p.activeSeq, p.end); err != nil {
+		return err
+	}
 	p.dirty = false
 	return nil
 }
 
 // open opens a blob's bytes in its pack. ok is false when no pack has it.
 func (p *packs) open(sum [32]byte) (f *BlobFile, ok bool, err error) {
-	for try := 0; try < 2; try++ {
-		p.mu.Lock()
-		loc, ok := p.index[sum]
-		p.mu.Unlock()
-		if !ok {
-			return nil, false, nil
-		}
-		file, err := os.Open(p.path(loc.seq))
-		if errors.Is(err, os.ErrNotExist) {
-			continue // deleted, and its pack with it, since the look-up
-		}
-		if err != nil {
-			return nil, true, err
-		}
-		return &BlobFile{SectionReader: io.NewSectionReader(file, loc.off, loc.size), file: file}, true, nil
+	p.mu.Lock()
+	loc, ok := p.index[sum]
+	if ok {
+		p.readers[loc]++
 	}
-	return nil, false, nil
+	p.mu.Unlock()
+	if !ok {
+		return nil, false, nil
+	}
+	file, err := os.Open(p.path(loc.seq))
+	if err != nil {
+		p.release(loc)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, false, nil // deleted, and its pack with it, since the look-up
+		}
+		return nil, true, err
+	}
+	return &BlobFile{SectionReader: io.NewSectionReader(file, loc.off, loc.size), file: file, release: func() { p.release(loc) }}, true, nil
 }
 
-// remove deletes a blob from the packs; one no pack has is no error.
+// release ends a reader of a record; the last reader of one deleted
+// meanwhile punches its bytes out.
+func (p *packs) release(loc packLoc) {
+	p.mu.Lock()
+	p.readers[loc]--
+	punch := false
+	if p.readers[loc] == 0 {
+		delete(p.readers, loc)
+		punch = p.pending[loc]
+		delete(p.pending, loc)
+	}
+	p.mu.Unlock()
+	if punch {
+		// A failure leaves the bytes until the pack is removed; the
+		// record is deleted either way.
+		_ = p.punchOut(loc)
+	}
+}
+
+// remove deletes a blob from the packs; one no pack has is no error. The
+// record is marked deleted, durably, before the index forgets it; then its
+// bytes are punched out, at once or when its last reader closes, and a
+// pack with no live record left is removed, unless it is appended to.
 func (p *packs) remove(sum [32]byte) error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	loc, ok := p.index[sum]
+	p.mu.Unlock()
 	if !ok {
 		return nil
 	}
-	if err := p.erase(loc); err != nil {
+	if err := p.mark(loc); err != nil {
 		return err
 	}
+	p.mu.Lock()
+	if cur, ok := p.index[sum]; !ok || cur != loc {
+		p.mu.Unlock()
+		return nil // removed meanwhile
+	}
 	delete(p.index, sum)
-	if p.live[loc.seq]--; p.live[loc.seq] == 0 && loc.seq != p.activeSeq {
+	p.live[loc.seq]--
+	gone := p.live[loc.seq] == 0 && loc.seq != p.activeSeq
+	if gone {
 		delete(p.live, loc.seq)
+	}
+	punch := p.readers[loc] == 0
+	if !punch {
+		p.pending[loc] = true
+	}
+	p.mu.Unlock()
+	if gone {
+		// An open reader keeps its file's bytes until it closes.
 		return os.Remove(p.path(loc.seq))
+	}
+	if punch {
+		return p.punchOut(loc)
 	}
 	return nil
 }
 
-// erase marks a record deleted, durably, and then takes its bytes out of
-// the file. The order matters: a record still marked live never has its
-// bytes gone, so no crash leaves a live record of zeros.
-func (p *packs) erase(loc packLoc) error {
+// mark marks a record deleted, durably. It comes before the bytes are
+// taken out, so that no crash leaves a live record of zeros. A pack
+// removed meanwhile (its last record deleted by another caller) is no
+// error.
+func (p *packs) mark(loc packLoc) error {
 	f, err := os.OpenFile(p.path(loc.seq), os.O_RDWR, 0o600)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -342,12 +452,22 @@ func (p *packs) erase(loc packLoc) error {
 	if _, err := f.WriteAt([]byte{packDeleted}, loc.header()+4); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
+	return f.Sync()
+}
+
+// punchOut takes a deleted record's bytes out of its pack.
+func (p *packs) punchOut(loc packLoc) error {
 	if loc.size == 0 {
 		return nil
 	}
+	f, err := os.OpenFile(p.path(loc.seq), os.O_RDWR, 0o600)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // the pack is gone, and the bytes with its last reader
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 	if punch(f, loc.off, loc.size) == nil {
 		return nil
 	}
@@ -365,25 +485,39 @@ func (p *packs) close() error {
 		return nil
 	}
 	p.closed = true
-	if p.active == nil {
-		return nil
+	var err error
+	if p.active != nil {
+		err = p.active.Sync()
+		if err == nil {
+			err = p.writeSynced(p.activeSeq, p.end)
+		}
+		if cerr := p.active.Close(); err == nil {
+			err = cerr
+		}
+		p.active = nil
 	}
-	err := p.active.Sync()
-	if cerr := p.active.Close(); err == nil {
+	if cerr := p.synced.Close(); err == nil {
 		err = cerr
 	}
-	p.active = nil
 	return err
 }
 
 // BlobFile is an open blob: its own file, or its bytes in a pack.
 type BlobFile struct {
 	*io.SectionReader
-	file *os.File
+	file    *os.File
+	release func() // a pack's record's: ends this reader
 }
 
 // Close closes the file the blob is read from.
-func (f *BlobFile) Close() error { return f.file.Close() }
+func (f *BlobFile) Close() error {
+	err := f.file.Close()
+	if f.release != nil {
+		f.release()
+		f.release = nil
+	}
+	return err
+}
 
 // sumOf is a hash's bytes; ok is false for a name no blob has.
 func sumOf(hash string) (sum [32]byte, ok bool) {

@@ -48,6 +48,29 @@ func smallPacks(t *testing.T, dir string, limit int64) *Blobs {
 	return b
 }
 
+// killed leaves a store as a killed process would: every blob written,
+// nothing synced since the last sync, the files closed without a sync.
+func killed(t *testing.T, b *Blobs) {
+	t.Helper()
+	b.mu.Lock()
+	var queued []chan struct{}
+	for _, done := range b.writing {
+		queued = append(queued, done)
+	}
+	b.mu.Unlock()
+	for _, done := range queued {
+		<-done
+	}
+	p := b.packs
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	if p.active != nil {
+		p.active.Close()
+	}
+	p.synced.Close()
+}
+
 // somePDFs are n distinct blobs of a few kilobytes.
 func somePDFs(n int) [][]byte {
 	var out [][]byte
@@ -134,7 +157,7 @@ func TestAPackACrashCutShortEndsAtItsLastWholeRecord(t *testing.T) {
 			for _, pdf := range pdfs {
 				b.PutLater(pdf)
 			}
-			b.Close()
+			killed(t, b)
 			packs := packFiles(t, dir)
 			if len(packs) != 1 {
 				t.Fatalf("%d packs", len(packs))
@@ -190,7 +213,7 @@ func TestRepairBlobsWritesWhatAPackLost(t *testing.T) {
 	}
 	b := smallPacks(t, filepath.Join(dir, "blobs"), packLimit)
 	b.PutLater(pdf)
-	b.Close()
+	killed(t, b)
 	pack := packFiles(t, b.dir)[0]
 	os.Truncate(pack, packHeaderSize+100)
 
@@ -265,24 +288,92 @@ func TestADeletedPackedBlobLeavesNoBytes(t *testing.T) {
 	mustRead(t, smallPacks(t, dir, 8<<10), gone)
 }
 
-// TestADamagedOlderPackIsRefused: a pack before the newest was synced
-// whole, so a record of it that is not whole is damage, not a crash: the
-// store does not open, and says which pack.
-func TestADamagedOlderPackIsRefused(t *testing.T) {
+// TestADamagedSyncedRecordIsRefused: a record of a pack before the
+// newest, or of the part of the newest last synced, reached the disk
+// whole, so one that does not check is damage, not a crash: the store
+// does not open, and says which pack, rather than drop what follows.
+func TestADamagedSyncedRecordIsRefused(t *testing.T) {
+	for _, which := range []string{"an older pack", "the newest pack"} {
+		t.Run(which, func(t *testing.T) {
+			dir := t.TempDir()
+			b := smallPacks(t, dir, 4<<10)
+			for _, pdf := range somePDFs(6) {
+				b.PutLater(pdf)
+			}
+			if err := b.SyncUnsynced(); err != nil {
+				t.Fatal(err)
+			}
+			killed(t, b)
+			packs := packFiles(t, dir)
+			if len(packs) < 2 {
+				t.Fatalf("%d packs", len(packs))
+			}
+			// An older pack's records are read by their headers, the
+			// newest's checked whole.
+			damaged, at := packs[0], int64(1)
+			if which == "the newest pack" {
+				damaged, at = packs[len(packs)-1], packHeaderSize+3
+			}
+			f, _ := os.OpenFile(damaged, os.O_RDWR, 0)
+			f.WriteAt([]byte("!"), at)
+			f.Close()
+			if _, err := OpenBlobs(dir); err == nil || !strings.Contains(err.Error(), filepath.Base(damaged)) {
+				t.Fatalf("a damaged synced record: %v", err)
+			}
+		})
+	}
+}
+
+// TestAStrayPackNameIsIgnored: only a pack's own name is read, so a copy
+// of a pack under another name does not make its records duplicates of
+// themselves.
+func TestAStrayPackNameIsIgnored(t *testing.T) {
 	dir := t.TempDir()
-	b := smallPacks(t, dir, 4<<10)
-	for _, pdf := range somePDFs(6) {
+	b := smallPacks(t, dir, packLimit)
+	pdfs := somePDFs(3)
+	for _, pdf := range pdfs {
 		b.PutLater(pdf)
 	}
 	b.Close()
-	packs := packFiles(t, dir)
-	if len(packs) < 2 {
-		t.Fatalf("%d packs", len(packs))
+	content, _ := os.ReadFile(packFiles(t, dir)[0])
+	os.WriteFile(filepath.Join(dir, "packs", "1.pack"), content, 0o600)
+	again := smallPacks(t, dir, packLimit)
+	for _, pdf := range pdfs {
+		mustRead(t, again, pdf)
 	}
-	f, _ := os.OpenFile(packs[0], os.O_RDWR, 0)
-	f.WriteAt([]byte("JUNK"), 0)
+}
+
+// TestAReaderKeepsADeletedBlobUntilItCloses: a download under way when
+// its blob is deleted reads it whole, as an unlinked file's reader does;
+// the bytes leave the pack when it closes.
+func TestAReaderKeepsADeletedBlobUntilItCloses(t *testing.T) {
+	dir := t.TempDir()
+	b := smallPacks(t, dir, packLimit)
+	pdfs := somePDFs(3)
+	for _, pdf := range pdfs {
+		b.PutLater(pdf)
+	}
+	pdf := pdfs[1]
+	f, err := b.Open(BlobHash(pdf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := make([]byte, 10)
+	io.ReadFull(f, head)
+	if err := b.Delete(BlobHash(pdf)); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(f)
+	if got := append(head, rest...); !bytes.Equal(got, pdf) {
+		t.Fatalf("a reader open across the delete read %d bytes, not the blob", len(got))
+	}
+	if content, _ := os.ReadFile(packFiles(t, dir)[0]); !bytes.Contains(content, pdf) {
+		t.Fatal("the bytes went while a reader had them open")
+	}
 	f.Close()
-	if _, err := OpenBlobs(dir); err == nil || !strings.Contains(err.Error(), filepath.Base(packs[0])) {
-		t.Fatalf("a damaged older pack: %v", err)
+	if content, _ := os.ReadFile(packFiles(t, dir)[0]); bytes.Contains(content, pdf[:200]) {
+		t.Fatal("the bytes stayed after the last reader closed")
 	}
+	mustRead(t, b, pdfs[0])
+	mustRead(t, b, pdfs[2])
 }

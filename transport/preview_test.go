@@ -24,7 +24,6 @@ func invoiceDraft(html string) map[string]any {
 	return d
 }
 
-// fileCount counts the files under dir.
 // storedBytes is the size of the files under dir: blobs in files of their
 // own and in packs.
 func storedBytes(t *testing.T, dir string) int64 {

@@ -13,16 +13,19 @@ package storage
 //
 // The state byte is packLive, or packDeleted once the blob is deleted: the
 // byte is written in place and synced, then the bytes' blocks are punched
-// out of the file (zeros where the file system cannot punch), so a deleted
-// document's bytes are gone at once. A pack whose records are all deleted
-// is removed, unless it is the one being appended to.
+// out of the file (zeros where the file system cannot punch), at once, or
+// when the last reader of the record closes it. A pack whose records are
+// all deleted is removed, unless it is the one being appended to.
 //
 // Only the newest pack is ever appended to; a pack is synced before the
-// next is made, and at each snapshot (SyncUnsynced). So only the newest
-// can end in a record a crash cut short: opening the store checks every
-// record of it against its CRC and cuts the file before the first that
-// fails. Those blobs' raft entries are still in the log (a snapshot syncs
-// the pack first), and RepairBlobs writes them again.
+// next is made, and at each snapshot (SyncUnsynced), and the file synced
+// then says which pack was synced and to what size. So only the newest
+// pack can end in records a crash cut short, after that size: opening the
+// store checks them against their CRC and cuts the file before the first
+// that fails. Those blobs' raft entries are still in the log (a snapshot
+// syncs the pack first), and RepairBlobs writes them again. A record that
+// fails before that size, a pack shorter than it, or a missing pack is
+// damage: the store does not open.
 
 import (
 	"encoding/binary"
@@ -81,6 +84,10 @@ type packs struct {
 	// synced is the file that says how much of which pack was last
 	// synced (writeSynced).
 	synced *os.File
+	// broken is the first failed sync: after one, the kernel may have
+	// dropped the pages it could not write, and a later sync that succeeds
+	// proves nothing, so nothing more is appended or called synced.
+	broken error
 }
 
 func (p *packs) path(seq uint32) string {
@@ -114,26 +121,21 @@ func openPacks(dir string, limit int64) (*packs, error) {
 		return nil, err
 	}
 	syncedSeq, syncedEnd := p.readSynced()
+	if err := checkSynced(seqs, syncedSeq); err != nil {
+		p.synced.Close()
+		return nil, err
+	}
 	for i, seq := range seqs {
-		newest, checked := i == len(seqs)-1, int64(-1)
-		if newest {
-			checked = 0
-			if seq == syncedSeq {
-				checked = syncedEnd
-			}
+		synced := int64(-1) // an older pack: synced whole
+		if i == len(seqs)-1 {
+			synced = 0
 		}
-		if err := p.scan(seq, checked); err != nil {
+		if seq == syncedSeq {
+			synced = syncedEnd
+		}
+		if err := p.scan(seq, synced, i == len(seqs)-1); err != nil {
 			p.synced.Close()
 			return nil, fmt.Errorf("blob pack %s: %w", filepath.Base(p.path(seq)), err)
-		}
-	}
-	for _, seq := range seqs[:max(len(seqs)-1, 0)] {
-		if p.live[seq] == 0 {
-			if err := os.Remove(p.path(seq)); err != nil {
-				p.synced.Close()
-				return nil, err
-			}
-			delete(p.live, seq)
 		}
 	}
 	if len(seqs) > 0 {
@@ -157,7 +159,32 @@ func openPacks(dir string, limit int64) (*packs, error) {
 		}
 		p.active, p.end = f, fi.Size()
 	}
+	// Only now that the file synced names the newest pack: an older one
+	// it named (a crash as the newest was made) may be removed.
+	for _, seq := range seqs[:max(len(seqs)-1, 0)] {
+		if p.live[seq] == 0 {
+			if err := os.Remove(p.path(seq)); err != nil {
+				p.close()
+				return nil, err
+			}
+			delete(p.live, seq)
+		}
+	}
 	return p, nil
+}
+
+// checkSynced refuses a file synced that names a pack that is not there:
+// it names the newest, or the one before it when a crash came as the
+// newest was made, or nothing (no pack synced yet, or the file is damaged).
+func checkSynced(seqs []uint32, synced uint32) error {
+	if synced == 0 {
+		return nil
+	}
+	n := len(seqs)
+	if n > 0 && seqs[n-1] == synced || n > 1 && seqs[n-2] == synced && seqs[n-1] == synced+1 {
+		return nil
+	}
+	return fmt.Errorf("blob pack %08d.pack was synced and is missing", synced)
 }
 
 // readSynced reads which pack was last synced, and to what size: zeros
@@ -183,13 +210,13 @@ func (p *packs) writeSynced(seq uint32, end int64) error {
 	return p.synced.Sync()
 }
 
-// scan indexes one pack's live records. An older pack (checked < 0) was
-// synced whole, and its records are read by their headers; a record of it
-// that is not whole is damage, an error. The newest pack's records are
-// checked against their CRC: one that fails after the first checked bytes
-// (the part last synced) is where a crash cut the pack, and the file is cut
-// there; one that fails before is damage.
-func (p *packs) scan(seq uint32, checked int64) error {
+// scan indexes one pack's live records. A pack was synced up to synced
+// bytes (all of it when synced < 0); one shorter than that is damaged. The
+// newest pack's records are checked against their CRC, an older one's read
+// by their headers. A record that is not whole or fails its CRC after the
+// synced bytes of the newest pack is where a crash cut it, and the file is
+// cut there; anywhere else it is damage, an error.
+func (p *packs) scan(seq uint32, synced int64, newest bool) error {
 	f, err := os.OpenFile(p.path(seq), os.O_RDWR, 0o600)
 	if err != nil {
 		return err
@@ -199,12 +226,15 @@ func (p *packs) scan(seq uint32, checked int64) error {
 	if err != nil {
 		return err
 	}
+	if fi.Size() < synced {
+		return fmt.Errorf("it is %d bytes, and %d were synced", fi.Size(), synced)
+	}
 	p.live[seq] = 0
 	var h [packHeaderSize]byte
 	var data []byte
 	for off := int64(0); off < fi.Size(); {
 		bad := func(why string) error {
-			if checked < 0 || off < checked {
+			if !newest || synced < 0 || off < synced {
 				return fmt.Errorf("the record at %d %s", off, why)
 			}
 			if err := f.Truncate(off); err != nil {
@@ -231,7 +261,7 @@ func (p *packs) scan(seq uint32, checked int64) error {
 		default:
 			return bad("has an unknown state")
 		}
-		if checked >= 0 {
+		if newest {
 			if int64(cap(data)) < size {
 				data = make([]byte, size)
 			}
@@ -277,6 +307,9 @@ func (p *packs) append(sum [32]byte, data []byte) (ok bool, err error) {
 	if p.closed {
 		return false, nil
 	}
+	if p.broken != nil {
+		return true, p.broken
+	}
 	if _, ok := p.index[sum]; ok {
 		return true, nil
 	}
@@ -310,6 +343,7 @@ func (p *packs) startPack() error {
 	seq := p.activeSeq + 1
 	if p.active != nil {
 		if err := p.active.Sync(); err != nil {
+			p.broken = err
 			return err
 		}
 	}
@@ -342,10 +376,14 @@ func (p *packs) startPack() error {
 func (p *packs) sync() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.broken != nil {
+		return p.broken
+	}
 	if !p.dirty || p.active == nil {
 		return nil
 	}
 	if err := p.active.Sync(); err != nil {
+		p.broken = err
 		return err
 	}
 	if err := p.writeSynced(p.activeSeq, p.end); err != nil {

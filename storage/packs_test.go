@@ -377,3 +377,53 @@ func TestAReaderKeepsADeletedBlobUntilItCloses(t *testing.T) {
 	mustRead(t, b, pdfs[0])
 	mustRead(t, b, pdfs[2])
 }
+
+// TestASyncedPackCutShortOrMissingIsRefused: the file synced says how
+// much of which pack reached the disk; a pack shorter than that, or gone,
+// is damage, and the store does not open rather than lose what it held.
+// A crash as a new pack was made (the file still naming the one before)
+// opens.
+func TestASyncedPackCutShortOrMissingIsRefused(t *testing.T) {
+	setUp := func(t *testing.T) (string, []string) {
+		dir := t.TempDir()
+		b := smallPacks(t, dir, 4<<10)
+		for _, pdf := range somePDFs(8) {
+			b.PutLater(pdf)
+		}
+		if err := b.SyncUnsynced(); err != nil {
+			t.Fatal(err)
+		}
+		killed(t, b)
+		packs := packFiles(t, dir)
+		if len(packs) < 3 {
+			t.Fatalf("%d packs", len(packs))
+		}
+		return dir, packs
+	}
+	t.Run("the newest cut on a record's edge", func(t *testing.T) {
+		dir, packs := setUp(t)
+		os.Truncate(packs[len(packs)-1], 0) // no record is cut, but all are gone
+		if _, err := OpenBlobs(dir); err == nil || !strings.Contains(err.Error(), "were synced") {
+			t.Fatalf("a synced pack cut short: %v", err)
+		}
+	})
+	t.Run("the newest gone", func(t *testing.T) {
+		dir, packs := setUp(t)
+		os.Remove(packs[len(packs)-1])
+		if _, err := OpenBlobs(dir); err == nil || !strings.Contains(err.Error(), "missing") {
+			t.Fatalf("a synced pack gone: %v", err)
+		}
+	})
+	t.Run("a crash as the next pack was made", func(t *testing.T) {
+		dir, packs := setUp(t)
+		next := filepath.Join(dir, "packs", fmt.Sprintf("%08d.pack", len(packs)+1))
+		if next == packs[len(packs)-1] {
+			t.Fatal("packs are not numbered from 1")
+		}
+		os.WriteFile(next, nil, 0o600)
+		b := smallPacks(t, dir, 4<<10)
+		for _, pdf := range somePDFs(8) {
+			mustRead(t, b, pdf)
+		}
+	})
+}

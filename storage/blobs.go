@@ -55,6 +55,12 @@ func OpenBlobs(dir string) (*Blobs, error) {
 // appends to. A blob PutLater is given after Close is written to a file
 // of its own.
 func (b *Blobs) Close() error {
+	b.drain()
+	return b.packs.close()
+}
+
+// drain waits for every blob PutLater queued so far to be written.
+func (b *Blobs) drain() {
 	b.mu.Lock()
 	var queued []chan struct{}
 	for _, done := range b.writing {
@@ -64,7 +70,6 @@ func (b *Blobs) Close() error {
 	for _, done := range queued {
 		<-done
 	}
-	return b.packs.close()
 }
 
 // BlobHash is a blob's name: the hex sha256 of its bytes.
@@ -225,15 +230,7 @@ func (b *Blobs) PutUnsynced(data []byte) (string, error) {
 // SyncUnsynced syncs every blob PutUnsynced wrote since the last call, and
 // their folders: one group commit for all of them.
 func (b *Blobs) SyncUnsynced() error {
-	b.mu.Lock()
-	var queued []chan struct{}
-	for _, done := range b.writing {
-		queued = append(queued, done)
-	}
-	b.mu.Unlock()
-	for _, done := range queued {
-		<-done
-	}
+	b.drain()
 	if err := b.packs.sync(); err != nil {
 		return err
 	}

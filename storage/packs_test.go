@@ -52,15 +52,7 @@ func smallPacks(t *testing.T, dir string, limit int64) *Blobs {
 // nothing synced since the last sync, the files closed without a sync.
 func killed(t *testing.T, b *Blobs) {
 	t.Helper()
-	b.mu.Lock()
-	var queued []chan struct{}
-	for _, done := range b.writing {
-		queued = append(queued, done)
-	}
-	b.mu.Unlock()
-	for _, done := range queued {
-		<-done
-	}
+	b.drain()
 	p := b.packs
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -69,6 +61,26 @@ func killed(t *testing.T, b *Blobs) {
 		p.active.Close()
 	}
 	p.synced.Close()
+}
+
+// syncedThenKilled is a store of 4 KB packs holding n blobs, synced, then
+// killed; it returns its folder and its packs, at least two.
+func syncedThenKilled(t *testing.T, n int) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	b := smallPacks(t, dir, 4<<10)
+	for _, pdf := range somePDFs(n) {
+		b.PutLater(pdf)
+	}
+	if err := b.SyncUnsynced(); err != nil {
+		t.Fatal(err)
+	}
+	killed(t, b)
+	packs := packFiles(t, dir)
+	if len(packs) < 2 {
+		t.Fatalf("%d packs", len(packs))
+	}
+	return dir, packs
 }
 
 // somePDFs are n distinct blobs of a few kilobytes.
@@ -295,19 +307,7 @@ func TestADeletedPackedBlobLeavesNoBytes(t *testing.T) {
 func TestADamagedSyncedRecordIsRefused(t *testing.T) {
 	for _, which := range []string{"an older pack", "the newest pack"} {
 		t.Run(which, func(t *testing.T) {
-			dir := t.TempDir()
-			b := smallPacks(t, dir, 4<<10)
-			for _, pdf := range somePDFs(6) {
-				b.PutLater(pdf)
-			}
-			if err := b.SyncUnsynced(); err != nil {
-				t.Fatal(err)
-			}
-			killed(t, b)
-			packs := packFiles(t, dir)
-			if len(packs) < 2 {
-				t.Fatalf("%d packs", len(packs))
-			}
+			dir, packs := syncedThenKilled(t, 6)
 			// An older pack's records are read by their headers, the
 			// newest's checked whole.
 			damaged, at := packs[0], int64(1)
@@ -384,22 +384,7 @@ func TestAReaderKeepsADeletedBlobUntilItCloses(t *testing.T) {
 // A crash as a new pack was made (the file still naming the one before)
 // opens.
 func TestASyncedPackCutShortOrMissingIsRefused(t *testing.T) {
-	setUp := func(t *testing.T) (string, []string) {
-		dir := t.TempDir()
-		b := smallPacks(t, dir, 4<<10)
-		for _, pdf := range somePDFs(8) {
-			b.PutLater(pdf)
-		}
-		if err := b.SyncUnsynced(); err != nil {
-			t.Fatal(err)
-		}
-		killed(t, b)
-		packs := packFiles(t, dir)
-		if len(packs) < 3 {
-			t.Fatalf("%d packs", len(packs))
-		}
-		return dir, packs
-	}
+	setUp := func(t *testing.T) (string, []string) { return syncedThenKilled(t, 8) }
 	t.Run("the newest cut on a record's edge", func(t *testing.T) {
 		dir, packs := setUp(t)
 		os.Truncate(packs[len(packs)-1], 0) // no record is cut, but all are gone

@@ -227,7 +227,8 @@ func (b *Blobs) PutUnsynced(data []byte) (string, error) {
 	return hash, nil
 }
 
-// SyncUnsynced syncs every blob PutUnsynced wrote since the last call, and
+// SyncUnsynced waits for the background writer, then syncs the pack it
+// appends to, and every blob PutUnsynced wrote since the last call, and
 // their folders: one group commit for all of them.
 func (b *Blobs) SyncUnsynced() error {
 	b.drain()

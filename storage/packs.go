@@ -98,7 +98,7 @@ func (p *packs) path(seq uint32) string {
 // the older packs by its header, and every record of the newest whole,
 // checked against its CRC and cut off at the first that fails after the
 // part last synced.
-func openPacks(dir string, limit int64) (*packs, error) {
+func openPacks(dir string, limit int64) (_ *packs, err error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -120,21 +120,24 @@ func openPacks(dir string, limit int64) (*packs, error) {
 	if p.synced, err = os.OpenFile(filepath.Join(dir, "synced"), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			p.close()
+		}
+	}()
 	syncedSeq, syncedEnd := p.readSynced()
 	if err := checkSynced(seqs, syncedSeq); err != nil {
-		p.synced.Close()
 		return nil, err
 	}
 	for i, seq := range seqs {
-		synced := int64(-1) // an older pack: synced whole
-		if i == len(seqs)-1 {
+		newest, synced := i == len(seqs)-1, int64(-1) // an older pack: synced whole
+		if newest {
 			synced = 0
 		}
 		if seq == syncedSeq {
 			synced = syncedEnd
 		}
-		if err := p.scan(seq, synced, i == len(seqs)-1); err != nil {
-			p.synced.Close()
+		if err := p.scan(seq, synced, newest); err != nil {
 			return nil, fmt.Errorf("blob pack %s: %w", filepath.Base(p.path(seq)), err)
 		}
 	}
@@ -142,7 +145,6 @@ func openPacks(dir string, limit int64) (*packs, error) {
 		p.activeSeq = seqs[len(seqs)-1]
 		f, err := os.OpenFile(p.path(p.activeSeq), os.O_RDWR, 0o600)
 		if err != nil {
-			p.synced.Close()
 			return nil, err
 		}
 		fi, err := f.Stat()
@@ -154,7 +156,6 @@ func openPacks(dir string, limit int64) (*packs, error) {
 		}
 		if err != nil {
 			f.Close()
-			p.synced.Close()
 			return nil, err
 		}
 		p.active, p.end = f, fi.Size()
@@ -164,7 +165,6 @@ func openPacks(dir string, limit int64) (*packs, error) {
 	for _, seq := range seqs[:max(len(seqs)-1, 0)] {
 		if p.live[seq] == 0 {
 			if err := os.Remove(p.path(seq)); err != nil {
-				p.close()
 				return nil, err
 			}
 			delete(p.live, seq)
@@ -269,8 +269,7 @@ func (p *packs) scan(seq uint32, synced int64, newest bool) error {
 			if _, err := f.ReadAt(data, loc.off); err != nil {
 				return bad("is cut short")
 			}
-			crc := crc32.Update(crc32.Checksum(h[8:48], castagnoli), castagnoli, data)
-			if crc != binary.BigEndian.Uint32(h[48:52]) {
+			if recordCRC(h[:], data) != binary.BigEndian.Uint32(h[48:52]) {
 				return bad("fails its checksum")
 			}
 		}
@@ -289,6 +288,12 @@ func (p *packs) scan(seq uint32, synced int64, newest bool) error {
 		off = next
 	}
 	return nil
+}
+
+// recordCRC is a record's CRC-32C: of its header's size and sha256, and
+// its bytes.
+func recordCRC(header, data []byte) uint32 {
+	return crc32.Update(crc32.Checksum(header[8:48], castagnoli), castagnoli, data)
 }
 
 // has reports whether a blob is in a pack, with size bytes.
@@ -323,7 +328,7 @@ func (p *packs) append(sum [32]byte, data []byte) (ok bool, err error) {
 	rec[4] = packLive
 	binary.BigEndian.PutUint64(rec[8:16], uint64(len(data)))
 	copy(rec[16:48], sum[:])
-	binary.BigEndian.PutUint32(rec[48:52], crc32.Update(crc32.Checksum(rec[8:48], castagnoli), castagnoli, data))
+	binary.BigEndian.PutUint32(rec[48:52], recordCRC(rec, data))
 	rec = append(rec, data...)
 	if _, err := p.active.WriteAt(rec, p.end); err != nil {
 		// Whatever part of it is there is cut off when the store opens
